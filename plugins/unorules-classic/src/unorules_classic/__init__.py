@@ -1,0 +1,489 @@
+"""Classic UNO (RULES.md sections 1-6 and R-2P) as a unorules plugin.
+
+Phases this plugin owns (``state.phase.name``):
+
+* ``play``: the ordinary turn: play a matching card or draw (R-TURN-MATCH, R-TURN-DRAW);
+* ``drawn``: the card just drawn is playable: play it or ``pass`` (R-TURN-DRAW, R-TURN-CHOOSE-DRAW);
+* ``penalty``: draw ``phase.count`` cards and lose the turn (R-ACT-D2, R-TURN-WD4);
+* ``challenge``: hit by a Wild Draw Four: ``challenge`` or ``accept`` (R-CHALLENGE);
+* ``color``: name the colour of a wild starter (R-SETUP-STARTER).
+
+Every hook implementation is ``trylast``: house rules registered after this
+plugin see each hook first and override it by returning a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from unorules import (
+    COLORS,
+    Action,
+    Card,
+    Event,
+    GameState,
+    Option,
+    Outcome,
+    Phase,
+    Plugin,
+    RoundResult,
+    Rng,
+    Ruleset,
+    hookimpl,
+    one_of,
+    positive_int,
+    switch,
+)
+from unorules.state import PLAY
+
+__all__ = ["ClassicPlugin", "is_playable", "plugin"]
+
+NUMBERS = tuple(str(n) for n in range(10))
+ACTION_KINDS = ("S", "R", "+2")
+TURN_VERBS = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
+
+
+def _act(seat: int, verb: str, target: int | None = None) -> Action:
+    return Action.of(seat, verb, None, None, target)
+
+
+def is_playable(state: GameState, seat: int, card: Card) -> bool:
+    """Whether ``card`` may be played by ``seat`` on the top card (R-TURN-MATCH,
+    R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable while
+    challenges are on)."""
+    if card.color is None:
+        if card.kind == "W+4" and not state.ruleset.options["challenge"]:
+            color = state.color
+            return not any(c.color is color for c in state.hands[seat])
+        return True
+    return card.color is state.color or card.kind == state.discard_pile[-1].kind
+
+
+class ClassicPlugin(Plugin):
+    """The classic 108-card game: deal, match, action cards, UNO, scoring to 500."""
+
+    name = "classic"
+    summary = "Classic UNO: the 108-card deck, action cards, UNO calls, scoring to 500"
+    rules = (
+        "R-DECK-108",
+        "R-SETUP-DEALER",
+        "R-SETUP-DEAL",
+        "R-SETUP-STARTER",
+        "R-SETUP-FIRST",
+        "R-TURN-MATCH",
+        "R-TURN-WILD",
+        "R-TURN-WD4",
+        "R-TURN-DRAW",
+        "R-TURN-CHOOSE-DRAW",
+        "R-TURN-RESHUFFLE",
+        "R-ACT-D2",
+        "R-ACT-REV",
+        "R-ACT-SKIP",
+        "R-CHALLENGE",
+        "R-UNO-CALL",
+        "R-UNO-CATCH",
+        "R-UNO-SELF",
+        "R-OUT",
+        "R-OUT-LAST-DRAW",
+        "R-SCORE",
+        "R-WIN",
+        "R-WIN-LOW",
+        "R-2P",
+    )
+    options = (
+        Option("target_score", 500, "points that end the game (R-WIN)", positive_int, "a positive integer"),
+        Option(
+            "scoring",
+            "winner-takes-all",
+            "R-SCORE (winner scores the others' hands) or R-WIN-LOW (each is charged their own)",
+            one_of("winner-takes-all", "low-score"),
+            "winner-takes-all, low-score",
+        ),
+        Option("uno_penalty", 2, "cards drawn when caught without UNO (R-UNO-CATCH)", one_of(2, 4), "2, 4"),
+        Option("wd4_points", 50, "points of a Wild Draw Four (R-SCORE)", one_of(50, 70), "50, 70"),
+        Option(
+            "opening_reverse",
+            "dealer-starts",
+            "who starts after a Reverse starter (R-SETUP-STARTER)",
+            one_of("dealer-starts", "right-of-dealer-starts"),
+            "dealer-starts, right-of-dealer-starts",
+        ),
+        Option("challenge", True, "Wild Draw Four bluffs and challenges (R-CHALLENGE)", switch, "on, off"),
+    )
+
+    # -- building ---------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        # R-DECK-108: per colour one 0, two of 1-9, two each of Skip, Reverse, Draw Two.
+        cards: list[Card] = []
+        for color in COLORS:
+            cards.append(Card.of(color, "0"))
+            for kind in NUMBERS[1:] + ACTION_KINDS:
+                cards += [Card.of(color, kind)] * 2
+        cards += [Card.of(None, "W")] * 4 + [Card.of(None, "W+4")] * 4
+        return cards
+
+    @hookimpl(trylast=True)
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        # R-SCORE
+        number = card.number
+        if number is not None:
+            return number
+        if card.kind in ACTION_KINDS:
+            return 20
+        if card.kind == "W":
+            return 50
+        if card.kind == "W+4":
+            return int(ruleset.options["wd4_points"])
+        return None
+
+    @hookimpl(trylast=True)
+    def hand_size(self, ruleset: Ruleset) -> int:
+        return 7  # R-SETUP-DEAL
+
+    # -- dealing ------------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
+        # R-SETUP-DEALER: each draws a card, the highest number deals, symbols
+        # count as zero; tied players draw again (RULES.md section 13).
+        pile: list[Card] = []
+        contenders = list(range(players))
+        while len(contenders) > 1:
+            if len(pile) < len(contenders):
+                pile = list(ruleset.deck)
+                rng.shuffle(pile)
+            values = {seat: pile.pop().number or 0 for seat in contenders}
+            best = max(values.values())
+            contenders = [seat for seat in contenders if values[seat] == best]
+        return contenders[0]
+
+    @hookimpl(trylast=True)
+    def on_starter(self, state: GameState) -> GameState:
+        # R-SETUP-STARTER
+        while state.top_card.kind == "W+4":
+            # Returned to the deck, the deck reshuffled, a new card turned.
+            starter = state.top_card
+            state = state.replace(discard_pile=()).shuffle_into_draw_pile([starter])
+            top, rest = state.draw_pile[0], state.draw_pile[1:]
+            state = state.replace(
+                discard_pile=(top,),
+                draw_pile=rest,
+                color=top.color,
+                events=state.events + (Event("starter-returned", None, (starter, top), "R-SETUP-STARTER"),),
+            )
+        top = state.top_card
+        dealer = state.dealer
+        if top.kind == "+2":
+            return state.replace(phase=Phase("penalty", 2, top, dealer))
+        if top.kind == "S":
+            return state.pass_turn(2, dealer)
+        if top.kind == "R":
+            reverse = state.replace(direction=-1)
+            if state.ruleset.options["opening_reverse"] == "dealer-starts":
+                return reverse.replace(current_player=dealer)
+            return reverse.pass_turn(1, dealer)
+        if top.color is None:
+            # Wild, and any special wild: the first player names the colour;
+            # the special action does not happen.
+            return state.replace(phase=Phase("color", card=top))
+        return state
+
+    # -- legal actions --------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def legal_actions(self, state: GameState) -> list[Action]:
+        seat = state.current_player
+        phase = state.phase
+        name = phase.name
+        hand = state.hands[seat]
+        acts: list[Action] = []
+        if name == "play":
+            color = state.color
+            top_kind = state.discard_pile[-1].kind
+            bluffs = state.ruleset.options["challenge"]
+            for card in dict.fromkeys(hand):
+                c = card.color
+                if c is None:
+                    if card.kind == "W+4" and not bluffs and any(x.color is color for x in hand):
+                        continue
+                elif c is not color and card.kind != top_kind:
+                    continue
+                acts += state.play_actions(seat, card)
+            # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
+            if state.draw_pile or len(state.discard_pile) > 1 or not acts:
+                acts.append(_act(seat, "draw"))
+            if len(hand) == 2 and seat not in state.uno_declared:
+                acts.append(_act(seat, "uno"))
+        elif name == "drawn":
+            card = phase.card
+            assert card is not None
+            if is_playable(state, seat, card):
+                acts += state.play_actions(seat, card)
+            acts.append(_act(seat, "pass"))
+            if len(hand) == 2 and seat not in state.uno_declared:
+                acts.append(_act(seat, "uno"))
+        elif name == "penalty":
+            acts.append(_act(seat, "draw"))
+        elif name == "challenge":
+            acts.append(_act(seat, "challenge"))
+            acts.append(_act(seat, "accept"))
+        elif name == "color":
+            acts += [Action.of(seat, "color", None, c) for c in COLORS]
+        for exposed in state.uno_exposed:
+            # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
+            acts.append(_act(exposed, "uno"))
+            for other in state.active_seats:
+                if other != exposed:
+                    acts.append(_act(other, "catch", exposed))
+        return acts
+
+    # -- applying actions ---------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        verb = action.verb
+        if verb == "play":
+            return _play(state, action)
+        if verb == "draw":
+            return _draw(state, action.seat)
+        if verb == "pass":
+            return _close_window(state, action.seat).pass_turn(1, action.seat)
+        if verb == "uno":
+            return _call_uno(state, action.seat)
+        if verb == "catch":
+            return _catch(state, action)
+        if verb == "challenge":
+            return _challenge(state, action.seat)
+        if verb == "accept":
+            phase = state.phase
+            drawn, _ = _close_window(state, action.seat).draw(action.seat, phase.count, "penalty")
+            return drawn.pass_turn(1, action.seat)
+        if verb == "color":
+            return state.replace(color=action.color, phase=PLAY)
+        return None
+
+    @hookimpl(trylast=True)
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        seat = action.seat
+        card = action.card
+        assert card is not None
+        kind = card.kind
+        if not state.hands[seat]:
+            # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
+            if kind in ("+2", "W+4"):
+                state, _ = state.draw(state.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
+            return state.end_round(seat, "out")
+        if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
+            return state.pass_turn(2, seat)
+        if kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
+            flipped = state.replace(direction=-state.direction)
+            return flipped.pass_turn(2 if len(state.active_seats) == 2 else 1, seat)
+        if kind == "+2":  # R-ACT-D2
+            return state.replace(current_player=state.next_seat(seat), phase=Phase("penalty", 2, card, seat))
+        if kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
+            name = "challenge" if state.ruleset.options["challenge"] else "penalty"
+            return state.replace(
+                current_player=state.next_seat(seat),
+                phase=Phase(name, 4, card, seat, previous.color),
+            )
+        return state.pass_turn(1, seat)
+
+    # -- explaining refusals ------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
+    # -- ending rounds and games --------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
+        points = [0] * state.players
+        value = state.ruleset.hand_points
+        seats = state.active_seats
+        if state.ruleset.options["scoring"] == "low-score":
+            for seat in seats:  # R-WIN-LOW: each charged their own hand
+                points[seat] = value(state.hands[seat])
+        elif result.winner is not None:  # R-SCORE: the winner scores the others' hands
+            points[result.winner] = sum(value(state.hands[s]) for s in seats if s != result.winner)
+        return points
+
+    @hookimpl(trylast=True)
+    def game_outcome(self, state: GameState) -> Outcome | None:
+        target = state.ruleset.options["target_score"]
+        seats = state.active_seats
+        scores = state.scores
+        if max(scores[s] for s in seats) < target:
+            return None  # R-WIN: deal another round
+        if state.ruleset.options["scoring"] == "low-score":
+            # R-WIN-LOW: the fewest points wins; ties go to the lowest seat.
+            best = min(scores[s] for s in seats)
+            return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
+        best = max(scores[s] for s in seats)
+        return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
+
+
+# -- the action handlers ----------------------------------------------------------------
+
+
+def _close_window(state: GameState, seat: int) -> GameState:
+    """A turn action by ``seat`` closes every other seat's UNO catch window (R-UNO-CATCH)."""
+    exposed = state.uno_exposed
+    if exposed and any(s != seat for s in exposed):
+        return state.replace(uno_exposed=tuple(s for s in exposed if s == seat))
+    return state
+
+
+def _play(state: GameState, action: Action) -> GameState:
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    hands = state.hands
+    hand = hands[seat]
+    i = hand.index(card)
+    new_hand = hand[:i] + hand[i + 1 :]
+    declared = state.uno_declared
+    # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
+    exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
+    played = state.replace(
+        hands=hands[:seat] + (new_hand,) + hands[seat + 1 :],
+        discard_pile=state.discard_pile + (card,),
+        color=card.color if action.color is None else action.color,
+        current_player=seat,
+        uno_exposed=exposed,
+        uno_declared=tuple(s for s in declared if s != seat) if declared else declared,
+        stalled=0,
+    )
+    result = state.ruleset._on_play(played, action, state)
+    if result is None:
+        raise RuntimeError(f"no plugin applied the effect of {card}")
+    return result
+
+
+def _draw(state: GameState, seat: int) -> GameState:
+    phase = state.phase
+    state = _close_window(state, seat)
+    if phase.name == "penalty":
+        # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
+        # playable at once (section 13).
+        drawn, _ = state.draw(seat, phase.count, "penalty")
+        return drawn.pass_turn(1, seat)
+    after, cards = state.draw(seat, 1, "turn")
+    if cards:
+        card = after.hands[seat][-1]
+        if is_playable(after, seat, card):
+            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+            return after.replace(phase=Phase("drawn", card=card), stalled=0)
+        return after.pass_turn(1, seat, stalled=0)
+    stalled = state.stalled + 1
+    if stalled >= len(state.active_seats):
+        # Section 13: nobody can play or draw: the round is blocked. The seat
+        # with the fewest hand points wins it; ties go to the lowest seat.
+        value = state.ruleset.hand_points
+        winner = min(state.active_seats, key=lambda s: (value(state.hands[s]), s))
+        return after.replace(stalled=stalled).end_round(winner, "blocked")
+    return after.pass_turn(1, seat, stalled=stalled)
+
+
+def _call_uno(state: GameState, seat: int) -> GameState:
+    if seat in state.uno_exposed:  # R-UNO-SELF: a late call before being caught
+        return state.replace(
+            uno_exposed=tuple(s for s in state.uno_exposed if s != seat),
+            events=state.events + (Event("uno", seat, (), "R-UNO-SELF", "late call"),),
+        )
+    return state.replace(  # R-UNO-CALL, called before the next-to-last card is played
+        uno_declared=state.uno_declared + (seat,),
+        events=state.events + (Event("uno", seat, (), "R-UNO-CALL"),),
+    )
+
+
+def _catch(state: GameState, action: Action) -> GameState:
+    target = action.target
+    assert target is not None
+    state = state.replace(
+        uno_exposed=tuple(s for s in state.uno_exposed if s != target),
+        events=state.events + (Event("caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}"),),
+    )
+    drawn, _ = state.draw(target, state.ruleset.options["uno_penalty"], "penalty")
+    return drawn
+
+
+def _challenge(state: GameState, seat: int) -> GameState:
+    # R-CHALLENGE: the Wild Draw Four's player shows their hand to the challenger.
+    phase = state.phase
+    bluffer = phase.seat
+    assert bluffer is not None
+    state = _close_window(state, seat)
+    hand = state.hands[bluffer]
+    guilty = any(c.color is phase.color for c in hand)
+    verdict = "guilty" if guilty else "innocent"
+    shown = state.add_events(Event("challenge", bluffer, hand, "R-CHALLENGE", f"{verdict}, shown to seat {seat}"))
+    if guilty:
+        # The bluffer draws instead; the challenger takes the turn normally and
+        # the named colour stands (section 13).
+        drawn, _ = shown.draw(bluffer, phase.count, "penalty")
+        return drawn.replace(phase=PLAY)
+    drawn, _ = shown.draw(seat, phase.count + 2, "penalty")
+    return drawn.pass_turn(1, seat)
+
+
+def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
+    seat = action.seat
+    verb = action.verb
+    phase = state.phase
+    current = state.current_player
+    if verb == "catch":
+        return "R-UNO-CATCH", f"seat {action.target} cannot be caught now: only a seat that holds one card without calling UNO, before the next player begins their turn"
+    if verb == "uno":
+        return "R-UNO-CALL", "call UNO when playing your next-to-last card (holding two cards on your turn) or late, before being caught"
+    if verb in TURN_VERBS and seat != current:
+        return "R-SETUP-FIRST", f"it is seat {current}'s turn, not seat {seat}'s"
+    if phase.name == "penalty":
+        return "R-ACT-D2" if phase.card is None or phase.card.kind == "+2" else "R-TURN-WD4", f"seat {seat} must draw {phase.count} and lose the turn"
+    if phase.name == "challenge":
+        return "R-CHALLENGE", "hit by a Wild Draw Four: challenge it or accept and draw"
+    if phase.name == "color":
+        return "R-SETUP-STARTER", "the starter is a wild: name its colour first ('color R')"
+    if verb in ("challenge", "accept"):
+        return "R-CHALLENGE", "only the player told to draw 4 by a Wild Draw Four may challenge or accept it"
+    if verb == "pass":
+        return "R-TURN-DRAW", "pass only after drawing a playable card, to keep it"
+    if verb == "draw":
+        return "R-TURN-DRAW", "the piles are empty and you can play: play a card (RULES.md section 13)"
+    if verb == "color":
+        return "R-SETUP-STARTER", "naming a colour on its own is only for a wild starter; name a wild's colour when playing it"
+    if verb != "play" or action.card is None:
+        return None
+    card = action.card
+    hand = state.hands[seat]
+    if card not in hand:
+        return "R-TURN-MATCH", f"seat {seat} holds no {card}"
+    if phase.name == "drawn" and card != phase.card:
+        return "R-TURN-CHOOSE-DRAW", f"after drawing you may play only the card just drawn ({phase.card})"
+    if card.color is None:
+        if action.color is None:
+            return "R-TURN-WILD", f"name the colour for {card}, e.g. 'play {card} R'"
+        if card.kind == "W+4" and not is_playable(state, seat, card):
+            return "R-TURN-WD4", f"a Wild Draw Four may be played only without a card of the current colour ({state.color})"
+    elif action.color is not None:
+        return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
+    if state.ruleset.needs_target(card) and action.target is None:
+        return "R-TURN-MATCH", f"{card} needs a target seat, e.g. 'play {card} {state.next_seat(seat)}'"
+    if action.target is not None and not state.ruleset.needs_target(card):
+        return "R-TURN-MATCH", f"{card} takes no target seat"
+    if action.target is not None and (action.target == seat or not 0 <= action.target < state.players or action.target in state.left):
+        return "R-TURN-MATCH", f"seat {action.target} cannot be the target"
+    if card.color is not None and not is_playable(state, seat, card):
+        return "R-TURN-MATCH", f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol"
+    return None
+
+
+def _unused(*_: Any) -> None:
+    return None
+
+
+plugin = ClassicPlugin()
+"""The plugin object the ``unorules`` entry point ``classic`` names."""

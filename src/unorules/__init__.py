@@ -1,0 +1,56 @@
+"""unorules: the rules of UNO as an immutable core with plugin rule sets.
+
+>>> import unorules
+>>> rules = unorules.Ruleset.from_names(["classic"])
+>>> state = rules.new_game(players=3, seed=1)
+>>> len(state.hands), len(state.hands[0])
+(3, 7)
+"""
+
+from unorules.actions import Action, register_verb
+from unorules.cards import COLORS, Card, Color, parse_cards, register_kind
+from unorules.errors import (
+    IllegalActionError,
+    NotationError,
+    RulesetError,
+    StateFormatError,
+    UnorulesError,
+)
+from unorules.plugin import Option, Plugin, hookimpl, one_of, positive_int, switch
+from unorules.rng import Rng, seed_state
+from unorules.ruleset import Ruleset, installed_plugins
+from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "COLORS",
+    "PLAY",
+    "Action",
+    "Card",
+    "Color",
+    "Event",
+    "GameState",
+    "IllegalActionError",
+    "NotationError",
+    "Option",
+    "Outcome",
+    "Phase",
+    "Plugin",
+    "RoundResult",
+    "Rng",
+    "Ruleset",
+    "RulesetError",
+    "SeatView",
+    "StateFormatError",
+    "UnorulesError",
+    "hookimpl",
+    "installed_plugins",
+    "one_of",
+    "parse_cards",
+    "positive_int",
+    "register_kind",
+    "register_verb",
+    "seed_state",
+    "switch",
+]

@@ -1,0 +1,222 @@
+"""Colours, card kinds and cards, with their text notation.
+
+Notation (parsed case-insensitively, printed canonically):
+
+* a coloured card is a colour letter (``R`` ``Y`` ``G`` ``B``) followed by its
+  kind: ``0``-``9``, ``S`` (Skip), ``R`` (Reverse) or ``+2`` (Draw Two), as in
+  ``R7``, ``GS``, ``YR``, ``B+2``;
+* a wild card is its kind alone: ``W`` (Wild), ``W+4`` (Wild Draw Four), and
+  whatever kinds plugins register with :func:`register_kind`.
+
+Cards are interned: :meth:`Card.parse` and :meth:`Card.of` return the same
+object for the same card, so comparing and hashing them is cheap.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+
+import attrs
+
+from unorules.errors import NotationError
+
+__all__ = [
+    "COLORS",
+    "Card",
+    "Color",
+    "KindInfo",
+    "kind_info",
+    "parse_cards",
+    "register_kind",
+]
+
+
+class Color(enum.Enum):
+    """One of the four colours; its value is its notation letter."""
+
+    RED = "R"
+    YELLOW = "Y"
+    GREEN = "G"
+    BLUE = "B"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        """Parse a colour letter or name (``"r"``, ``"Red"``)."""
+        key = text.strip().upper()
+        found = _COLOR_BY_TEXT.get(key)
+        if found is None:
+            raise NotationError(
+                f"bad colour {text!r}: expected one of R, Y, G, B (or red, yellow, green, blue)"
+            )
+        return found
+
+
+COLORS: tuple[Color, ...] = tuple(Color)
+_COLOR_BY_TEXT: dict[str, Color] = {c.value: c for c in Color} | {c.name: c for c in Color}
+
+
+@attrs.frozen
+class KindInfo:
+    """What the notation and the core know about a kind of card.
+
+    ``wild`` kinds have no colour and are written alone (``W+4``); coloured kinds
+    are written after a colour letter (``R+2``). ``number`` is the face value of
+    number cards and ``None`` for symbols. What a kind *does* is up to plugins.
+    """
+
+    kind: str
+    name: str
+    wild: bool
+    number: int | None = None
+
+
+_KINDS: dict[str, KindInfo] = {}
+_KIND_TEXT = re.compile(r"^[A-Z0-9+\-]{1,12}$")
+
+
+def register_kind(kind: str, name: str, *, wild: bool, number: int | None = None) -> KindInfo:
+    """Make a new kind of card known to the notation.
+
+    Plugins that add cards call this when they are imported. Registering the
+    same kind again with the same description is harmless; a different
+    description is an error, so two plugins cannot silently disagree.
+    """
+    kind = kind.upper()
+    if not _KIND_TEXT.match(kind):
+        raise ValueError(f"bad card kind {kind!r}: use 1-12 of A-Z, 0-9, '+' and '-'")
+    info = KindInfo(kind, name, wild, number)
+    known = _KINDS.get(kind)
+    if known is not None and known != info:
+        raise ValueError(f"card kind {kind!r} is already registered as {known}")
+    _KINDS[kind] = info
+    return info
+
+
+def kind_info(kind: str) -> KindInfo:
+    """The registered description of ``kind`` (``KeyError`` if unknown)."""
+    return _KINDS[kind]
+
+
+for _n in range(10):
+    register_kind(str(_n), str(_n), wild=False, number=_n)
+register_kind("S", "Skip", wild=False)
+register_kind("R", "Reverse", wild=False)
+register_kind("+2", "Draw Two", wild=False)
+register_kind("W", "Wild", wild=True)
+register_kind("W+4", "Wild Draw Four", wild=True)
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class Card:
+    """A card: a colour (``None`` for wild cards) and a kind such as ``"7"`` or ``"+2"``.
+
+    Build cards with :meth:`parse` or :meth:`of`, which check the kind and
+    return interned objects.
+    """
+
+    color: Color | None
+    kind: str
+
+    @property
+    def is_wild(self) -> bool:
+        """True for cards without a colour of their own."""
+        return self.color is None
+
+    @property
+    def number(self) -> int | None:
+        """The face value of a number card, else ``None``."""
+        return _KINDS[self.kind].number
+
+    @property
+    def name(self) -> str:
+        """A readable name such as ``"red 7"`` or ``"Wild Draw Four"``."""
+        info = _KINDS[self.kind]
+        if self.color is None:
+            return info.name
+        return f"{self.color.name.lower()} {info.name}"
+
+    def __str__(self) -> str:
+        if self.color is None:
+            return self.kind
+        return self.color.value + self.kind
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def of(cls, color: Color | None, kind: str) -> Card:
+        """The interned card of this colour and kind."""
+        key = (color, kind)
+        card = _INTERNED.get(key)
+        if card is not None:
+            return card
+        info = _KINDS.get(kind)
+        if info is None:
+            raise NotationError(f"unknown card kind {kind!r}; known kinds: {_known_kinds()}")
+        if info.wild != (color is None):
+            what = "has no colour" if info.wild else "needs a colour"
+            raise NotationError(f"card kind {kind!r} ({info.name}) {what}")
+        card = cls(color, kind)
+        _INTERNED[key] = card
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
+        card = _PARSED.get(text)
+        if card is not None:
+            return card
+        key = text.strip().upper()
+        if not key:
+            raise NotationError("empty card: expected e.g. R7, GS, YR, B+2, W or W+4")
+        info = _KINDS.get(key)
+        if info is not None and info.wild:
+            card = cls.of(None, key)
+        else:
+            color = _COLOR_BY_TEXT.get(key[0])
+            info = _KINDS.get(key[1:])
+            if color is None or info is None or info.wild:
+                raise NotationError(
+                    f"bad card {text!r}: expected a colour letter (R, Y, G, B) and one of "
+                    f"{_coloured_kinds()}, or a wild: {_wild_kinds()}"
+                )
+            card = cls.of(color, key[1:])
+        _PARSED[text] = card
+        return card
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (str(self),))
+
+
+_INTERNED: dict[tuple[Color | None, str], Card] = {}
+_PARSED: dict[str, Card] = {}
+
+
+def _coloured_kinds() -> str:
+    return ", ".join(k for k, i in _KINDS.items() if not i.wild)
+
+
+def _wild_kinds() -> str:
+    return ", ".join(k for k, i in _KINDS.items() if i.wild)
+
+
+def _known_kinds() -> str:
+    return ", ".join(_KINDS)
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Parse several cards: a space- or comma-separated string, or an iterable."""
+    items: Iterable[str | Card]
+    if isinstance(text, str):
+        items = text.replace(",", " ").split()
+    else:
+        items = text
+    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in items)

@@ -1,0 +1,460 @@
+"""Rule sets: plugins found by name, their options checked, their hooks compiled.
+
+A :class:`Ruleset` owns its own pluggy ``PluginManager``; there is no global
+one. Everything that can be known once per rule set (the deck, card points,
+which cards need a target, which hooks have implementations) is worked out
+when it is built, so the per-action path asks plugins only what depends on
+the state.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib.metadata import entry_points
+from typing import Any
+
+import pluggy
+
+from unorules import hookspecs
+from unorules.actions import Action
+from unorules.cards import COLORS, Card, parse_cards
+from unorules.errors import IllegalActionError, NotationError, RulesetError
+from unorules.plugin import Option
+from unorules.rng import Rng, seed_state
+from unorules.state import PLAY, Event, GameState, RoundResult
+
+__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
+
+ENTRY_POINT_GROUP = "unorules"
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+@functools.cache
+def installed_plugins() -> Mapping[str, Any]:
+    """The plugins installed in this environment, by entry-point name (loaded once)."""
+    found: dict[str, Any] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        found[ep.name] = ep.load()
+    return found
+
+
+def _plugin_name(plugin: Any) -> str:
+    name = getattr(plugin, "name", None)
+    if not isinstance(name, str) or not name:
+        raise RulesetError(f"plugin {plugin!r} has no name: give it a 'name' attribute")
+    return name
+
+
+def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
+    """A fast caller for ``hook`` taking the spec's arguments positionally.
+
+    With no implementation the hook is a constant; with one plain
+    implementation whose parameters are the spec's, it is that function; else
+    pluggy dispatches as usual.
+    """
+    spec = hook.spec
+    assert spec is not None
+    argnames = tuple(spec.argnames)
+    impls = hook.get_hookimpls()
+    if not impls:
+        if firstresult:
+            return lambda *args: None
+        return lambda *args: []
+    if len(impls) == 1:
+        impl = impls[0]
+        if not (impl.hookwrapper or impl.wrapper) and tuple(impl.argnames) == argnames:
+            function = impl.function
+            if firstresult:
+                return function
+            return lambda *args: [r] if (r := function(*args)) is not None else []
+
+    def call(*args: Any) -> Any:
+        return hook(**dict(zip(argnames, args, strict=True)))
+
+    return call
+
+
+class Ruleset:
+    """A set of plugins with their options: everything needed to play.
+
+    Build one with :meth:`from_names`; plugin objects can be passed directly
+    (for tests and scripts). Unknown plugins, unknown or invalid options,
+    missing requirements and conflicts raise :class:`RulesetError` here, never
+    during a game.
+    """
+
+    def __init__(self, plugins: Sequence[Any], options: Mapping[str, Any] | None = None) -> None:
+        by_name: dict[str, Any] = {}
+        for plugin in plugins:
+            name = _plugin_name(plugin)
+            if name in by_name and by_name[name] is not plugin:
+                raise RulesetError(f"two different plugins are named {name!r}")
+            by_name[name] = plugin
+        if not by_name:
+            raise RulesetError("a rule set needs at least one plugin, e.g. 'classic'")
+        self._plugins = _order(by_name)
+        self.names: tuple[str, ...] = tuple(_plugin_name(p) for p in self._plugins)
+        self.options: Mapping[str, Any] = _check_options(self._plugins, dict(options or {}))
+        self._given_options = {k: v for k, v in self.options.items() if k in (options or {})}
+
+        self.pm = pluggy.PluginManager("unorules")
+        self.pm.add_hookspecs(hookspecs)
+        for plugin in self._plugins:
+            self.pm.register(plugin, name=_plugin_name(plugin))
+        try:
+            self.pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise RulesetError(f"a plugin implements an unknown hook: {exc}") from None
+        self.hook = self.pm.hook
+
+        h = self.hook
+        self._legal_hook = _compile(h.legal_actions, False)
+        self._apply = _compile(h.apply_action, True)
+        self._explain = _compile(h.explain_illegal, True)
+        self._on_play = _compile(h.on_play, True)
+        self._on_draw = _compile(h.on_draw, True)
+        self._visible = _compile(h.visible_hands, False)
+        self._score_round = _compile(h.score_round, True)
+        self._on_round_end = _compile(h.on_round_end, True)
+        self._game_outcome = _compile(h.game_outcome, True)
+        self._on_starter = _compile(h.on_starter, True)
+
+        self.deck: tuple[Card, ...] = tuple(
+            itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1])
+        )
+        if not self.deck:
+            raise RulesetError(f"the plugins {list(self.names)} put no cards in the deck")
+        self._points: dict[Card, int] = {}
+        self._targeted: set[Card] = set()
+        for card in dict.fromkeys(self.deck):
+            points = h.card_points(ruleset=self, card=card)
+            if points is None:
+                raise RulesetError(f"no plugin says how many points {card} is worth")
+            self._points[card] = points
+            if h.card_needs_target(ruleset=self, card=card):
+                self._targeted.add(card)
+        size = h.hand_size(ruleset=self)
+        self.hand_size: int = 7 if size is None else size
+        self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
+        h.check_ruleset(ruleset=self)
+
+    # -- building -------------------------------------------------------------
+
+    @classmethod
+    def from_names(
+        cls,
+        names: Iterable[str] | str,
+        options: Mapping[str, Any] | None = None,
+        plugins: Iterable[Any] = (),
+    ) -> Ruleset:
+        """Build a rule set from installed plugin names (a list or ``"a,b"``)
+        plus plugin objects; ``options`` is one flat mapping for all plugins."""
+        if isinstance(names, str):
+            names = [n for n in names.replace(" ", ",").split(",") if n]
+        installed = installed_plugins()
+        extra = list(plugins)
+        extra_names = {_plugin_name(p) for p in extra}
+        chosen: list[Any] = []
+        for name in names:
+            key = name.strip().lower()
+            if key in extra_names:
+                continue
+            if key not in installed:
+                known = ", ".join(sorted(installed)) or "none"
+                raise RulesetError(f"no plugin named {name!r} is installed; installed plugins: {known}")
+            chosen.append(installed[key])
+        return cls(chosen + extra, options)
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> Ruleset:
+        """Rebuild a rule set from :meth:`spec` output (used by ``GameState.from_json``)."""
+        from unorules.errors import StateFormatError
+
+        if not isinstance(spec, dict) or not isinstance(spec.get("plugins"), list):
+            raise StateFormatError("ruleset: expected an object with a 'plugins' list")
+        options = spec.get("options", {})
+        if not isinstance(options, dict):
+            raise StateFormatError("ruleset.options: expected an object")
+        try:
+            return cls.from_names([str(n) for n in spec["plugins"]], options)
+        except RulesetError as exc:
+            raise StateFormatError(f"ruleset: {exc}") from None
+
+    def spec(self) -> dict[str, Any]:
+        """The plugin names and the options given: enough to rebuild this rule set."""
+        return {"plugins": list(self.names), "options": dict(self._given_options)}
+
+    @property
+    def plugins(self) -> tuple[Any, ...]:
+        """The plugin objects, in registration order."""
+        return self._plugins
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Ruleset):
+            return NotImplemented
+        return self.names == other.names and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash(self.names)
+
+    def __repr__(self) -> str:
+        opts = f", options={self._given_options!r}" if self._given_options else ""
+        return f"Ruleset.from_names({list(self.names)!r}{opts})"
+
+    # -- facts about cards -------------------------------------------------------
+
+    def card_points(self, card: Card) -> int:
+        """The points ``card`` is worth in a hand at the end of a round."""
+        try:
+            return self._points[card]
+        except KeyError:
+            raise ValueError(f"{card} is not in this rule set's deck") from None
+
+    def needs_target(self, card: Card) -> bool:
+        """Whether playing ``card`` names a seat."""
+        return card in self._targeted
+
+    def hand_points(self, hand: Iterable[Card]) -> int:
+        """The points of the cards in ``hand``."""
+        points = self._points
+        return sum(points[c] for c in hand)
+
+    def _play_actions(self, seat: int, card: Card, players: int) -> tuple[Action, ...]:
+        key = (seat, card, players)
+        actions = self._play_cache.get(key)
+        if actions is None:
+            colors = COLORS if card.color is None else (None,)
+            targets: Sequence[int | None] = (
+                [t for t in range(players) if t != seat] if card in self._targeted else [None]
+            )
+            actions = tuple(Action.of(seat, "play", card, c, t) for c in colors for t in targets)
+            self._play_cache[key] = actions
+        return actions
+
+    # -- games -----------------------------------------------------------------
+
+    def new_game(
+        self,
+        players: int,
+        seed: int | str | None = None,
+        deck: Iterable[str | Card] | str | None = None,
+        dealer: int | None = None,
+    ) -> GameState:
+        """Deal the first round of a new game.
+
+        ``deck`` arranges the deck, top card first; cards it leaves out follow
+        in seeded order. Without ``deck`` the dealer is chosen by the
+        ``choose_dealer`` hook unless ``dealer`` is given; with it, ``dealer``
+        (default 0) deals and nobody draws for dealer.
+        """
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise RulesetError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
+            raise RulesetError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        rng = Rng(seed_state(seed))
+        if deck is not None:
+            try:
+                arranged = parse_cards(deck)
+            except NotationError as exc:
+                raise RulesetError(f"bad arranged deck: {exc}") from None
+            rest = Counter(self.deck)
+            rest.subtract(arranged)
+            extra = [c for c, n in rest.items() if n < 0]
+            if extra:
+                have = Counter(self.deck)
+                detail = ", ".join(f"{c} ({arranged.count(c)} listed, {have[c]} in the deck)" for c in extra)
+                raise RulesetError(f"the arranged deck lists cards this rule set's deck does not hold: {detail}")
+            remaining = list(rest.elements())
+            rng.shuffle(remaining)
+            order = list(arranged) + remaining
+            first_dealer = 0 if dealer is None else dealer
+        else:
+            if dealer is None:
+                chosen = self.hook.choose_dealer(ruleset=self, players=players, rng=rng)
+                first_dealer = 0 if chosen is None else chosen
+            else:
+                first_dealer = dealer
+            order = list(self.deck)
+            rng.shuffle(order)
+        return self._deal(
+            players=players,
+            dealer=first_dealer,
+            order=order,
+            rng=rng.state,
+            scores=(0,) * players,
+            rounds=(),
+            left=(),
+            extras=(),
+        )
+
+    def _deal(
+        self,
+        *,
+        players: int,
+        dealer: int,
+        order: list[Card],
+        rng: int,
+        scores: tuple[int, ...],
+        rounds: tuple[RoundResult, ...],
+        left: tuple[int, ...],
+        extras: tuple[tuple[str, Any], ...],
+    ) -> GameState:
+        seats = [(dealer + 1 + i) % players for i in range(players)]
+        seats = [s for s in seats if s not in left]
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        it = iter(order)
+        for _ in range(self.hand_size):
+            for s in seats:
+                hands[s].append(next(it))
+        starter = next(it)
+        state = GameState(
+            ruleset=self,
+            hands=tuple(tuple(h) for h in hands),
+            draw_pile=tuple(it),
+            discard_pile=(starter,),
+            color=starter.color,
+            direction=1,
+            current_player=seats[0],
+            phase=PLAY,
+            dealer=dealer,
+            scores=scores,
+            uno_declared=(),
+            uno_exposed=(),
+            stalled=0,
+            left=left,
+            rounds=rounds,
+            outcome=None,
+            rng=rng,
+            extras=extras,
+            last_action=None,
+            events=(Event("deal", dealer, (starter,), "R-SETUP-DEAL", f"round {len(rounds) + 1}"),),
+        )
+        started = self._on_starter(state)
+        return state if started is None else started
+
+    # -- the per-action path -----------------------------------------------------
+
+    def _legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        lists = self._legal_hook(state)
+        if len(lists) == 1:
+            return tuple(lists[0])
+        return tuple(itertools.chain.from_iterable(lists))
+
+    def _visible_hands(self, state: GameState, seat: int) -> set[int]:
+        return {s for found in self._visible(state, seat) for s in found if s != seat}
+
+    def _refuse(self, state: GameState, action: Action) -> IllegalActionError:
+        if not 0 <= action.seat < state.players:
+            return IllegalActionError(
+                f"{action}: there is no seat {action.seat} (seats are 0 to {state.players - 1})"
+            )
+        if action.seat in state.left:
+            return IllegalActionError(f"{action}: seat {action.seat} has left the game")
+        explained = self._explain(state, action)
+        if explained is not None:
+            rule, message = explained
+            return IllegalActionError(f"{action}: {message} ({rule})", rule=rule)
+        mine = state.legal_actions(action.seat)
+        allowed = ", ".join(str(a) for a in mine) if mine else "nothing now"
+        return IllegalActionError(f"{action} is not legal now; seat {action.seat} may: {allowed}")
+
+    def _end_round(self, state: GameState, winner: int | None, reason: str) -> GameState:
+        number = len(state.rounds) + 1
+        provisional = RoundResult(number, winner, reason, (0,) * state.players, state.hands)
+        points = self._score_round(state, provisional)
+        points = (0,) * state.players if points is None else tuple(points)
+        result = RoundResult(number, winner, reason, points, state.hands)
+        scores = tuple(a + b for a, b in zip(state.scores, points, strict=True))
+        state = state.replace(
+            scores=scores,
+            rounds=state.rounds + (result,),
+            events=state.events + (Event("round-end", winner, (), None, f"{reason}; points {list(points)}"),),
+        )
+        changed = self._on_round_end(state, result)
+        if changed is not None:
+            state = changed
+        outcome = self._game_outcome(state)
+        if outcome is not None:
+            return state.replace(outcome=outcome, uno_exposed=(), uno_declared=())
+        order = list(self.deck)
+        gen = Rng(state.rng)
+        gen.shuffle(order)
+        dealer = (state.dealer + 1) % state.players
+        while dealer in state.left:
+            dealer = (dealer + 1) % state.players
+        dealt = self._deal(
+            players=state.players,
+            dealer=dealer,
+            order=order,
+            rng=gen.state,
+            scores=state.scores,
+            rounds=state.rounds,
+            left=state.left,
+            extras=state.extras,
+        )
+        return dealt.replace(last_action=state.last_action, events=state.events + dealt.events)
+
+
+def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
+    """Plugins in registration order: each after the plugins it requires."""
+    for name, plugin in by_name.items():
+        for required in getattr(plugin, "requires", ()):
+            if required not in by_name:
+                raise RulesetError(
+                    f"plugin {name!r} requires {required!r}; add it to the rule set, "
+                    f"e.g. {[required, *by_name]!r}"
+                )
+        conflicts: Mapping[str, str] = getattr(plugin, "conflicts", {})
+        for other, why in conflicts.items():
+            if other in by_name:
+                raise RulesetError(f"plugins {name!r} and {other!r} conflict: {why}")
+    done: list[str] = []
+    visiting: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done:
+            return
+        if name in visiting:
+            raise RulesetError(f"plugins require each other in a cycle through {name!r}")
+        visiting.add(name)
+        for required in getattr(by_name[name], "requires", ()):
+            visit(required)
+        visiting.discard(name)
+        done.append(name)
+
+    for name in by_name:
+        visit(name)
+    return tuple(by_name[n] for n in done)
+
+
+def _check_options(plugins: Sequence[Any], given: dict[str, Any]) -> dict[str, Any]:
+    declared: dict[str, tuple[str, Option]] = {}
+    for plugin in plugins:
+        for option in getattr(plugin, "options", ()):
+            owner = declared.get(option.name)
+            if owner is not None:
+                raise RulesetError(
+                    f"plugins {owner[0]!r} and {_plugin_name(plugin)!r} both declare option {option.name!r}"
+                )
+            declared[option.name] = (_plugin_name(plugin), option)
+    unknown = [k for k in given if k not in declared]
+    if unknown:
+        allowed = ", ".join(f"{n} ({p})" for n, (p, _) in sorted(declared.items())) or "none"
+        raise RulesetError(f"unknown option {unknown[0]!r}; options of these plugins: {allowed}")
+    values: dict[str, Any] = {}
+    for name, (owner, option) in declared.items():
+        if name in given:
+            try:
+                values[name] = option.validate(given[name])
+            except (TypeError, ValueError) as exc:
+                raise RulesetError(
+                    f"option {name!r} of plugin {owner!r}: {exc} (allowed: {option.allowed})"
+                ) from None
+        else:
+            values[name] = option.default
+    return values

@@ -1,0 +1,700 @@
+"""The immutable game state, what each seat may see, and its JSON form.
+
+A :class:`GameState` is a frozen value. ``apply`` returns a new state and
+shares every unchanged part (hands, piles, results) with the old one. The
+state also offers the *mechanics* plugins build their rules from: moving a
+card to the discard pile, drawing with reshuffles, passing the turn, ending a
+round. Mechanics know piles and seats, never a rule set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from unorules.actions import Action
+from unorules.cards import Card, Color
+from unorules.errors import IllegalActionError, NotationError, StateFormatError
+from unorules.rng import Rng
+
+if TYPE_CHECKING:
+    from unorules.ruleset import Ruleset
+
+__all__ = ["Event", "GameState", "Outcome", "Phase", "RoundResult", "SeatView"]
+
+Value = Any
+"""A JSON-able value kept in ``Phase.data`` or ``GameState.extras``: ``None``,
+``bool``, ``int``, ``str``, :class:`Card`, :class:`Color`, :class:`Action` or a
+tuple of these."""
+
+
+@attrs.frozen
+class Phase:
+    """What the seat to move is being asked to do.
+
+    ``name`` is owned by the plugin that set it (``"play"`` is the ordinary
+    turn). The other fields carry the decision's data: ``count`` cards to
+    draw, a ``card`` (the one just drawn, the Wild Draw Four played), the
+    ``seat`` that caused it, a ``color`` (the colour before a Wild Draw Four)
+    and free ``data`` for plugins.
+    """
+
+    name: str
+    count: int = 0
+    card: Card | None = None
+    seat: int | None = None
+    color: Color | None = None
+    data: tuple[Value, ...] = ()
+
+
+PLAY = Phase("play")
+
+
+@attrs.frozen
+class Event:
+    """Something that happened during the last action, for logs and UIs.
+
+    ``cards`` are private to ``seat`` when ``private`` is true (cards drawn);
+    :meth:`GameState.view` hides them from other seats.
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    rule: str | None = None
+    detail: str = ""
+    private: bool = False
+
+    def __str__(self) -> str:
+        who = "" if self.seat is None else f"seat {self.seat} "
+        cards = f" {' '.join(map(str, self.cards))}" if self.cards else ""
+        rule = f" ({self.rule})" if self.rule else ""
+        detail = f": {self.detail}" if self.detail else ""
+        return f"{who}{self.kind}{cards}{detail}{rule}"
+
+
+@attrs.frozen
+class RoundResult:
+    """How a round ended: its winner (``None`` if nobody), why, the points
+    each seat was given, and the hands left when it ended."""
+
+    number: int
+    winner: int | None
+    reason: str
+    points: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+
+
+@attrs.frozen
+class Outcome:
+    """How the game ended: the winning seats (one, or a team) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat (the lowest seat of a winning team), or ``None``."""
+        return min(self.winners) if self.winners else None
+
+
+@attrs.frozen
+class SeatView:
+    """What one seat may know: its own hand, the others' hand sizes, the
+    discard pile, the decision pending, and any hands shown to it."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    visible_hands: Mapping[int, tuple[Card, ...]]
+    discard_pile: tuple[Card, ...]
+    draw_pile_size: int
+    top_card: Card
+    color: Color | None
+    direction: int
+    current_player: int
+    dealer: int
+    phase: Phase
+    scores: tuple[int, ...]
+    uno_exposed: tuple[int, ...]
+    left: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]
+    legal_actions: tuple[Action, ...]
+    last_action: Action | None
+    events: tuple[Event, ...]
+    is_over: bool
+
+
+@attrs.frozen(eq=True, hash=False, repr=False)
+class GameState:
+    """A moment of a game: hands, piles, turn, scores and the generator's state.
+
+    Build the first state with :meth:`Ruleset.new_game`; get the next with
+    :meth:`apply`. Equal states (``==``) play on identically.
+    """
+
+    ruleset: Ruleset
+    hands: tuple[tuple[Card, ...], ...]
+    draw_pile: tuple[Card, ...]
+    """The face-down pile, the next card to draw first."""
+    discard_pile: tuple[Card, ...]
+    """The face-up pile, its top card last."""
+    color: Color | None
+    """The colour to match (chosen for wilds); ``None`` until a wild starter's colour is named."""
+    direction: int
+    current_player: int
+    phase: Phase
+    dealer: int
+    scores: tuple[int, ...]
+    uno_declared: tuple[int, ...]
+    """Seats that called "UNO" before playing down to one card."""
+    uno_exposed: tuple[int, ...]
+    """Seats holding one card without having called "UNO", who may still be caught."""
+    stalled: int
+    """Consecutive turns in which nobody could play or draw (a blocked round ends)."""
+    left: tuple[int, ...]
+    """Seats that have left the game (an elimination mode)."""
+    rounds: tuple[RoundResult, ...]
+    outcome: Outcome | None
+    rng: int
+    extras: tuple[tuple[str, Value], ...]
+    """Plugin data, as sorted ``(key, value)`` pairs; use :meth:`extra` and :meth:`with_extra`."""
+    last_action: Action | None
+    events: tuple[Event, ...]
+    _legal: tuple[Action, ...] | None = attrs.field(default=None, eq=False, init=False)
+
+    # -- derived, read-only ---------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """The number of seats (including seats that have left)."""
+        return len(self.hands)
+
+    @property
+    def top_card(self) -> Card:
+        """The card on top of the discard pile."""
+        return self.discard_pile[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.outcome is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once the game is over, else ``None``."""
+        return None if self.outcome is None else self.outcome.winner
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats still in the game, in seat order."""
+        left = self.left
+        return tuple(s for s in range(len(self.hands)) if s not in left)
+
+    @property
+    def round_number(self) -> int:
+        """The number of the round being played, from 1."""
+        return len(self.rounds) + 1
+
+    def extra(self, key: str, default: Value = None) -> Value:
+        """The plugin value stored under ``key``, or ``default``."""
+        for k, v in self.extras:
+            if k == key:
+                return v
+        return default
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState round {self.round_number}, seat {self.current_player} to "
+            f"{self.phase.name}, top {self.top_card} {self.color}, "
+            f"hands {[len(h) for h in self.hands]}>"
+        )
+
+    # -- the public game API ---------------------------------------------------
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Every legal action of every seat (or only ``seat``'s), in a fixed order.
+
+        Out-of-turn actions (UNO calls, catches, jump-ins) are listed too;
+        each action names its actor. Empty only once the game is over.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = () if self.outcome is not None else self.ruleset._legal_actions(self)
+            object.__setattr__(self, "_legal", legal)
+        if seat is None:
+            return legal
+        return tuple(a for a in legal if a.seat == seat)
+
+    def apply(self, action: Action | str) -> GameState:
+        """Return the state after ``action`` (an :class:`Action` or its text).
+
+        Raises :class:`IllegalActionError` (a ``ValueError``) naming the rule
+        when the action is not legal; this state is never changed.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action, default_seat=self.current_player)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            raise self.ruleset._refuse(self, action)
+        start = self.replace(last_action=action, events=())
+        new = self.ruleset._apply(start, action)
+        if new is None:
+            raise RuntimeError(f"no plugin carried out the legal action {action}")
+        return new
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` would be accepted by :meth:`apply`."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action, default_seat=self.current_player)
+            except NotationError:
+                return False
+        return action in self.legal_actions()
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know of this state."""
+        if not 0 <= seat < len(self.hands):
+            raise IllegalActionError(f"no seat {seat} in a {len(self.hands)}-seat game")
+        shown = {seat: self.hands[seat]}
+        for other in self.ruleset._visible_hands(self, seat):
+            shown[other] = self.hands[other]
+        events = tuple(
+            e if not e.private or e.seat == seat else attrs.evolve(e, cards=())
+            for e in self.events
+        )
+        phase = self.phase
+        if phase.name == "drawn" and self.current_player != seat:
+            phase = attrs.evolve(phase, card=None)
+        return SeatView(
+            seat=seat,
+            hand=self.hands[seat],
+            hand_sizes=tuple(len(h) for h in self.hands),
+            visible_hands=shown,
+            discard_pile=self.discard_pile,
+            draw_pile_size=len(self.draw_pile),
+            top_card=self.top_card,
+            color=self.color,
+            direction=self.direction,
+            current_player=self.current_player,
+            dealer=self.dealer,
+            phase=phase,
+            scores=self.scores,
+            uno_exposed=self.uno_exposed,
+            left=self.left,
+            rounds=self.rounds,
+            legal_actions=self.legal_actions(seat),
+            last_action=self.last_action,
+            events=events,
+            is_over=self.is_over,
+        )
+
+    # -- mechanics for plugins -------------------------------------------------
+
+    def replace(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (fast ``attrs.evolve`` without validation)."""
+        return _replace(self, **changes)
+
+    def with_extra(self, key: str, value: Value) -> GameState:
+        """A copy with plugin value ``key`` set (``None`` removes it)."""
+        items = dict(self.extras)
+        if value is None:
+            items.pop(key, None)
+        else:
+            items[key] = value
+        return _replace(self, extras=tuple(sorted(items.items())))
+
+    def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` (default: the current player)
+        in the direction of play, skipping seats that have left."""
+        if seat is None:
+            seat = self.current_player
+        n = len(self.hands)
+        d = self.direction
+        left = self.left
+        for _ in range(steps):
+            seat = (seat + d) % n
+            while left and seat in left:
+                seat = (seat + d) % n
+        return seat
+
+    def pass_turn(self, steps: int = 1, seat: int | None = None, **changes: Any) -> GameState:
+        """Give the turn to the seat ``steps`` after ``seat`` (default: the
+        current player), in the ordinary ``"play"`` phase."""
+        return _replace(self, current_player=self.next_seat(seat, steps), phase=PLAY, **changes)
+
+    def move_to_discard(self, seat: int, card: Card, color: Color | None = None) -> GameState:
+        """Move one ``card`` from ``seat``'s hand onto the discard pile and set the
+        colour to match (``color`` for wilds, else the card's own)."""
+        hands = self.hands
+        hand = hands[seat]
+        i = hand.index(card)
+        new_hand = hand[:i] + hand[i + 1 :]
+        return _replace(
+            self,
+            hands=hands[:seat] + (new_hand,) + hands[seat + 1 :],
+            discard_pile=self.discard_pile + (card,),
+            color=card.color if color is None else color,
+        )
+
+    def with_hand(self, seat: int, hand: tuple[Card, ...]) -> GameState:
+        """A copy in which ``seat`` holds ``hand``."""
+        hands = self.hands
+        return _replace(self, hands=hands[:seat] + (tuple(hand),) + hands[seat + 1 :])
+
+    def add_events(self, *events: Event) -> GameState:
+        """A copy with ``events`` added to the last action's events."""
+        return _replace(self, events=self.events + events)
+
+    def draw(self, seat: int, count: int = 1, reason: str = "turn") -> tuple[GameState, tuple[Card, ...]]:
+        """``seat`` draws ``count`` cards; returns the new state and the cards drawn.
+
+        When the draw pile runs out, the discard pile except its top card is
+        shuffled into a new draw pile with the state's generator
+        (R-TURN-RESHUFFLE); when both are exhausted, fewer cards (possibly none)
+        are drawn. Then the ``on_draw`` hook may replace the result.
+        """
+        pile = self.draw_pile
+        rng = self.rng
+        discard = self.discard_pile
+        events = self.events
+        if count <= len(pile):
+            drawn, pile = pile[:count], pile[count:]
+        else:
+            drawn = pile
+            need = count - len(drawn)
+            pile = ()
+            if len(discard) > 1:
+                rest = list(discard[:-1])
+                gen = Rng(rng)
+                gen.shuffle(rest)
+                rng = gen.state
+                discard = discard[-1:]
+                events += (Event("reshuffle", None, (), "R-TURN-RESHUFFLE", f"{len(rest)} cards"),)
+                drawn += tuple(rest[:need])
+                pile = tuple(rest[need:])
+        hands = self.hands
+        events += (Event("draw", seat, drawn, None, reason, True),)
+        state = _replace(
+            self,
+            hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
+            draw_pile=pile,
+            discard_pile=discard,
+            rng=rng,
+            events=events,
+        )
+        hooked = self.ruleset._on_draw(state, seat, drawn, reason)
+        return (state if hooked is None else hooked), drawn
+
+    def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> GameState:
+        """A copy with ``cards`` added to the draw pile and the pile shuffled."""
+        pile = list(self.draw_pile) + list(cards)
+        gen = Rng(self.rng)
+        gen.shuffle(pile)
+        return _replace(self, draw_pile=tuple(pile), rng=gen.state)
+
+    def play_actions(self, seat: int, card: Card) -> tuple[Action, ...]:
+        """Every ``play`` action of ``seat`` for ``card``: one per colour for
+        wilds, one per other seat still in the game for cards that need a target."""
+        actions = self.ruleset._play_actions(seat, card, len(self.hands))
+        if self.left and self.ruleset.needs_target(card):
+            left = self.left
+            actions = tuple(a for a in actions if a.target not in left)
+        return actions
+
+    def end_round(self, winner: int | None, reason: str = "out") -> GameState:
+        """End the round: score it, let plugins react, then end the game or deal
+        the next round (the next dealer is the seat after this one's)."""
+        return self.ruleset._end_round(self, winner, reason)
+
+    # -- serialisation -----------------------------------------------------------
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This state as JSON text; :meth:`from_json` gives back an equal state."""
+        return json.dumps(_state_to_data(self), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> GameState:
+        """Rebuild a state from :meth:`to_json` text.
+
+        The rule set is rebuilt from the plugin names and options recorded in
+        the text (plugins found through entry points) unless ``ruleset`` is
+        given; malformed text raises :class:`StateFormatError` naming the bad part.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateFormatError(f"state JSON is not valid JSON: {exc}") from None
+        return _state_from_data(data, ruleset)
+
+
+def _make_replace() -> Any:
+    names = [f.name for f in attrs.fields(GameState) if f.init]
+    args = ", ".join(f"{n}=_M" for n in names)
+    body = "\n".join(f"    _set(new, {n!r}, self.{n} if {n} is _M else {n})" for n in names)
+    src = f"def replace(self, {args}):\n    new = _new(_cls)\n{body}\n    _set(new, '_legal', None)\n    return new\n"
+    namespace: dict[str, Any] = {"_M": object(), "_new": object.__new__, "_set": object.__setattr__, "_cls": GameState}
+    exec(src, namespace)  # noqa: S102 - generated from the class's own field names
+    return namespace["replace"]
+
+
+_replace = _make_replace()
+
+
+# -- JSON ---------------------------------------------------------------------
+
+FORMAT = "unorules.state/1"
+
+
+def encode_value(value: Value) -> Any:
+    """Encode a plugin value (see :data:`Value`) for JSON."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    if isinstance(value, Color):
+        return {"color": value.value}
+    if isinstance(value, Action):
+        return {"action": str(value)}
+    if isinstance(value, tuple):
+        return {"tuple": [encode_value(v) for v in value]}
+    raise TypeError(f"cannot store {value!r} in a game state: use None, bool, int, str, Card, Color, Action or tuples")
+
+
+def decode_value(data: Any, where: str) -> Value:
+    """Decode a value written by :func:`encode_value`."""
+    if data is None or isinstance(data, bool | int | str):
+        return data
+    if isinstance(data, dict) and len(data) == 1:
+        ((tag, inner),) = data.items()
+        if tag == "card":
+            return _card(inner, where)
+        if tag == "color":
+            return _color(inner, where)
+        if tag == "action":
+            return _action(inner, where)
+        if tag == "tuple" and isinstance(inner, list):
+            return tuple(decode_value(v, f"{where}[{i}]") for i, v in enumerate(inner))
+    raise StateFormatError(f"{where}: cannot decode {data!r}")
+
+
+def _card(text: Any, where: str) -> Card:
+    if not isinstance(text, str):
+        raise StateFormatError(f"{where}: expected card text, got {text!r}")
+    try:
+        return Card.parse(text)
+    except NotationError as exc:
+        raise StateFormatError(f"{where}: {exc}") from None
+
+
+def _cards(items: Any, where: str) -> tuple[Card, ...]:
+    if not isinstance(items, list):
+        raise StateFormatError(f"{where}: expected a list of cards, got {items!r}")
+    return tuple(_card(c, f"{where}[{i}]") for i, c in enumerate(items))
+
+
+def _color(text: Any, where: str) -> Color:
+    try:
+        return Color.parse(text) if isinstance(text, str) else Color(text)
+    except (NotationError, ValueError):
+        raise StateFormatError(f"{where}: bad colour {text!r}") from None
+
+
+def _action(text: Any, where: str) -> Action:
+    if not isinstance(text, str):
+        raise StateFormatError(f"{where}: expected action text, got {text!r}")
+    try:
+        return Action.parse(text)
+    except NotationError as exc:
+        raise StateFormatError(f"{where}: {exc}") from None
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateFormatError(f"{where}: expected an integer, got {value!r}")
+    return value
+
+
+def _ints(items: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(items, list):
+        raise StateFormatError(f"{where}: expected a list of integers, got {items!r}")
+    return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(items))
+
+
+def _opt(value: Any, convert: Any, where: str) -> Any:
+    return None if value is None else convert(value, where)
+
+
+def _phase_data(p: Phase) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "count": p.count,
+        "card": None if p.card is None else str(p.card),
+        "seat": p.seat,
+        "color": None if p.color is None else p.color.value,
+        "data": [encode_value(v) for v in p.data],
+    }
+
+
+def _phase_from(data: Any, where: str) -> Phase:
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise StateFormatError(f"{where}: expected an object with a 'name'")
+    return Phase(
+        data["name"],
+        _int(data.get("count", 0), f"{where}.count"),
+        _opt(data.get("card"), _card, f"{where}.card"),
+        _opt(data.get("seat"), _int, f"{where}.seat"),
+        _opt(data.get("color"), _color, f"{where}.color"),
+        tuple(decode_value(v, f"{where}.data[{i}]") for i, v in enumerate(data.get("data", []))),
+    )
+
+
+def _event_data(e: Event) -> dict[str, Any]:
+    return {
+        "kind": e.kind,
+        "seat": e.seat,
+        "cards": [str(c) for c in e.cards],
+        "rule": e.rule,
+        "detail": e.detail,
+        "private": e.private,
+    }
+
+
+def _event_from(data: Any, where: str) -> Event:
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise StateFormatError(f"{where}: expected an object with a 'kind'")
+    return Event(
+        data["kind"],
+        _opt(data.get("seat"), _int, f"{where}.seat"),
+        _cards(data.get("cards", []), f"{where}.cards"),
+        data.get("rule"),
+        str(data.get("detail", "")),
+        bool(data.get("private", False)),
+    )
+
+
+def _state_to_data(s: GameState) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "ruleset": s.ruleset.spec(),
+        "hands": [[str(c) for c in h] for h in s.hands],
+        "draw_pile": [str(c) for c in s.draw_pile],
+        "discard_pile": [str(c) for c in s.discard_pile],
+        "color": None if s.color is None else s.color.value,
+        "direction": s.direction,
+        "current_player": s.current_player,
+        "phase": _phase_data(s.phase),
+        "dealer": s.dealer,
+        "scores": list(s.scores),
+        "uno_declared": list(s.uno_declared),
+        "uno_exposed": list(s.uno_exposed),
+        "stalled": s.stalled,
+        "left": list(s.left),
+        "rounds": [
+            {
+                "number": r.number,
+                "winner": r.winner,
+                "reason": r.reason,
+                "points": list(r.points),
+                "hands": [[str(c) for c in h] for h in r.hands],
+            }
+            for r in s.rounds
+        ],
+        "outcome": None
+        if s.outcome is None
+        else {"winners": list(s.outcome.winners), "reason": s.outcome.reason},
+        "rng": f"{s.rng:016x}",
+        "extras": {k: encode_value(v) for k, v in s.extras},
+        "last_action": None if s.last_action is None else str(s.last_action),
+        "events": [_event_data(e) for e in s.events],
+    }
+
+
+def _state_from_data(data: Any, ruleset: Ruleset | None) -> GameState:
+    from unorules.ruleset import Ruleset
+
+    if not isinstance(data, dict):
+        raise StateFormatError("state JSON must be an object")
+    if data.get("format") != FORMAT:
+        raise StateFormatError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+
+    def need(key: str) -> Any:
+        if key not in data:
+            raise StateFormatError(f"{key}: missing")
+        return data[key]
+
+    if ruleset is None:
+        ruleset = Ruleset.from_spec(need("ruleset"))
+    hands = need("hands")
+    if not isinstance(hands, list) or not 2 <= len(hands) <= 10:
+        raise StateFormatError("hands: expected a list of 2 to 10 hands")
+    rng_text = need("rng")
+    try:
+        rng = int(rng_text, 16)
+    except (TypeError, ValueError):
+        raise StateFormatError(f"rng: expected hexadecimal text, got {rng_text!r}") from None
+    rounds = need("rounds")
+    if not isinstance(rounds, list):
+        raise StateFormatError("rounds: expected a list")
+    outcome = need("outcome")
+    extras = need("extras")
+    if not isinstance(extras, dict):
+        raise StateFormatError("extras: expected an object")
+    direction = _int(need("direction"), "direction")
+    if direction not in (1, -1):
+        raise StateFormatError(f"direction: expected 1 or -1, got {direction}")
+    players = len(hands)
+    current = _int(need("current_player"), "current_player")
+    if not 0 <= current < players:
+        raise StateFormatError(f"current_player: {current} is not a seat of {players}")
+    discard = _cards(need("discard_pile"), "discard_pile")
+    if not discard:
+        raise StateFormatError("discard_pile: must hold at least the top card")
+    try:
+        round_results = tuple(
+            RoundResult(
+                _int(r["number"], f"rounds[{i}].number"),
+                _opt(r["winner"], _int, f"rounds[{i}].winner"),
+                str(r["reason"]),
+                _ints(r["points"], f"rounds[{i}].points"),
+                tuple(_cards(h, f"rounds[{i}].hands[{j}]") for j, h in enumerate(r["hands"])),
+            )
+            for i, r in enumerate(rounds)
+        )
+        out = None if outcome is None else Outcome(_ints(outcome["winners"], "outcome.winners"), str(outcome["reason"]))
+    except (KeyError, TypeError) as exc:
+        raise StateFormatError(f"rounds/outcome: missing or bad field {exc}") from None
+    scores = _ints(need("scores"), "scores")
+    if len(scores) != players:
+        raise StateFormatError(f"scores: expected {players} scores, got {len(scores)}")
+    last = need("last_action")
+    events = need("events")
+    if not isinstance(events, list):
+        raise StateFormatError("events: expected a list")
+    return GameState(
+        ruleset=ruleset,
+        hands=tuple(_cards(h, f"hands[{i}]") for i, h in enumerate(hands)),
+        draw_pile=_cards(need("draw_pile"), "draw_pile"),
+        discard_pile=discard,
+        color=_opt(need("color"), _color, "color"),
+        direction=direction,
+        current_player=current,
+        phase=_phase_from(need("phase"), "phase"),
+        dealer=_int(need("dealer"), "dealer"),
+        scores=scores,
+        uno_declared=_ints(need("uno_declared"), "uno_declared"),
+        uno_exposed=_ints(need("uno_exposed"), "uno_exposed"),
+        stalled=_int(need("stalled"), "stalled"),
+        left=_ints(need("left"), "left"),
+        rounds=round_results,
+        outcome=out,
+        rng=rng,
+        extras=tuple(sorted((str(k), decode_value(v, f"extras.{k}")) for k, v in extras.items())),
+        last_action=_opt(last, _action, "last_action"),
+        events=tuple(_event_from(e, f"events[{i}]") for i, e in enumerate(events)),
+    )

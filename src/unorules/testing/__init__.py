@@ -1,0 +1,1 @@
+"""Testing tools for unorules plugins (filled in by the testing toolkit)."""

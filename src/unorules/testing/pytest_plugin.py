@@ -1,0 +1,1 @@
+"""pytest plugin for unorules (registered under ``pytest11``)."""
