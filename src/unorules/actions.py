@@ -97,8 +97,8 @@ register_verb("color", color=_REQUIRED, doc="name the colour of a wild starter")
 class Action:
     """One seat doing one thing: ``Action(1, "play", Card.parse("W+4"), Color.BLUE)``.
 
-    Build actions with :meth:`of` or :meth:`parse` to get interned objects;
-    equal actions compare equal however they were built.
+    Actions are interned like cards (equal actions are the same object), so
+    checking one against a list of legal actions is an identity search.
     """
 
     seat: int
@@ -107,22 +107,22 @@ class Action:
     color: Color | None = None
     target: int | None = None
 
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if other.__class__ is not Action:
-            return NotImplemented
-        assert isinstance(other, Action)
-        return (
-            self.seat == other.seat
-            and self.verb == other.verb
-            and self.card == other.card
-            and self.color is other.color
-            and self.target == other.target
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.seat, self.verb, self.card, self.color, self.target))
+    def __new__(
+        cls,
+        seat: int,
+        verb: str,
+        card: Card | None = None,
+        color: Color | None = None,
+        target: int | None = None,
+    ) -> Action:
+        key = (seat, verb, card, color, target)
+        action = _INTERNED.get(key)
+        if action is None:
+            action = object.__new__(cls)
+            for name, value in zip(_FIELDS, key, strict=True):
+                object.__setattr__(action, name, value)
+            _INTERNED[key] = action
+        return action
 
     def __str__(self) -> str:
         parts = [f"{self.seat}: {self.verb}"]
@@ -149,12 +149,9 @@ class Action:
         color: Color | None = None,
         target: int | None = None,
     ) -> Action:
-        """The interned action with these fields (no validation of the verb's shape)."""
-        key = (seat, verb, card, color, target)
-        action = _INTERNED.get(key)
-        if action is None:
-            action = _INTERNED[key] = cls(seat, verb, card, color, target)
-        return action
+        """The interned action with these fields (no check of the verb's shape)."""
+        action = _INTERNED.get((seat, verb, card, color, target))
+        return cls(seat, verb, card, color, target) if action is None else action
 
     @classmethod
     def parse(cls, text: str, default_seat: int | None = None) -> Action:
@@ -183,9 +180,7 @@ class Action:
         verb = words[0].lower()
         spec = _VERBS.get(verb)
         if spec is None:
-            raise NotationError(
-                f"unknown verb {words[0]!r} in action {text!r}; verbs: {', '.join(_VERBS)}"
-            )
+            raise NotationError(f"unknown verb {words[0]!r} in action {text!r}; verbs: {', '.join(_VERBS)}")
         card: Card | None = None
         color: Color | None = None
         target: int | None = None
@@ -194,7 +189,7 @@ class Action:
                 if target is not None:
                     raise NotationError(f"two seats in action {text!r}")
                 target = int(word)
-            elif len(word) == 1 and word.upper() in "RYGB" or word.upper() in _COLOR_NAMES:
+            elif (len(word) == 1 and word.upper() in "RYGB") or word.upper() in _COLOR_NAMES:
                 if color is not None:
                     raise NotationError(f"two colours in action {text!r}")
                 color = Color.parse(word)
@@ -217,5 +212,6 @@ class Action:
         return cls.of(seat, verb, card, color, target)
 
 
+_FIELDS = ("seat", "verb", "card", "color", "target")
 _COLOR_NAMES = {"RED", "YELLOW", "GREEN", "BLUE"}
 _INTERNED: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}

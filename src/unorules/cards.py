@@ -114,16 +114,36 @@ register_kind("W", "Wild", wild=True)
 register_kind("W+4", "Wild Draw Four", wild=True)
 
 
-@attrs.frozen(repr=False, cache_hash=True)
+@attrs.frozen(eq=False, repr=False)
 class Card:
     """A card: a colour (``None`` for wild cards) and a kind such as ``"7"`` or ``"+2"``.
 
-    Build cards with :meth:`parse` or :meth:`of`, which check the kind and
-    return interned objects.
+    Cards are interned: ``Card(Color.RED, "7") is Card.parse("R7")``, so they
+    compare and hash by identity, which is what makes hands and legal-action
+    lists cheap to search. The kind must be registered (:func:`register_kind`)
+    and wild kinds take no colour.
     """
 
     color: Color | None
     kind: str
+
+    def __new__(cls, color: Color | None, kind: str) -> Card:
+        key = (color, kind)
+        card = _INTERNED.get(key)
+        if card is None:
+            info = _KINDS.get(kind)
+            if info is None:
+                raise NotationError(f"unknown card kind {kind!r}; known kinds: {_known_kinds()}")
+            if color is not None and not isinstance(color, Color):
+                raise NotationError(f"bad colour {color!r} for a card: use a Color")
+            if info.wild != (color is None):
+                what = "has no colour" if info.wild else "needs a colour"
+                raise NotationError(f"card kind {kind!r} ({info.name}) {what}")
+            card = object.__new__(cls)
+            object.__setattr__(card, "color", color)
+            object.__setattr__(card, "kind", kind)
+            _INTERNED[key] = card
+        return card
 
     @property
     def is_wild(self) -> bool:
@@ -153,20 +173,8 @@ class Card:
 
     @classmethod
     def of(cls, color: Color | None, kind: str) -> Card:
-        """The interned card of this colour and kind."""
-        key = (color, kind)
-        card = _INTERNED.get(key)
-        if card is not None:
-            return card
-        info = _KINDS.get(kind)
-        if info is None:
-            raise NotationError(f"unknown card kind {kind!r}; known kinds: {_known_kinds()}")
-        if info.wild != (color is None):
-            what = "has no colour" if info.wild else "needs a colour"
-            raise NotationError(f"card kind {kind!r} ({info.name}) {what}")
-        card = cls(color, kind)
-        _INTERNED[key] = card
-        return card
+        """The card of this colour and kind (the same as ``Card(color, kind)``)."""
+        return cls(color, kind)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -179,7 +187,7 @@ class Card:
             raise NotationError("empty card: expected e.g. R7, GS, YR, B+2, W or W+4")
         info = _KINDS.get(key)
         if info is not None and info.wild:
-            card = cls.of(None, key)
+            card = cls(None, key)
         else:
             color = _COLOR_BY_TEXT.get(key[0])
             info = _KINDS.get(key[1:])
@@ -188,7 +196,7 @@ class Card:
                     f"bad card {text!r}: expected a colour letter (R, Y, G, B) and one of "
                     f"{_coloured_kinds()}, or a wild: {_wild_kinds()}"
                 )
-            card = cls.of(color, key[1:])
+            card = cls(color, key[1:])
         _PARSED[text] = card
         return card
 
@@ -214,9 +222,5 @@ def _known_kinds() -> str:
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Parse several cards: a space- or comma-separated string, or an iterable."""
-    items: Iterable[str | Card]
-    if isinstance(text, str):
-        items = text.replace(",", " ").split()
-    else:
-        items = text
+    items: Iterable[str | Card] = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in items)

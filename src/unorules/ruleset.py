@@ -24,7 +24,7 @@ from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.plugin import Option
 from unorules.rng import Rng, seed_state
-from unorules.state import PLAY, Event, GameState, RoundResult
+from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
 __all__ = ["ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
 
@@ -111,20 +111,27 @@ class Ruleset:
         self.hook = self.pm.hook
 
         h = self.hook
-        self._legal_hook = _compile(h.legal_actions, False)
-        self._apply = _compile(h.apply_action, True)
-        self._explain = _compile(h.explain_illegal, True)
-        self._on_play = _compile(h.on_play, True)
-        self._on_draw = _compile(h.on_draw, True)
-        self._visible = _compile(h.visible_hands, False)
-        self._score_round = _compile(h.score_round, True)
-        self._on_round_end = _compile(h.on_round_end, True)
-        self._game_outcome = _compile(h.game_outcome, True)
-        self._on_starter = _compile(h.on_starter, True)
-
-        self.deck: tuple[Card, ...] = tuple(
-            itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1])
+        # Hooks asked on every action, compiled once (see _compile).
+        self._legal_hook: Callable[[GameState], list[Sequence[Action]]] = _compile(h.legal_actions, False)
+        self._apply: Callable[[GameState, Action], GameState | None] = _compile(h.apply_action, True)
+        self._explain: Callable[[GameState, Action], tuple[str, str] | None] = _compile(
+            h.explain_illegal, True
         )
+        self._on_play: Callable[[GameState, Action, GameState], GameState | None] = _compile(h.on_play, True)
+        self._on_draw: Callable[[GameState, int, tuple[Card, ...], str], GameState | None] = _compile(
+            h.on_draw, True
+        )
+        self._visible: Callable[[GameState, int], list[Iterable[int]]] = _compile(h.visible_hands, False)
+        self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = _compile(
+            h.score_round, True
+        )
+        self._on_round_end: Callable[[GameState, RoundResult], GameState | None] = _compile(
+            h.on_round_end, True
+        )
+        self._game_outcome: Callable[[GameState], Outcome | None] = _compile(h.game_outcome, True)
+        self._on_starter: Callable[[GameState], GameState | None] = _compile(h.on_starter, True)
+
+        self.deck: tuple[Card, ...] = tuple(itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1]))
         if not self.deck:
             raise RulesetError(f"the plugins {list(self.names)} put no cards in the deck")
         self._points: dict[Card, int] = {}
@@ -252,7 +259,11 @@ class Ruleset:
         ``choose_dealer`` hook unless ``dealer`` is given; with it, ``dealer``
         (default 0) deals and nobody draws for dealer.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS
+        ):
             raise RulesetError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
             raise RulesetError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
@@ -268,7 +279,9 @@ class Ruleset:
             if extra:
                 have = Counter(self.deck)
                 detail = ", ".join(f"{c} ({arranged.count(c)} listed, {have[c]} in the deck)" for c in extra)
-                raise RulesetError(f"the arranged deck lists cards this rule set's deck does not hold: {detail}")
+                raise RulesetError(
+                    f"the arranged deck lists cards this rule set's deck does not hold: {detail}"
+                )
             remaining = list(rest.elements())
             rng.shuffle(remaining)
             order = list(arranged) + remaining
@@ -447,13 +460,13 @@ def _check_options(plugins: Sequence[Any], given: dict[str, Any]) -> dict[str, A
         allowed = ", ".join(f"{n} ({p})" for n, (p, _) in sorted(declared.items())) or "none"
         raise RulesetError(f"unknown option {unknown[0]!r}; options of these plugins: {allowed}")
     values: dict[str, Any] = {}
-    for name, (owner, option) in declared.items():
+    for name, (plugin_name, option) in declared.items():
         if name in given:
             try:
                 values[name] = option.validate(given[name])
             except (TypeError, ValueError) as exc:
                 raise RulesetError(
-                    f"option {name!r} of plugin {owner!r}: {exc} (allowed: {option.allowed})"
+                    f"option {name!r} of plugin {plugin_name!r}: {exc} (allowed: {option.allowed})"
                 ) from None
         else:
             values[name] = option.default

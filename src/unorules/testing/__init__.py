@@ -1,1 +1,110 @@
-"""Testing tools for unorules plugins (filled in by the testing toolkit)."""
+"""Tools for testing unorules plugins: arranged decks and rearranged states.
+
+This module imports nothing beyond the core, so it is cheap to import; the
+hypothesis strategies, invariants and state machine live in submodules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from unorules.cards import Card, parse_cards
+from unorules.state import GameState
+
+__all__ = ["arrange_deck", "rearranged"]
+
+Cards = str | Iterable[str | Card]
+
+
+def arrange_deck(
+    hands: Iterable[Cards],
+    starter: str | Card,
+    draw: Cards = (),
+    dealer: int = 0,
+    hand_size: int = 7,
+) -> list[str]:
+    """The arranged deck (top card first) that deals ``hands`` to seats 0, 1, ...
+
+    Cards are dealt one at a time starting with the seat after ``dealer``, so
+    the deck interleaves the hands; then comes the ``starter``, then the
+    cards to be drawn first. Every hand must hold ``hand_size`` cards.
+
+    >>> arrange_deck(["R1 R2", "G1 G2"], "B5", draw="Y9", hand_size=2)
+    ['G1', 'R1', 'G2', 'R2', 'B5', 'Y9']
+    """
+    parsed = [parse_cards(h) for h in hands]
+    players = len(parsed)
+    for seat, hand in enumerate(parsed):
+        if len(hand) != hand_size:
+            raise ValueError(f"hand {seat} has {len(hand)} cards; every hand must have {hand_size}")
+    order: list[str] = []
+    for i in range(hand_size):
+        for k in range(players):
+            seat = (dealer + 1 + k) % players
+            order.append(str(parsed[seat][i]))
+    order.append(str(starter if isinstance(starter, Card) else Card.parse(starter)))
+    order += [str(c) for c in parse_cards(draw)]
+    return order
+
+
+def rearranged(
+    state: GameState,
+    hands: Mapping[int, Cards] | None = None,
+    top: str | Card | None = None,
+    draw: Cards = (),
+) -> GameState:
+    """A copy of ``state`` with some hands, the top card and the next cards to
+    draw set, every card still accounted for.
+
+    Named cards are taken from wherever they are (the draw pile, other hands,
+    the discard pile); a hand's old cards go to the bottom of the draw pile.
+    Meant for scenario tests that need, say, a two-card hand.
+    """
+    new_hands = [list(h) for h in state.hands]
+    pile = list(state.draw_pile)
+    discard = list(state.discard_pile)
+    wanted: dict[int, tuple[Card, ...]] = {s: parse_cards(c) for s, c in (hands or {}).items()}
+    for seat in wanted:
+        pile += new_hands[seat]
+        new_hands[seat] = []
+
+    def take(card: Card, forbidden: set[int]) -> None:
+        if card in pile:
+            pile.remove(card)
+            return
+        for seat, hand in enumerate(new_hands):
+            if seat not in forbidden and card in hand:
+                hand.remove(card)
+                return
+        if card in discard[:-1]:
+            discard.remove(card)
+            return
+        raise ValueError(f"no spare {card} to move")
+
+    for seat, cards in wanted.items():
+        for card in cards:
+            take(card, set(wanted))
+        new_hands[seat] = list(cards)
+    top_card = state.top_card
+    if top is not None:
+        top_card = top if isinstance(top, Card) else Card.parse(top)
+        if top_card is not discard[-1]:
+            take(top_card, set(wanted))
+            pile.append(discard.pop())
+            discard.append(top_card)
+    front = list(parse_cards(draw))
+    for card in front:
+        take(card, set(wanted))
+    # Hands that lost a card to another hand are refilled from the pile's end,
+    # so hand sizes outside ``hands`` stay as they were.
+    for seat, hand in enumerate(new_hands):
+        if seat not in wanted:
+            while len(hand) < len(state.hands[seat]) and pile:
+                hand.append(pile.pop())
+    color = state.color if top is None else top_card.color
+    return state.replace(
+        hands=tuple(tuple(h) for h in new_hands),
+        draw_pile=tuple(front + pile),
+        discard_pile=tuple(discard),
+        color=color if color is not None else state.color,
+    )

@@ -15,7 +15,6 @@ plugin see each hook first and override it by returning a result.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from unorules import (
     COLORS,
@@ -27,8 +26,8 @@ from unorules import (
     Outcome,
     Phase,
     Plugin,
-    RoundResult,
     Rng,
+    RoundResult,
     Ruleset,
     hookimpl,
     one_of,
@@ -110,6 +109,27 @@ class ClassicPlugin(Plugin):
             "dealer-starts, right-of-dealer-starts",
         ),
         Option("challenge", True, "Wild Draw Four bluffs and challenges (R-CHALLENGE)", switch, "on, off"),
+        Option(
+            "challenger",
+            "victim",
+            "who may challenge a Wild Draw Four: the player hit by it [E15][CZ][PL] or anyone [LT]",
+            one_of("victim", "anyone"),
+            "victim, anyone",
+        ),
+        Option(
+            "drawn_card",
+            "may-keep",
+            "a playable drawn card may be kept [E15][LT] or must be played [CZ] (R-TURN-DRAW)",
+            one_of("may-keep", "must-play"),
+            "may-keep, must-play",
+        ),
+        Option(
+            "opening_wild",
+            "choose-color",
+            "a Wild starter: the first player names the colour, or it is returned and another turned [CZ]",
+            one_of("choose-color", "redraw"),
+            "choose-color, redraw",
+        ),
     )
 
     # -- building ---------------------------------------------------------------
@@ -163,7 +183,8 @@ class ClassicPlugin(Plugin):
     @hookimpl(trylast=True)
     def on_starter(self, state: GameState) -> GameState:
         # R-SETUP-STARTER
-        while state.top_card.kind == "W+4":
+        redraw = ("W+4", "W") if state.ruleset.options["opening_wild"] == "redraw" else ("W+4",)
+        while state.top_card.kind in redraw:
             # Returned to the deck, the deck reshuffled, a new card turned.
             starter = state.top_card
             state = state.replace(discard_pile=()).shuffle_into_draw_pile([starter])
@@ -218,11 +239,13 @@ class ClassicPlugin(Plugin):
             if len(hand) == 2 and seat not in state.uno_declared:
                 acts.append(_act(seat, "uno"))
         elif name == "drawn":
-            card = phase.card
-            assert card is not None
-            if is_playable(state, seat, card):
-                acts += state.play_actions(seat, card)
-            acts.append(_act(seat, "pass"))
+            drawn = phase.card
+            assert drawn is not None
+            playable = is_playable(state, seat, drawn)
+            if playable:
+                acts += state.play_actions(seat, drawn)
+            if not playable or state.ruleset.options["drawn_card"] == "may-keep":
+                acts.append(_act(seat, "pass"))
             if len(hand) == 2 and seat not in state.uno_declared:
                 acts.append(_act(seat, "uno"))
         elif name == "penalty":
@@ -230,6 +253,8 @@ class ClassicPlugin(Plugin):
         elif name == "challenge":
             acts.append(_act(seat, "challenge"))
             acts.append(_act(seat, "accept"))
+            if state.ruleset.options["challenger"] == "anyone":
+                acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
         for exposed in state.uno_exposed:
@@ -415,19 +440,26 @@ def _challenge(state: GameState, seat: int) -> GameState:
     # R-CHALLENGE: the Wild Draw Four's player shows their hand to the challenger.
     phase = state.phase
     bluffer = phase.seat
+    victim = state.current_player
     assert bluffer is not None
-    state = _close_window(state, seat)
+    state = _close_window(state, victim)
     hand = state.hands[bluffer]
     guilty = any(c.color is phase.color for c in hand)
     verdict = "guilty" if guilty else "innocent"
-    shown = state.add_events(Event("challenge", bluffer, hand, "R-CHALLENGE", f"{verdict}, shown to seat {seat}"))
+    shown = state.add_events(
+        Event("challenge", bluffer, hand, "R-CHALLENGE", f"{verdict}, shown to seat {seat}")
+    )
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and
         # the named colour stands (section 13).
         drawn, _ = shown.draw(bluffer, phase.count, "penalty")
         return drawn.replace(phase=PLAY)
     drawn, _ = shown.draw(seat, phase.count + 2, "penalty")
-    return drawn.pass_turn(1, seat)
+    if seat != victim:
+        # challenger = anyone [LT]: a third seat's failed challenge costs it 6;
+        # the Wild Draw Four stands and its victim draws and loses the turn.
+        drawn, _ = drawn.draw(victim, phase.count, "penalty")
+    return drawn.pass_turn(1, victim)
 
 
 def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
@@ -436,13 +468,26 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     phase = state.phase
     current = state.current_player
     if verb == "catch":
-        return "R-UNO-CATCH", f"seat {action.target} cannot be caught now: only a seat that holds one card without calling UNO, before the next player begins their turn"
+        return (
+            "R-UNO-CATCH",
+            f"seat {action.target} cannot be caught now: only a seat holding one card without "
+            "having called UNO, before the next player begins their turn",
+        )
     if verb == "uno":
-        return "R-UNO-CALL", "call UNO when playing your next-to-last card (holding two cards on your turn) or late, before being caught"
+        return (
+            "R-UNO-CALL",
+            "call UNO when playing your next-to-last card (holding two cards on your turn) "
+            "or late, before being caught",
+        )
+    if verb == "pass" and phase.name == "drawn" and seat == current:
+        return "R-TURN-DRAW", "with drawn_card=must-play a playable drawn card must be played [CZ]"
     if verb in TURN_VERBS and seat != current:
         return "R-SETUP-FIRST", f"it is seat {current}'s turn, not seat {seat}'s"
     if phase.name == "penalty":
-        return "R-ACT-D2" if phase.card is None or phase.card.kind == "+2" else "R-TURN-WD4", f"seat {seat} must draw {phase.count} and lose the turn"
+        return (
+            "R-ACT-D2" if phase.card is None or phase.card.kind == "+2" else "R-TURN-WD4",
+            f"seat {seat} must draw {phase.count} and lose the turn",
+        )
     if phase.name == "challenge":
         return "R-CHALLENGE", "hit by a Wild Draw Four: challenge it or accept and draw"
     if phase.name == "color":
@@ -454,7 +499,10 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     if verb == "draw":
         return "R-TURN-DRAW", "the piles are empty and you can play: play a card (RULES.md section 13)"
     if verb == "color":
-        return "R-SETUP-STARTER", "naming a colour on its own is only for a wild starter; name a wild's colour when playing it"
+        return (
+            "R-SETUP-STARTER",
+            "naming a colour on its own is only for a wild starter; name a wild's colour when playing it",
+        )
     if verb != "play" or action.card is None:
         return None
     card = action.card
@@ -467,21 +515,25 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         if action.color is None:
             return "R-TURN-WILD", f"name the colour for {card}, e.g. 'play {card} R'"
         if card.kind == "W+4" and not is_playable(state, seat, card):
-            return "R-TURN-WD4", f"a Wild Draw Four may be played only without a card of the current colour ({state.color})"
+            return (
+                "R-TURN-WD4",
+                f"a Wild Draw Four may be played only without a card of the current colour ({state.color})",
+            )
     elif action.color is not None:
         return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
     if state.ruleset.needs_target(card) and action.target is None:
         return "R-TURN-MATCH", f"{card} needs a target seat, e.g. 'play {card} {state.next_seat(seat)}'"
     if action.target is not None and not state.ruleset.needs_target(card):
         return "R-TURN-MATCH", f"{card} takes no target seat"
-    if action.target is not None and (action.target == seat or not 0 <= action.target < state.players or action.target in state.left):
+    if action.target is not None and (
+        action.target == seat or not 0 <= action.target < state.players or action.target in state.left
+    ):
         return "R-TURN-MATCH", f"seat {action.target} cannot be the target"
     if card.color is not None and not is_playable(state, seat, card):
-        return "R-TURN-MATCH", f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol"
-    return None
-
-
-def _unused(*_: Any) -> None:
+        return (
+            "R-TURN-MATCH",
+            f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
+        )
     return None
 
 
