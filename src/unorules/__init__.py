@@ -16,7 +16,7 @@ from unorules.errors import (
     StateFormatError,
     UnorulesError,
 )
-from unorules.plugin import Option, Plugin, hookimpl, one_of, positive_int, switch
+from unorules.plugin import Option, Plugin, hookimpl, hookspec, one_of, positive_int, switch
 from unorules.rng import Rng, seed_state
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
@@ -45,6 +45,7 @@ __all__ = [
     "StateFormatError",
     "UnorulesError",
     "hookimpl",
+    "hookspec",
     "installed_plugins",
     "one_of",
     "parse_cards",

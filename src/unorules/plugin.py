@@ -97,6 +97,8 @@ class Plugin:
     * ``conflicts``: names of plugins it cannot be combined with, each with the
       reason shown to the user.
     * ``rules``: the rule ids it implements, for docs and ``unorules rules``.
+    * ``hookspecs``: optionally, a class or module of :data:`hookspec`
+      functions: hooks this plugin offers to other plugins (an extension point).
     """
 
     name: ClassVar[str] = ""
@@ -105,6 +107,7 @@ class Plugin:
     conflicts: ClassVar[Mapping[str, str]] = {}
     rules: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
+    hookspecs: ClassVar[object | None] = None
 
     def __repr__(self) -> str:
         return f"<unorules plugin {self.name!r}>"

@@ -103,6 +103,13 @@ class Ruleset:
         self.pm = pluggy.PluginManager("unorules")
         self.pm.add_hookspecs(hookspecs)
         for plugin in self._plugins:
+            # A plugin may offer hooks of its own to other plugins (an extension
+            # point such as custom-wilds' card effects): a class or module of
+            # ``@unorules.hookspec`` functions in its ``hookspecs`` attribute.
+            extension = getattr(plugin, "hookspecs", None)
+            if extension is not None:
+                self.pm.add_hookspecs(extension)
+        for plugin in self._plugins:
             self.pm.register(plugin, name=_plugin_name(plugin))
         try:
             self.pm.check_pending()
