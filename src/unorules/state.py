@@ -128,7 +128,7 @@ class SeatView:
     is_over: bool
 
 
-@attrs.frozen(eq=True, hash=False, repr=False, slots=False)
+@attrs.frozen(repr=False, slots=False)
 class GameState:
     """A moment of a game: hands, piles, turn, scores and the generator's state.
 
