@@ -369,6 +369,8 @@ class Ruleset:
         return {s for found in self._visible(state, seat) for s in found if s != seat}
 
     def _refuse(self, state: GameState, action: Action) -> IllegalActionError:
+        if state.outcome is not None:
+            return IllegalActionError(f"{action}: the game is over ({state.outcome.reason})")
         if not 0 <= action.seat < state.players:
             return IllegalActionError(
                 f"{action}: there is no seat {action.seat} (seats are 0 to {state.players - 1})"

@@ -39,7 +39,9 @@ class Phase:
     turn). The other fields carry the decision's data: ``count`` cards to
     draw, a ``card`` (the one just drawn, the Wild Draw Four played), the
     ``seat`` that caused it, a ``color`` (the colour before a Wild Draw Four)
-    and free ``data`` for plugins.
+    and free ``data`` for plugins. A ``secret`` phase's card is known only to
+    the seat to move (a card just drawn): :meth:`GameState.view` hides it
+    from the others.
     """
 
     name: str
@@ -48,6 +50,7 @@ class Phase:
     seat: int | None = None
     color: Color | None = None
     data: tuple[Value, ...] = ()
+    secret: bool = False
 
 
 PLAY = Phase("play")
@@ -268,7 +271,7 @@ class GameState:
             e if not e.private or e.seat == seat else attrs.evolve(e, cards=()) for e in self.events
         )
         phase = self.phase
-        if phase.name == "drawn" and self.current_player != seat:
+        if phase.secret and self.current_player != seat:
             phase = attrs.evolve(phase, card=None)
         return SeatView(
             seat=seat,
@@ -545,6 +548,7 @@ def _phase_data(p: Phase) -> dict[str, Any]:
         "seat": p.seat,
         "color": None if p.color is None else p.color.value,
         "data": [encode_value(v) for v in p.data],
+        "secret": p.secret,
     }
 
 
@@ -558,6 +562,7 @@ def _phase_from(data: Any, where: str) -> Phase:
         _opt(data.get("seat"), _int, f"{where}.seat"),
         _opt(data.get("color"), _color, f"{where}.color"),
         tuple(decode_value(v, f"{where}.data[{i}]") for i, v in enumerate(data.get("data", []))),
+        bool(data.get("secret", False)),
     )
 
 

@@ -401,7 +401,7 @@ def _draw(state: GameState, seat: int) -> GameState:
         card = after.hands[seat][-1]
         if is_playable(after, seat, card):
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            return after.replace(phase=Phase("drawn", card=card), stalled=0)
+            return after.replace(phase=Phase("drawn", card=card, secret=True), stalled=0)
         return after.pass_turn(1, seat, stalled=0)
     stalled = state.stalled + 1
     if stalled >= len(state.active_seats):
