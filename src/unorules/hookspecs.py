@@ -85,6 +85,18 @@ def check_ruleset(ruleset: Ruleset) -> None:
     """
 
 
+@hookspec
+def check_game(ruleset: Ruleset, players: int) -> None:
+    """Refuse to start a game of ``players`` seats under this rule set.
+
+    Called by :meth:`~unorules.Ruleset.new_game` once, after the core checked
+    that ``players`` is 2 to 10 and before anything is dealt (a rule set
+    cannot know the player count when it is built). Raise
+    :class:`~unorules.RulesetError` saying what player counts are allowed,
+    e.g. a partners mode needs exactly 4. Results are ignored.
+    """
+
+
 # ---------------------------------------------------------------------------
 # Dealing
 # ---------------------------------------------------------------------------

@@ -274,6 +274,8 @@ class Ruleset:
             raise RulesetError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
             raise RulesetError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        # Plugins that need a particular number of seats refuse others here.
+        self.hook.check_game(ruleset=self, players=players)
         rng = Rng(seed_state(seed))
         if deck is not None:
             try:
