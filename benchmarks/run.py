@@ -1,0 +1,349 @@
+"""How fast unorules plays, against RLCard's UNO engine, and how much a kept state costs.
+
+    .venv/bin/pip install rlcard          # optional: the comparison with RLCard
+    .venv/bin/python benchmarks/run.py    # about a minute on 2 cores
+    .venv/bin/python benchmarks/run.py --reps 3 --min-time 0.5   # quicker, noisier
+
+One run measures, interleaving the repetitions so that a busy machine slows
+every contender alike:
+
+* unorules random play through the public API (``state.legal_actions()``
+  then ``state.apply(...)``, a uniform choice with ``random.Random``), with
+  the classic rules and with every shipped house rule and special card
+  enabled, for 2 and 4 players: actions per second, games per second (a
+  game is played to its end, 500 points with the defaults) and rounds per
+  second;
+* the same for each shipped game *mode* (partners, elimination, penalties)
+  on its own with classic, reported apart: modes change who plays and how
+  the game ends, so they are not house rules to stack together;
+* RLCard's raw ``rlcard.games.uno.game.UnoGame`` driven directly
+  (``init_game`` / ``get_legal_actions`` / ``step`` / ``is_over``) with
+  uniform random legal actions, when ``rlcard`` is installed; its game is a
+  single round, so compare its games per second with unorules' rounds per
+  second;
+* memory: the bytes each state costs when every state of a long game is
+  kept (``tracemalloc``), against an unshared deep copy of a state.
+
+Each figure is the median of ``--reps`` repetitions; each repetition plays
+whole games, seeded in turn, for at least ``--min-time`` seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+import unorules
+from unorules import Action, Card, Color, GameState, Ruleset, RulesetError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MODES = ("partners", "elimination", "penalties")
+"""Shipped plugins that are game modes, not house rules: measured one at a
+time with classic and left out of the "all plugins" rule set."""
+
+TARGET_RLCARD = 1.0
+AIM_RLCARD = 2.0
+TARGET_ALL_PLUGINS = 0.5
+TARGET_BYTES = 2048
+
+
+# -- what to measure -------------------------------------------------------------
+
+
+def shipped_plugins() -> list[str]:
+    """Installed plugins whose code lives under this repository's ``plugins/``."""
+    shipped = []
+    for name, plugin in unorules.installed_plugins().items():
+        module = sys.modules.get(type(plugin).__module__) or sys.modules.get(getattr(plugin, "__name__", ""))
+        path = Path(getattr(module, "__file__", "") or "").resolve()
+        if (ROOT / "plugins") in path.parents:
+            shipped.append(name)
+    return sorted(shipped)
+
+
+def all_plugins_ruleset(shipped: list[str]) -> tuple[Ruleset, list[str], dict[str, str]]:
+    """Classic plus every shipped non-mode plugin that combines with the ones
+    before it (in name order); returns the rule set, its names and what was left out and why."""
+    names = ["classic"]
+    skipped: dict[str, str] = {}
+    for name in shipped:
+        if name == "classic":
+            continue
+        if name in MODES:
+            skipped[name] = "game mode, measured apart"
+            continue
+        try:
+            Ruleset.from_names([*names, name])
+        except RulesetError as exc:
+            skipped[name] = str(exc)
+            continue
+        names.append(name)
+    return Ruleset.from_names(names), names, skipped
+
+
+# -- players ------------------------------------------------------------------------
+
+
+def play_unorules(rules: Ruleset, players: int, seed: int) -> tuple[int, int]:
+    """One seeded game with uniform random legal actions: (actions, rounds)."""
+    state = rules.new_game(players=players, seed=seed)
+    choice = random.Random(seed).choice
+    actions = 0
+    while not state.is_over:
+        state = state.apply(choice(state.legal_actions()))
+        actions += 1
+    return actions, len(state.rounds)
+
+
+def rlcard_player() -> Callable[[int, int], tuple[int, int]] | None:
+    """A function playing one seeded RLCard UNO game, or None without rlcard."""
+    try:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    games: dict[int, Any] = {}
+
+    def play(players: int, seed: int) -> tuple[int, int]:
+        game = games.get(players)
+        if game is None:
+            game = games[players] = UnoGame(num_players=players)
+        # init_game builds the dealer, players and round from game.np_random.
+        game.np_random = np.random.RandomState(seed)
+        game.init_game()
+        choice = random.Random(seed).choice
+        actions = 0
+        try:
+            while not game.is_over():
+                game.step(choice(game.get_legal_actions()))
+                actions += 1
+        except IndexError:
+            # RLCard's engine fails to draw when every card is in a hand; that
+            # game stops there (rare), its actions still count.
+            stats.rlcard_failures += 1
+        return actions, 1
+
+    return play
+
+
+@dataclass
+class Stats:
+    rlcard_failures: int = 0
+
+
+stats = Stats()
+
+
+@dataclass
+class Bench:
+    label: str
+    players: int
+    play: Callable[[int], tuple[int, int]]
+    rates: list[tuple[float, float, float]] = field(default_factory=list)
+    actions_per_game: list[float] = field(default_factory=list)
+    seed: int = 0
+
+    def run(self, min_time: float) -> None:
+        gc.collect()
+        actions = games = rounds = 0
+        start = time.perf_counter()
+        elapsed = 0.0
+        while elapsed < min_time:
+            a, r = self.play(self.seed)
+            self.seed += 1
+            actions += a
+            rounds += r
+            games += 1
+            elapsed = time.perf_counter() - start
+        self.rates.append((actions / elapsed, games / elapsed, rounds / elapsed))
+        self.actions_per_game.append(actions / games)
+
+    def median(self, i: int) -> float:
+        return statistics.median(r[i] for r in self.rates)
+
+
+# -- memory --------------------------------------------------------------------------
+
+
+def unshared_copy(value: Any) -> Any:
+    """A deep copy that shares nothing but the rule set and the interned
+    cards, colours and actions (``copy.deepcopy`` would return the very same
+    tuples, since interned cards copy to themselves)."""
+    if isinstance(value, tuple):
+        return tuple([unshared_copy(v) for v in value])
+    if isinstance(value, GameState):
+        new = object.__new__(GameState)
+        fields = {k: v if k == "ruleset" else unshared_copy(v) for k, v in value.__dict__.items()}
+        object.__setattr__(new, "__dict__", fields)
+        return new
+    if isinstance(value, Card | Action | Color) or not attrs.has(type(value)):
+        return value
+    return type(value)(**{f.name: unshared_copy(getattr(value, f.name)) for f in attrs.fields(type(value))})
+
+
+def measure_memory(rules: Ruleset, players: int, seed: int) -> dict[str, float]:
+    """Bytes per kept state over one whole game, and bytes of one unshared copy."""
+    play_unorules(rules, players, seed)  # warm the interned actions and caches
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    state = rules.new_game(players=players, seed=seed)
+    choice = random.Random(seed).choice
+    states = [state]
+    while not state.is_over:
+        state = state.apply(choice(state.legal_actions()))
+        states.append(state)
+    gc.collect()
+    kept = tracemalloc.get_traced_memory()[0] - before
+    copies = []
+    for s in states[len(states) // 4 :: max(1, len(states) // 8)]:
+        s.legal_actions()
+        start = tracemalloc.get_traced_memory()[0]
+        copy = unshared_copy(s)
+        copies.append(tracemalloc.get_traced_memory()[0] - start)
+        del copy
+    tracemalloc.stop()
+    return {
+        "states": len(states),
+        "rounds": len(states[-1].rounds),
+        "bytes_per_state": kept / len(states),
+        "bytes_per_copy": statistics.mean(copies),
+    }
+
+
+# -- the run ---------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=5, help="repetitions (the median is reported)")
+    parser.add_argument("--min-time", type=float, default=1.0, help="seconds of play per repetition")
+    parser.add_argument("--players", default="2,4", help="player counts")
+    parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard even if installed")
+    parser.add_argument("--no-modes", action="store_true", help="skip the game modes")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    player_counts = [int(p) for p in args.players.split(",")]
+
+    classic = Ruleset.from_names(["classic"])
+    shipped = shipped_plugins()
+    everything, all_names, skipped = all_plugins_ruleset(shipped)
+    modes = [m for m in MODES if m in shipped and not args.no_modes]
+    rl = None if args.no_rlcard else rlcard_player()
+
+    benches: list[Bench] = []
+    for n in player_counts:
+        benches.append(Bench("classic", n, functools.partial(play_unorules, classic, n)))
+        benches.append(Bench("all plugins", n, functools.partial(play_unorules, everything, n)))
+        if rl is not None:
+            benches.append(Bench("RLCard UnoGame", n, functools.partial(rl, n)))
+    mode_errors: dict[str, str] = {}
+    for mode in modes:
+        try:
+            rules = Ruleset.from_names(["classic", mode])
+            rules.new_game(players=4, seed=0)
+        except RulesetError as exc:
+            mode_errors[mode] = str(exc)
+            continue
+        benches.append(Bench(f"classic+{mode}", 4, functools.partial(play_unorules, rules, 4)))
+
+    print(f"unorules {unorules.__version__}, Python {platform.python_version()} on {platform.machine()}")
+    print(f"shipped plugins: {', '.join(shipped)}")
+    print(f"all plugins = {'+'.join(all_names)}")
+    for name, why in skipped.items():
+        print(f"  left out {name}: {why}")
+    for name, why in mode_errors.items():
+        print(f"  mode {name} not measured: {why}")
+    if rl is None and not args.no_rlcard:
+        print("rlcard is not installed: .venv/bin/pip install rlcard to compare with RLCard")
+    print(f"{args.reps} repetitions of >= {args.min_time:g} s each, interleaved; medians below", flush=True)
+    for rep in range(args.reps):
+        for bench in benches:
+            bench.run(args.min_time)
+        print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
+
+    print()
+    print("Random play (unorules: public API, legal_actions() then apply())")
+    header = ("engine / rule set", "players", "actions/s", "games/s", "rounds/s", "actions/game")
+    print("{:<28}{:>8}{:>12}{:>10}{:>10}{:>14}".format(*header))
+    results: dict[str, Any] = {"benches": [], "ratios": {}}
+    by_key = {}
+    for bench in benches:
+        a, g, r = bench.median(0), bench.median(1), bench.median(2)
+        by_key[(bench.label, bench.players)] = a
+        apg = statistics.median(bench.actions_per_game)
+        print(f"{bench.label:<28}{bench.players:>8}{a:>12,.0f}{g:>10,.1f}{r:>10,.1f}{apg:>14,.0f}")
+        results["benches"].append(
+            {
+                "label": bench.label,
+                "players": bench.players,
+                "actions_per_s": a,
+                "games_per_s": g,
+                "rounds_per_s": r,
+                "actions_per_game": apg,
+                "all_reps": bench.rates,
+            }
+        )
+    print("(a unorules game is played to 500 points; an RLCard game is one round)")
+    if stats.rlcard_failures:
+        print(f"(RLCard's engine failed to draw in {stats.rlcard_failures} games; their actions count)")
+
+    print()
+    print("Ratios (same run)")
+    for n in player_counts:
+        c = by_key[("classic", n)]
+        rows: list[tuple[str, float, float, float | None]] = []
+        if rl is not None:
+            rl_rate = by_key[("RLCard UnoGame", n)]
+            rows.append((f"classic / RLCard, {n} players", c / rl_rate, TARGET_RLCARD, AIM_RLCARD))
+        all_rate = by_key[("all plugins", n)]
+        rows.append((f"all plugins / classic, {n} players", all_rate / c, TARGET_ALL_PLUGINS, None))
+        for label, ratio, target, aim in rows:
+            verdict = "ok" if ratio >= target else "BELOW TARGET"
+            aim_text = f", aim {aim:g}x" if aim else ""
+            print(f"  {label:<40}{ratio:>6.2f}x   (target >= {target:g}x{aim_text}: {verdict})")
+            results["ratios"][label] = ratio
+    for mode in modes:
+        key = (f"classic+{mode}", 4)
+        if key in by_key:
+            ratio = by_key[key] / by_key[("classic", 4)]
+            print(f"  {f'classic+{mode} / classic, 4 players':<40}{ratio:>6.2f}x")
+            results["ratios"][f"classic+{mode} / classic, 4 players"] = ratio
+
+    print()
+    print("Memory: every state of one long game kept (tracemalloc), 4 players, seed 1")
+    print(f"{'rule set':<28}{'states':>8}{'rounds':>8}{'bytes/state':>13}{'deep copy':>11}{'shared':>9}")
+    results["memory"] = {}
+    for label, rules in (("classic", classic), ("all plugins", everything)):
+        m = measure_memory(rules, 4, 1)
+        verdict = "ok" if m["bytes_per_state"] < TARGET_BYTES else "ABOVE TARGET"
+        print(
+            f"{label:<28}{m['states']:>8,.0f}{m['rounds']:>8.0f}{m['bytes_per_state']:>13,.0f}"
+            f"{m['bytes_per_copy']:>11,.0f}{m['bytes_per_copy'] / m['bytes_per_state']:>8.1f}x"
+            f"   (target < {TARGET_BYTES} bytes/state: {verdict})"
+        )
+        results["memory"][label] = m
+    print("(deep copy: one state rebuilt sharing only the rule set and interned cards/actions;")
+    print(" shared: how many times less a kept state costs than such a copy)")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
