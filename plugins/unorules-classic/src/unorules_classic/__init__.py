@@ -355,10 +355,11 @@ class ClassicPlugin(Plugin):
 
 
 def _close_window(state: GameState, seat: int) -> GameState:
-    """A turn action by ``seat`` closes every other seat's UNO catch window (R-UNO-CATCH)."""
-    exposed = state.uno_exposed
-    if exposed and any(s != seat for s in exposed):
-        return state.replace(uno_exposed=tuple(s for s in exposed if s == seat))
+    """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
+    next player began their turn. After a Skip or Reverse with two players
+    (R-2P) that next player is the exposed seat itself, and its window closes too."""
+    if state.uno_exposed:
+        return state.replace(uno_exposed=())
     return state
 
 
@@ -481,6 +482,10 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         )
     if verb == "pass" and phase.name == "drawn" and seat == current:
         return "R-TURN-DRAW", "with drawn_card=must-play a playable drawn card must be played [CZ]"
+    if verb in ("challenge", "accept") and phase.name == "challenge" and seat != current:
+        if seat == phase.seat:
+            return "R-CHALLENGE", "a player cannot challenge or accept their own Wild Draw Four"
+        return "R-CHALLENGE", f"only seat {current}, told to draw {phase.count}, may {verb} a Wild Draw Four"
     if verb in TURN_VERBS and seat != current:
         return "R-SETUP-FIRST", f"it is seat {current}'s turn, not seat {seat}'s"
     if phase.name == "penalty":
