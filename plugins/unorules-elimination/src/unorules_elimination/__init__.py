@@ -1,0 +1,153 @@
+"""Elimination tournament (R-ELIM): every seat pays for its own hand; reach the limit and you are out.
+
+Enable it with ``Ruleset.from_names(["classic", "elimination"])``; it
+requires ``classic``.
+
+Rules
+-----
+
+**R-ELIM** [LT][CZ]
+    After every round each seat still in the game is charged the points of
+    the cards left in its own hand (R-SCORE values; the seat that went out is
+    charged nothing). A seat whose total reaches the limit (option
+    ``elimination_limit``, 500 by default) leaves the game: it is added to
+    ``state.left``, is dealt no cards, is skipped by the turn order and
+    appears in no seat's legal actions. When two seats remain they play head
+    to head under the two-player rules (R-2P, already in ``classic``: a
+    Reverse acts as a Skip and the player of a Skip, Reverse, Draw Two or Wild
+    Draw Four plays again). The last seat left wins:
+    ``state.outcome.winners == (survivor,)`` with reason ``"last-standing"``.
+
+Options
+-------
+
+``elimination_limit`` (positive integer, default 500)
+    The total at which a seat leaves (R-ELIM: "e.g. 500").
+
+Classic's ``target_score`` and ``scoring`` do not apply: the game ends only
+when one seat is left, and scoring is always "charged your own hand". Giving
+``target_score`` or ``scoring="winner-takes-all"`` together with this plugin is
+refused when the rule set is built (``scoring="low-score"`` is accepted: it is
+what this mode does).
+
+Decisions where the rules are silent
+------------------------------------
+
+* **The leaving seat's cards.** A seat can only leave at the end of a round,
+  when every card goes back into the deck for the next deal; its last hand is
+  kept in that round's ``RoundResult.hands``. Nothing is set aside. In the
+  game's final state (after the last round) the hands are left as the round
+  ended, as in every rule set.
+* **Several seats at once.** Every seat at or over the limit leaves after the
+  same round. If that would leave nobody, the seat with the lowest total among
+  them stays and wins (equal totals: the round's winner if among them, else
+  the lowest seat). So the game always ends with exactly one survivor.
+* **Dealing** goes on to the next seat still in the game (the core skips
+  seats that left), and the round's first player is the next seat still in.
+* Scores of seats that left stay in ``state.scores`` (their final totals).
+
+Conflicts
+---------
+
+``partners``: a pair game cannot lose a single seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from typing import ClassVar
+
+from unorules import (
+    Event,
+    GameState,
+    Option,
+    Outcome,
+    Plugin,
+    RoundResult,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    positive_int,
+)
+
+__all__ = ["EliminationPlugin", "plugin"]
+
+
+class EliminationPlugin(Plugin):
+    """Each seat pays its own hand; a seat at the limit leaves; the last one wins (R-ELIM)."""
+
+    name = "elimination"
+    summary = "Elimination tournament: each seat charged its own hand, out at the limit, last one wins"
+    requires = ("classic",)
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "partners": "partners play as fixed pairs, but elimination removes single seats"
+    }
+    rules = ("R-ELIM",)
+    options = (
+        Option(
+            "elimination_limit",
+            500,
+            "the total of own-hand points at which a seat leaves the game (R-ELIM)",
+            positive_int,
+            "a positive integer",
+        ),
+    )
+
+    @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        given = ruleset.spec()["options"]
+        if "target_score" in given:
+            raise RulesetError(
+                "elimination ends the game when one seat is left, so target_score does not apply; "
+                "set the point limit with elimination_limit (R-ELIM)"
+            )
+        if given.get("scoring") == "winner-takes-all":
+            raise RulesetError(
+                "elimination charges every seat its own hand (R-ELIM), which contradicts "
+                "scoring='winner-takes-all'; leave scoring out"
+            )
+
+    @hookimpl
+    def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
+        # R-ELIM: each seat still in is charged the points of its own hand.
+        value = state.ruleset.hand_points
+        hands = state.hands
+        points = [0] * len(hands)
+        for seat in state.active_seats:
+            points[seat] = value(hands[seat])
+        return points
+
+    @hookimpl
+    def on_round_end(self, state: GameState, result: RoundResult) -> GameState | None:
+        # R-ELIM: a seat that reached the limit leaves the game.
+        limit = state.ruleset.options["elimination_limit"]
+        scores = state.scores
+        active = state.active_seats
+        out = [s for s in active if scores[s] >= limit]
+        if not out:
+            return None
+        if len(out) == len(active):
+            # Nobody would be left: the lowest total stays (ties: the round's
+            # winner, then the lowest seat).
+            best = min(scores[s] for s in out)
+            tied = [s for s in out if scores[s] == best]
+            keep = result.winner if result.winner in tied else tied[0]
+            out.remove(keep)
+        events = tuple(
+            Event("eliminated", s, (), "R-ELIM", f"{scores[s]} points, limit {limit}") for s in out
+        )
+        return state.replace(left=tuple(sorted(state.left + tuple(out))), events=state.events + events)
+
+    @hookimpl(wrapper=True)
+    def game_outcome(self, state: GameState) -> Generator[None, Outcome | None, Outcome | None]:
+        # R-ELIM: the game ends only when one seat is left; the other plugins'
+        # verdicts (classic's target score) are overruled.
+        yield
+        active = state.active_seats
+        if len(active) == 1:
+            return Outcome(active, "last-standing")
+        return None
+
+
+plugin = EliminationPlugin()
+"""The plugin object the ``unorules`` entry point ``elimination`` names."""

@@ -1,0 +1,376 @@
+"""Table penalties: coaching (R-PEN-COACH) and caught illegal plays (R-PEN-ILLEGAL).
+
+Enable it with ``Ruleset.from_names(["classic", "penalties"], options={"enforcement": "table"})``;
+it requires ``classic``.
+
+Rules
+-----
+
+**R-PEN-COACH** [LT]
+    A player caught giving hints (coaching) draws 2. The engine cannot hear
+    the table, so a coaching report is an action: ``"2: catch_coach 0"`` means
+    seat 2 reports seat 0 for coaching; seat 0 draws 2 at once. It is an
+    out-of-turn action: the turn, the phase and any UNO catch window stay as
+    they were.
+
+**R-PEN-ILLEGAL** [LT]
+    A player who plays a card that does not match (R-TURN-MATCH), and is
+    caught, takes the card back, draws 2 and the turn passes to the next
+    player. With ``enforcement="table"`` the seat to play may play *any* card
+    of its hand in the ordinary ``play`` phase: the non-matching ones are
+    listed among the legal actions (so bots and learning agents can make
+    mistakes), and the play takes effect as if it were legal. The state
+    records it (``state.extra("penalties.illegal")`` holds the offender, the
+    card and the state before the play) and an ``illegal-play`` event is
+    emitted. Right after it any other seat may catch it: ``"3: catch_play 1"``.
+    Then everything the illegal card did is undone (the state goes back to
+    just before the play, so the card is back in its player's hand), the
+    offender draws 2 and the turn passes to the next seat. Uncaught, the play
+    stands.
+
+Options
+-------
+
+``enforcement`` (``strict`` default, or ``table``)
+    ``strict``: illegal actions are refused with :class:`~unorules.IllegalActionError`
+    as in every rule set (an illegal play cannot happen, so none is caught).
+    ``table``: illegal plays can be made and caught, as above.
+
+Decisions where the rules are silent
+------------------------------------
+
+* **What is an illegal play.** A card that does not match the top card by
+  colour, number or symbol in the ordinary ``play`` phase (with
+  ``challenge=off`` also a Wild Draw Four held with a card of the current
+  colour). Wilds always match. Playing another card after drawing
+  (R-TURN-CHOOSE-DRAW), acting out of turn and other wrong actions stay
+  refused in both modes.
+* **Not as the last card.** Going out ends the round at once (R-OUT), which
+  leaves no moment to catch the play, so an illegal card is never offered as
+  a seat's last card.
+* **The catch window** ("before the next seat acts") is exactly one action
+  long: a catch must be the first action after the illegal play. Any other
+  action (the next seat's move, but also an UNO call or catch, a coaching
+  report or a jump-in) closes it and the play stands. This makes the undo
+  exact: nothing else has happened since the play, so the card's whole effect
+  (a Skip, Reverse, Draw Two, a 0 of 7-0 passing hands, ...) is undone.
+* **After a catch** the UNO catch window of the seat before the offender stays
+  closed (the offender had begun their turn, R-UNO-CATCH), the colour and the
+  direction are those before the illegal play, and the drawn penalty cards
+  cannot be played at once (RULES.md section 13).
+* **Who may catch.** Any seat still in the game except the offender (the next
+  seat included, and in a partners game the offender's partner).
+* **Coaching reports** may be made by any seat still in the game, in any
+  phase, against any other seat still in the game; but a seat is penalised
+  for coaching **at most once per round**. The engine cannot check a report,
+  so without a bound a random player would report every turn and rounds would
+  never end; once per round keeps the penalty meaningful and every round
+  finite. Coaching reports exist in both enforcement modes (they are about the
+  table's talk, not about illegal moves). A report against a seat holding one
+  card without having called UNO ends its UNO exposure (it now holds three).
+
+Conflicts
+---------
+
+None: the undo restores the state before the illegal play, so it works with
+any house rule's card effects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from unorules_classic import is_playable
+
+from unorules import (
+    Action,
+    Event,
+    GameState,
+    Option,
+    Phase,
+    Plugin,
+    hookimpl,
+    one_of,
+    register_verb,
+)
+
+__all__ = ["COACHED_KEY", "ILLEGAL_KEY", "PenaltiesPlugin", "coached_this_round", "plugin"]
+
+ILLEGAL_KEY = "penalties.illegal"
+"""The ``state.extras`` key of the illegal play that may still be caught (R-PEN-ILLEGAL)."""
+
+COACHED_KEY = "penalties.coached"
+"""The ``state.extras`` key of the seats penalised for coaching this round (R-PEN-COACH)."""
+
+register_verb("catch_play", target="required", doc="catch a seat's illegal play just made (R-PEN-ILLEGAL)")
+register_verb("catch_coach", target="required", doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)")
+
+PENALTY_CARDS = 2  # R-PEN-COACH, R-PEN-ILLEGAL: both cost 2 cards
+
+
+def coached_this_round(state: GameState) -> tuple[int, ...]:
+    """The seats already penalised for coaching in the current round (R-PEN-COACH)."""
+    record = state.extra(COACHED_KEY)
+    if record is None or record[0] != len(state.rounds):
+        return ()
+    return tuple(record[1:])
+
+
+_COACH_ACTIONS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
+_CATCH_ACTIONS: dict[tuple[int, tuple[int, ...], int], tuple[Action, ...]] = {}
+
+
+def _coach_actions(players: int, left: tuple[int, ...], coached: tuple[int, ...]) -> tuple[Action, ...]:
+    key = (players, left, coached)
+    actions = _COACH_ACTIONS.get(key)
+    if actions is None:
+        seats = [s for s in range(players) if s not in left]
+        actions = tuple(
+            Action.of(reporter, "catch_coach", target=coach)
+            for coach in seats
+            if coach not in coached
+            for reporter in seats
+            if reporter != coach
+        )
+        _COACH_ACTIONS[key] = actions
+    return actions
+
+
+def _catch_actions(players: int, left: tuple[int, ...], offender: int) -> tuple[Action, ...]:
+    key = (players, left, offender)
+    actions = _CATCH_ACTIONS.get(key)
+    if actions is None:
+        actions = tuple(
+            Action.of(s, "catch_play", target=offender)
+            for s in range(players)
+            if s != offender and s not in left
+        )
+        _CATCH_ACTIONS[key] = actions
+    return actions
+
+
+def _is_illegal_play(state: GameState, action: Action) -> bool:
+    """Whether ``action`` is a non-matching play by the seat to play (R-PEN-ILLEGAL)."""
+    card = action.card
+    return (
+        card is not None
+        and action.verb == "play"
+        and action.seat == state.current_player
+        and state.phase.name == "play"
+        and not is_playable(state, action.seat, card)
+    )
+
+
+class PenaltiesPlugin(Plugin):
+    """Coaching reports (R-PEN-COACH) and, with ``enforcement="table"``, illegal
+    plays that other seats can catch (R-PEN-ILLEGAL)."""
+
+    name = "penalties"
+    summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
+    requires = ("classic",)
+    rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
+    options = (
+        Option(
+            "enforcement",
+            "strict",
+            "strict: illegal moves are refused; table: illegal plays can be made and caught (R-PEN-ILLEGAL)",
+            one_of("strict", "table"),
+            "strict, table",
+        ),
+    )
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> list[Action]:
+        acts: list[Action] = []
+        if state.ruleset.options["enforcement"] == "table":
+            if state.phase.name == "play":
+                # R-PEN-ILLEGAL: the seat to play may play any card, matching or not,
+                # except as its last card (going out cannot be caught).
+                seat = state.current_player
+                hand = state.hands[seat]
+                if len(hand) > 1:
+                    for card in dict.fromkeys(hand):
+                        if not is_playable(state, seat, card):
+                            acts += state.play_actions(seat, card)
+            pending = state.extra(ILLEGAL_KEY)
+            if pending is not None:
+                # R-PEN-ILLEGAL: any other seat may catch it, right away.
+                acts += _catch_actions(state.players, state.left, pending[0])
+        # R-PEN-COACH: any seat may report another, each seat penalised once a round.
+        acts += _coach_actions(state.players, state.left, tuple(sorted(coached_this_round(state))))
+        return acts
+
+    @hookimpl(wrapper=True, specname="apply_action")
+    def catch_window(
+        self, state: GameState, action: Action
+    ) -> Generator[None, GameState | None, GameState | None]:
+        """Wraps every action: opens the catch window after an illegal play and closes it after
+        the next action, whichever plugin carries that out (R-PEN-ILLEGAL)."""
+        # Keeps the record of an illegal play for exactly one action (the catch window).
+        pending = state.extra(ILLEGAL_KEY) if state.extras else None
+        illegal = state.ruleset.options["enforcement"] == "table" and _is_illegal_play(state, action)
+        result = yield
+        if result is None:
+            return None
+        if pending is not None and result.extra(ILLEGAL_KEY) is pending:
+            result = result.with_extra(ILLEGAL_KEY, None)
+        if illegal and result.outcome is None and len(result.rounds) == len(state.rounds):
+            # R-PEN-ILLEGAL: the play stands unless caught by the very next action.
+            card = action.card
+            result = result.with_extra(ILLEGAL_KEY, _snapshot(state, action)).add_events(
+                Event(
+                    "illegal-play",
+                    action.seat,
+                    (card,) if card is not None else (),
+                    "R-PEN-ILLEGAL",
+                    f"on {state.top_card} (colour {state.color}); any other seat may catch it now",
+                )
+            )
+        return result
+
+    @hookimpl
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        verb = action.verb
+        if verb == "catch_play":
+            return _catch_play(state, action)
+        if verb == "catch_coach":
+            return _catch_coach(state, action)
+        return None
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
+
+def _snapshot(state: GameState, action: Action) -> tuple[object, ...]:
+    """Everything an illegal play and its effect may change, as it was before the play."""
+    p = state.phase
+    extras = tuple(item for item in state.extras if item[0] != ILLEGAL_KEY)
+    return (
+        action.seat,
+        action.card,
+        state.hands,
+        state.draw_pile,
+        state.discard_pile,
+        state.color,
+        state.direction,
+        state.current_player,
+        (p.name, p.count, p.card, p.seat, p.color, p.data),
+        state.uno_declared,
+        state.stalled,
+        state.rng,
+        extras,
+    )
+
+
+def _catch_play(state: GameState, action: Action) -> GameState:
+    # R-PEN-ILLEGAL: the offender takes the card back, draws 2 and loses the turn.
+    pending = state.extra(ILLEGAL_KEY)
+    assert pending is not None
+    (
+        offender,
+        card,
+        hands,
+        draw,
+        discard,
+        color,
+        direction,
+        current,
+        phase,
+        declared,
+        stalled,
+        rng,
+        extras,
+    ) = pending
+    before = state.replace(
+        hands=hands,
+        draw_pile=draw,
+        discard_pile=discard,
+        color=color,
+        direction=direction,
+        current_player=current,
+        phase=Phase(*phase),
+        uno_declared=declared,
+        uno_exposed=(),  # the offender had begun their turn (R-UNO-CATCH)
+        stalled=stalled,
+        rng=rng,
+        extras=extras,
+    ).add_events(
+        Event(
+            "caught-play",
+            offender,
+            (card,),
+            "R-PEN-ILLEGAL",
+            f"caught by seat {action.seat}: takes the card back, draws {PENALTY_CARDS}, loses the turn",
+        )
+    )
+    drawn, _ = before.draw(offender, PENALTY_CARDS, "penalty")
+    return drawn.pass_turn(1, offender)
+
+
+def _catch_coach(state: GameState, action: Action) -> GameState:
+    # R-PEN-COACH: the coach draws 2; the turn and phase stay as they are.
+    coach = action.target
+    assert coach is not None
+    state = state.with_extra(COACHED_KEY, (len(state.rounds), *coached_this_round(state), coach)).add_events(
+        Event("coaching", coach, (), "R-PEN-COACH", f"reported by seat {action.seat}: draws {PENALTY_CARDS}")
+    )
+    if coach in state.uno_exposed:
+        state = state.replace(uno_exposed=tuple(s for s in state.uno_exposed if s != coach))
+    drawn, _ = state.draw(coach, PENALTY_CARDS, "penalty")
+    return drawn
+
+
+def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
+    verb = action.verb
+    table = state.ruleset.options["enforcement"] == "table"
+    if verb == "catch_play":
+        if not table:
+            return (
+                "R-PEN-ILLEGAL",
+                "with enforcement='strict' illegal plays are refused, so there is none to catch; "
+                "catching needs enforcement='table'",
+            )
+        pending = state.extra(ILLEGAL_KEY)
+        if pending is None:
+            return (
+                "R-PEN-ILLEGAL",
+                "there is no illegal play to catch: a catch must come right after the illegal play, "
+                "before any other action",
+            )
+        if action.seat == pending[0]:
+            return "R-PEN-ILLEGAL", "a seat cannot catch its own illegal play"
+        return (
+            "R-PEN-ILLEGAL",
+            f"the illegal play to catch is seat {pending[0]}'s, not seat {action.target}'s",
+        )
+    if verb == "catch_coach":
+        coach = action.target
+        if coach == action.seat:
+            return "R-PEN-COACH", "a seat cannot report itself for coaching"
+        if coach is None or not 0 <= coach < state.players or coach in state.left:
+            return "R-PEN-COACH", f"seat {coach} is not in the game"
+        if coach in coached_this_round(state):
+            return (
+                "R-PEN-COACH",
+                f"seat {coach} was already penalised for coaching this round (at most once a round)",
+            )
+        return None
+    if (
+        verb == "play"
+        and table
+        and action.card is not None
+        and action.card in state.hands[action.seat]
+        and len(state.hands[action.seat]) == 1
+        and _is_illegal_play(state, action)
+    ):
+        return (
+            "R-PEN-ILLEGAL",
+            f"{action.card} does not match, and an illegal card cannot be a seat's last card: "
+            "going out ends the round at once, before anyone could catch it (R-OUT)",
+        )
+    return None
+
+
+plugin = PenaltiesPlugin()
+"""The plugin object the ``unorules`` entry point ``penalties`` names."""
