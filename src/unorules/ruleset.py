@@ -63,18 +63,29 @@ def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
         if firstresult:
             return lambda *args: None
         return lambda *args: []
-    if len(impls) == 1:
-        impl = impls[0]
-        if not (impl.hookwrapper or impl.wrapper) and tuple(impl.argnames) == argnames:
-            function = impl.function
-            if firstresult:
-                return function
-            return lambda *args: [r] if (r := function(*args)) is not None else []
+    function = _single(hook)
+    if function is not None:
+        if firstresult:
+            return function
+        return lambda *args: [r] if (r := function(*args)) is not None else []
 
     def call(*args: Any) -> Any:
         return hook(**dict(zip(argnames, args, strict=True)))
 
     return call
+
+
+def _single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
+    """The implementation of ``hook`` when there is exactly one, plain (not a
+    wrapper) and taking the spec's arguments in order; else ``None``."""
+    impls = hook.get_hookimpls()
+    if len(impls) != 1 or hook.spec is None:
+        return None
+    impl = impls[0]
+    if impl.hookwrapper or impl.wrapper or tuple(impl.argnames) != tuple(hook.spec.argnames):
+        return None
+    function: Callable[..., Any] = impl.function
+    return function
 
 
 class Ruleset:
@@ -120,6 +131,8 @@ class Ruleset:
         h = self.hook
         # Hooks asked on every action, compiled once (see _compile).
         self._legal_hook: Callable[[GameState], list[Sequence[Action]]] = _compile(h.legal_actions, False)
+        # The usual case, one legal_actions implementation: its list becomes the tuple directly.
+        self._legal_single: Callable[[GameState], Sequence[Action] | None] | None = _single(h.legal_actions)
         self._apply: Callable[[GameState, Action], GameState | None] = _compile(h.apply_action, True)
         self._explain: Callable[[GameState, Action], tuple[str, str] | None] = _compile(
             h.explain_illegal, True
@@ -362,6 +375,10 @@ class Ruleset:
     # -- the per-action path -----------------------------------------------------
 
     def _legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        single = self._legal_single
+        if single is not None:
+            found = single(state)
+            return () if found is None else tuple(found)
         lists = self._legal_hook(state)
         if len(lists) == 1:
             return tuple(lists[0])

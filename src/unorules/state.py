@@ -195,7 +195,10 @@ class GameState:
     def active_seats(self) -> tuple[int, ...]:
         """The seats still in the game, in seat order."""
         left = self.left
-        return tuple(s for s in range(len(self.hands)) if s not in left)
+        n = len(self.hands)
+        if not left:  # the usual case: one shared tuple per player count
+            return _ALL_SEATS.get(n) or tuple(range(n))
+        return tuple(s for s in range(n) if s not in left)
 
     @property
     def round_number(self) -> int:
@@ -437,9 +440,14 @@ class GameState:
     def play_actions(self, seat: int, card: Card) -> tuple[Action, ...]:
         """Every ``play`` action of ``seat`` for ``card``: one per colour for
         wilds, one per other seat still in the game for cards that need a target."""
-        actions = self.ruleset._play_actions(seat, card, len(self.hands))
-        if self.left and self.ruleset.needs_target(card):
-            left = self.left
+        rules = self.ruleset
+        players = len(self.hands)
+        # Hot path: a hit in the rule set's cache of interned play actions.
+        actions = rules._play_cache.get((seat, card, players))
+        if actions is None:
+            actions = rules._play_actions(seat, card, players)
+        left = self.left
+        if left and card in rules._targeted:
             actions = tuple(a for a in actions if a.target not in left)
         return actions
 
@@ -472,6 +480,7 @@ class GameState:
 _new = object.__new__
 _set = object.__setattr__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
+_ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
 _replace = GameState.replace
 
