@@ -1,0 +1,183 @@
+"""Shuffle Hands: the special wild of the Polish 2015 edition (RULES.md R-SHUFFLE).
+
+Enable it next to ``classic``::
+
+    unorules.Ruleset.from_names(["classic", "shuffle-hands"])
+
+The Polish 112-card deck ([PL]: Shuffle Hands in the place of Swap Hands, and
+the three customizable wilds) is one line away::
+
+    unorules.Ruleset.from_names(["classic", "shuffle-hands", "custom-wilds"])
+
+Rules
+-----
+
+R-SHUFFLE
+    Its player collects every player's hand, shuffles them together with the
+    game's generator and deals them all out, one at a time, starting with the
+    player to their left. All cards are dealt, so hand sizes may change. Play
+    continues in the same direction with the next player; its player names the
+    colour. It is a wild (R-TURN-WILD).
+R-SETUP-STARTER
+    Turned as the starter, the first player names the colour and the hands are
+    not shuffled (the classic plugin does this for every colourless starter
+    other than a Wild Draw Four).
+R-SCORE
+    Worth 40 points. No seed gives a value for this card: 40 is RULES.md's
+    extrapolation from the Swap Hands card it replaces [E15].
+R-DECK-112
+    Adds one card to the deck ([PL]: in the place of Swap Hands).
+
+Notation
+--------
+
+The card is ``SH`` (a wild kind: no colour letter). It is played with a colour
+and no seat::
+
+    1: play SH Y          seat 1 plays Shuffle Hands and names yellow
+
+The plugin adds no phases and no verbs.
+
+Options
+-------
+
+``with_swap_hands`` (default ``off``)
+    Whether this card may be combined with the ``swap-hands`` plugin.
+
+Decisions where the rules are silent
+------------------------------------
+
+* **Shuffle Hands and Swap Hands.** [E15] and [PL] print the same card slot of
+  the 112-card deck differently: Swap Hands in the one, Shuffle Hands in the
+  other (RULES.md section 12; its option ``swap_card`` is expressed here by the
+  plugin chosen, ``swap-hands`` or ``shuffle-hands``). A rule set naming both
+  plugins is refused when it is built, since that is most likely a mistake,
+  unless ``with_swap_hands`` is ``on``: then the table wants both cards and the
+  deck holds both (113 cards with ``custom-wilds``).
+* **Who is dealt first, and how.** The hands are dealt one card at a time to
+  the left (seat +1) starting with the player left of the card's player, who is
+  dealt to last, whatever the direction of play, as the dealer deals a round
+  (R-SETUP-DEAL). With ``N`` cards and ``k`` seats still in the game, the first
+  ``N mod k`` seats dealt to get one card more. Every seat gets at least one:
+  each seat held a card, or the round would have ended.
+* **The last card.** A Shuffle Hands played as its player's last card ends the
+  round at once (R-OUT): its player has gone out and the hands are not
+  shuffled, as for a Swap Hands (and RULES.md section 13's 7 or 0 played last).
+* **UNO after a shuffle.** Only a seat that played down to one card without
+  calling "UNO" and is dealt exactly one card stays open to a catch; a seat
+  that is merely dealt one card did not play its next-to-last card
+  (R-UNO-CALL, R-UNO-CATCH).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from unorules import (
+    Action,
+    Card,
+    Event,
+    GameState,
+    Option,
+    Plugin,
+    Rng,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    register_kind,
+    switch,
+)
+
+__all__ = ["SHUFFLE_HANDS", "ShuffleHandsPlugin", "plugin", "shuffle_hands"]
+
+register_kind("SH", "Shuffle Hands", wild=True)
+
+SHUFFLE_HANDS = Card.parse("SH")
+"""The Shuffle Hands card (notation ``SH``)."""
+
+POINTS = 40  # R-SCORE: RULES.md's extrapolation; no seed values this card
+
+
+class ShuffleHandsPlugin(Plugin):
+    """Adds the Shuffle Hands wild: every hand gathered, shuffled and dealt out again."""
+
+    name = "shuffle-hands"
+    summary = "The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE)"
+    requires = ("classic",)
+    rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
+    options = (
+        Option(
+            "with_swap_hands",
+            False,
+            "allow the swap-hands plugin too: both cards in the deck (one slot in [E15]/[PL])",
+            switch,
+            "on, off",
+        ),
+    )
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return (SHUFFLE_HANDS,)  # R-DECK-112 [PL]: one Shuffle Hands card
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return POINTS if card is SHUFFLE_HANDS else None  # R-SCORE
+
+    @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        # R-DECK-112: one card slot holds Swap Hands [E15] or Shuffle Hands [PL].
+        if "swap-hands" in ruleset.names and not ruleset.options["with_swap_hands"]:
+            raise RulesetError(
+                "plugins 'shuffle-hands' and 'swap-hands' both fill the 2015 deck's one special slot "
+                "(Swap Hands [E15], Shuffle Hands [PL]; RULES.md option swap_card): keep one of them, "
+                "or set option with_swap_hands=on to play with both cards"
+            )
+
+    @hookimpl
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        if action.card is not SHUFFLE_HANDS:
+            return None
+        seat = action.seat
+        if not state.hands[seat]:
+            # Decision (docstring): the last card ends the round and nothing is
+            # shuffled; classic's on_play ends it (R-OUT).
+            return None
+        return shuffle_hands(state, seat).pass_turn(1, seat)
+
+
+def shuffle_hands(state: GameState, seat: int) -> GameState:
+    """``state`` with every hand gathered, shuffled and dealt out again one card
+    at a time to the left, starting left of ``seat`` (R-SHUFFLE).
+
+    Seats that left the game are skipped; the game's generator shuffles, and
+    its new state is kept. UNO exposure stays only with a seat dealt one card
+    (R-UNO-CATCH).
+    """
+    hands = state.hands
+    players = len(hands)
+    left = state.left
+    order = [(seat + i) % players for i in range(1, players + 1)]
+    if left:
+        order = [s for s in order if s not in left]
+    gathered = [card for s in order for card in hands[s]]
+    rng = Rng(state.rng)
+    rng.shuffle(gathered)
+    dealt: list[list[Card]] = [[] for _ in range(players)]
+    k = len(order)
+    for i, card in enumerate(gathered):
+        dealt[order[i % k]].append(card)
+    new_hands = tuple(tuple(h) if s not in left else hands[s] for s, h in enumerate(dealt))
+    exposed = state.uno_exposed
+    if exposed:
+        exposed = tuple(s for s in exposed if len(new_hands[s]) == 1)
+    sizes = ", ".join(f"seat {s}: {len(new_hands[s])}" for s in sorted(order))
+    return state.replace(
+        hands=new_hands,
+        rng=rng.state,
+        uno_exposed=exposed,
+        events=state.events + (Event("shuffle-hands", seat, (), "R-SHUFFLE", f"hands dealt: {sizes}"),),
+    )
+
+
+plugin = ShuffleHandsPlugin()
+"""The plugin object the ``unorules`` entry point ``shuffle-hands`` names."""
