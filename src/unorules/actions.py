@@ -185,7 +185,7 @@ class Action:
         color: Color | None = None
         target: int | None = None
         for word in words[1:]:
-            if word.isdigit():
+            if word.isdecimal():  # not isdigit: int() refuses digits such as "²"
                 if target is not None:
                     raise NotationError(f"two seats in action {text!r}")
                 target = int(word)

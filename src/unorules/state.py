@@ -590,6 +590,8 @@ def _phase_data(p: Phase) -> dict[str, Any]:
 def _phase_from(data: Any, where: str) -> Phase:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise StateFormatError(f"{where}: expected an object with a 'name'")
+    if not isinstance(data.get("data", []), list):
+        raise StateFormatError(f"{where}.data: expected a list, got {data['data']!r}")
     return Phase(
         data["name"],
         _int(data.get("count", 0), f"{where}.count"),

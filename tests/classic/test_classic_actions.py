@@ -98,6 +98,8 @@ def test_r_challenge_guilty_the_bluffer_draws_four_and_the_challenger_plays() ->
     shown = [e for e in state.events if e.kind == "challenge"]
     assert shown[0].rule == "R-CHALLENGE"
     assert "guilty" in shown[0].detail
+    # The hand is shown to the challenger only (see test_view.py).
+    assert (shown[0].seat, shown[0].private) == (2, True)
     assert " ".join(map(str, shown[0].cards)) == "R9 B1 B2 B3 B4 B5"
     assert hand(state, 1) == "R9 B1 B2 B3 B4 B5 Y8 Y9 G8 G9"
     assert hand(state, 2) == GREENS

@@ -448,7 +448,8 @@ def _challenge(state: GameState, seat: int) -> GameState:
     guilty = any(c.color is phase.color for c in hand)
     verdict = "guilty" if guilty else "innocent"
     shown = state.add_events(
-        Event("challenge", bluffer, hand, "R-CHALLENGE", f"{verdict}, shown to seat {seat}")
+        # Private to the challenger, the only one shown the hand; the others see the verdict.
+        Event("challenge", seat, hand, "R-CHALLENGE", f"seat {bluffer}'s hand: {verdict}", private=True)
     )
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and
