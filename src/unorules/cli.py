@@ -988,7 +988,7 @@ def _describe(state: GameState, seat: int, out: IO[str]) -> None:
     action = view.last_action
     if action is not None:
         who = "you" if action.seat == seat else f"seat {action.seat}"
-        print(f"{who}: {action}", file=out)
+        print(f"{who}: {str(action).partition(': ')[2]}", file=out)
     for event in view.events:
         if event.kind == "draw" and event.seat == seat and event.cards:
             print(f"    you drew {' '.join(map(str, event.cards))}", file=out)
