@@ -10,6 +10,85 @@ Phases this plugin owns (``state.phase.name``):
 
 Every hook implementation is ``trylast``: house rules registered after this
 plugin see each hook first and override it by returning a result.
+
+.. rubric:: Options
+
+* ``target_score`` (500): the score that ends the game (R-WIN).
+* ``scoring`` (``winner-takes-all``): the round's winner scores the others'
+  hands (R-SCORE); ``low-score``: every seat is charged its own hand and the
+  fewest points win (R-WIN-LOW).
+* ``uno_penalty`` (2): cards drawn when caught without calling UNO; 4 [CZ]
+  (R-UNO-CATCH).
+* ``wd4_points`` (50): a Wild Draw Four left in a hand; 70 [CZ] (R-SCORE).
+* ``opening_reverse`` (``dealer-starts``): after a Reverse starter the dealer
+  plays first, play going right; ``right-of-dealer-starts`` [CZ]
+  (R-SETUP-STARTER).
+* ``challenge`` (on): Wild Draw Four bluffs and challenges (R-TURN-WD4,
+  R-CHALLENGE); off: the restriction is enforced instead.
+* ``challenger`` (``victim``): only the player told to draw 4 may challenge
+  [E15][CZ][PL]; ``anyone`` [LT].
+* ``drawn_card`` (``may-keep``): a playable drawn card may be kept [E15][LT];
+  ``must-play`` [CZ] (R-TURN-DRAW).
+* ``opening_wild`` (``choose-color``): the first player names a Wild
+  starter's colour; ``redraw``: it is returned like a Wild Draw Four [CZ]
+  (R-SETUP-STARTER).
+
+.. rubric:: Decisions
+
+Where RULES.md is silent (or leaves the detail open), this plugin does the
+following; each point has a scenario test under ``tests/classic/``.
+
+* **Dealer draw** (R-SETUP-DEALER): every seat draws a card of a shuffled
+  deck; symbol and wild cards count as zero (not their points, as [CZ] has
+  it); the tied highest seats draw again from the same pile (a freshly
+  shuffled deck when it runs short) until one is highest. The next round's
+  dealer is the seat after the last dealer (to the left).
+* **Opening Wild Draw Four** (R-SETUP-STARTER): it goes back into the draw
+  pile, the pile is shuffled and the next card is turned (again, if that is a
+  Wild Draw Four too). With ``opening_wild=redraw`` a Wild is handled alike.
+  An opening Draw Two is a ``penalty`` the first player takes with ``draw``;
+  a Wild starter's colour is named with ``color`` and the same player then
+  plays. In a two-player game an opening Reverse lets the dealer start too.
+* **Reshuffle** (R-TURN-RESHUFFLE): the top card stays; only the cards under
+  it are shuffled into the new draw pile, also in the middle of a penalty.
+* **Nothing left to draw** (section 13): with both piles exhausted, ``draw``
+  is legal only for a seat that cannot play; it draws nothing and the turn
+  passes.
+* **Blocked round** (section 13): when every seat still in the game has, in
+  turn, drawn nothing, the round ends (reason ``blocked``). The seat with the
+  fewest hand points wins it, ties going to the lowest seat, and scoring is
+  as usual.
+* **Wild Draw Four bluffs** (R-TURN-WD4): a Wild Draw Four held with a card
+  of the current colour is legal only while ``challenge`` is on (the bluff
+  can then be caught); with it off such a play is refused. The same holds
+  for a drawn Wild Draw Four. Guilt is the colour test: the bluffer held a
+  card of the colour current before the Wild Draw Four.
+* **Challenges** (R-CHALLENGE, section 13): a guilty bluffer draws 4 and the
+  challenger plays on normally, the named colour standing; an innocent one
+  makes the challenger draw 6 and lose the turn. With ``challenger=anyone`` a
+  third seat's failed challenge costs it 6 and the victim still draws 4 and
+  loses the turn; its successful challenge spares the victim. The challenged
+  hand is shown to the challenger only (a private event).
+* **A last-card Wild Draw Four gets no challenge** (R-OUT-LAST-DRAW): the
+  round is over, so the next player draws 4 at once; these cards, like a
+  last Draw Two's 2, count in the score (in ``low-score`` they are charged
+  to the seat that drew them).
+* **Penalty draws** (section 13): cards drawn for a Draw Two, a Wild Draw
+  Four, a challenge or an UNO catch cannot be played at once.
+* **UNO** (R-UNO-CALL, R-UNO-CATCH, R-UNO-SELF): a seat calls ``uno`` on its
+  turn while holding two cards (also after drawing, before playing the
+  drawn card); a call counts for the next card played only. A seat left with
+  one card without a call may be caught by any other seat, or call late,
+  until the next player takes a turn action (``draw``, ``play``, ``pass``,
+  ``challenge``, ``accept``). With two players after a Skip or Reverse that
+  next player is the exposed seat itself, so its own next action closes the
+  window. A catch is not a turn: the seat to move stays the same.
+* **Two players** (R-2P): "plays again" is a full turn: a player with no
+  playable card draws as usual.
+* **End of the game** (R-WIN, R-WIN-LOW): checked after every round. With
+  ``winner-takes-all`` the highest score wins; with ``low-score`` the game
+  ends when any seat reaches the target and the fewest points win. Ties go
+  to the lowest seat.
 """
 
 from __future__ import annotations
