@@ -98,7 +98,10 @@ class HeuristicBot:
     """Plays sensibly from what its seat may see.
 
     * calls UNO whenever it may (R-UNO-CALL, late: R-UNO-SELF) and catches
-      every seat it may catch (R-UNO-CATCH), except its partner;
+      every seat it may catch (R-UNO-CATCH, and R-PEN-ILLEGAL's illegal plays),
+      except its partner; it never reports coaching nobody did (R-PEN-COACH)
+      and never plays a card that does not match, even where the table
+      enforcement would let it try (R-PEN-ILLEGAL);
     * keeps wild cards for when nothing else can be played, never bluffs a
       Wild Draw Four, and prefers a Wild Draw Four to a Wild when both are
       honest (R-TURN-WILD, R-TURN-WD4);
@@ -147,17 +150,23 @@ class HeuristicBot:
                 by_verb.setdefault(action.verb, []).append(action)
         if "uno" in by_verb:  # R-UNO-CALL / R-UNO-SELF: always call
             return by_verb["uno"][0]
-        for catch in by_verb.get("catch", ()):
-            if catch.target != partner:  # R-UNO-CATCH
-                return catch
+        for verb in ("catch", "catch_play"):
+            for catch in by_verb.get(verb, ()):
+                if catch.target != partner:  # R-UNO-CATCH; R-PEN-ILLEGAL: a caught illegal play
+                    return catch
         if not my_turn:
             return self._out_of_turn(view, rules, plays, by_verb)
         if "challenge" in by_verb and "accept" in by_verb:
             return by_verb["challenge"][0] if self._should_challenge(view, rules) else by_verb["accept"][0]
         if plays:
-            best = self._best_play(view, rules, plays, partner, keep_wild=view.phase.name == "drawn")
-            if best is not None:
-                return best
+            # With table enforcement (R-PEN-ILLEGAL) non-matching plays are listed
+            # too; a sensible player makes only the plays the rules allow.
+            matching = [a for a in plays if _matches(a.card, view)]
+            if matching or not ({"draw", "pass"} & by_verb.keys()):
+                chosen = matching or plays
+                best = self._best_play(view, rules, chosen, partner, keep_wild=view.phase.name == "drawn")
+                if best is not None:
+                    return best
         for verb in ("draw", "pass", "accept"):
             if verb in by_verb:
                 return by_verb[verb][0]
@@ -318,6 +327,13 @@ class HeuristicBot:
         if cached is None or cached[0] is not rules:
             cached = self._deck = (rules, Counter(rules.deck))
         return cached[1]
+
+
+def _matches(card: Card | None, view: SeatView) -> bool:
+    """Whether ``card`` matches the top card by colour, number or symbol, or is a wild (R-TURN-MATCH)."""
+    if card is None or card.color is None:
+        return True
+    return card.color is view.color or card.kind == view.top_card.kind
 
 
 def _next_seat(view: SeatView, seat: int) -> int:
