@@ -181,6 +181,68 @@ def test_playing_during_a_penalty_draw() -> None:
     refused(state, "1: pass", "R-ACT-D2")
 
 
+PHASE_HANDS = ["Y1 Y2 Y3 Y4 Y5 Y6 Y7", "W+4 R9 G5 B1 B2 B3 W", "B5 B6 B7 B8 B9 G1 G2"]
+VERBS = ["play R9", "play W R", "draw", "pass", "uno", "catch 0", "challenge", "accept", "color R"]
+OTHER_VERBS = {"uno": "R-UNO-CALL", "catch 0": "R-UNO-CATCH"}
+# The rule each phase's refusals cite (for the verbs not in OTHER_VERBS).
+PHASE_RULES: dict[str, dict[str, str]] = {
+    "play": {
+        "pass": "R-TURN-DRAW",
+        "challenge": "R-CHALLENGE",
+        "accept": "R-CHALLENGE",
+        "color R": "R-SETUP-STARTER",
+    },
+    "drawn": {
+        "play R9": "R-TURN-CHOOSE-DRAW",
+        "play W R": "R-TURN-CHOOSE-DRAW",
+        "draw": "R-TURN-DRAW",
+        "challenge": "R-CHALLENGE",
+        "accept": "R-CHALLENGE",
+        "color R": "R-SETUP-STARTER",
+    },
+    "penalty": dict.fromkeys(VERBS, "R-ACT-D2"),
+    "challenge": dict.fromkeys(VERBS, "R-CHALLENGE"),
+    "color": dict.fromkeys(VERBS, "R-SETUP-STARTER"),
+}
+
+
+def _in_phase(name: str) -> GameState:
+    def new(starter: str, draw: str = "") -> GameState:
+        return _game(PHASE_HANDS, starter, draw=draw)
+
+    return {
+        "play": lambda: new("R5"),
+        "drawn": lambda: new("R5", "R8").apply("1: draw"),
+        "penalty": lambda: new("R+2"),
+        "challenge": lambda: new("R5").apply("1: play W+4 B"),
+        "color": lambda: new("W"),
+    }[name]()
+
+
+@pytest.mark.parametrize("phase", sorted(PHASE_RULES))
+def test_every_verb_in_every_phase_is_refused_with_the_phase_rule(phase: str) -> None:
+    state = _in_phase(phase)
+    assert state.phase.name == phase
+    seat = state.current_player
+    refusals = 0
+    for verb in VERBS:
+        action = f"{seat}: {verb}"
+        if state.is_legal(action):
+            continue
+        rule = OTHER_VERBS.get(verb) or PHASE_RULES[phase][verb]
+        refused(state, action, rule)
+        refusals += 1
+    assert refusals >= 6
+
+
+def test_a_second_draw_in_the_same_turn() -> None:
+    state = _in_phase("drawn")
+    refused(state, "1: draw", "R-TURN-DRAW", "one draw per turn", "R8", "pass")
+    state = _game(PHASE_HANDS, "R5", draw="R8", drawn_card="must-play").apply("1: draw")
+    error = refused(state, "1: draw", "R-TURN-DRAW", "R8")
+    assert "pass" not in str(error)
+
+
 def test_pass_without_a_drawn_card(play_phase: GameState) -> None:
     refused(play_phase, "1: pass", "R-TURN-DRAW", "after drawing")
 

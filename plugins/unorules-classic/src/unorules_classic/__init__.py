@@ -581,6 +581,9 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         return "R-CHALLENGE", "only the player told to draw 4 by a Wild Draw Four may challenge or accept it"
     if verb == "pass":
         return "R-TURN-DRAW", "pass only after drawing a playable card, to keep it"
+    if verb == "draw" and phase.name == "drawn":
+        keep = " or keep it ('pass')" if state.ruleset.options["drawn_card"] == "may-keep" else ""
+        return "R-TURN-DRAW", f"one draw per turn: play the card just drawn ({phase.card}){keep}"
     if verb == "draw":
         return "R-TURN-DRAW", "the piles are empty and you can play: play a card (RULES.md section 13)"
     if verb == "color":
