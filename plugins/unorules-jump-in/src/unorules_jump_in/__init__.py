@@ -1,0 +1,324 @@
+"""Jump-in: play a card identical to the top card out of turn (R-JUMP).
+
+Enable it with ``Ruleset.from_names(["classic", "jump-in"])``; it requires
+``classic`` and changes the game only through hooks: it lists the out-of-turn
+plays (``legal_actions``), keeps track of the window in which they are allowed
+(an ``apply_action`` wrapper), and undoes the turn flow of the card jumped on
+before the jumping card takes effect (``on_play``, ``tryfirst``).
+
+Rules
+-----
+
+**R-JUMP** [LT], RULES.md section 10: a player holding a card identical to the
+top card (same colour and same number or symbol; the example is a blue 6 on a
+blue 6) may play it at once, out of turn. Play continues from the player who
+jumped in.
+
+1. A player with two identical cards may play them one on the other in one
+   turn; another player may jump in between and stop the second.
+2. If a Skip, Reverse, Draw Two or Wild Draw Four is jumped on by an identical
+   card, the jumping card's action replaces the first one's, taken from the
+   jumper's seat, and the jumper's seat continues the game.
+
+Jump-ins are ordinary ``play`` actions of the seat that jumps in::
+
+    3: play B6          seat 3 jumps in with a blue 6 while seat 1 is to move
+
+``state.legal_actions(seat)`` lists them for every seat that may jump in.
+
+Options
+-------
+
+``jump_in_match`` (``identical`` by default; ``color-or-number``)
+    ``identical``: only a card identical to the top card (RULES.md, after the
+    seed's example). ``color-or-number``: the seed's own sentence, "a card
+    matching the top card *by colour or number*" (seed review, finding 22):
+    any coloured card of the current colour or of the top card's number may
+    jump in too, and identical cards always may. A card that is not identical
+    never replaces the action of the card it lands on (point 2 speaks of
+    identical cards), so it may jump in only while the seat to move is on an
+    ordinary turn (phase ``play``), never to cut short a pending draw or
+    challenge.
+
+Decisions where the rules are silent
+------------------------------------
+
+* **Identical wilds.** Wild cards have no colour: a wild is identical to a
+  wild of the same kind (a Wild on a Wild, a Wild Draw Four on a Wild Draw
+  Four, a Swap Hands on a Swap Hands) whatever colour was named for it, and the
+  jumper names a new colour. The seed lists the Wild Draw Four among the cards
+  that may be jumped on (point 2).
+* **Who.** Any seat still in the game other than the seat to move. The seat to
+  move plays its turn: its plays are turn plays, never jump-ins. So a seat told
+  to draw by a Draw Two cannot pass it on with an identical card (with
+  ``stacking`` it stacks it instead), and after a Skip between two players the
+  Skip's player simply plays again.
+* **The window** opens when a card is played (not when the starter is turned:
+  nobody played it) and closes when the next seat acts: at any action other
+  than a play, an UNO call (``uno``) or a catch (``catch``), which are not
+  turns, and at the end of the round. A jump-in is a play: it opens a new
+  window on the jumper's card. The window is kept in ``state.extras`` under
+  ``"jump-in"`` (with the turn flow to restore, below), so it survives JSON.
+* **Replacing the action** (point 2). Before an identical jumping card takes
+  effect, the turn flow the card jumped on set up is undone: the direction of
+  play, whose turn it is, and any decision it left pending (a draw, a
+  challenge, a stack). Then the jumping card acts from the jumper's seat, as
+  if played there on the jumper's turn. So:
+
+  - a jumped **Skip** skips the seat after the jumper instead;
+  - a jumped **Reverse**: the direction flips once in all, not twice (the
+    second Reverse replaces the first), and play goes on from the jumper;
+  - a jumped **Draw Two**: its victim draws nothing; the seat after the jumper
+    draws 2;
+  - a jumped **Wild Draw Four**: its victim neither draws nor challenges; the
+    jumper names a new colour, and the seat after the jumper may challenge
+    the jumper's card (R-CHALLENGE), judged against the colour current when it
+    was played (the one the jumped card named). R-TURN-WD4 applies to a jumping
+    Wild Draw Four as to any: with ``challenge=off`` it may jump in only
+    without a card of the current colour.
+
+  Point 2 names four cards; the same holds for every identical jump-in (for a
+  number card or a Wild there is nothing to undo but the turn). What is *not*
+  undone: cards already drawn or moved (a 7 or 0 of ``seven-o``, a Swap Hands,
+  a customizable wild's effect), UNO penalties.
+* **Two identical cards in one turn** (point 1). The second card is a jump-in
+  by the first card's own player, allowed until the next seat acts; by point 2
+  its action replaces the first one's: two Skips skip one seat, two Draw Twos
+  make the next seat draw 2 (not 4), two Reverses flip the direction once.
+  If another seat jumps in between, play continues from that seat and the
+  second card stays in its player's hand; being identical to the new top card,
+  it may still jump in later, as a new jump-in that replaces the interloper's.
+* **UNO.** A seat holding two cards, one of which may jump in, may call
+  ``uno`` out of turn before jumping in with its next-to-last card
+  (R-UNO-CALL); a jumper that goes down to one card without calling is open
+  to a catch as usual. As with any card laid (classic), a jump-in ends other
+  seats' catch windows.
+* **Going out** on a jump-in ends the round as usual (R-OUT, R-OUT-LAST-DRAW:
+  the seat after the jumper draws for a last Draw Two or Wild Draw Four).
+* Refusals cite ``R-JUMP``: an out-of-turn play while the window is closed, a
+  card that is not identical (or, with ``color-or-number``, does not match),
+  a card the seat does not hold.
+
+Interactions
+------------
+
+``stacking``
+    A jump-in on a stacked Draw Two (or Wild Draw Four) replaces that card's
+    share of the stack with the jumper's: the stack keeps its size and passes
+    on from the jumper's seat, and the seat that was to answer it is let off.
+    The seat answering a stack stacks; it never jumps in. A stacker's identical
+    second card replaces its first, so R-STACK 4 (one card per turn) holds.
+    Only the last Wild Draw Four of a stack may be challenged.
+``seven-o``
+    A jumped 7 or 0: the hands it moved stay moved, and the jumping 7 or 0
+    moves hands again from the jumper's seat (a 7 names the seat to trade
+    with). Who may jump in is judged on the hands after the first card moved.
+``swap-hands``, ``shuffle-hands``, ``custom-wilds``, ``blank-cards``
+    Their wilds jump in on a wild of the same kind; the hands or cards the
+    jumped card moved stay moved, and the jumping card's effect comes from the
+    jumper's seat. A blank card declared as a replacement plays as the card it
+    stands for.
+``partners``, ``elimination``, ``penalties``
+    Any seat still in the game may jump in, partners included; seats that have
+    left never do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from unorules import Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
+
+__all__ = ["WINDOW", "JumpInPlugin", "plugin", "window"]
+
+WINDOW = "jump-in"
+"""The ``state.extras`` key of the open jump-in window."""
+
+KEEPS_WINDOW = frozenset({"uno", "catch"})
+"""Verbs that are not a turn: they leave the window open."""
+
+_NONE: tuple[Action, ...] = ()
+
+
+def window(state: GameState) -> tuple[Phase, int] | None:
+    """The open jump-in window of ``state``: the phase and direction to restore
+    when an identical card replaces the top card's action, or ``None`` when
+    nobody may jump in."""
+    value = state.extra(WINDOW)
+    if value is None:
+        return None
+    (name, count, card, seat, color, data), direction = value
+    return Phase(name, count, card, seat, color, data), direction
+
+
+def _snapshot(phase: Phase, direction: int) -> tuple[Any, ...]:
+    return ((phase.name, phase.count, phase.card, phase.seat, phase.color, phase.data), direction)
+
+
+def _replaces(state: GameState, action: Action) -> Any:
+    """The stored window if ``action`` is an identical jump-in in ``state`` (R-JUMP 2), else None."""
+    if action.seat == state.current_player or action.card is not state.discard_pile[-1]:
+        return None
+    return state.extra(WINDOW)
+
+
+class JumpInPlugin(Plugin):
+    """R-JUMP: identical cards played out of turn, replacing the first card's action."""
+
+    name = "jump-in"
+    summary = "Jump-in: a card identical to the top card may be played out of turn"
+    requires = ("classic",)
+    rules = ("R-JUMP",)
+    options = (
+        Option(
+            "jump_in_match",
+            "identical",
+            "R-JUMP: which cards may jump in: identical ones (RULES.md, the seed's example) "
+            "or any of the colour or number [LT text]",
+            one_of("identical", "color-or-number"),
+            "identical, color-or-number",
+        ),
+    )
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> Sequence[Action]:
+        if state.extra(WINDOW) is None:
+            return _NONE
+        top = state.discard_pile[-1]
+        current = state.current_player
+        color = state.color
+        options = state.ruleset.options
+        # R-TURN-WD4 still binds a jumping Wild Draw Four when bluffs are off.
+        strict_wd4 = top.kind == "W+4" and not options["challenge"]
+        # color-or-number: non-identical cards only on an ordinary turn.
+        loose = options["jump_in_match"] == "color-or-number" and state.phase.name == "play"
+        number = top.number
+        left = state.left
+        declared = state.uno_declared
+        acts: list[Action] = []
+        for seat, hand in enumerate(state.hands):
+            if seat == current or (left and seat in left):
+                continue
+            found = False
+            if top in hand and not (strict_wd4 and any(c.color is color for c in hand)):
+                acts += state.play_actions(seat, top)  # R-JUMP
+                found = True
+            if loose:
+                for card in dict.fromkeys(hand):
+                    c = card.color
+                    if card is not top and c is not None and (c is color or (number is not None and card.number == number)):
+                        acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
+                        found = True
+            if found and len(hand) == 2 and seat not in declared:
+                acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
+        return acts
+
+    @hookimpl(wrapper=True)
+    def apply_action(self, state: GameState, action: Action) -> Generator[None, GameState | None, GameState | None]:
+        after = yield
+        return _track_window(state, action, after)
+
+    @hookimpl(tryfirst=True)
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        seat = action.seat
+        if seat == previous.current_player:
+            return None  # a turn play
+        saved = window(previous)
+        if saved is None:
+            return None
+        card = action.card
+        assert card is not None
+        if card is previous.discard_pile[-1]:
+            # R-JUMP 2: undo the turn flow of the card jumped on, then the
+            # jumping card acts from the jumper's seat.
+            phase, direction = saved
+            state = state.replace(
+                phase=phase,
+                direction=direction,
+                events=state.events
+                + (Event("jump-in", seat, (card,), "R-JUMP", "replaces the action of the card jumped on"),),
+            )
+            previous = previous.replace(current_player=seat, phase=phase, direction=direction)
+        else:
+            state = state.add_events(Event("jump-in", seat, (card,), "R-JUMP", "matches the top card"))
+            previous = previous.replace(current_player=seat)
+        # R-JUMP: play continues from the jumper; the other plugins now see a turn play.
+        result: GameState | None = state.ruleset.hook.on_play(state=state, action=action, previous=previous)
+        return result
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        card = action.card
+        if action.verb != "play" or card is None:
+            return None
+        seat = action.seat
+        current = state.current_player
+        if seat == current:
+            return None
+        if state.extra(WINDOW) is None:
+            return (
+                "R-JUMP",
+                f"it is seat {current}'s turn: out of turn a card may be played only as a jump-in, "
+                f"on a card just played and before seat {current} acts",
+            )
+        hand = state.hands[seat]
+        if card not in hand:
+            return "R-JUMP", f"seat {seat} holds no {card}"
+        top = state.top_card
+        options = state.ruleset.options
+        if card is not top:
+            if options["jump_in_match"] != "color-or-number":
+                return "R-JUMP", f"only a card identical to the top card {top} may be played out of turn"
+            if state.phase.name != "play":
+                return (
+                    "R-JUMP",
+                    f"while seat {current} must answer the {top.name}, only an identical card may jump in",
+                )
+            number = top.number
+            if card.color is None or not (
+                card.color is state.color or (number is not None and card.number == number)
+            ):
+                return (
+                    "R-JUMP",
+                    f"out of turn only a card of the colour {state.color}, of the number of {top}, "
+                    f"or identical to it may be played (jump_in_match=color-or-number)",
+                )
+        if card.color is None:
+            if action.color is None:
+                return "R-TURN-WILD", f"name the colour for {card}, e.g. 'play {card} R'"
+            if card.kind == "W+4" and not options["challenge"] and any(c.color is state.color for c in hand):
+                return (
+                    "R-TURN-WD4",
+                    f"a Wild Draw Four may jump in only without a card of the current colour ({state.color})",
+                )
+        elif action.color is not None:
+            return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
+        target = action.target
+        if state.ruleset.needs_target(card):
+            if target is None or target == seat or not 0 <= target < state.players or target in state.left:
+                others = ", ".join(str(s) for s in state.active_seats if s != seat)
+                return "R-JUMP", f"{card} names another seat in the game: one of seats {others}"
+        elif target is not None:
+            return "R-TURN-MATCH", f"{card} takes no target seat"
+        return None
+
+
+def _track_window(before: GameState, action: Action, after: GameState | None) -> GameState | None:
+    """Open, carry or close the jump-in window after ``action`` (R-JUMP)."""
+    if after is None or action.verb in KEEPS_WINDOW:
+        return after  # not a turn: the window stays as it was
+    saved: Any = None
+    if action.verb == "play" and after.outcome is None and len(after.rounds) == len(before.rounds):
+        # A card was played: the window opens on it. An identical jump-in keeps
+        # the turn flow it replaced, so a jump on a jump replaces them all.
+        saved = _replaces(before, action)
+        if saved is None:
+            saved = _snapshot(before.phase, before.direction)
+    elif after.extra(WINDOW) is None:
+        return after
+    return after.with_extra(WINDOW, saved)  # None closes the window: the next seat acted
+
+
+plugin = JumpInPlugin()
+"""The plugin object the ``unorules`` entry point ``jump-in`` names."""
