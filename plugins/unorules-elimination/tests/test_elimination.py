@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from unorules import PLAY, GameState, Ruleset, RulesetError
+from unorules import PLAY, GameState, IllegalActionError, Ruleset, RulesetError
 from unorules.testing import arrange_deck, rearranged
 
 R_HAND = "R1 R2 R3 R4 R6 R7 R8"
@@ -59,6 +59,8 @@ def test_r_elim_a_seat_reaching_the_limit_leaves_and_is_skipped() -> None:
     assert after.hands[2] == after.hands[3] == ()
     assert len(after.hands[0]) == len(after.hands[1]) == 7
     assert len(after.draw_pile) + len(after.discard_pile) == 108 - 14
+    with pytest.raises(IllegalActionError, match="seat 3 has left the game"):
+        after.apply("3: draw")
     # Nobody who left acts or is named by an action; turns alternate between 0 and 1.
     rng = random.Random(5)
     state = after

@@ -46,10 +46,16 @@ Decisions where the rules are silent
   seats that left), and the round's first player is the next seat still in.
 * Scores of seats that left stay in ``state.scores`` (their final totals).
 
-Conflicts
----------
+Interactions
+------------
 
-``partners``: a pair game cannot lose a single seat.
+``partners`` conflicts (refused when the rule set is built): a pair game cannot
+lose a single seat.
+
+The other plugins already skip seats that have left: ``seven-o`` passes hands
+only among seats still in, a 7 or a Swap Hands names only such a seat, only
+they may jump in, stack, catch or be caught, and ``penalties`` lets only them
+report or be reported.
 """
 
 from __future__ import annotations

@@ -62,11 +62,17 @@ Decisions where the rules are silent
   won); every player's total is the sum, over the rounds, of the points their
   pair won at their table. The highest total wins; tied players share the win.
 
-Conflicts
----------
+Interactions
+------------
 
-``elimination``: an elimination tournament charges and removes single seats,
-which a pair game cannot do.
+``elimination`` conflicts (refused when the rule set is built): an elimination
+tournament charges and removes single seats, which a pair game cannot do.
+
+House rules and special wilds combine unchanged: hands moved by ``seven-o``,
+``swap-hands`` or ``shuffle-hands`` pass between partners and opponents alike,
+and a pair scores whatever its opponents' seats hold when the round ends.
+``penalties`` applies to every seat, partners included (a partner may catch
+its partner's illegal play or report its coaching).
 """
 
 from __future__ import annotations

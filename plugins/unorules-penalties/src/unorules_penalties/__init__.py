@@ -69,11 +69,29 @@ Decisions where the rules are silent
   table's talk, not about illegal moves). A report against a seat holding one
   card without having called UNO ends its UNO exposure (it now holds three).
 
-Conflicts
----------
+Interactions
+------------
 
-None: the undo restores the state before the illegal play, so it works with
-any house rule's card effects.
+No conflicts: the undo restores the state before the illegal play, so it works
+with any other plugin's card effects.
+
+``stacking``
+    Illegal plays are offered only on an ordinary turn (phase ``play``);
+    answering a stack is stacking's business. A caught illegal Draw Two takes
+    back the stack it started: the seat it hit neither draws nor may stack.
+``seven-o``
+    A caught illegal 0 or 7 gives every hand back as it was before.
+``jump-in``
+    A seat holding a card identical to an illegal card may jump in on it
+    (R-JUMP); the jump-in is an action, so it closes the catch window and the
+    illegal play stands. Illegal jump-ins are never offered. A catch closes
+    the jump-in window (the offender had begun their turn).
+``swap-hands``, ``shuffle-hands``, ``custom-wilds``, ``blank-cards``
+    Wild cards always match, so they are never illegal; a blank written as a
+    card is judged as that card.
+``partners``, ``elimination``
+    Every seat still in the game may catch or report another, partners
+    included; seats that have left never act and are never reported.
 """
 
 from __future__ import annotations
