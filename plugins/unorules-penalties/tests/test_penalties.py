@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from unorules_penalties import COACHED_KEY, ILLEGAL_KEY, coached_this_round
 
-from unorules import Action, GameState, IllegalActionError, Ruleset, RulesetError
+from unorules import Action, Card, Color, GameState, IllegalActionError, Ruleset, RulesetError
 from unorules.testing import arrange_deck, rearranged
 
 # Seat 0 plays first (dealer 3) on a G7; only G1 and the Wild match.
@@ -219,3 +219,23 @@ def test_r_pen_coach_ends_the_coachs_uno_exposure() -> None:
 
 def test_r_pen_coach_works_in_table_mode_too() -> None:
     assert table().is_legal(Action.of(1, "catch_coach", target=0))
+
+
+@pytest.mark.parametrize("enforcement", ["strict", "table"])
+def test_r_pen_refusals_of_the_penalty_verbs_always_cite_a_rule(enforcement: str) -> None:
+    start = game(enforcement=enforcement)
+    states = [start, start.apply("1: catch_coach 0")]
+    if enforcement == "table":
+        states.append(start.apply("0: play RS"))
+    for state in states:
+        legal = set(state.legal_actions())
+        for verb in ("catch_play", "catch_coach"):
+            for seat in range(4):
+                for target in (0, 1, 2, 3, 7):
+                    for card, color in ((None, None), (Card.parse("R5"), None), (None, Color.RED)):
+                        action = Action.of(seat, verb, card, color, target)
+                        if action in legal:
+                            continue
+                        with pytest.raises(IllegalActionError) as refused:
+                            state.apply(action)
+                        assert refused.value.rule in ("R-PEN-ILLEGAL", "R-PEN-COACH")

@@ -342,6 +342,9 @@ def _catch_coach(state: GameState, action: Action) -> GameState:
 def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     verb = action.verb
     table = state.ruleset.options["enforcement"] == "table"
+    if verb in ("catch_play", "catch_coach") and (action.card is not None or action.color is not None):
+        rule = "R-PEN-ILLEGAL" if verb == "catch_play" else "R-PEN-COACH"
+        return rule, f"'{verb}' names only a seat, e.g. '{action.seat}: {verb} {action.target}'"
     if verb == "catch_play":
         if not table:
             return (
@@ -373,7 +376,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
                 "R-PEN-COACH",
                 f"seat {coach} was already penalised for coaching this round (at most once a round)",
             )
-        return None
+        return "R-PEN-COACH", "no coaching report can be made now"
     if (
         verb == "play"
         and table
