@@ -1,0 +1,887 @@
+"""Customizable ("write your own") wilds and the library's card effects (RULES.md R-CUSTOM).
+
+The 2015 edition has three blank wilds on which the table writes any rule
+[E15][PL]. This plugin deals them, binds each to an **effect**, ships the
+seeds' ten example rules as ready effects, and is the library's extension
+point for card effects: a program or another plugin supplies more.
+
+Enable it next to ``classic``::
+
+    unorules.Ruleset.from_names(
+        ["classic", "custom-wilds"],
+        options={"custom_wild_1": "extra-turn", "custom_wild_2": "C6"},
+    )
+
+The 112-card deck
+-----------------
+
+The whole deck of the 2015 edition (R-DECK-112: the classic 108 cards, Swap
+Hands and the three customizable wilds) is this line::
+
+    unorules.Ruleset.from_names(["classic", "swap-hands", "custom-wilds"])
+
+Put ``shuffle-hands`` in the place of ``swap-hands`` for the Polish deck [PL].
+Without ``swap-hands`` and with ``customizable_wilds=0`` the game is the
+classic one [E15].
+
+Rules
+-----
+
+R-CUSTOM
+    A customizable wild is a wild: playable on any card, even when another card
+    could be played, and its player names the colour (R-TURN-WILD). Then its
+    effect happens. A card without an effect is a plain wild.
+R-DECK-112
+    Before the game the table decides how many of the three cards are used
+    (option ``customizable_wilds``). [E15] says "one or all three"; 0 is this
+    library's extension (the seed review's finding 14).
+R-SETUP-STARTER
+    Turned as the starter, the first player names the colour and the effect
+    does not happen (classic does this for every colourless starter other than
+    a Wild Draw Four).
+R-SCORE
+    Each is worth 40 points [E15].
+
+Notation
+--------
+
+The cards are the wild kinds ``CW1``, ``CW2`` and ``CW3``: distinct kinds, so a
+game can bind each to a different effect. With ``customizable_wilds=n`` the
+deck holds ``CW1`` to ``CWn``. They are played with a colour::
+
+    1: play CW2 G         seat 1 plays customizable wild 2 and names green
+
+Options
+-------
+
+``customizable_wilds`` (default ``3``)
+    How many of the three cards are in the deck: 0, 1, 2 or 3.
+``custom_wild_1``, ``custom_wild_2``, ``custom_wild_3`` (default: none)
+    The name of the effect bound to ``CW1``, ``CW2``, ``CW3`` (case does not
+    matter; ``""`` or ``none`` for a plain 40-point wild). Names are checked
+    when the rule set is built: an unknown name fails with the list of known
+    effects, and binding a card that is not used (``custom_wild_3`` with
+    ``customizable_wilds=2``) fails too.
+
+Ready effects
+-------------
+
+=======================  =====  ====================================================================
+effect name              alias  what happens when the card is played
+=======================  =====  ====================================================================
+``draw-until-color``     C1     The next player draws one card at a time until they draw a card of
+                                the colour named with the wild (wilds have no colour), then loses
+                                the turn. Phase ``draw-color``: their only action is ``draw``.
+``discard-wilds``        C2     Every other player discards all their colourless cards (Wild, Wild
+                                Draw Four and every special wild) under the top card ([HU][CZ][SK]).
+``discard-specials``            C2 as the Polish text has it: every other player discards all
+                                their wild **and** action cards (Skip, Reverse, Draw Two).
+``cannot-play-draw-3``   C3     If the next player holds no card they could play, they draw three
+                                cards and lose the turn (classic's ``penalty`` phase, count 3).
+``extra-turn``           C4     Its player takes another turn at once.
+``next-to-7``            C5     The next player draws, or discards cards of their choice, until
+                                they hold exactly 7; then they take their turn.
+``all-to-3``             C6     Every player draws or discards (their choice) until they hold
+                                exactly 3, in the order of play from the next player, ending with
+                                the card's player; then the next player takes their turn.
+``open-hands``           C7     Every hand is open to everyone until the card's player's next turn:
+                                ``state.view(seat)`` shows every hand until then.
+``joke``                 C8     Its player tells a joke; the table answers: nobody laughed (its
+                                player draws 4) or somebody did (its player keeps one card of their
+                                choice, discards the rest and must call "UNO").
+``stiff-elbows``         C9     The next player may not bend their elbows until someone calls UNO:
+                                a ``table-rule`` event is recorded; no card moves.
+``crow-or-draw-4``       C10    The next player crows like a rooster or draws 4 and loses the turn
+                                (the Polish text).
+``crow-and-draw-4``             C10 as the Hungarian, Czech and Slovak texts have it: the next
+                                player crows **and** draws 4 (classic's ``penalty`` phase).
+=======================  =====  ====================================================================
+
+Phases and verbs
+----------------
+
+Phases (``state.phase.name``) this plugin owns; ``phase.card`` is the
+customizable wild and ``phase.seat`` its player:
+
+* ``draw-color`` (C1): the seat to move must ``draw``; ``phase.color`` is the colour to draw to.
+* ``discard`` (C5, C6): the seat to move must ``discard`` ``phase.count`` more cards, one
+  action per card (``"2: discard R7"``). ``phase.data`` is the seat to play afterwards
+  followed by ``(seat, size)`` pairs still to be brought to size.
+* ``joke`` (C8): the seat after the joke's teller answers for the table: ``laughed`` or ``nolaugh``.
+* ``keep`` (C8): the teller keeps one card (``"1: keep G4"``) and discards the rest.
+* ``rooster`` (C10): the seat to move chooses ``crow`` or ``draw``.
+
+Verbs this plugin registers: ``discard <card>``, ``keep <card>``, ``laughed``,
+``nolaugh``, ``crow``. UNO calls and catches stay legal in every phase
+(classic's R-UNO-SELF and R-UNO-CATCH).
+
+Writing an effect
+-----------------
+
+An effect is an :class:`Effect`: a name, a summary and a ``play`` function
+``play(state, action, previous) -> GameState``. ``state`` is the state just
+after the card was played (the card on the discard pile, the named colour in
+``state.color``, the player's hand without it and not empty, the player still
+``current_player``), ``action`` the play and ``previous`` the state before it.
+``play`` returns the next state and must pass the turn, usually with
+``state.pass_turn(1, action.seat)``. It builds states only with the core's
+mechanics (``draw``, ``with_hand``, ``add_events``, ``pass_turn`` ...) and
+:func:`discard_under`. An optional ``last_card`` function says what happens
+when the card was its player's last one (return the state before the round
+ends); without it the round simply ends (R-OUT).
+
+Supply effects in either of two ways:
+
+* the hook ``custom_wild_effects(ruleset)`` (this plugin's extension point,
+  declared by :class:`CustomWildSpecs`): any plugin in the rule set may
+  implement it and return effects. Such a plugin names ``custom-wilds`` in its
+  ``requires``, since the hook exists only where this plugin is. An effect
+  that needs its own phases or verbs lives in such a plugin, which implements
+  ``legal_actions``, ``apply_action`` and ``explain_illegal`` for them;
+* :func:`register_effect`, at import time, for every rule set of the process
+  (convenient for programs; keeps ``GameState.from_json`` able to rebuild the
+  rule set from its names alone).
+
+For example::
+
+    def everyone_draws_one(state, action, previous):
+        for seat in state.active_seats:
+            if seat != action.seat:
+                state, _ = state.draw(seat, 1, "effect")
+        return state.pass_turn(1, action.seat)
+
+    class MyEffects:
+        name = "my-effects"
+        requires = ("custom-wilds",)
+
+        @unorules.hookimpl
+        def custom_wild_effects(self, ruleset):
+            return [Effect("everyone-draws-one", "every other player draws a card", everyone_draws_one)]
+
+    rules = unorules.Ruleset.from_names(
+        ["classic", "custom-wilds"], options={"custom_wild_1": "everyone-draws-one"}, plugins=[MyEffects()]
+    )
+
+Two different effects with the same name or alias are refused when the rule
+set is built.
+
+Decisions where the rules are silent
+------------------------------------
+
+* **Losing the turn.** Effects that make the next player draw cards as a
+  punishment (C1, C3, C10) cost them the turn, as the deck's own Draw Two and
+  Wild Draw Four do (R-ACT-D2, R-TURN-WD4). Effects that set hand sizes (C5,
+  C6) and a crow (C10) do not. A crow, like a laugh, is the table's word,
+  given as an action.
+* **C1's colour** is the colour named with the wild: one choice names both.
+  With no card of that colour left to draw, the player draws every card left
+  in the draw and discard piles (reshuffling as usual) and stops.
+* **Discards** (C2, C5, C6, C8) go under the top card of the discard pile: the
+  top card and the colour to match do not change (RULES.md section 13).
+* **C2 empties a hand.** A player whose hand held only wild cards has got rid
+  of every card: they go out and win the round (R-OUT), the first such seat in
+  the order of play if there are several.
+* **C2's "wild cards".** The Hungarian, Czech and Slovak texts discard wild
+  cards; the Polish "special cards" are every symbol card (the seed review's
+  finding 15): two effects, ``discard-wilds`` (C2) and ``discard-specials``.
+* **C8's table.** The player after the teller answers for the table. After
+  keeping one card the teller holds one card without having called "UNO": they
+  may call it late, or be caught, as classic's R-UNO-SELF and R-UNO-CATCH say.
+  A teller holding one card when it was laughed at keeps it.
+* **C10** is "crow *or* draw 4" in the Polish text and "crow *and* draw 4" in
+  the others (the seed review's finding 16): two effects, ``crow-or-draw-4``
+  (C10) and ``crow-and-draw-4``.
+* **C7's end.** Hands close when the card's player is next the seat to move
+  (their next turn, whatever they are asked to do then), and at the end of the
+  round. Two open-hands cards in a row keep hands open until both players'
+  next turns.
+* **UNO after an effect.** A seat stays open to a catch only while it holds
+  exactly one card; C8's teller is the only seat an effect exposes (the card's
+  text says to call "UNO").
+* **The last card.** A customizable wild played as its player's last card ends
+  the round (R-OUT) and its effect does not happen, except C1: as with a Draw
+  Two or Wild Draw Four played last (R-OUT-LAST-DRAW), the next player still
+  draws until the colour, and those cards count in the score.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+from unorules_classic import is_playable
+
+from unorules import (
+    PLAY,
+    Action,
+    Card,
+    Color,
+    Event,
+    GameState,
+    Option,
+    Phase,
+    Plugin,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    hookspec,
+    one_of,
+    register_kind,
+    register_verb,
+)
+
+__all__ = [
+    "CUSTOM_WILDS",
+    "READY_EFFECTS",
+    "CustomWildSpecs",
+    "CustomWildsPlugin",
+    "Effect",
+    "bound_effect",
+    "discard_under",
+    "known_effects",
+    "plugin",
+    "register_effect",
+]
+
+CUSTOM_WILDS: tuple[Card, ...] = tuple(
+    Card.parse(register_kind(f"CW{i}", f"Customizable Wild {i}", wild=True).kind) for i in (1, 2, 3)
+)
+"""The three customizable wilds, ``CW1``, ``CW2`` and ``CW3``."""
+_CUSTOM = frozenset(CUSTOM_WILDS)
+POINTS = 40  # R-SCORE [E15]
+
+register_verb("discard", card="required", doc="discard a card of your hand under the top card (an effect)")
+register_verb("keep", card="required", doc="keep this card and discard the rest under the top card (C8)")
+register_verb("laughed", doc="answer for the table: somebody laughed at the joke (C8)")
+register_verb("nolaugh", doc="answer for the table: nobody laughed at the joke (C8)")
+register_verb("crow", doc="crow like a rooster instead of drawing 4 (C10)")
+
+# Phases owned by the ready effects, and the verbs each accepts from the seat to move.
+DRAW_COLOR, DISCARD, JOKE, KEEP, ROOSTER = "draw-color", "discard", "joke", "keep", "rooster"
+_PHASE_VERBS: Mapping[str, frozenset[str]] = {
+    DRAW_COLOR: frozenset({"draw"}),
+    DISCARD: frozenset({"discard"}),
+    JOKE: frozenset({"laughed", "nolaugh"}),
+    KEEP: frozenset({"keep"}),
+    ROOSTER: frozenset({"crow", "draw"}),
+}
+_OWN_VERBS = frozenset({"discard", "keep", "laughed", "nolaugh", "crow"})
+OPEN_HANDS = "custom-wilds.open-hands"
+"""``state.extras`` key: the seats whose open-hands card (C7) is in force."""
+
+EffectFunction = Callable[[GameState, Action, GameState], GameState]
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+def _check_name(instance: Any, attribute: Any, value: str) -> None:
+    if not _NAME.match(value):
+        raise ValueError(f"bad effect {attribute.name} {value!r}: use 1-40 of a-z, 0-9 and '-'")
+
+
+def _check_aliases(instance: Any, attribute: Any, value: tuple[str, ...]) -> None:
+    for alias in value:
+        _check_name(instance, attribute, alias)
+
+
+@attrs.frozen
+class Effect:
+    """A rule written on a customizable wild (R-CUSTOM).
+
+    ``play(state, action, previous)`` carries it out and passes the turn (see
+    the module documentation); ``last_card``, if given, is what still happens
+    when the card was its player's last (the round then ends). ``name`` and
+    ``aliases`` are what options bind cards with (lower case, digits, ``-``);
+    ``rule`` is the rule id its events cite.
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    summary: str
+    play: EffectFunction
+    last_card: EffectFunction | None = None
+    aliases: tuple[str, ...] = attrs.field(default=(), validator=_check_aliases)
+    rule: str = "R-CUSTOM"
+
+
+class CustomWildSpecs:
+    """The extension point this plugin offers (its ``hookspecs``)."""
+
+    @hookspec
+    def custom_wild_effects(self, ruleset: Ruleset) -> Iterable[Effect]:
+        """Offer effects that customizable wilds may be bound to in ``ruleset``.
+
+        Called once when a rule set with ``custom-wilds`` is built, before the
+        options ``custom_wild_1`` to ``custom_wild_3`` are resolved. Return the
+        :class:`Effect` objects (may be empty); results of every plugin are
+        merged with the ready effects and those of :func:`register_effect`.
+        """
+        return ()
+
+
+_REGISTERED: dict[str, Effect] = {}
+
+
+def register_effect(effect: Effect) -> Effect:
+    """Make ``effect`` known to every rule set built from now on.
+
+    Registering the same effect again is harmless; another effect under a name
+    or alias already taken is a ``ValueError``.
+    """
+    for key in (effect.name, *effect.aliases):
+        known = _REGISTERED.get(key) or _READY_BY_NAME.get(key)
+        if known is not None and known != effect:
+            raise ValueError(f"an effect named {key!r} is already registered: {known.summary!r}")
+    for key in (effect.name, *effect.aliases):
+        _REGISTERED[key] = effect
+    return effect
+
+
+@attrs.frozen
+class _Table:
+    """What one rule set knows: every effect by name and alias, and the bindings."""
+
+    known: Mapping[str, Effect]
+    bound: Mapping[Card, Effect]
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def known_effects(ruleset: Ruleset) -> Mapping[str, Effect]:
+    """Every effect ``ruleset`` knows, by name and alias."""
+    return _table(ruleset).known
+
+
+def bound_effect(ruleset: Ruleset, card: Card) -> Effect | None:
+    """The effect bound to customizable wild ``card`` in ``ruleset`` (``None``: a plain wild)."""
+    return _table(ruleset).bound.get(card)
+
+
+def _table(ruleset: Ruleset) -> _Table:
+    table = _TABLES.get(id(ruleset))
+    if table is None:
+        raise ValueError(f"{ruleset!r} has no custom-wilds plugin")
+    return table
+
+
+# -- mechanics shared by the ready effects -------------------------------------------------------
+
+
+def discard_under(state: GameState, seat: int, cards: Sequence[Card]) -> GameState:
+    """``seat`` discards ``cards`` (one copy each) under the top card of the discard
+    pile: the top card and the colour to match do not change (RULES.md section 13)."""
+    if not cards:
+        return state
+    hand = list(state.hands[seat])
+    for card in cards:
+        hand.remove(card)
+    pile = state.discard_pile
+    moved = state.with_hand(seat, tuple(hand)).replace(discard_pile=pile[:-1] + tuple(cards) + pile[-1:])
+    return moved.add_events(Event("discard", seat, tuple(cards), "R-CUSTOM", "under the top card"))
+
+
+def _refresh_uno(state: GameState) -> GameState:
+    """Only a seat holding exactly one card stays open to a catch (R-UNO-CATCH)."""
+    exposed = state.uno_exposed
+    if exposed:
+        hands = state.hands
+        kept = tuple(s for s in exposed if len(hands[s]) == 1)
+        if kept != exposed:
+            return state.replace(uno_exposed=kept)
+    return state
+
+
+def _close_window(state: GameState, seat: int) -> GameState:
+    """A decision by the seat to move closes the other seats' UNO catch windows (R-UNO-CATCH)."""
+    exposed = state.uno_exposed
+    if exposed and any(s != seat for s in exposed):
+        return state.replace(uno_exposed=tuple(s for s in exposed if s == seat))
+    return state
+
+
+def _draw_until(state: GameState, seat: int, color: Color | None) -> GameState:
+    """``seat`` draws one card at a time until one of ``color``, or nothing is left (C1)."""
+    while True:
+        state, drawn = state.draw(seat, 1, "effect")
+        if not drawn or drawn[0].color is color:
+            return state
+
+
+def _adjust(
+    state: GameState, card: Card | None, owner: int | None, queue: tuple[int, ...], then: int
+) -> GameState:
+    """Bring each ``(seat, size)`` pair of ``queue`` to size: draws happen at once,
+    discards ask the seat to choose (phase ``discard``); then ``then`` plays (C5, C6)."""
+    for i in range(0, len(queue), 2):
+        seat, size = queue[i], queue[i + 1]
+        held = len(state.hands[seat])
+        if held < size:
+            state, _ = state.draw(seat, size - held, "effect")
+        elif held > size:
+            phase = Phase(DISCARD, held - size, card, owner, data=(then, *queue[i + 2 :]))
+            return _refresh_uno(state).replace(current_player=seat, phase=phase)
+    return _refresh_uno(state).replace(current_player=then, phase=PLAY)
+
+
+def _emptied(state: GameState, seat: int) -> int | None:
+    """The first seat after ``seat``, in the order of play, left without cards."""
+    hands = state.hands
+    other = state.next_seat(seat)
+    while other != seat:
+        if not hands[other]:
+            return other
+        other = state.next_seat(other)
+    return None
+
+
+# -- the ready effects ----------------------------------------------------------------------------
+
+
+def _c1_draw_until_color(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    return state.replace(
+        current_player=victim, phase=Phase(DRAW_COLOR, 0, action.card, action.seat, state.color)
+    )
+
+
+def _c1_last_card(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-OUT-LAST-DRAW by analogy: the next player still draws, and it counts.
+    return _draw_until(state, state.next_seat(action.seat), state.color)
+
+
+def _discard_all(keep_out: Callable[[Card], bool]) -> EffectFunction:
+    def effect(state: GameState, action: Action, previous: GameState) -> GameState:
+        seat = action.seat
+        other = state.next_seat(seat)
+        while other != seat:
+            state = discard_under(state, other, [c for c in state.hands[other] if keep_out(c)])
+            other = state.next_seat(other)
+        state = _refresh_uno(state)
+        out = _emptied(state, seat)
+        if out is not None:
+            # Decision (docstring): a seat left without cards has gone out (R-OUT).
+            return state.end_round(out, "out")
+        return state.pass_turn(1, seat)
+
+    return effect
+
+
+def _is_wild(card: Card) -> bool:
+    return card.color is None
+
+
+def _is_special(card: Card) -> bool:
+    return card.color is None or card.number is None
+
+
+def _c3_cannot_play_draw_3(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    if any(is_playable(state, victim, c) for c in state.hands[victim]):
+        return state.pass_turn(1, action.seat)
+    # Classic's penalty phase: draw phase.count and lose the turn.
+    return state.replace(current_player=victim, phase=Phase("penalty", 3, action.card, action.seat))
+
+
+def _c4_extra_turn(state: GameState, action: Action, previous: GameState) -> GameState:
+    return state.replace(current_player=action.seat, phase=PLAY)
+
+
+def _c5_next_to_7(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    return _adjust(state, action.card, action.seat, (victim, 7), victim)
+
+
+def _c6_all_to_3(state: GameState, action: Action, previous: GameState) -> GameState:
+    seat = action.seat
+    order: list[int] = []
+    other = state.next_seat(seat)
+    while other != seat:
+        order += (other, 3)
+        other = state.next_seat(other)
+    order += (seat, 3)
+    return _adjust(state, action.card, seat, tuple(order), state.next_seat(seat))
+
+
+def _c7_open_hands(state: GameState, action: Action, previous: GameState) -> GameState:
+    owners: tuple[int, ...] = state.extra(OPEN_HANDS, ())
+    if action.seat not in owners:
+        state = state.with_extra(OPEN_HANDS, (*owners, action.seat))
+    return state.pass_turn(1, action.seat)
+
+
+def _c8_joke(state: GameState, action: Action, previous: GameState) -> GameState:
+    judge = state.next_seat(action.seat)
+    return state.replace(current_player=judge, phase=Phase(JOKE, 0, action.card, action.seat))
+
+
+def _c9_stiff_elbows(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    rule = Event(
+        "table-rule",
+        victim,
+        (),
+        "R-CUSTOM",
+        f"seat {victim} may not bend their elbows until someone calls UNO",
+    )
+    return state.add_events(rule).pass_turn(1, action.seat)
+
+
+def _c10_crow_or_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    return state.replace(current_player=victim, phase=Phase(ROOSTER, 4, action.card, action.seat))
+
+
+def _c10_crow_and_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+    victim = state.next_seat(action.seat)
+    crowed = state.add_events(Event("crow", victim, (), "R-CUSTOM", "crows like a rooster"))
+    return crowed.replace(current_player=victim, phase=Phase("penalty", 4, action.card, action.seat))
+
+
+READY_EFFECTS: tuple[Effect, ...] = (
+    Effect(
+        "draw-until-color",
+        "the next player draws until they draw a card of the colour named, and loses the turn",
+        _c1_draw_until_color,
+        _c1_last_card,
+        ("c1",),
+    ),
+    Effect(
+        "discard-wilds",
+        "every other player discards all their wild cards",
+        _discard_all(_is_wild),
+        aliases=("c2",),
+    ),
+    Effect(
+        "discard-specials",
+        "every other player discards all their wild and action cards",
+        _discard_all(_is_special),
+    ),
+    Effect(
+        "cannot-play-draw-3",
+        "if the next player cannot play, they draw three cards",
+        _c3_cannot_play_draw_3,
+        aliases=("c3",),
+    ),
+    Effect("extra-turn", "take another turn", _c4_extra_turn, aliases=("c4",)),
+    Effect(
+        "next-to-7",
+        "the next player draws or discards until they hold exactly 7 cards",
+        _c5_next_to_7,
+        aliases=("c5",),
+    ),
+    Effect(
+        "all-to-3",
+        "every player draws or discards until they hold exactly 3 cards",
+        _c6_all_to_3,
+        aliases=("c6",),
+    ),
+    Effect(
+        "open-hands",
+        "everyone plays with their hand open until your next turn",
+        _c7_open_hands,
+        aliases=("c7",),
+    ),
+    Effect(
+        "joke",
+        "tell a joke: if nobody laughs draw 4, otherwise discard all but 1 card (and call UNO)",
+        _c8_joke,
+        aliases=("c8",),
+    ),
+    Effect(
+        "stiff-elbows",
+        "the next player may not bend their elbows until someone calls UNO",
+        _c9_stiff_elbows,
+        aliases=("c9",),
+    ),
+    Effect(
+        "crow-or-draw-4",
+        "the next player must crow like a rooster or draw 4",
+        _c10_crow_or_draw_4,
+        aliases=("c10",),
+    ),
+    Effect(
+        "crow-and-draw-4",
+        "the next player must crow like a rooster and draw 4",
+        _c10_crow_and_draw_4,
+    ),
+)
+"""The seeds' ten example rules (C1-C10) and the seeds' variants of C2 and C10."""
+
+_READY_BY_NAME: dict[str, Effect] = {key: e for e in READY_EFFECTS for key in (e.name, *e.aliases)}
+
+
+# -- options ---------------------------------------------------------------------------------------
+
+
+def check_effect_name(value: Any) -> str:
+    """Validate an effect binding's spelling; whether it exists is checked with the rule set."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not an effect name")
+    name = value.strip().lower()
+    if name in ("", "none"):
+        return ""
+    if not _NAME.match(name):
+        raise ValueError(f"{value!r} is not an effect name (a-z, 0-9 and '-')")
+    return name
+
+
+def _binding_option(i: int) -> Option:
+    return Option(
+        f"custom_wild_{i}",
+        "",
+        f"the effect bound to CW{i} ('' or none: a plain 40-point wild) (R-CUSTOM)",
+        check_effect_name,
+        "an effect name such as extra-turn or C4, or none",
+    )
+
+
+# -- the plugin --------------------------------------------------------------------------------------
+
+
+class CustomWildsPlugin(Plugin):
+    """Deals the customizable wilds and carries out the effects bound to them."""
+
+    name = "custom-wilds"
+    summary = "The 2015 edition's write-your-own wilds, bound to ready or supplied effects (R-CUSTOM)"
+    requires = ("classic",)
+    rules = ("R-CUSTOM", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
+    options = (
+        Option(
+            "customizable_wilds",
+            3,
+            "how many of the 3 customizable wilds are in the deck (R-DECK-112)",
+            one_of(0, 1, 2, 3),
+            "0, 1, 2, 3",
+        ),
+        _binding_option(1),
+        _binding_option(2),
+        _binding_option(3),
+    )
+    hookspecs = CustomWildSpecs
+
+    # -- building ----------------------------------------------------------------------------------
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return CUSTOM_WILDS[: ruleset.options["customizable_wilds"]]  # R-DECK-112
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return POINTS if card in _CUSTOM else None  # R-SCORE: 40 [E15]
+
+    @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        known: dict[str, Effect] = {}
+
+        def add(effect: Any, source: str) -> None:
+            if not isinstance(effect, Effect):
+                raise RulesetError(
+                    f"{source} offered {effect!r}, which is not an unorules_custom_wilds.Effect"
+                )
+            for key in (effect.name, *effect.aliases):
+                other = known.get(key)
+                if other is not None and other != effect:
+                    raise RulesetError(
+                        f"two different effects are named {key!r} ({other.summary!r} and "
+                        f"{effect.summary!r}, from {source}): rename one"
+                    )
+                known[key] = effect
+
+        for effect in READY_EFFECTS:
+            add(effect, "the ready effects")
+        for effect in _REGISTERED.values():
+            add(effect, "register_effect")
+        for offered in ruleset.hook.custom_wild_effects(ruleset=ruleset):
+            for effect in offered:
+                add(effect, "a plugin's custom_wild_effects hook")
+        count = ruleset.options["customizable_wilds"]
+        bound: dict[Card, Effect] = {}
+        for i, card in enumerate(CUSTOM_WILDS, 1):
+            name = ruleset.options[f"custom_wild_{i}"]
+            if not name:
+                continue
+            if i > count:
+                raise RulesetError(
+                    f"option custom_wild_{i} binds {name!r} to CW{i}, but only {count} customizable "
+                    f"wild(s) are used (option customizable_wilds)"
+                )
+            chosen = known.get(name)
+            if chosen is None:
+                listed = ", ".join(
+                    e.name + (f" ({'/'.join(a.upper() for a in e.aliases)})" if e.aliases else "")
+                    for e in dict.fromkeys(known.values())
+                )
+                raise RulesetError(
+                    f"option custom_wild_{i}: no effect named {name!r}; known effects: {listed}"
+                )
+            bound[card] = chosen
+        key = id(ruleset)
+        _TABLES[key] = _Table(known, bound)
+        weakref.finalize(ruleset, _TABLES.pop, key, None)
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    @hookimpl
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        card = action.card
+        if card is None or card not in _CUSTOM:
+            return None
+        effect = _TABLES[id(state.ruleset)].bound.get(card)
+        if effect is None:
+            return None  # R-CUSTOM: without an effect, a plain wild
+        seat = action.seat
+        if not state.hands[seat]:
+            if effect.last_card is None:
+                return None  # R-OUT: classic ends the round; the effect does not happen
+            noted = state.add_events(_played(effect, seat, card))
+            return effect.last_card(noted, action, previous).end_round(seat, "out")
+        return effect.play(state.add_events(_played(effect, seat, card)), action, previous)
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> Sequence[Action]:
+        name = state.phase.name
+        if name not in _PHASE_VERBS:
+            return ()
+        seat = state.current_player
+        if name == DISCARD:
+            return [Action.of(seat, "discard", c) for c in dict.fromkeys(state.hands[seat])]
+        if name == KEEP:
+            return [Action.of(seat, "keep", c) for c in dict.fromkeys(state.hands[seat])]
+        if name == JOKE:
+            return (Action.of(seat, "laughed"), Action.of(seat, "nolaugh"))
+        if name == ROOSTER:
+            return (Action.of(seat, "crow"), Action.of(seat, "draw"))
+        return (Action.of(seat, "draw"),)  # DRAW_COLOR
+
+    @hookimpl
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        phase = state.phase
+        verbs = _PHASE_VERBS.get(phase.name)
+        seat = action.seat
+        if verbs is None or action.verb not in verbs or seat != state.current_player:
+            return None  # UNO calls and catches, and every other phase: not ours
+        name = phase.name
+        if name != JOKE:
+            # The seat to move begins its turn (R-UNO-CATCH); a joke's answer is
+            # the table's word, not the judge's turn.
+            state = _close_window(state, seat)
+        if name == DISCARD:
+            card = action.card
+            assert card is not None
+            state = discard_under(state, seat, (card,))
+            if phase.count > 1:
+                return _refresh_uno(state).replace(
+                    phase=Phase(DISCARD, phase.count - 1, phase.card, phase.seat, data=phase.data)
+                )
+            then, *queue = phase.data
+            return _adjust(state, phase.card, phase.seat, tuple(queue), then)
+        if name == DRAW_COLOR:
+            # C1: draw until the colour named, then lose the turn.
+            return _draw_until(state, seat, phase.color).pass_turn(1, seat)
+        if name == JOKE:
+            teller = phase.seat
+            assert teller is not None
+            if action.verb == "nolaugh":
+                # C8: nobody laughed: the teller draws 4; the judge then plays.
+                noted = state.add_events(Event("joke", teller, (), "R-CUSTOM", "nobody laughed"))
+                drawn, _ = noted.draw(teller, 4, "penalty")
+                return _refresh_uno(drawn).replace(phase=PLAY)
+            noted = state.add_events(Event("joke", teller, (), "R-CUSTOM", "somebody laughed"))
+            if len(noted.hands[teller]) <= 1:
+                return noted.replace(phase=PLAY)
+            return noted.replace(
+                current_player=teller, phase=Phase(KEEP, 0, phase.card, teller, data=(seat,))
+            )
+        if name == KEEP:
+            # C8: keep one card, discard the rest under the top card, and call UNO.
+            kept = action.card
+            assert kept is not None
+            rest = list(state.hands[seat])
+            rest.remove(kept)
+            state = discard_under(state, seat, rest)
+            exposed = state.uno_exposed if seat in state.uno_exposed else (*state.uno_exposed, seat)
+            return state.replace(uno_exposed=exposed, current_player=phase.data[0], phase=PLAY)
+        # ROOSTER (C10): crow and play on, or draw 4 and lose the turn.
+        if action.verb == "crow":
+            return state.add_events(Event("crow", seat, (), "R-CUSTOM", "crows like a rooster")).replace(
+                phase=PLAY
+            )
+        drawn, _ = state.draw(seat, phase.count, "penalty")
+        return drawn.pass_turn(1, seat)
+
+    @hookimpl(wrapper=True, specname="apply_action")
+    def close_open_hands(
+        self, state: GameState, action: Action
+    ) -> Generator[None, GameState | None, GameState | None]:
+        # C7: hands close when the open-hands card's player is next to move, and
+        # at the end of a round.
+        result = yield
+        if result is None or not result.extras:
+            return result
+        owners = result.extra(OPEN_HANDS)
+        if not owners:
+            return result
+        if len(result.rounds) != len(state.rounds):
+            return result.with_extra(OPEN_HANDS, None)
+        current = result.current_player
+        if current in owners:
+            rest = tuple(s for s in owners if s != current)
+            return result.with_extra(OPEN_HANDS, rest or None)
+        return result
+
+    @hookimpl
+    def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
+        # C7: while an open-hands card is in force, every hand is open.
+        if state.extras and state.extra(OPEN_HANDS):
+            return range(len(state.hands))
+        return ()
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        verb = action.verb
+        if verb in ("uno", "catch"):
+            return None
+        phase = state.phase
+        name = phase.name
+        current = state.current_player
+        mine = name in _PHASE_VERBS or (name == "penalty" and phase.card in _CUSTOM)
+        if not mine:
+            if verb in _OWN_VERBS:
+                return "R-CUSTOM", f"'{verb}' answers a customizable wild's effect, and none is asking now"
+            return None
+        if action.seat != current:
+            return "R-CUSTOM", f"seat {current} must answer the customizable wild's effect first"
+        if name == "penalty":
+            return (
+                "R-CUSTOM",
+                f"the customizable wild's effect: seat {current} must draw {phase.count} ('draw')",
+            )
+        if name == DRAW_COLOR:
+            return "R-CUSTOM", f"draw until a {phase.color} card comes ('draw')"
+        if name == DISCARD:
+            if verb == "discard" and action.card is not None:
+                return "R-CUSTOM", f"seat {current} holds no {action.card} to discard"
+            return (
+                "R-CUSTOM",
+                f"discard {phase.count} more card(s) of your choice, "
+                f"e.g. 'discard {state.hands[current][0]}'",
+            )
+        if name == KEEP:
+            if verb == "keep" and action.card is not None:
+                return "R-CUSTOM", f"seat {current} holds no {action.card} to keep"
+            return "R-CUSTOM", f"keep one card of your hand, e.g. 'keep {state.hands[current][0]}'"
+        if name == JOKE:
+            return "R-CUSTOM", "answer for the table: 'laughed' (somebody laughed) or 'nolaugh' (nobody did)"
+        return "R-CUSTOM", "crow like a rooster ('crow') or draw 4 ('draw')"
+
+
+def _played(effect: Effect, seat: int, card: Card) -> Event:
+    return Event("custom-wild", seat, (card,), effect.rule, f"{effect.name}: {effect.summary}")
+
+
+plugin = CustomWildsPlugin()
+"""The plugin object the ``unorules`` entry point ``custom-wilds`` names."""
