@@ -239,3 +239,12 @@ def test_r_pen_refusals_of_the_penalty_verbs_always_cite_a_rule(enforcement: str
                         with pytest.raises(IllegalActionError) as refused:
                             state.apply(action)
                         assert refused.value.rule in ("R-PEN-ILLEGAL", "R-PEN-COACH")
+
+
+def test_r_pen_illegal_caught_play_voids_the_uno_call_made_for_it() -> None:
+    state = rearranged(table(), hands={0: "R5 G1"})
+    called = state.apply("0: uno").apply("0: play R5")
+    assert called.uno_exposed == ()
+    caught = called.apply("1: catch_play 0")
+    assert names(caught.hands[0]) == ["R5", "G1", "G8", "G9"]
+    assert 0 not in caught.uno_declared

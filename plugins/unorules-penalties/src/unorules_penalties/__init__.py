@@ -55,9 +55,10 @@ Decisions where the rules are silent
   exact: nothing else has happened since the play, so the card's whole effect
   (a Skip, Reverse, Draw Two, a 0 of 7-0 passing hands, ...) is undone.
 * **After a catch** the UNO catch window of the seat before the offender stays
-  closed (the offender had begun their turn, R-UNO-CATCH), the colour and the
-  direction are those before the illegal play, and the drawn penalty cards
-  cannot be played at once (RULES.md section 13).
+  closed (the offender had begun their turn, R-UNO-CATCH); an UNO call the
+  offender made for the illegal card is void; the colour and the direction
+  are those before the illegal play; and the penalty cards cannot be played
+  at once (RULES.md section 13).
 * **Who may catch.** Any seat still in the game except the offender (the next
   seat included, and in a partners game the offender's partner).
 * **Coaching reports** may be made by any seat still in the game, in any
@@ -308,8 +309,10 @@ def _catch_play(state: GameState, action: Action) -> GameState:
         direction=direction,
         current_player=current,
         phase=Phase(*phase),
-        uno_declared=declared,
-        uno_exposed=(),  # the offender had begun their turn (R-UNO-CATCH)
+        # An UNO call made for the card taken back is void; the offender had
+        # begun their turn, which closed the catch window before it (R-UNO-CATCH).
+        uno_declared=tuple(s for s in declared if s != offender),
+        uno_exposed=(),
         stalled=stalled,
         rng=rng,
         extras=extras,
