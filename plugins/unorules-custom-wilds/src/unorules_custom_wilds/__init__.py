@@ -73,7 +73,7 @@ effect name              alias  what happens when the card is played
                                 the colour named with the wild (wilds have no colour), then loses
                                 the turn. Phase ``draw-color``: their only action is ``draw``.
 ``discard-wilds``        C2     Every other player discards all their colourless cards (Wild, Wild
-                                Draw Four and every special wild) under the top card ([HU][CZ][SK]).
+                                Draw Four and every special wild) under the top card ([E15] HU, CZ, SK).
 ``discard-specials``            C2 as the Polish text has it: every other player discards all
                                 their wild **and** action cards (Skip, Reverse, Draw Two).
 ``cannot-play-draw-3``   C3     If the next player holds no card they could play, they draw three
@@ -92,7 +92,7 @@ effect name              alias  what happens when the card is played
 ``stiff-elbows``         C9     The next player may not bend their elbows until someone calls UNO:
                                 a ``table-rule`` event is recorded; no card moves.
 ``crow-or-draw-4``       C10    The next player crows like a rooster or draws 4 and loses the turn
-                                (the Polish text).
+                                ([E15] PL and [PL]).
 ``crow-and-draw-4``             C10 as the Hungarian, Czech and Slovak texts have it: the next
                                 player crows **and** draws 4 (classic's ``penalty`` phase).
 =======================  =====  ====================================================================
@@ -440,6 +440,7 @@ def _emptied(state: GameState, seat: int) -> int | None:
 
 
 def _c1_draw_until_color(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C1: the next player draws until the colour named (phase draw-color).
     victim = state.next_seat(action.seat)
     return state.replace(
         current_player=victim, phase=Phase(DRAW_COLOR, 0, action.card, action.seat, state.color)
@@ -452,6 +453,7 @@ def _c1_last_card(state: GameState, action: Action, previous: GameState) -> Game
 
 
 def _discard_all(keep_out: Callable[[Card], bool]) -> EffectFunction:
+    # R-CUSTOM C2: every other player discards the cards ``keep_out`` picks.
     def effect(state: GameState, action: Action, previous: GameState) -> GameState:
         seat = action.seat
         other = state.next_seat(seat)
@@ -477,6 +479,7 @@ def _is_special(card: Card) -> bool:
 
 
 def _c3_cannot_play_draw_3(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C3: a next player who cannot play draws three and loses the turn.
     victim = state.next_seat(action.seat)
     if any(is_playable(state, victim, c) for c in state.hands[victim]):
         return state.pass_turn(1, action.seat)
@@ -485,15 +488,18 @@ def _c3_cannot_play_draw_3(state: GameState, action: Action, previous: GameState
 
 
 def _c4_extra_turn(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C4: take another turn.
     return state.replace(current_player=action.seat, phase=PLAY)
 
 
 def _c5_next_to_7(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C5: the next player draws or discards (their choice) to exactly 7.
     victim = state.next_seat(action.seat)
     return _adjust(state, action.card, action.seat, (victim, 7), victim)
 
 
 def _c6_all_to_3(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C6: every player, from the next one round to the card's player, to exactly 3.
     seat = action.seat
     order: list[int] = []
     other = state.next_seat(seat)
@@ -505,6 +511,7 @@ def _c6_all_to_3(state: GameState, action: Action, previous: GameState) -> GameS
 
 
 def _c7_open_hands(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C7: hands open until this player's next turn (visible_hands, close_open_hands).
     owners: tuple[int, ...] = state.extra(OPEN_HANDS, ())
     if action.seat not in owners:
         state = state.with_extra(OPEN_HANDS, (*owners, action.seat))
@@ -512,11 +519,13 @@ def _c7_open_hands(state: GameState, action: Action, previous: GameState) -> Gam
 
 
 def _c8_joke(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C8: the next player answers for the table (phase joke).
     judge = state.next_seat(action.seat)
     return state.replace(current_player=judge, phase=Phase(JOKE, 0, action.card, action.seat))
 
 
 def _c9_stiff_elbows(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C9: a social rule: only an event, no card moves.
     victim = state.next_seat(action.seat)
     rule = Event(
         "table-rule",
@@ -529,11 +538,13 @@ def _c9_stiff_elbows(state: GameState, action: Action, previous: GameState) -> G
 
 
 def _c10_crow_or_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C10 [PL]: crow or draw 4 (phase rooster).
     victim = state.next_seat(action.seat)
     return state.replace(current_player=victim, phase=Phase(ROOSTER, 4, action.card, action.seat))
 
 
 def _c10_crow_and_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+    # R-CUSTOM C10 as [E15] HU/CZ/SK: crow and draw 4 (classic's penalty phase).
     victim = state.next_seat(action.seat)
     crowed = state.add_events(Event("crow", victim, (), "R-CUSTOM", "crows like a rooster"))
     return crowed.replace(current_player=victim, phase=Phase("penalty", 4, action.card, action.seat))
