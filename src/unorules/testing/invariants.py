@@ -1,0 +1,709 @@
+"""The invariants every rule set must keep, as functions that check any state.
+
+Each ``check_*`` function raises :class:`InvariantViolation` (an
+``AssertionError``) with a message saying what is wrong, so it works in a plain
+``pytest`` test, in a hypothesis property and in the conformance runner
+alike. The invariants (DEVELOPING.md, "Invariants every rule set must keep"):
+
+=================  ==============================================================
+name               what it checks
+=================  ==============================================================
+``cards``          hands + draw pile + discard pile (+ cards set aside) = the deck
+``turn``           one seat to move: the current player is in the game and has an
+                   action; other seats only have out-of-turn actions
+``legal``          legal actions are non-empty until the game is over (and empty
+                   after), name seats in the game, are listed once, and their
+                   notation parses back to the same action
+``accepted``       every legal action is accepted by ``apply``
+``refused``        a sample of other actions is refused with ``IllegalActionError``
+                   and leaves the state unchanged
+``pure``           ``apply`` never changes the state it is given
+``json``           ``GameState.from_json(s.to_json()) == s``, and both play on alike
+``view``           each seat's view shows its own hand, every hand's size, its own
+                   legal actions, and no other seat's private cards
+``replay``         the same seed and actions give an equal state
+``rounds``         every round ends: within a bound, and without a state repeating
+=================  ==============================================================
+
+A plugin may declare, as plain attributes the toolkit reads (pluggy ignores
+them):
+
+* ``max_round_actions: int``: the most actions a round of random play may
+  take (default :data:`DEFAULT_MAX_ROUND_ACTIONS`; the largest bound declared
+  by a rule set's plugins applies);
+* ``set_aside_cards(state) -> Iterable[Card]``: cards the plugin keeps out of
+  the hands and piles (counted by ``cards``);
+* ``turn_verbs``: verbs only the seat to move may use, added to
+  :data:`TURN_VERBS`; ``out_of_turn_verbs``: verbs other seats may use
+  although they are in :data:`TURN_VERBS` (a jump-in ``play``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import weakref
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import attrs
+
+from unorules.actions import _VERBS, Action
+from unorules.cards import COLORS, Card
+from unorules.errors import IllegalActionError, NotationError
+from unorules.ruleset import Ruleset, installed_plugins
+from unorules.state import GameState
+
+__all__ = [
+    "DEFAULT_MAX_ROUND_ACTIONS",
+    "STATE_INVARIANTS",
+    "TURN_VERBS",
+    "InvariantViolation",
+    "RoundMonitor",
+    "check_apply_pure",
+    "check_cards",
+    "check_illegal_actions_refused",
+    "check_json_round_trip",
+    "check_legal_actions",
+    "check_legal_actions_accepted",
+    "check_replay",
+    "check_replay_game",
+    "check_round_ends",
+    "check_state",
+    "check_turn",
+    "check_views",
+    "round_bound",
+    "set_aside_cards",
+    "turn_only_verbs",
+]
+
+DEFAULT_MAX_ROUND_ACTIONS = 50_000
+"""The default bound on the actions of one round. Random classic play, whose
+players call UNO, catch each other and draw instead of playing at random,
+takes about a thousand actions per round and very rarely more than 12,000."""
+
+TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
+"""Verbs that only the seat to move may use (unless a plugin lists one in its
+``out_of_turn_verbs``). ``uno``, ``catch`` and ``challenge`` may come from
+other seats, and so may any verb a plugin registers, unless it lists it in its
+``turn_verbs``."""
+
+
+class InvariantViolation(AssertionError):
+    """An invariant does not hold: ``invariant`` names it, ``detail`` says how."""
+
+    def __init__(self, invariant: str, detail: str) -> None:
+        super().__init__(f"[{invariant}] {detail}")
+        self.invariant = invariant
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (type(self), (self.invariant, self.detail))
+
+    def within(self, context: str) -> InvariantViolation:
+        """The same violation with ``context`` (where it happened) in front of the detail."""
+        return InvariantViolation(self.invariant, f"{context}: {self.detail}")
+
+
+def _fail(invariant: str, detail: str) -> InvariantViolation:
+    return InvariantViolation(invariant, detail)
+
+
+# -- what plugins declare, worked out once per rule set ---------------------------------
+
+_T = TypeVar("_T")
+_per_ruleset: dict[int, tuple[weakref.ref[Ruleset], dict[str, Any]]] = {}
+
+
+def _cached(ruleset: Ruleset, key: str, compute: Callable[[Ruleset], _T]) -> _T:
+    entry = _per_ruleset.get(id(ruleset))
+    if entry is None or entry[0]() is not ruleset:
+        entry = (weakref.ref(ruleset), {})
+        _per_ruleset[id(ruleset)] = entry
+        if len(_per_ruleset) > 256:
+            for k in [k for k, (ref, _) in _per_ruleset.items() if ref() is None]:
+                del _per_ruleset[k]
+    values = entry[1]
+    if key not in values:
+        values[key] = compute(ruleset)
+    result: _T = values[key]
+    return result
+
+
+def turn_only_verbs(ruleset: Ruleset) -> frozenset[str]:
+    """The verbs only the seat to move may use in ``ruleset``."""
+
+    def compute(rules: Ruleset) -> frozenset[str]:
+        verbs = set(TURN_VERBS)
+        for plugin in rules.plugins:
+            verbs |= set(getattr(plugin, "turn_verbs", ()))
+        for plugin in rules.plugins:
+            verbs -= set(getattr(plugin, "out_of_turn_verbs", ()))
+        return frozenset(verbs)
+
+    return _cached(ruleset, "turn_verbs", compute)
+
+
+def round_bound(ruleset: Ruleset) -> int:
+    """The most actions one round of ``ruleset`` may take: the largest
+    ``max_round_actions`` its plugins declare, else the default."""
+
+    def compute(rules: Ruleset) -> int:
+        declared = [getattr(p, "max_round_actions", None) for p in rules.plugins]
+        bounds = [b for b in declared if isinstance(b, int) and b > 0]
+        return max(bounds) if bounds else DEFAULT_MAX_ROUND_ACTIONS
+
+    return _cached(ruleset, "round_bound", compute)
+
+
+def _aside_functions(ruleset: Ruleset) -> tuple[Callable[[GameState], Iterable[Card]], ...]:
+    def compute(rules: Ruleset) -> tuple[Callable[[GameState], Iterable[Card]], ...]:
+        found = (getattr(p, "set_aside_cards", None) for p in rules.plugins)
+        return tuple(f for f in found if callable(f))
+
+    return _cached(ruleset, "aside", compute)
+
+
+def _deck_count(ruleset: Ruleset) -> Counter[Card]:
+    return _cached(ruleset, "deck", lambda rules: Counter(rules.deck))
+
+
+def _deck_ids(ruleset: Ruleset) -> list[int]:
+    return _cached(ruleset, "deck_ids", lambda rules: sorted(map(id, rules.deck)))
+
+
+def set_aside_cards(state: GameState) -> list[Card]:
+    """The cards ``state``'s plugins say they keep out of the hands and piles."""
+    cards: list[Card] = []
+    for function in _aside_functions(state.ruleset):
+        cards.extend(function(state))
+    return cards
+
+
+# -- single-state invariants ---------------------------------------------------------------
+
+
+def _after(state: GameState) -> str:
+    return "at the deal" if state.last_action is None else f'after "{state.last_action}"'
+
+
+def _cards_text(counts: Counter[Card]) -> str:
+    return " ".join(f"{card}x{n}" if n > 1 else str(card) for card, n in sorted(counts.items(), key=str))
+
+
+def check_cards(state: GameState) -> None:
+    """Every card accounted for: hands, draw pile, discard pile and the cards
+    plugins set aside hold exactly the rule set's deck."""
+    cards = list(state.draw_pile)
+    cards += state.discard_pile
+    for hand in state.hands:
+        cards += hand
+    if _aside_functions(state.ruleset):
+        cards += set_aside_cards(state)
+    # Cards are interned, so the multiset of their ids is the multiset of cards.
+    if sorted(map(id, cards)) != _deck_ids(state.ruleset):
+        expected = _deck_count(state.ruleset)
+        found = Counter(cards)
+        missing = expected - found
+        extra = found - expected
+        parts = []
+        if missing:
+            parts.append(f"missing {_cards_text(missing)}")
+        if extra:
+            parts.append(f"extra {_cards_text(extra)}")
+        raise _fail(
+            "cards",
+            f"{_after(state)}, the cards are not the deck ({'; '.join(parts) or 'wrong kind of objects'}): "
+            "hands, draw pile, discard pile and set-aside cards must hold every card of ruleset.deck "
+            "exactly once",
+        )
+    if not state.discard_pile:
+        raise _fail("cards", f"{_after(state)}, the discard pile is empty: it must hold the top card")
+
+
+def check_turn(state: GameState) -> None:
+    """Exactly one seat to move: the current player is a seat still in the game
+    with a legal action, and other seats have only out-of-turn actions."""
+    seat = state.current_player
+    if not 0 <= seat < state.players:
+        raise _fail("turn", f"{_after(state)}, current_player is {seat}, not a seat of {state.players}")
+    if seat in state.left:
+        raise _fail("turn", f"{_after(state)}, seat {seat} is to move but has left the game")
+    if state.is_over:
+        return
+    legal = state.legal_actions()
+    if not any(a.seat == seat for a in legal):
+        listed = ", ".join(map(str, legal)) or "nothing"
+        raise _fail(
+            "turn",
+            f"{_after(state)}, seat {seat} is to move ({state.phase.name} phase) but has no legal "
+            f"action; legal: {listed}",
+        )
+    restricted = turn_only_verbs(state.ruleset)
+    for action in legal:
+        if action.seat != seat and action.verb in restricted:
+            raise _fail(
+                "turn",
+                f"{_after(state)}, seat {seat} is to move, yet seat {action.seat} may {action} "
+                f"('{action.verb}' is a turn action; a plugin lists verbs other seats may use in "
+                "out_of_turn_verbs)",
+            )
+
+
+_notation_ok: set[Action] = set()
+
+
+def check_legal_actions(state: GameState) -> None:
+    """Legal actions are non-empty until the game is over and empty after it;
+    each names a seat still in the game, is listed once, and its notation
+    parses back to the same action."""
+    legal = state.legal_actions()
+    if state.is_over:
+        if legal:
+            raise _fail("legal", f"the game is over, yet {len(legal)} actions are legal: {legal[0]}, ...")
+        return
+    if not legal:
+        raise _fail(
+            "legal",
+            f"{_after(state)}, no action is legal but the game is not over "
+            f"(seat {state.current_player} in the {state.phase.name!r} phase)",
+        )
+    active = state.active_seats
+    if len(set(legal)) != len(legal):
+        twice = Counter(legal).most_common(1)[0][0]
+        raise _fail("legal", f"{_after(state)}, {twice} is listed more than once in legal_actions()")
+    for action in legal:
+        if action not in _notation_ok:
+            if not isinstance(action, Action):
+                raise _fail("legal", f"{_after(state)}, legal_actions() holds {action!r}, not an Action")
+            text = str(action)
+            try:
+                parsed = Action.parse(text)
+            except NotationError as exc:
+                raise _fail(
+                    "legal", f"{_after(state)}, the notation {text!r} does not parse: {exc}"
+                ) from None
+            if parsed is not action:
+                raise _fail(
+                    "legal", f"{_after(state)}, {text!r} parses to {parsed!r}, not to the legal action"
+                )
+            _notation_ok.add(action)
+        if action.seat not in active:
+            raise _fail(
+                "legal", f"{_after(state)}, {action} names seat {action.seat}, not a seat in the game"
+            )
+
+
+_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.eq)
+
+
+def _snapshot(state: GameState) -> tuple[Any, ...]:
+    return tuple(getattr(state, name) for name in _FIELDS)
+
+
+def _unchanged(state: GameState, snapshot: tuple[Any, ...]) -> bool:
+    # States hold only immutable values, so a change means a field was replaced.
+    return all(a is b for a, b in zip(_snapshot(state), snapshot, strict=True))
+
+
+def check_legal_actions_accepted(state: GameState, *, compare_json: bool = True) -> None:
+    """Every legal action is accepted by ``apply``, which returns a new state of
+    the same rule set and leaves ``state`` as it was (``pure``: no field
+    replaced, and with ``compare_json`` the same JSON before and after)."""
+    before = state.to_json() if compare_json else None
+    snapshot = _snapshot(state)
+    legal = state.legal_actions()
+    for action in legal:
+        try:
+            after = state.apply(action)
+        except Exception as exc:
+            raise _fail(
+                "accepted",
+                f"{_after(state)}, {action} is listed as legal but apply raised {type(exc).__name__}: {exc}",
+            ) from exc
+        if not isinstance(after, GameState):
+            raise _fail("accepted", f"{_after(state)}, apply({action}) returned {after!r}, not a GameState")
+        if after.ruleset is not state.ruleset:
+            raise _fail("accepted", f"{_after(state)}, apply({action}) returned a state of another rule set")
+        if not _unchanged(state, snapshot):
+            raise _fail("pure", f"{_after(state)}, apply({action}) changed the state it was applied to")
+    if state.legal_actions() != legal or (before is not None and state.to_json() != before):
+        raise _fail(
+            "pure", f"{_after(state)}, applying the legal actions changed the state they were applied to"
+        )
+
+
+def check_apply_pure(state: GameState, actions: Sequence[Action] | None = None) -> None:
+    """``apply`` never changes its input: the state's fields, JSON and legal
+    actions are the same after applying each of ``actions`` (default: every
+    legal action; illegal ones are refused, which must not change it either)."""
+    before = state.to_json()
+    snapshot = _snapshot(state)
+    legal = state.legal_actions()
+    for action in legal if actions is None else actions:
+        with contextlib.suppress(IllegalActionError):
+            state.apply(action)
+        if not _unchanged(state, snapshot) or state.to_json() != before:
+            raise _fail("pure", f"{_after(state)}, apply({action}) changed the state it was applied to")
+        if state.legal_actions() != legal:
+            raise _fail("pure", f"{_after(state)}, apply({action}) changed the legal actions of its input")
+
+
+def _verbs() -> list[str]:
+    return sorted(_VERBS)
+
+
+def _rng_for(state: GameState) -> random.Random:
+    return random.Random(
+        f"{state.rng}:{len(state.discard_pile)}:{len(state.draw_pile)}:{state.current_player}"
+    )
+
+
+def _near_misses(state: GameState, rng: random.Random, count: int) -> list[Action]:
+    """Actions like the legal ones with one field changed, then random ones:
+    the places where legality has edges."""
+    legal = state.legal_actions()
+    players = state.players
+    seats = range(players)
+    deck = state.ruleset.deck
+    out: list[Action] = []
+    for _ in range(count):
+        base = rng.choice(legal) if legal and rng.random() < 0.6 else None
+        if base is not None:
+            seat, verb, card, color, target = base.seat, base.verb, base.card, base.color, base.target
+            field = rng.randrange(4)
+            if field == 0:
+                seat = rng.choice(seats)
+            elif field == 1:
+                color = None if color is not None and rng.random() < 0.5 else rng.choice(COLORS)
+            elif field == 2:
+                target = None if target is not None and rng.random() < 0.5 else rng.choice(seats)
+            else:
+                hand = state.hands[seat]
+                card = rng.choice(hand) if hand and rng.random() < 0.7 else rng.choice(deck)
+        else:
+            seat = rng.choice(seats)
+            verb = rng.choice(_verbs())
+            spec = _VERBS[verb]
+            hand = state.hands[seat]
+            card = None
+            if spec.card == "required" or (spec.card == "optional" and rng.random() < 0.5):
+                card = rng.choice(hand) if hand and rng.random() < 0.7 else rng.choice(deck)
+            color = None
+            if spec.color == "required" or (spec.color == "optional" and rng.random() < 0.5):
+                color = rng.choice(COLORS)
+            target = None
+            if spec.target == "required" or (spec.target == "optional" and rng.random() < 0.3):
+                target = rng.choice(seats)
+        out.append(Action.of(seat, verb, card, color, target))
+    return out
+
+
+def check_illegal_actions_refused(state: GameState, sample: int = 8, *, require_rule: bool = False) -> None:
+    """Actions that are not legal are refused with ``IllegalActionError`` and
+    leave the state unchanged.
+
+    Tries ``sample`` actions near the legal ones (one field changed) and at
+    random, plus an action of a seat that does not exist. With
+    ``require_rule``, a refusal of a seat in the game must cite a rule id
+    (``IllegalActionError.rule``), as the plugins' ``explain_illegal`` should.
+    """
+    if state.is_over:
+        return
+    snapshot = _snapshot(state)
+    legal = state.legal_actions()
+    allowed = set(legal)
+    rng = _rng_for(state)
+    candidates = [a for a in _near_misses(state, rng, sample * 2) if a not in allowed][:sample]
+    candidates.append(Action.of(state.players, "draw"))
+    for action in candidates:
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            if not str(exc):
+                raise _fail("refused", f"{_after(state)}, refusing {action} gave an empty message") from None
+            if require_rule and exc.rule is None and action.seat in state.active_seats:
+                raise _fail("refused", f"{_after(state)}, refusing {action} cites no rule: {exc}") from None
+        except Exception as exc:
+            raise _fail(
+                "refused",
+                f"{_after(state)}, {action} is not legal but apply raised {type(exc).__name__} "
+                f"instead of IllegalActionError: {exc}",
+            ) from exc
+        else:
+            raise _fail(
+                "refused", f"{_after(state)}, {action} is not in legal_actions() but apply accepted it"
+            )
+        if state.is_legal(action):
+            raise _fail(
+                "refused", f"{_after(state)}, is_legal({action}) is true but it is not in legal_actions()"
+            )
+    if not _unchanged(state, snapshot) or state.legal_actions() != legal:
+        raise _fail("pure", f"{_after(state)}, refusing illegal actions changed the state")
+
+
+def _rebuildable(ruleset: Ruleset) -> bool:
+    installed = installed_plugins()
+    return all(installed.get(p.name) is p for p in ruleset.plugins)
+
+
+def check_json_round_trip(
+    state: GameState, steps: int = 2, *, rebuild_ruleset: bool = False, text: str | None = None
+) -> None:
+    """``GameState.from_json(state.to_json()) == state``, the copy writes the same
+    JSON and lists the same legal actions, and both play on alike for ``steps``
+    actions.
+
+    With ``rebuild_ruleset`` (and every plugin installed) the copy's rule set is
+    rebuilt from the names and options in the JSON, as a program reading a
+    saved game would; otherwise the state's own rule set is reused (faster).
+    ``text`` is ``state.to_json()`` if the caller has it already.
+    """
+    if text is None:
+        text = state.to_json()
+    ruleset = None if rebuild_ruleset and _rebuildable(state.ruleset) else state.ruleset
+    try:
+        copy = GameState.from_json(text, ruleset)
+    except Exception as exc:
+        raise _fail(
+            "json", f"{_after(state)}, from_json(to_json()) raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if copy != state:
+        raise _fail(
+            "json", f"{_after(state)}, from_json(to_json()) is not equal to the state: {_diff(state, copy)}"
+        )
+    if copy.to_json() != text:
+        raise _fail("json", f"{_after(state)}, the copy read back from JSON writes different JSON")
+    a, b = state, copy
+    for step in range(steps + 1):
+        if a.legal_actions() != b.legal_actions():
+            raise _fail("json", f"{_after(state)}, the copy read back from JSON has other legal actions")
+        if a.is_over or step == steps:
+            break
+        legal = a.legal_actions()
+        action = legal[0] if step % 2 == 0 else legal[-1]
+        a, b = a.apply(action), b.apply(action)
+        if a != b:
+            raise _fail(
+                "json",
+                f"{_after(state)}, the state and its copy read back from JSON differ after {action}: "
+                + _diff(a, b),
+            )
+
+
+def _diff(a: GameState, b: GameState) -> str:
+    differ = [name for name in _FIELDS if getattr(a, name) != getattr(b, name)]
+    return "fields differ: " + (", ".join(differ) or "none (equality itself is broken)")
+
+
+def check_views(state: GameState) -> None:
+    """What each seat may know: ``state.view(seat)`` shows its own hand, the size
+    of every hand, its own legal actions, hands shown to it as they are, and no
+    cards of events private to another seat."""
+    sizes = tuple(len(h) for h in state.hands)
+    for seat in range(state.players):
+        try:
+            view = state.view(seat)
+        except Exception as exc:
+            raise _fail("view", f"{_after(state)}, view({seat}) raised {type(exc).__name__}: {exc}") from exc
+        if view.hand != state.hands[seat] or view.hand_sizes != sizes:
+            raise _fail(
+                "view", f"{_after(state)}, view({seat}) does not show its own hand and the hand sizes"
+            )
+        if view.legal_actions != state.legal_actions(seat):
+            raise _fail(
+                "view", f"{_after(state)}, view({seat}) lists other legal actions than legal_actions({seat})"
+            )
+        for other, hand in view.visible_hands.items():
+            if not 0 <= other < state.players or hand != state.hands[other]:
+                raise _fail("view", f"{_after(state)}, view({seat}) shows a wrong hand for seat {other}")
+        for event in view.events:
+            if event.private and event.seat != seat and event.cards:
+                raise _fail("view", f"{_after(state)}, view({seat}) shows the private cards of event {event}")
+
+
+def check_state(
+    state: GameState,
+    *,
+    deep: bool = True,
+    refusal_sample: int = 8,
+    require_rule: bool = False,
+    rebuild_ruleset: bool = False,
+) -> None:
+    """Every single-state invariant: ``cards``, ``turn``, ``legal``; and with
+    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
+    (these apply actions, so they cost about as much as a hundred moves)."""
+    check_cards(state)
+    check_turn(state)
+    check_legal_actions(state)
+    if deep:
+        # One JSON text before and after all the deep checks is the ``pure``
+        # check for all of them; each also checks that no field was replaced.
+        text = state.to_json()
+        check_legal_actions_accepted(state, compare_json=False)
+        check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
+        check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)
+        check_views(state)
+        if state.to_json() != text:
+            raise _fail("pure", f"{_after(state)}, applying or refusing actions changed the state's JSON")
+
+
+STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
+    "cards": check_cards,
+    "turn": check_turn,
+    "legal": check_legal_actions,
+    "accepted": check_legal_actions_accepted,
+    "pure": check_apply_pure,
+    "refused": check_illegal_actions_refused,
+    "json": check_json_round_trip,
+    "view": check_views,
+}
+"""The single-state invariants by name, for running one kind alone."""
+
+
+# -- invariants over a game ----------------------------------------------------------------
+
+
+def _key(state: GameState) -> tuple[Any, ...]:
+    """Everything that decides how a state plays on (not its last action or events)."""
+    return (
+        state.hands,
+        state.draw_pile,
+        state.discard_pile,
+        state.color,
+        state.direction,
+        state.current_player,
+        state.phase,
+        state.dealer,
+        state.scores,
+        state.uno_declared,
+        state.uno_exposed,
+        state.stalled,
+        state.left,
+        state.rng,
+        state.extras,
+    )
+
+
+class RoundMonitor:
+    """Watches a game state by state and fails when a round does not end.
+
+    A round fails when it lasts more than ``bound`` actions (default
+    :func:`round_bound`), or when a state repeats within it: the players could
+    then repeat the actions between the two forever, so the round need not end.
+    Call :meth:`observe` with every state of a game, in order.
+    """
+
+    def __init__(self, ruleset: Ruleset, bound: int | None = None) -> None:
+        self.bound = round_bound(ruleset) if bound is None else bound
+        self._round: tuple[int, bool] | None = None
+        self._count = 0
+        self._seen: dict[tuple[Any, ...], int] = {}
+
+    @property
+    def actions_this_round(self) -> int:
+        """Actions taken since the current round was dealt."""
+        return self._count
+
+    def observe(self, state: GameState) -> None:
+        """Take the next state of the game; raise :class:`InvariantViolation` if
+        its round has gone on too long or come back to an earlier state."""
+        which = (len(state.rounds), state.is_over)
+        if which != self._round:
+            self._round = which
+            self._count = 0
+            self._seen = {} if state.is_over else {_key(state): 0}
+            return
+        if state.is_over:
+            return
+        self._count += 1
+        count = self._count
+        if count > self.bound:
+            raise _fail(
+                "rounds",
+                f"round {state.round_number} has lasted {count} actions, more than the bound of "
+                f"{self.bound} (a plugin whose rounds are meant to last longer declares "
+                "max_round_actions)",
+            )
+        key = _key(state)
+        earlier = self._seen.get(key)
+        if earlier is not None:
+            raise _fail(
+                "rounds",
+                f"{_after(state)} (action {count} of round {state.round_number}) the state is the same "
+                f"as after action {earlier}: the players can repeat these {count - earlier} actions "
+                "forever, so the round need not end",
+            )
+        self._seen[key] = count
+
+
+def check_round_ends(
+    state: GameState,
+    seed: int | str = 0,
+    *,
+    eager: float = 0.0,
+    bound: int | None = None,
+    each: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """Play on from ``state`` with seeded random legal actions until its round
+    ends (or the game does); fail if it takes more than the bound or a state
+    repeats. Returns the state where the round ended. ``each`` is called with
+    every state on the way (to check other invariants)."""
+    from unorules.testing.replay import choose_action
+
+    monitor = RoundMonitor(state.ruleset, bound)
+    monitor.observe(state)
+    rng = random.Random(seed)
+    rounds = len(state.rounds)
+    while not state.is_over and len(state.rounds) == rounds:
+        state = state.apply(choose_action(state, rng, eager))
+        monitor.observe(state)
+        if each is not None:
+            each(state)
+    return state
+
+
+def check_replay(replay: Any, state: GameState) -> None:
+    """The same seed and actions give an equal state: ``replay`` (a
+    :class:`~unorules.testing.Replay`) played again equals ``state``."""
+    try:
+        again = replay.play()
+    except IllegalActionError as exc:
+        raise _fail("replay", f"replaying the game refused an action: {exc}") from None
+    if again != state:
+        raise _fail(
+            "replay", f"replaying the same seed and actions gave another state: {_diff(state, again)}"
+        )
+    if again.to_json() != state.to_json():
+        raise _fail("replay", "replaying the same seed and actions gave a state with other JSON")
+
+
+def check_replay_game(replay: Any, *, deep: bool = True) -> GameState:
+    """Replay a game checking every invariant on every state; return the last.
+
+    Runs :func:`check_state` on each state, a :class:`RoundMonitor` over the
+    game, treats a legal action that ``apply`` refuses or crashes on as an
+    ``accepted`` violation, and finally checks the ``replay`` invariant.
+    Violations say after which action of the replay they happened.
+    """
+    state: GameState = replay.start()
+    monitor = RoundMonitor(state.ruleset)
+    monitor.observe(state)
+    step = 0
+    try:
+        check_state(state, deep=deep, rebuild_ruleset=deep)
+        for action in replay.actions:
+            step += 1
+            if not state.is_legal(action):
+                raise _fail("replay", f"the replay's action {action} is not legal: {state.legal_actions()}")
+            try:
+                state = state.apply(action)
+            except Exception as exc:
+                raise _fail("accepted", f"apply({action}) raised {type(exc).__name__}: {exc}") from exc
+            monitor.observe(state)
+            check_state(state, deep=deep)
+    except InvariantViolation as violation:
+        raise violation.within(f"replay step {step}") from violation
+    check_replay(replay, state)
+    return state

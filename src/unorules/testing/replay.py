@@ -1,0 +1,224 @@
+"""Replays: a game written down as its rule set, seed, arranged deck and actions.
+
+A :class:`Replay` is everything needed to reach a game state again: the rule
+set, the number of players, the seed, the arranged deck (if any), the dealer
+(if given) and the actions in action notation. The toolkit records one for
+every game it plays, and prints it when an invariant fails, as Python that can
+be pasted into a test (:meth:`Replay.format`).
+
+This module also holds the seeded random play the conformance runner and the
+state machine use (:func:`choose_action`, :func:`play_randomly`). It imports
+nothing beyond the core, so it is cheap to import and needs no hypothesis.
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from unorules.actions import Action
+from unorules.cards import Card, parse_cards
+from unorules.ruleset import Ruleset, installed_plugins
+from unorules.state import GameState
+
+__all__ = ["Replay", "choose_action", "play_randomly", "ruleset_line"]
+
+_WIDTH = 100
+
+
+def _to_actions(actions: Iterable[Action | str]) -> tuple[Action, ...]:
+    return tuple(a if isinstance(a, Action) else Action.parse(a) for a in actions)
+
+
+def _to_deck(deck: Iterable[str | Card] | str | None) -> tuple[Card, ...] | None:
+    return None if deck is None else parse_cards(deck)
+
+
+@attrs.frozen
+class Replay:
+    """A game from its start: rebuild it with :meth:`play`, print it with :meth:`format`.
+
+    ``actions`` and ``deck`` may be given as text (``["0: play R7", "1: draw"]``,
+    ``"R1 G1 R2"``); they are parsed when the replay is built. Equal replays
+    give equal states (an invariant, checked by :meth:`check`).
+    """
+
+    ruleset: Ruleset
+    players: int
+    seed: int | str
+    actions: tuple[Action, ...] = attrs.field(default=(), converter=_to_actions)
+    deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_to_deck)
+    dealer: int | None = None
+
+    def start(self) -> GameState:
+        """The first state: the deal."""
+        return self.ruleset.new_game(self.players, seed=self.seed, deck=self.deck, dealer=self.dealer)
+
+    def states(self) -> Iterator[GameState]:
+        """The deal, then the state after each action."""
+        state = self.start()
+        yield state
+        for action in self.actions:
+            state = state.apply(action)
+            yield state
+
+    def play(self) -> GameState:
+        """The state after the last action."""
+        state = self.start()
+        for action in self.actions:
+            state = state.apply(action)
+        return state
+
+    def then(self, *actions: Action | str) -> Replay:
+        """This replay with ``actions`` appended."""
+        return attrs.evolve(self, actions=self.actions + _to_actions(actions))
+
+    def prefix(self, count: int) -> Replay:
+        """This replay cut after its first ``count`` actions."""
+        return attrs.evolve(self, actions=self.actions[:count])
+
+    def check(self, *, deep: bool = True) -> GameState:
+        """Replay the game checking every invariant on every state; return the last state.
+
+        Raises :class:`~unorules.testing.invariants.InvariantViolation` (an
+        ``AssertionError``) naming the step and the invariant that failed.
+        """
+        from unorules.testing.invariants import check_replay_game
+
+        return check_replay_game(self, deep=deep)
+
+    def format(self, failure: str | None = None) -> str:
+        """Python that rebuilds this game, for pasting into a test.
+
+        ``failure`` (a one-line description) is written as a comment above the
+        code and after the final ``replay.check()`` line.
+        """
+        lines: list[str] = []
+        if failure:
+            lines += [f"# {line}" for line in textwrap.wrap(failure, _WIDTH - 2)]
+        lines += ["from unorules import Ruleset", "from unorules.testing import Replay", ""]
+        lines.append("replay = Replay(")
+        lines.append(f"    {ruleset_line(self.ruleset)},")
+        lines.append(f"    players={self.players},")
+        lines.append(f"    seed={self.seed!r},")
+        if self.deck is not None:
+            lines.append("    deck=(")
+            lines += _wrapped([str(c) for c in self.deck], "        ", quote_each=False)
+            lines.append("    ),")
+        if self.dealer is not None:
+            lines.append(f"    dealer={self.dealer},")
+        if self.actions:
+            lines.append("    actions=[")
+            lines += _wrapped([str(a) for a in self.actions], "        ", quote_each=True)
+            lines.append("    ],")
+        else:
+            lines.append("    actions=[],")
+        lines.append(")")
+        lines.append("state = replay.play()")
+        check = "replay.check()"
+        if failure:
+            name = failure.split("]")[0] + "]" if failure.startswith("[") else "see above"
+            check += f"  # fails: {name}"
+        lines.append(check)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _wrapped(items: Sequence[str], indent: str, *, quote_each: bool) -> list[str]:
+    """``items`` as indented source lines: quoted list items, or one string
+    literal split over lines (for the deck, whose cards are space-separated)."""
+    lines: list[str] = []
+    current = ""
+    for item in items:
+        piece = f'"{item}", ' if quote_each else f"{item} "
+        if current and len(indent) + len(current) + len(piece) > _WIDTH - 2:
+            lines.append(current)
+            current = ""
+        current += piece
+    if current:
+        lines.append(current)
+    if quote_each:
+        return [indent + line.rstrip() for line in lines]
+    return [indent + f'"{line}"' for line in lines]
+
+
+def ruleset_line(ruleset: Ruleset) -> str:
+    """Python that rebuilds ``ruleset``: ``Ruleset.from_names([...], options={...})``.
+
+    Plugins that are not installed under their name (plugin objects made in a
+    test) are written as ``plugins=[ClassName()]``.
+    """
+    installed = installed_plugins()
+    names: list[str] = []
+    objects: list[str] = []
+    for plugin in ruleset.plugins:
+        name = plugin.name
+        if installed.get(name) is plugin:
+            names.append(name)
+        else:
+            objects.append(_plugin_expr(plugin))
+    args = [repr(names)]
+    options = ruleset.spec()["options"]
+    if options:
+        args.append(f"options={options!r}")
+    if objects:
+        args.append(f"plugins=[{', '.join(objects)}]")
+    return f"Ruleset.from_names({', '.join(args)})"
+
+
+def _plugin_expr(plugin: Any) -> str:
+    cls = type(plugin)
+    if cls.__name__ == "module":
+        return str(plugin.__name__)
+    return f"{cls.__name__}()"
+
+
+# -- seeded random play ----------------------------------------------------------
+
+
+def choose_action(state: GameState, rng: random.Random, eager: float = 0.0) -> Action:
+    """A random legal action of ``state``.
+
+    With probability ``eager`` a ``play`` action is preferred when there is
+    one: eager play ends rounds in tens of actions instead of hundreds, which
+    lets a bounded run reach round ends, scoring and later rounds.
+    """
+    legal = state.legal_actions()
+    if eager and rng.random() < eager:
+        plays = [a for a in legal if a.verb == "play"]
+        if plays:
+            return rng.choice(plays)
+    return rng.choice(legal)
+
+
+def play_randomly(
+    state: GameState,
+    rng: random.Random,
+    *,
+    max_actions: int,
+    eager: float = 0.0,
+    until: Callable[[GameState], bool] | None = None,
+    each: Callable[[GameState], None] | None = None,
+) -> tuple[GameState, list[Action]]:
+    """Play random legal actions from ``state``; return the last state and the actions.
+
+    Stops when the game is over, after ``max_actions`` actions, or when
+    ``until(state)`` is true. ``each`` is called with every new state (to
+    check invariants as the game goes).
+    """
+    actions: list[Action] = []
+    for _ in range(max_actions):
+        if state.is_over or (until is not None and until(state)):
+            break
+        action = choose_action(state, rng, eager)
+        state = state.apply(action)
+        actions.append(action)
+        if each is not None:
+            each(state)
+    return state, actions

@@ -1,0 +1,317 @@
+"""Hypothesis strategies for unorules: cards, actions, arranged decks, rule
+sets, games reached by legal play, and the legal actions of a state.
+
+Everything shrinks toward simple examples: the first card of the deck,
+``classic`` alone with default options, fewer players, seed 0, shorter games
+and each step's first legal action. The games strategies record a
+:class:`~unorules.testing.Replay` and attach it to a failing example with
+``hypothesis.note``, so a failure prints Python that rebuilds the game.
+
+Plugins may list the option values worth testing in a ``testing_option_values``
+attribute (``{"option": [values...]}``); otherwise :func:`option_values` guesses
+them from the option's default, its ``allowed`` text and a few small integers,
+keeping only the values the option's check accepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from hypothesis import assume, note, reject
+from hypothesis import strategies as st
+
+from unorules.actions import _VERBS, Action
+from unorules.cards import COLORS, Card
+from unorules.errors import RulesetError
+from unorules.plugin import Option
+from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
+from unorules.state import GameState
+from unorules.testing.replay import Replay
+
+__all__ = [
+    "actions",
+    "arranged_decks",
+    "build_ruleset",
+    "buildable_combinations",
+    "cards",
+    "colors",
+    "game_states",
+    "legal_actions",
+    "option_values",
+    "replays",
+    "rulesets",
+    "supported_players",
+]
+
+_SMALL_INTS = (1, 2, 3, 4, 7, 10, 50, 100, 200)
+
+
+# -- rule sets ------------------------------------------------------------------------------
+
+
+_built: dict[tuple[tuple[str, ...], str], Ruleset | str] = {}
+
+
+def build_ruleset(names: Iterable[str], options: Mapping[str, Any] | None = None) -> Ruleset | str:
+    """The rule set of installed plugins ``names`` with ``options``, or the
+    ``RulesetError`` message saying why it does not build (cached)."""
+    names = tuple(names)
+    key = (names, repr(sorted((options or {}).items())))
+    found = _built.get(key)
+    if found is None:
+        try:
+            found = Ruleset.from_names(list(names), options=dict(options or {}))
+        except RulesetError as exc:
+            found = str(exc)
+        _built[key] = found
+    return found
+
+
+def buildable_combinations(
+    names: Iterable[str] | None = None,
+    required: Sequence[str] = ("classic",),
+    max_size: int | None = None,
+) -> list[tuple[str, ...]]:
+    """Every subset of ``names`` (default: every installed plugin) that builds
+    together with ``required``, smallest first, as rule-set name tuples
+    (``required`` first). Subsets of more than ``max_size`` extra plugins are
+    left out."""
+    pool = sorted(set(installed_plugins() if names is None else names) - set(required))
+    top = len(pool) if max_size is None else min(max_size, len(pool))
+    found: list[tuple[str, ...]] = []
+    for size in range(top + 1):
+        for extra in itertools.combinations(pool, size):
+            combo = tuple(required) + extra
+            if isinstance(build_ruleset(combo), Ruleset):
+                found.append(combo)
+    return found
+
+
+def option_values(plugin: Any, option: Option) -> list[Any]:
+    """The values of ``option`` worth testing, the default first.
+
+    A plugin's ``testing_option_values`` mapping wins; else candidates are the
+    default, the words of ``option.allowed`` (``"on, off"``, ``"2, 4"``) and a
+    few small integers, each kept if ``option.validate`` accepts it.
+    """
+    declared = getattr(plugin, "testing_option_values", None)
+    if isinstance(declared, Mapping) and option.name in declared:
+        return [option.default, *(option.validate(v) for v in declared[option.name])]
+    words = [w.strip() for w in option.allowed.replace(";", ",").split(",")]
+    found: list[Any] = [option.default]
+    for candidate in [*words, *_SMALL_INTS]:
+        try:
+            value = option.validate(candidate)
+        except (TypeError, ValueError):
+            continue
+        if not any(value == v and type(value) is type(v) for v in found):
+            found.append(value)
+    return found
+
+
+@st.composite
+def _rulesets(
+    draw: st.DrawFn,
+    combos: tuple[tuple[str, ...], ...],
+    with_options: bool,
+) -> Ruleset:
+    names = draw(st.sampled_from(combos), label="plugins")
+    options: dict[str, Any] = {}
+    if with_options:
+        plugins = installed_plugins()
+        for name in names:
+            plugin = plugins[name]
+            for option in getattr(plugin, "options", ()):
+                value = draw(st.sampled_from(option_values(plugin, option)), label=option.name)
+                if not (value == option.default and type(value) is type(option.default)):
+                    options[option.name] = value
+    built = build_ruleset(names, options)
+    if not isinstance(built, Ruleset):
+        reject()
+    assert isinstance(built, Ruleset)
+    return built
+
+
+def rulesets(
+    names: Iterable[str] | None = None,
+    *,
+    required: Sequence[str] = ("classic",),
+    options: bool = True,
+    max_size: int | None = None,
+) -> st.SearchStrategy[Ruleset]:
+    """Rule sets of ``required`` plus any subset of ``names`` (default: every
+    installed plugin) that builds, with option values from
+    :func:`option_values` when ``options`` is true. Shrinks toward ``required``
+    alone with default options."""
+    pool = None if names is None else tuple(names)
+
+    def make() -> st.SearchStrategy[Ruleset]:
+        # Deferred: working out which subsets build costs a build per subset,
+        # paid on the first draw rather than when a test module is imported.
+        combos = tuple(buildable_combinations(pool, required, max_size))
+        if not combos:
+            raise RulesetError(
+                f"no combination of {sorted(pool or installed_plugins())} builds with {required}"
+            )
+        return _rulesets(combos, options)
+
+    return st.deferred(make)
+
+
+@functools.lru_cache(maxsize=1024)
+def _supported(ruleset: Ruleset, candidates: tuple[int, ...]) -> tuple[int, ...]:
+    found = []
+    for players in candidates:
+        try:
+            ruleset.new_game(players, seed=0)
+        except RulesetError:
+            continue
+        found.append(players)
+    return tuple(found)
+
+
+def supported_players(ruleset: Ruleset, candidates: Iterable[int] | None = None) -> tuple[int, ...]:
+    """The player counts among ``candidates`` (default 2 to 10) that ``ruleset``
+    can deal a game for (a partners game needs four, say)."""
+    wanted = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1) if candidates is None else candidates)
+    return _supported(ruleset, wanted)
+
+
+# -- cards and actions ------------------------------------------------------------------------
+
+
+def colors() -> st.SearchStrategy[Any]:
+    """The four colours."""
+    return st.sampled_from(COLORS)
+
+
+def cards(ruleset: Ruleset | None = None) -> st.SearchStrategy[Card]:
+    """Cards of ``ruleset``'s deck (default: the classic cards of every colour,
+    Wild and Wild Draw Four)."""
+    if ruleset is not None:
+        return st.sampled_from(list(dict.fromkeys(ruleset.deck)))
+    kinds = [str(n) for n in range(10)] + ["S", "R", "+2"]
+    coloured = [Card.of(c, k) for c in COLORS for k in kinds]
+    return st.sampled_from(coloured + [Card.of(None, "W"), Card.of(None, "W+4")])
+
+
+def _presence(spec: str, strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    if spec == "required":
+        return strategy
+    if spec == "optional":
+        return st.none() | strategy
+    return st.none()
+
+
+def actions(
+    state: GameState | None = None,
+    *,
+    ruleset: Ruleset | None = None,
+    players: int = 4,
+    verbs: Iterable[str] | None = None,
+) -> st.SearchStrategy[Action]:
+    """Well-formed actions, legal or not: a seat, a registered verb, and a card,
+    colour and seat as the verb takes them. With ``state``, seats and cards
+    come from that game (cards of the acting seat's hand half the time)."""
+    if state is not None:
+        ruleset = state.ruleset
+        players = state.players
+    verb_names = sorted(_VERBS if verbs is None else verbs)
+    deck_cards = cards(ruleset)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Action:
+        seat = draw(st.integers(0, players - 1), label="seat")
+        verb = draw(st.sampled_from(verb_names), label="verb")
+        spec = _VERBS[verb]
+        card_source = deck_cards
+        if state is not None and state.hands[seat]:
+            card_source = st.sampled_from(list(dict.fromkeys(state.hands[seat]))) | deck_cards
+        card = draw(_presence(spec.card, card_source), label="card")
+        color = draw(_presence(spec.color, colors()), label="color")
+        target = draw(_presence(spec.target, st.integers(0, players - 1)), label="target")
+        return Action.of(seat, verb, card, color, target)
+
+    return build()
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> st.SearchStrategy[Action]:
+    """One of ``state``'s legal actions (of ``seat`` only, if given); shrinks
+    toward the first listed."""
+    legal = state.legal_actions(seat)
+    return st.sampled_from(legal) if legal else st.nothing()
+
+
+def arranged_decks(
+    ruleset: Ruleset,
+    players: int,
+    *,
+    extra: int = 6,
+) -> st.SearchStrategy[tuple[Card, ...]]:
+    """The top of an arranged deck for ``new_game(deck=...)``: every hand, the
+    starter and up to ``extra`` cards to draw, taken from ``ruleset``'s deck.
+    The rest of the deck follows in seeded order."""
+    dealt = players * ruleset.hand_size + 1
+    deck = list(ruleset.deck)
+    return st.tuples(st.permutations(deck), st.integers(0, extra)).map(lambda p: tuple(p[0][: dealt + p[1]]))
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+@st.composite
+def replays(
+    draw: st.DrawFn,
+    ruleset: Ruleset | st.SearchStrategy[Ruleset] | None = None,
+    *,
+    players: Iterable[int] | None = None,
+    max_actions: int = 60,
+    arranged: bool = False,
+    seeds: st.SearchStrategy[int] | None = None,
+) -> Replay:
+    """A :class:`~unorules.testing.Replay` of a game played by legal actions:
+    a rule set (``ruleset``, a strategy of them, or any from :func:`rulesets`),
+    a supported player count from ``players``, a seed, with ``arranged`` maybe
+    an arranged deck, then up to ``max_actions`` legal actions."""
+    if ruleset is None:
+        ruleset = rulesets()
+    rules = draw(ruleset) if isinstance(ruleset, st.SearchStrategy) else ruleset
+    counts = supported_players(rules, players)
+    assume(bool(counts))
+    n = draw(st.sampled_from(counts), label="players")
+    seed = draw(seeds if seeds is not None else st.integers(0, 2**16), label="seed")
+    deck = None
+    dealer = None
+    if arranged and draw(st.booleans(), label="arranged deck"):
+        deck = draw(arranged_decks(rules, n), label="deck")
+        dealer = draw(st.integers(0, n - 1), label="dealer")
+    replay = Replay(rules, n, seed, deck=deck, dealer=dealer)
+    state = replay.start()
+    chosen: list[Action] = []
+    steps = draw(st.integers(0, max_actions), label="actions")
+    for _ in range(steps):
+        if state.is_over:
+            break
+        action = draw(st.sampled_from(state.legal_actions()))
+        state = state.apply(action)
+        chosen.append(action)
+    return Replay(rules, n, seed, actions=chosen, deck=deck, dealer=dealer)
+
+
+@st.composite
+def game_states(
+    draw: st.DrawFn,
+    ruleset: Ruleset | st.SearchStrategy[Ruleset] | None = None,
+    *,
+    players: Iterable[int] | None = None,
+    max_actions: int = 60,
+    arranged: bool = False,
+) -> GameState:
+    """Game states reached by legal play from a seed (see :func:`replays`); a
+    failing example's notes hold the replay that reaches it."""
+    replay = draw(replays(ruleset, players=players, max_actions=max_actions, arranged=arranged))
+    note(replay.format())
+    return replay.play()
