@@ -94,6 +94,7 @@ def test_r_score_customizable_wilds_are_worth_40() -> None:
 
 def test_r_custom_unbound_card_is_a_plain_wild() -> None:
     ruleset = rules()
+    assert ruleset.options["custom_wild_1"] == "none"
     assert bound_effect(ruleset, CW1) is None
     state = game(ruleset, ["R1 R2 R3 R4 R5 R6 R7", "CW1 G1 G2 G3 G4 G5 G6", "B1 B2 B3 B4 B5 B6 B7"])
     after = state.apply("1: play CW1 B")
@@ -228,6 +229,8 @@ def test_r_custom_clashing_or_bad_effects_fail_when_the_rule_set_is_built() -> N
         Ruleset.from_names(["classic"], plugins=[ThirdPartyEffects()])
     with pytest.raises(ValueError, match="bad effect name"):
         Effect("Two Words", "bad", everyone_draws_one)
+    with pytest.raises(ValueError, match="not 'none'"):
+        Effect("none", "the name of an unbound card", everyone_draws_one)
 
 
 def test_r_custom_discard_under_keeps_the_top_card_and_colour() -> None:

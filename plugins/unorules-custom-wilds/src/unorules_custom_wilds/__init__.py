@@ -56,9 +56,9 @@ Options
 
 ``customizable_wilds`` (default ``3``)
     How many of the three cards are in the deck: 0, 1, 2 or 3.
-``custom_wild_1``, ``custom_wild_2``, ``custom_wild_3`` (default: none)
+``custom_wild_1``, ``custom_wild_2``, ``custom_wild_3`` (default ``none``)
     The name of the effect bound to ``CW1``, ``CW2``, ``CW3`` (case does not
-    matter; ``""`` or ``none`` for a plain 40-point wild). Names are checked
+    matter; ``none`` or ``""`` for a plain 40-point wild). Names are checked
     when the rule set is built: an unknown name fails with the list of known
     effects, and binding a card that is not used (``custom_wild_3`` with
     ``customizable_wilds=2``) fails too.
@@ -273,12 +273,13 @@ OPEN_HANDS = "custom-wilds.open-hands"
 """``state.extras`` key: the seats whose open-hands card (C7) is in force."""
 
 EffectFunction = Callable[[GameState, Action, GameState], GameState]
+UNBOUND = "none"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
 def _check_name(instance: Any, attribute: Any, value: str) -> None:
-    if not _NAME.match(value):
-        raise ValueError(f"bad effect {attribute.name} {value!r}: use 1-40 of a-z, 0-9 and '-'")
+    if not _NAME.match(value) or value == UNBOUND:
+        raise ValueError(f"bad effect {attribute.name} {value!r}: use 1-40 of a-z, 0-9 and '-', not 'none'")
 
 
 def _check_aliases(instance: Any, attribute: Any, value: tuple[str, ...]) -> None:
@@ -629,12 +630,12 @@ _READY_BY_NAME: dict[str, Effect] = {key: e for e in READY_EFFECTS for key in (e
 def check_effect_name(value: Any) -> str:
     """Validate an effect binding's spelling; whether it exists is checked with the rule set."""
     if value is None:
-        return ""
+        return UNBOUND
     if not isinstance(value, str):
         raise ValueError(f"{value!r} is not an effect name")
     name = value.strip().lower()
-    if name in ("", "none"):
-        return ""
+    if name in ("", UNBOUND):
+        return UNBOUND
     if not _NAME.match(name):
         raise ValueError(f"{value!r} is not an effect name (a-z, 0-9 and '-')")
     return name
@@ -643,8 +644,8 @@ def check_effect_name(value: Any) -> str:
 def _binding_option(i: int) -> Option:
     return Option(
         f"custom_wild_{i}",
-        "",
-        f"the effect bound to CW{i} ('' or none: a plain 40-point wild) (R-CUSTOM)",
+        UNBOUND,
+        f"the effect bound to CW{i} (none: a plain 40-point wild) (R-CUSTOM)",
         check_effect_name,
         "an effect name such as extra-turn or C4, or none",
     )
@@ -713,7 +714,7 @@ class CustomWildsPlugin(Plugin):
         bound: dict[Card, Effect] = {}
         for i, card in enumerate(CUSTOM_WILDS, 1):
             name = ruleset.options[f"custom_wild_{i}"]
-            if not name:
+            if name == UNBOUND:
                 continue
             if i > count:
                 raise RulesetError(
