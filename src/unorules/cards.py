@@ -47,6 +47,11 @@ class Color(enum.Enum):
     def __repr__(self) -> str:
         return f"Color.{self.name}"
 
+    # Members are singletons compared by identity, so the identity hash agrees
+    # with ==; Enum's own __hash__ is a Python call (hash of the name), and
+    # colours are hashed on the hot path (interned actions, match tables).
+    __hash__ = object.__hash__
+
     @classmethod
     def parse(cls, text: str) -> Color:
         """Parse a colour letter or name (``"r"``, ``"Red"``)."""

@@ -166,6 +166,7 @@ class Ruleset:
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
         self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
+        self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
 
     # -- building -------------------------------------------------------------
@@ -262,6 +263,15 @@ class Ruleset:
             actions = tuple(Action.of(seat, "play", card, c, t) for c in colors for t in targets)
             self._play_cache[key] = actions
         return actions
+
+    def _play_table(self, seat: int, players: int) -> dict[Card, tuple[Action, ...]]:
+        """The play actions of ``seat`` for every card of the deck, with ``players`` seats."""
+        key = (seat, players)
+        table = self._play_tables.get(key)
+        if table is None:
+            table = {card: self._play_actions(seat, card, players) for card in dict.fromkeys(self.deck)}
+            self._play_tables[key] = table
+        return table
 
     # -- games -----------------------------------------------------------------
 

@@ -451,6 +451,27 @@ class GameState:
             actions = tuple(a for a in actions if a.target not in left)
         return actions
 
+    def play_actions_for(self, seat: int, cards: Iterable[Card]) -> list[Action]:
+        """The ``play`` actions of ``seat`` for each distinct card of ``cards``, in
+        order: :meth:`play_actions` of each card once, concatenated.
+
+        One call for all the cards a seat may play (one table look-up per card),
+        for ``legal_actions`` hooks.
+        """
+        acts: list[Action] = []
+        if self.left:
+            for card in dict.fromkeys(cards):
+                acts += self.play_actions(seat, card)
+            return acts
+        rules = self.ruleset
+        players = len(self.hands)
+        table = rules._play_tables.get((seat, players)) or rules._play_table(seat, players)
+        for card in dict.fromkeys(cards):
+            found = table.get(card)
+            # A card outside the deck (a plugin's own) is looked up the slow way.
+            acts += rules._play_actions(seat, card, players) if found is None else found
+        return acts
+
     def end_round(self, winner: int | None, reason: str = "out") -> GameState:
         """End the round: score it, let plugins react, then end the game or deal
         the next round (the next dealer is the seat after this one's)."""

@@ -113,6 +113,7 @@ from unorules import (
     positive_int,
     switch,
 )
+from unorules.ruleset import MAX_PLAYERS
 from unorules.state import PLAY
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
@@ -124,6 +125,15 @@ TURN_VERBS = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
 
 def _act(seat: int, verb: str, target: int | None = None) -> Action:
     return Action.of(seat, verb, None, None, target)
+
+
+# The interned actions legal_actions lists on every call, looked up by seat
+# (and caught seat) instead of being searched for each time.
+_SEATS = range(MAX_PLAYERS)
+_DRAW = tuple(_act(s, "draw") for s in _SEATS)
+_UNO = tuple(_act(s, "uno") for s in _SEATS)
+_PASS = tuple(_act(s, "pass") for s in _SEATS)
+_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
 def is_playable(state: GameState, seat: int, card: Card) -> bool:
@@ -304,19 +314,23 @@ class ClassicPlugin(Plugin):
             color = state.color
             top_kind = state.discard_pile[-1].kind
             bluffs = state.ruleset.options["challenge"]
-            for card in dict.fromkeys(hand):
+            matching: list[Card] = []
+            for card in hand:
                 c = card.color
                 if c is None:
                     if card.kind == "W+4" and not bluffs and any(x.color is color for x in hand):
                         continue
                 elif c is not color and card.kind != top_kind:
                     continue
-                acts += state.play_actions(seat, card)
+                matching.append(card)
+            if matching:
+                # One call for all the playable cards, each distinct card once.
+                acts = state.play_actions_for(seat, matching)
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
             if state.draw_pile or len(state.discard_pile) > 1 or not acts:
-                acts.append(_act(seat, "draw"))
+                acts.append(_DRAW[seat])
             if len(hand) == 2 and seat not in state.uno_declared:
-                acts.append(_act(seat, "uno"))
+                acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
@@ -324,11 +338,11 @@ class ClassicPlugin(Plugin):
             if playable:
                 acts += state.play_actions(seat, drawn)
             if not playable or state.ruleset.options["drawn_card"] == "may-keep":
-                acts.append(_act(seat, "pass"))
+                acts.append(_PASS[seat])
             if len(hand) == 2 and seat not in state.uno_declared:
-                acts.append(_act(seat, "uno"))
+                acts.append(_UNO[seat])
         elif name == "penalty":
-            acts.append(_act(seat, "draw"))
+            acts.append(_DRAW[seat])
         elif name == "challenge":
             acts.append(_act(seat, "challenge"))
             acts.append(_act(seat, "accept"))
@@ -338,10 +352,10 @@ class ClassicPlugin(Plugin):
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
         for exposed in state.uno_exposed:
             # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
-            acts.append(_act(exposed, "uno"))
+            acts.append(_UNO[exposed])
             for other in state.active_seats:
                 if other != exposed:
-                    acts.append(_act(other, "catch", exposed))
+                    acts.append(_CATCH[other][exposed])
         return acts
 
     # -- applying actions ---------------------------------------------------------------
