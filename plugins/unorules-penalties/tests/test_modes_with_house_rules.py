@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from test_penalties_random_play import play_checked
-from unorules_penalties import ILLEGAL_KEY
+from unorules_penalties import ILLEGAL_KEY, pending_illegal_play
 
 from unorules import GameState, Ruleset, RulesetError, installed_plugins
 from unorules.testing import arrange_deck
@@ -72,7 +72,7 @@ def test_r_pen_illegal_jump_in_on_an_illegal_card_closes_the_catch_window() -> N
     played = state.apply("0: play R5")
     assert played.is_legal("2: play R5")  # seat 2 holds the identical card (R-JUMP)
     jumped = played.apply("2: play R5")
-    assert jumped.extra(ILLEGAL_KEY) is None
+    assert pending_illegal_play(jumped) is None
     assert not any(a.verb == "catch_play" for a in jumped.legal_actions())
     assert texts(jumped.discard_pile) == ["G7", "R5", "R5"]  # the illegal play stood
     assert jumped.current_player == 3

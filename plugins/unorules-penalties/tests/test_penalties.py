@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 import pytest
-from unorules_penalties import COACHED_KEY, ILLEGAL_KEY, coached_this_round
+from unorules_penalties import COACHED_KEY, ILLEGAL_KEY, coached_this_round, pending_illegal_play
 
 from unorules import Action, Card, Color, GameState, IllegalActionError, Ruleset, RulesetError
 from unorules.testing import arrange_deck, rearranged
@@ -63,8 +63,9 @@ def test_r_pen_illegal_the_state_records_the_illegal_play() -> None:
     assert after.top_card.kind == "5"
     assert str(after.color) == "R"
     assert after.current_player == 1  # uncaught, it works like any play
-    pending = after.extra(ILLEGAL_KEY)
+    pending = pending_illegal_play(after)
     assert pending is not None
+    assert after.extra(ILLEGAL_KEY) == pending
     assert pending[:2] == (0, after.top_card)
     assert [(e.kind, e.seat, e.rule) for e in after.events] == [("illegal-play", 0, "R-PEN-ILLEGAL")]
     catches = [str(a) for a in after.legal_actions() if a.verb == "catch_play"]
@@ -111,7 +112,11 @@ def test_r_pen_illegal_caught_action_card_has_its_effect_undone(card: str, effec
 def test_r_pen_illegal_uncaught_play_stands_once_the_next_seat_acts() -> None:
     played = table().apply("0: play R5")
     moved = played.apply("1: draw")
-    assert moved.extra(ILLEGAL_KEY) is None
+    assert pending_illegal_play(moved) is None
+    # The record itself is dropped when the next card is played.
+    assert moved.current_player == 2
+    assert moved.apply("2: draw").extra(ILLEGAL_KEY) is not None
+    assert moved.apply("2: play B5").extra(ILLEGAL_KEY) is None
     assert not any(a.verb == "catch_play" for a in moved.legal_actions())
     assert names(moved.discard_pile) == ["G7", "R5"]
     with pytest.raises(IllegalActionError, match="R-PEN-ILLEGAL"):
@@ -121,7 +126,7 @@ def test_r_pen_illegal_uncaught_play_stands_once_the_next_seat_acts() -> None:
 def test_r_pen_illegal_window_is_one_action_long() -> None:
     played = table().apply("0: play R5")
     reported = played.apply("3: catch_coach 2")  # any other action closes the window
-    assert reported.extra(ILLEGAL_KEY) is None
+    assert pending_illegal_play(reported) is None
     assert not reported.is_legal("1: catch_play 0")
 
 

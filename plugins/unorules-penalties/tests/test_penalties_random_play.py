@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from unorules_penalties import ILLEGAL_KEY
+from unorules_penalties import pending_illegal_play
 
 from unorules import Action, GameState, IllegalActionError, Ruleset
 
@@ -23,7 +23,7 @@ def check_state(state: GameState, deck: Counter[Any]) -> None:
     assert legal, "legal actions must be non-empty until the game is over"
     assert state.current_player not in state.left
     assert all(a.seat not in state.left and a.target not in state.left for a in legal)
-    pending = state.extra(ILLEGAL_KEY)
+    pending = pending_illegal_play(state)
     if pending is not None:
         # R-PEN-ILLEGAL: the catch window is open only right after the illegal play.
         last = state.last_action

@@ -97,7 +97,9 @@ with any other plugin's card effects.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from unorules_classic import is_playable
 
@@ -108,12 +110,20 @@ from unorules import (
     Option,
     Phase,
     Plugin,
+    Ruleset,
     hookimpl,
     one_of,
     register_verb,
 )
 
-__all__ = ["COACHED_KEY", "ILLEGAL_KEY", "PenaltiesPlugin", "coached_this_round", "plugin"]
+__all__ = [
+    "COACHED_KEY",
+    "ILLEGAL_KEY",
+    "PenaltiesPlugin",
+    "coached_this_round",
+    "pending_illegal_play",
+    "plugin",
+]
 
 ILLEGAL_KEY = "penalties.illegal"
 """The ``state.extras`` key of the illegal play that may still be caught (R-PEN-ILLEGAL)."""
@@ -128,7 +138,7 @@ PENALTY_CARDS = 2  # R-PEN-COACH, R-PEN-ILLEGAL: both cost 2 cards
 
 
 def coached_this_round(state: GameState) -> tuple[int, ...]:
-    """The seats already penalised for coaching in the current round (R-PEN-COACH)."""
+    """The seats already penalised for coaching in the current round, in seat order (R-PEN-COACH)."""
     record = state.extra(COACHED_KEY)
     if record is None or record[0] != len(state.rounds):
         return ()
@@ -168,6 +178,31 @@ def _catch_actions(players: int, left: tuple[int, ...], offender: int) -> tuple[
     return actions
 
 
+def pending_illegal_play(state: GameState) -> tuple[Any, ...] | None:
+    """The record of the illegal play that may be caught in ``state``, or ``None``.
+
+    The record (``state.extra(ILLEGAL_KEY)``) may outlive its window until the
+    next card is played; the window is open only in the state the illegal play
+    produced, which is the one whose events include its ``illegal-play`` event
+    (R-PEN-ILLEGAL)."""
+    record = state.extra(ILLEGAL_KEY)
+    if record is None:
+        return None
+    for event in state.events:
+        if event.kind == "illegal-play" and event.rule == "R-PEN-ILLEGAL":
+            return tuple(record)
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _others_on_play(ruleset: Ruleset, penalties: object) -> Callable[..., GameState | None]:
+    """The ``on_play`` hook of ``ruleset`` without ``penalties``: the card's ordinary effect."""
+    caller: Callable[..., GameState | None] = ruleset.pm.subset_hook_caller(
+        "on_play", remove_plugins=[penalties]
+    )
+    return caller
+
+
 def _is_illegal_play(state: GameState, action: Action) -> bool:
     """Whether ``action`` is a non-matching play by the seat to play (R-PEN-ILLEGAL)."""
     card = action.card
@@ -199,50 +234,54 @@ class PenaltiesPlugin(Plugin):
     )
 
     @hookimpl
-    def legal_actions(self, state: GameState) -> list[Action]:
-        acts: list[Action] = []
-        if state.ruleset.options["enforcement"] == "table":
-            if state.phase.name == "play":
-                # R-PEN-ILLEGAL: the seat to play may play any card, matching or not,
-                # except as its last card (going out cannot be caught).
-                seat = state.current_player
-                hand = state.hands[seat]
-                if len(hand) > 1:
-                    for card in dict.fromkeys(hand):
-                        if not is_playable(state, seat, card):
-                            acts += state.play_actions(seat, card)
-            pending = state.extra(ILLEGAL_KEY)
-            if pending is not None:
-                # R-PEN-ILLEGAL: any other seat may catch it, right away.
-                acts += _catch_actions(state.players, state.left, pending[0])
+    def legal_actions(self, state: GameState) -> Sequence[Action]:
         # R-PEN-COACH: any seat may report another, each seat penalised once a round.
-        acts += _coach_actions(state.players, state.left, tuple(sorted(coached_this_round(state))))
+        coach = _coach_actions(
+            len(state.hands), state.left, coached_this_round(state) if state.extras else ()
+        )
+        if state.ruleset.options["enforcement"] != "table":
+            return coach
+        acts: list[Action] = []
+        if state.phase.name == "play":
+            # R-PEN-ILLEGAL: the seat to play may play any card, matching or not,
+            # except as its last card (going out cannot be caught).
+            seat = state.current_player
+            hand = state.hands[seat]
+            if len(hand) > 1:
+                for card in dict.fromkeys(hand):
+                    if not is_playable(state, seat, card):
+                        acts += state.play_actions(seat, card)
+        pending = pending_illegal_play(state) if state.extras else None
+        if pending is not None:
+            # R-PEN-ILLEGAL: any other seat may catch it, right away.
+            acts += _catch_actions(len(state.hands), state.left, pending[0])
+        acts += coach
         return acts
 
-    @hookimpl(wrapper=True, specname="apply_action")
-    def catch_window(
-        self, state: GameState, action: Action
-    ) -> Generator[None, GameState | None, GameState | None]:
-        """Wraps every action: opens the catch window after an illegal play and closes it after
-        the next action, whichever plugin carries that out (R-PEN-ILLEGAL)."""
-        # Keeps the record of an illegal play for exactly one action (the catch window).
-        pending = state.extra(ILLEGAL_KEY) if state.extras else None
-        illegal = state.ruleset.options["enforcement"] == "table" and _is_illegal_play(state, action)
-        result = yield
+    @hookimpl(tryfirst=True)
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        # Records an illegal play (R-PEN-ILLEGAL) and drops the record of an earlier one.
+        # Every other play returns None at once, leaving the card's effect to the others.
+        earlier = state.extra(ILLEGAL_KEY) if state.extras else None
+        illegal = state.ruleset.options["enforcement"] == "table" and _is_illegal_play(previous, action)
+        if earlier is None and not illegal:
+            return None
+        others = _others_on_play(state.ruleset, self)
+        result = others(state=state, action=action, previous=previous)
         if result is None:
             return None
-        if pending is not None and result.extra(ILLEGAL_KEY) is pending:
-            result = result.with_extra(ILLEGAL_KEY, None)
-        if illegal and result.outcome is None and len(result.rounds) == len(state.rounds):
-            # R-PEN-ILLEGAL: the play stands unless caught by the very next action.
+        if earlier is not None and result.extra(ILLEGAL_KEY) is earlier:
+            result = result.with_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
+        if illegal and result.outcome is None and len(result.rounds) == len(previous.rounds):
+            # R-PEN-ILLEGAL: the play takes effect, and stands unless the very next action catches it.
             card = action.card
-            result = result.with_extra(ILLEGAL_KEY, _snapshot(state, action)).add_events(
+            result = result.with_extra(ILLEGAL_KEY, _snapshot(previous, action)).add_events(
                 Event(
                     "illegal-play",
                     action.seat,
                     (card,) if card is not None else (),
                     "R-PEN-ILLEGAL",
-                    f"on {state.top_card} (colour {state.color}); any other seat may catch it now",
+                    f"on {previous.top_card} (colour {previous.color}); any other seat may catch it now",
                 )
             )
         return result
@@ -284,6 +323,7 @@ def _snapshot(state: GameState, action: Action) -> tuple[object, ...]:
 
 def _catch_play(state: GameState, action: Action) -> GameState:
     # R-PEN-ILLEGAL: the offender takes the card back, draws 2 and loses the turn.
+    # (The catch was legal, so the window was open; ``apply`` has cleared the events.)
     pending = state.extra(ILLEGAL_KEY)
     assert pending is not None
     (
@@ -333,7 +373,8 @@ def _catch_coach(state: GameState, action: Action) -> GameState:
     # R-PEN-COACH: the coach draws 2; the turn and phase stay as they are.
     coach = action.target
     assert coach is not None
-    state = state.with_extra(COACHED_KEY, (len(state.rounds), *coached_this_round(state), coach)).add_events(
+    coached = tuple(sorted((*coached_this_round(state), coach)))
+    state = state.with_extra(COACHED_KEY, (len(state.rounds), *coached)).add_events(
         Event("coaching", coach, (), "R-PEN-COACH", f"reported by seat {action.seat}: draws {PENALTY_CARDS}")
     )
     if coach in state.uno_exposed:
@@ -355,7 +396,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
                 "with enforcement='strict' illegal plays are refused, so there is none to catch; "
                 "catching needs enforcement='table'",
             )
-        pending = state.extra(ILLEGAL_KEY)
+        pending = pending_illegal_play(state)
         if pending is None:
             return (
                 "R-PEN-ILLEGAL",
