@@ -20,9 +20,11 @@ Rules
     of its hand in the ordinary ``play`` phase: the non-matching ones are
     listed among the legal actions (so bots and learning agents can make
     mistakes), and the play takes effect as if it were legal. The state
-    records it (``state.extra("penalties.illegal")`` holds the offender, the
-    card and the state before the play) and an ``illegal-play`` event is
-    emitted. Right after it any other seat may catch it: ``"3: catch_play 1"``.
+    records it: ``state.extra("penalties.illegal")`` holds the offender, the
+    card and the state before the play (kept until the next card is played),
+    and the play's events include an ``illegal-play`` event. In the state the
+    illegal play produced, any other seat may catch it: ``"3: catch_play 1"``
+    (:func:`pending_illegal_play` says whether a state has a play to catch).
     Then everything the illegal card did is undone (the state goes back to
     just before the play, so the card is back in its player's hand), the
     offender draws 2 and the turn passes to the next seat. Uncaught, the play
