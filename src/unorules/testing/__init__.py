@@ -1,17 +1,98 @@
-"""Tools for testing unorules plugins: arranged decks and rearranged states.
+"""Tools for testing unorules plugins.
 
-This module imports nothing beyond the core, so it is cheap to import; the
-hypothesis strategies, invariants and state machine live in submodules.
+Here: :func:`arrange_deck` and :func:`rearranged` for scenario tests, and,
+loaded on first use, :class:`Replay`, the invariant checks
+(:func:`check_state`, :func:`check_replay_game`, :class:`InvariantViolation`,
+...) and the conformance runner (:func:`run_conformance`,
+:func:`check_conformance`).
+
+This module imports nothing beyond the core, so it is cheap to import (the
+pytest plugin imports it in every pytest run). The submodules:
+
+* :mod:`unorules.testing.replay`: :class:`Replay`, seeded random play;
+* :mod:`unorules.testing.invariants`: the invariants as functions;
+* :mod:`unorules.testing.strategies`: hypothesis strategies (needs hypothesis);
+* :mod:`unorules.testing.machine`: the hypothesis state machine;
+* :mod:`unorules.testing.conformance`: the conformance runner;
+* :mod:`unorules.testing.pytest_plugin`: fixtures and ``--unorules-conformance``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from unorules.cards import Card, parse_cards
 from unorules.state import GameState
 
-__all__ = ["arrange_deck", "rearranged"]
+if TYPE_CHECKING:
+    from unorules.testing.conformance import check_conformance, run_conformance
+    from unorules.testing.invariants import (
+        InvariantViolation,
+        RoundMonitor,
+        check_cards,
+        check_json_round_trip,
+        check_legal_actions,
+        check_legal_actions_accepted,
+        check_replay,
+        check_replay_game,
+        check_round_ends,
+        check_state,
+        check_turn,
+    )
+    from unorules.testing.replay import Replay
+
+__all__ = [
+    "InvariantViolation",
+    "Replay",
+    "RoundMonitor",
+    "arrange_deck",
+    "check_cards",
+    "check_conformance",
+    "check_json_round_trip",
+    "check_legal_actions",
+    "check_legal_actions_accepted",
+    "check_replay",
+    "check_replay_game",
+    "check_round_ends",
+    "check_state",
+    "check_turn",
+    "rearranged",
+    "run_conformance",
+]
+
+_LAZY = {
+    "Replay": "replay",
+    "check_conformance": "conformance",
+    "run_conformance": "conformance",
+    **dict.fromkeys(
+        (
+            "InvariantViolation",
+            "RoundMonitor",
+            "check_cards",
+            "check_json_round_trip",
+            "check_legal_actions",
+            "check_legal_actions_accepted",
+            "check_replay",
+            "check_replay_game",
+            "check_round_ends",
+            "check_state",
+            "check_turn",
+        ),
+        "invariants",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'unorules.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"unorules.testing.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 Cards = str | Iterable[str | Card]
 

@@ -1,1 +1,207 @@
-"""pytest plugin for unorules (registered under ``pytest11``)."""
+"""pytest plugin for unorules (registered under ``pytest11`` as ``unorules``).
+
+It is loaded by every pytest run in an environment where unorules is
+installed, so importing it costs nothing beyond pytest itself: unorules and
+hypothesis are imported only when a fixture or the option below is used.
+
+Fixtures
+    ``unorules_ruleset``: the rule set named by the closest
+    ``@pytest.mark.unorules_rules(names, options=None, plugins=())`` marker
+    (default: ``classic``), or by ``request.param`` when parametrized
+    indirectly.
+
+    ``arranged_game``: a function dealing a game of that rule set from an
+    arranged deck: ``arranged_game(["R1 R2 ...", "G1 G2 ..."], "B5",
+    draw="Y9", dealer=0)`` gives the state with those hands (seat 0 first),
+    that starter and those cards next to draw.
+
+Command line
+    ``pytest --unorules-conformance NAME`` (repeatable) runs the conformance
+    suite (:mod:`unorules.testing.conformance`) against the installed plugin
+    ``NAME`` *instead of* the collected tests: one test item per combination
+    of plugins, skipped items for combinations refused when built, and a
+    failure with the shrunk replay for each violation, so pytest exits non-zero
+    when an invariant fails. ``--unorules-budget ci`` uses the bounded budget
+    CI uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from unorules.ruleset import Ruleset
+    from unorules.state import GameState
+    from unorules.testing.conformance import Budget, Combination
+
+_OPTION = "--unorules-conformance"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add ``--unorules-conformance NAME`` and ``--unorules-budget``."""
+    group = parser.getgroup("unorules", "unorules plugin conformance")
+    group.addoption(
+        _OPTION,
+        action="append",
+        default=[],
+        metavar="NAME",
+        dest="unorules_conformance",
+        help="run the unorules conformance suite against the installed plugin NAME "
+        "(instead of the collected tests); may be given more than once",
+    )
+    group.addoption(
+        "--unorules-budget",
+        choices=("default", "ci"),
+        default="default",
+        dest="unorules_budget",
+        help="how much the conformance suite plays: 'default', or 'ci' (bounded, a few seconds a plugin)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker; with ``--unorules-conformance``, set up the run."""
+    config.addinivalue_line(
+        "markers",
+        "unorules_rules(names, options=None, plugins=()): the rule set the unorules_ruleset "
+        "and arranged_game fixtures build",
+    )
+    names: list[str] = config.getoption("unorules_conformance", default=[]) or []
+    if names:
+        config.pluginmanager.register(
+            _ConformanceRun(names, config.getoption("unorules_budget")), "unorules-run"
+        )
+
+
+class _ConformanceRun:
+    """Replaces the session's tests with the conformance items of the named plugins."""
+
+    def __init__(self, names: Iterable[str], budget: str) -> None:
+        from unorules.errors import RulesetError
+        from unorules.testing.conformance import CI_BUDGET, DEFAULT_BUDGET, resolve_plugin
+
+        self.names: list[str] = []
+        for name in names:
+            try:
+                self.names.append(resolve_plugin(name)[0])
+            except RulesetError as exc:
+                raise pytest.UsageError(f"{_OPTION} {name}: {exc}") from None
+        self.budget = CI_BUDGET if budget == "ci" else DEFAULT_BUDGET
+
+    def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool:
+        return True
+
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        from unorules.testing.conformance import conformance_combinations
+
+        made: list[pytest.Item] = []
+        for name in self.names:
+            combos, skipped = conformance_combinations(
+                name, pairs=self.budget.pairs, together=self.budget.together
+            )
+            for i, combo in enumerate(combos):
+                made.append(
+                    ConformanceItem.from_parent(
+                        session,
+                        name=f"conformance[{name}][{combo.label}]",
+                        combo=combo,
+                        budget=self.budget,
+                        machine=i == 0 or self.budget.machine_on_pairs,
+                    )
+                )
+            for label, reason in skipped:
+                made.append(
+                    SkippedCombination.from_parent(
+                        session, name=f"conformance[{name}][{label}]", reason=reason
+                    )
+                )
+        items[:] = made
+
+
+class ConformanceFailure(AssertionError):
+    """The violations one combination of plugins showed, with their replays."""
+
+
+class ConformanceItem(pytest.Item):
+    """One combination of plugins checked by the conformance runner."""
+
+    def __init__(self, *, combo: Combination, budget: Budget, machine: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.combo = combo
+        self.budget = budget
+        self.machine = machine
+
+    def runtest(self) -> None:
+        from unorules.testing.conformance import run_combination
+
+        _, violations = run_combination(self.combo, self.budget, machine=self.machine)
+        if violations:
+            raise ConformanceFailure("\n\n".join(v.format() for v in violations))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ConformanceFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+class SkippedCombination(pytest.Item):
+    """A combination refused when its rule set is built: reported as skipped, with the reason."""
+
+    def __init__(self, *, reason: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reason = reason
+
+    def runtest(self) -> None:
+        pytest.skip(f"does not build: {self.reason}")
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+@pytest.fixture
+def unorules_ruleset(request: pytest.FixtureRequest) -> Ruleset:
+    """The rule set of the closest ``unorules_rules`` marker (default ``classic``)."""
+    from unorules.ruleset import Ruleset
+
+    param = getattr(request, "param", None)
+    if isinstance(param, Ruleset):
+        return param
+    marker = request.node.get_closest_marker("unorules_rules")
+    names: Any = ["classic"]
+    options = None
+    plugins: Iterable[Any] = ()
+    if param is not None:
+        names = param
+    elif marker is not None:
+        if marker.args:
+            names = marker.args[0]
+        options = marker.kwargs.get("options")
+        plugins = marker.kwargs.get("plugins", ())
+    return Ruleset.from_names(names, options=options, plugins=plugins)
+
+
+@pytest.fixture
+def arranged_game(unorules_ruleset: Ruleset) -> Callable[..., GameState]:
+    """A function dealing a game of ``unorules_ruleset`` from an arranged deck.
+
+    ``arranged_game(hands, starter, draw=(), dealer=0, seed=0)``: ``hands`` are
+    the seats' hands in seat order (one card notation string or list each),
+    ``starter`` the first card of the discard pile, ``draw`` the cards to be
+    drawn first; the rest of the deck follows in ``seed``'s order.
+    """
+    from unorules.testing import arrange_deck
+
+    def deal(hands: Any, starter: Any, draw: Any = (), *, dealer: int = 0, seed: int | str = 0) -> GameState:
+        hands = list(hands)
+        deck = arrange_deck(hands, starter, draw, dealer=dealer, hand_size=unorules_ruleset.hand_size)
+        return unorules_ruleset.new_game(players=len(hands), seed=seed, deck=deck, dealer=dealer)
+
+    return deal
