@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+
 from unorules import Card, GameState, IllegalActionError, Ruleset, parse_cards
 from unorules.testing import arrange_deck, rearranged
 
@@ -85,7 +86,8 @@ def test_r_seven_o_a_seven_trades_hands_with_the_seat_its_player_chooses() -> No
     state = before.apply("1: play R7 3")
     assert state.hands[3] == cards("R0 R1 R2 R3 G1 G2")
     assert state.hands[1] == before.hands[3]
-    assert state.hands[0] == before.hands[0] and state.hands[2] == before.hands[2]
+    assert state.hands[0] == before.hands[0]
+    assert state.hands[2] == before.hands[2]
     assert state.current_player == 2
     assert accounted(state)
 
@@ -120,7 +122,9 @@ def test_r_seven_o_a_seven_or_zero_that_is_the_last_card_moves_no_hands() -> Non
         result = state.rounds[-1]
         assert (result.winner, result.reason) == (1, "out")
         assert result.hands[1] == ()
-        assert result.hands[0] == others[0] and result.hands[2] == others[2] and result.hands[3] == others[3]
+        assert result.hands[0] == others[0]
+        assert result.hands[2] == others[2]
+        assert result.hands[3] == others[3]
 
 
 def test_r_seven_o_a_seven_or_zero_starter_moves_no_hands() -> None:
@@ -144,7 +148,8 @@ def test_r_seven_o_uno_a_seat_receiving_a_called_one_card_hand_need_not_call() -
     state = rearranged(game(), hands={1: "G2 R0"})
     state = state.apply("1: uno").apply("1: play R0")
     assert state.hands[2] == cards("G2")
-    assert state.uno_exposed == () and state.uno_declared == ()
+    assert state.uno_exposed == ()
+    assert state.uno_declared == ()
     # seat 2 plays on with its single card and no call; nobody may catch it
     assert not any(a.verb == "catch" for a in state.legal_actions())
     assert "2: uno" not in legal(state, 2)
@@ -169,7 +174,8 @@ def test_r_seven_o_uno_a_call_made_for_a_hand_that_moved_is_void() -> None:
     state = rearranged(game(), hands={1: "R1 Y7 R2 R3 G1 G2 G4", 3: "G3 B9"}, draw="Y8")
     state = state.apply("1: play R1").apply("2: play B1").apply("3: uno").apply("3: draw")
     assert state.uno_declared == (3,)
-    assert state.hands[3] == cards("G3 B9 Y8") and state.current_player == 0
+    assert state.hands[3] == cards("G3 B9 Y8")
+    assert state.current_player == 0
     state = state.apply("0: play Y1").apply("1: play Y7 3")
     assert state.hands[1] == cards("G3 B9 Y8")
     assert state.uno_declared == ()

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+
 from unorules import Card, GameState, IllegalActionError, Ruleset, RulesetError
 from unorules.testing import arrange_deck, rearranged
 
@@ -175,7 +176,9 @@ def test_r_stack_2_with_challenge_off_a_stacked_wild_draw_four_keeps_r_turn_wd4(
     assert caught.value.rule == "R-TURN-WD4"
     # Drawing ends the stack: seat 2 draws all of it and loses the turn.
     state = state.apply("2: draw")
-    assert len(state.hands[2]) == 11 and state.current_player == 3 and state.phase.name == "play"
+    assert len(state.hands[2]) == 11
+    assert state.current_player == 3
+    assert state.phase.name == "play"
 
 
 def test_r_stack_2_with_challenge_off_a_seat_without_the_colour_stacks_into_a_penalty() -> None:

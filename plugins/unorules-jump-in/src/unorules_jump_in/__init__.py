@@ -126,7 +126,7 @@ Interactions
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from unorules import Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
 
@@ -170,6 +170,8 @@ class JumpInPlugin(Plugin):
     summary = "Jump-in: a card identical to the top card may be played out of turn"
     requires = ("classic",)
     rules = ("R-JUMP",)
+    out_of_turn_verbs: ClassVar[tuple[str, ...]] = ("play",)
+    """For ``unorules.testing``: seats other than the seat to move may ``play`` (a jump-in)."""
     options = (
         Option(
             "jump_in_match",
@@ -207,7 +209,11 @@ class JumpInPlugin(Plugin):
             if loose:
                 for card in dict.fromkeys(hand):
                     c = card.color
-                    if card is not top and c is not None and (c is color or (number is not None and card.number == number)):
+                    if (
+                        card is not top
+                        and c is not None
+                        and (c is color or (number is not None and card.number == number))
+                    ):
                         acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
                         found = True
             if found and len(hand) == 2 and seat not in declared:
@@ -215,7 +221,9 @@ class JumpInPlugin(Plugin):
         return acts
 
     @hookimpl(wrapper=True)
-    def apply_action(self, state: GameState, action: Action) -> Generator[None, GameState | None, GameState | None]:
+    def apply_action(
+        self, state: GameState, action: Action
+    ) -> Generator[None, GameState | None, GameState | None]:
         after = yield
         return _track_window(state, action, after)
 

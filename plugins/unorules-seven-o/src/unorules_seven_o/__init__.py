@@ -124,7 +124,9 @@ def move_hands(state: GameState, dest: Mapping[int, int], seat: int, detail: str
 
 def trade_hands(state: GameState, seat: int, target: int) -> GameState:
     """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7)."""
-    return move_hands(state, {seat: target, target: seat}, seat, f"seat {seat} and seat {target} traded hands")
+    return move_hands(
+        state, {seat: target, target: seat}, seat, f"seat {seat} and seat {target} traded hands"
+    )
 
 
 def pass_hands_on(state: GameState, seat: int) -> GameState:

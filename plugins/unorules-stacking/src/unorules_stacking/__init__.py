@@ -99,8 +99,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unorules import Action, Card, Event, GameState, Option, Phase, Plugin, hookimpl, switch
 from unorules_classic import is_playable
+
+from unorules import Action, Card, Event, GameState, Option, Phase, Plugin, hookimpl, switch
 
 __all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
 
