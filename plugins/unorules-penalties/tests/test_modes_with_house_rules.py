@@ -17,8 +17,6 @@ from unorules_penalties import ILLEGAL_KEY, pending_illegal_play
 from unorules import GameState, Ruleset, RulesetError, installed_plugins
 from unorules.testing import arrange_deck
 
-HOUSE_RULES = ("stacking", "seven-o", "jump-in", "swap-hands", "shuffle-hands", "blank-cards")
-
 
 def need(*names: str) -> None:
     missing = [n for n in names if n not in installed_plugins()]
@@ -117,8 +115,14 @@ HOUSE_SETS: list[tuple[str, ...]] = [
     ("swap-hands",),
     ("shuffle-hands",),
     ("blank-cards",),
+    ("custom-wilds",),
     ("stacking", "seven-o", "jump-in", "swap-hands"),
 ]
+HOUSE_OPTIONS: dict[str, dict[str, Any]] = {
+    # Bind the customizable wilds to effects that move cards: draws until a colour,
+    # hands drawn or discarded to a size, another turn.
+    "custom-wilds": {"custom_wild_1": "C1", "custom_wild_2": "C5", "custom_wild_3": "C6"},
+}
 
 
 @pytest.mark.parametrize("house", HOUSE_SETS, ids="+".join)
@@ -127,6 +131,8 @@ def test_r_team_r_elim_r_pen_illegal_with_house_rules_random_play_keeps_the_inva
     mode: tuple[str, ...], options: dict[str, Any], players: int, house: tuple[str, ...]
 ) -> None:
     need(*house)
+    for name in house:
+        options = {**options, **HOUSE_OPTIONS.get(name, {})}
     ruleset = build(["classic", *house, *mode], options)
     if isinstance(ruleset, str):
         # A refused combination must be refused with a clear conflict message.
