@@ -128,7 +128,9 @@ __all__ = [
 ]
 
 ILLEGAL_KEY = "penalties.illegal"
-"""The ``state.extras`` key of the illegal play that may still be caught (R-PEN-ILLEGAL)."""
+"""The ``state.extras`` key of the latest illegal play: offender, card and the state before it
+(R-PEN-ILLEGAL). Kept until the next card is played; :func:`pending_illegal_play` says
+whether it may still be caught."""
 
 COACHED_KEY = "penalties.coached"
 """The ``state.extras`` key of the seats penalised for coaching this round (R-PEN-COACH)."""
@@ -302,7 +304,7 @@ class PenaltiesPlugin(Plugin):
         return _explain(state, action)
 
 
-def _snapshot(state: GameState, action: Action) -> tuple[object, ...]:
+def _snapshot(state: GameState, action: Action) -> tuple[Any, ...]:
     """Everything an illegal play and its effect may change, as it was before the play."""
     p = state.phase
     extras = tuple(item for item in state.extras if item[0] != ILLEGAL_KEY)
