@@ -94,13 +94,19 @@ def option_values(plugin: Any, option: Option) -> list[Any]:
     """The values of ``option`` worth testing, the default first.
 
     A plugin's ``testing_option_values`` mapping wins; else candidates are the
-    default, the words of ``option.allowed`` (``"on, off"``, ``"2, 4"``) and a
-    few small integers, each kept if ``option.validate`` accepts it.
+    default, the items and words of ``option.allowed`` (``"on, off"``, ``"2,
+    4"``, ``"such as C4"``) and a few small integers, each kept if
+    ``option.validate`` accepts it.
     """
     declared = getattr(plugin, "testing_option_values", None)
     if isinstance(declared, Mapping) and option.name in declared:
         return [option.default, *(option.validate(v) for v in declared[option.name])]
+    # The comma-separated items of ``allowed``, then its single words (which
+    # finds the examples in texts like "an effect name such as C4, or none").
     words = [w.strip() for w in option.allowed.replace(";", ",").split(",")]
+    words += [w.strip("()'\".,:;") for w in option.allowed.split()]
+    if _accepts(option, "no-such-value-x9"):
+        words = []  # the check takes any text: the words would be noise
     found: list[Any] = [option.default]
     for candidate in [*words, *_SMALL_INTS]:
         try:
@@ -110,6 +116,14 @@ def option_values(plugin: Any, option: Option) -> list[Any]:
         if not any(value == v and type(value) is type(v) for v in found):
             found.append(value)
     return found
+
+
+def _accepts(option: Option, value: Any) -> bool:
+    try:
+        option.validate(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 @st.composite
