@@ -51,9 +51,18 @@ def _plugin_name(plugin: Any) -> str:
 def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
     """A fast caller for ``hook`` taking the spec's arguments positionally.
 
-    With no implementation the hook is a constant; with one plain
-    implementation whose parameters are the spec's, it is that function; else
-    pluggy dispatches as usual.
+    Built once per rule set, because pluggy's own dispatch (keyword arguments,
+    a copy of the implementation list, a generic loop) costs microseconds per
+    call. With no implementation the hook is a constant; with one plain
+    implementation whose parameters are the spec's, it is that function; with
+    several plain implementations and new-style wrappers (``wrapper=True``) it
+    is a loop in pluggy's order: wrappers first (outermost first), then the
+    implementations, last registered first, stopping at the first result for
+    ``firstresult`` hooks. If anything raises while wrappers take part, the call
+    is made again through pluggy, so that wrappers see the exception exactly as
+    pluggy hands it to them (hooks are functions of immutable states: calling
+    one again is harmless). Old-style hookwrappers and implementations with
+    keyword defaults always go through pluggy.
     """
     spec = hook.spec
     assert spec is not None
@@ -69,10 +78,63 @@ def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
             return function
         return lambda *args: [r] if (r := function(*args)) is not None else []
 
-    def call(*args: Any) -> Any:
+    def through_pluggy(*args: Any) -> Any:
         return hook(**dict(zip(argnames, args, strict=True)))
 
-    return call
+    if any(impl.hookwrapper or impl.kwargnames for impl in impls):
+        return through_pluggy
+    in_order = impls[::-1]  # pluggy calls the last of the list first; wrappers sit at its end
+    wrappers = tuple(_positional(impl, argnames) for impl in in_order if impl.wrapper)
+    plain = tuple(_positional(impl, argnames) for impl in in_order if not impl.wrapper)
+
+    if firstresult:
+
+        def inner(*args: Any) -> Any:
+            for f in plain:
+                result = f(*args)
+                if result is not None:
+                    return result
+            return None
+
+    else:
+
+        def inner(*args: Any) -> Any:
+            return [result for f in plain if (result := f(*args)) is not None]
+
+    if not wrappers:
+        return inner
+
+    def wrapped(*args: Any) -> Any:
+        try:
+            started = []
+            for wrapper in wrappers:
+                gen = wrapper(*args)
+                next(gen)
+                started.append(gen)
+            result = inner(*args)
+            for gen in reversed(started):
+                try:
+                    gen.send(result)
+                except StopIteration as stop:
+                    result = stop.value
+                else:
+                    raise RuntimeError("a hook wrapper yielded twice")  # pluggy reports it
+            return result
+        except Exception:
+            return through_pluggy(*args)
+
+    return wrapped
+
+
+def _positional(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> Callable[..., Any]:
+    """``impl``'s function called with the spec's arguments positionally (an
+    implementation may take only some of them, by name)."""
+    function: Callable[..., Any] = impl.function
+    names = tuple(impl.argnames)
+    if names == argnames:
+        return function
+    picks = tuple(argnames.index(name) for name in names)
+    return lambda *args: function(*[args[i] for i in picks])
 
 
 def _single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
