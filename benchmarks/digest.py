@@ -15,12 +15,13 @@ import hashlib
 import random
 import sys
 
+from run import all_plugins_ruleset, shipped_plugins
+
 import unorules
 
 
-def digest(names: list[str], games: int, players: tuple[int, ...]) -> tuple[str, int]:
+def digest(rules: unorules.Ruleset, games: int, players: tuple[int, ...]) -> tuple[str, int]:
     """The SHA-256 of every state of the games played, and the number of states."""
-    rules = unorules.Ruleset.from_names(names)
     h = hashlib.sha256()
     count = 0
     for n in players:
@@ -41,13 +42,17 @@ def digest(names: list[str], games: int, players: tuple[int, ...]) -> tuple[str,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plugins", default="classic", help="comma-separated plugin names")
+    parser.add_argument("--all-plugins", action="store_true", help="run.py's 'all plugins' rule set")
     parser.add_argument("--games", type=int, default=3, help="games per player count")
     parser.add_argument("--players", default="2,3,4", help="comma-separated player counts")
     args = parser.parse_args(argv)
-    names = [n for n in args.plugins.split(",") if n]
+    if args.all_plugins:
+        rules = all_plugins_ruleset(shipped_plugins())[0]
+    else:
+        rules = unorules.Ruleset.from_names([n for n in args.plugins.split(",") if n])
     players = tuple(int(p) for p in args.players.split(","))
-    value, count = digest(names, args.games, players)
-    print(f"{value}  {count} states  plugins={','.join(names)} players={args.players} games={args.games}")
+    value, count = digest(rules, args.games, players)
+    print(f"{value}  {count} states  {rules!r} players={args.players} games={args.games}")
     return 0
 
 

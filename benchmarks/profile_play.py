@@ -17,7 +17,7 @@ import pstats
 import sys
 import time
 
-from run import play_unorules
+from run import all_plugins_ruleset, play_unorules, shipped_plugins
 
 import unorules
 
@@ -25,12 +25,17 @@ import unorules
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plugins", default="classic", help="comma-separated plugin names")
+    parser.add_argument("--all-plugins", action="store_true", help="run.py's 'all plugins' rule set")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--top", type=int, default=25, help="functions to list")
     parser.add_argument("--pyinstrument", action="store_true", help="use pyinstrument instead of cProfile")
     args = parser.parse_args(argv)
-    rules = unorules.Ruleset.from_names([n for n in args.plugins.split(",") if n])
+    if args.all_plugins:
+        rules = all_plugins_ruleset(shipped_plugins())[0]
+    else:
+        rules = unorules.Ruleset.from_names([n for n in args.plugins.split(",") if n])
+    print(rules)
 
     def work() -> int:
         return sum(play_unorules(rules, args.players, seed)[0] for seed in range(args.games))
