@@ -435,7 +435,7 @@ def run_simulation(
             take(_run_chunk(task))
     else:
         with multiprocessing.get_context().Pool(min(workers, len(tasks))) as pool:
-            for result in pool.imap_unordered(_run_chunk, tasks):
+            for result in pool.imap(_run_chunk, tasks):  # in order: the first failure is always the same
                 take(result)
     results = []
     for job, (label, options), records in zip(jobs, specs, collected, strict=True):

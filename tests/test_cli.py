@@ -1,0 +1,340 @@
+"""The ``unorules`` command line: every command, its errors and exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from unorules import cli
+from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("unorules: error: ")
+    return lines[0]
+
+
+# -- help and usage ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["simulate"], ["rules"]])
+def test_help_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([*command, "--help"], capsys)
+    assert code == EXIT_OK
+    assert out.startswith("usage: unorules")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ([], "name a command"),
+        (["dance"], "invalid choice"),
+        (["simulate", "--games", "0"], "positive number"),
+        (["simulate", "--players", "11"], "players must be 2 to 10"),
+        (["simulate", "--bots", "genius"], "unknown bot 'genius'"),
+        (["simulate", "--rules", "nosuchplugin"], "no plugin named 'nosuchplugin'"),
+        (["simulate", "--option", "uno_penalty"], "write name=value"),
+        (["simulate", "--option", "uno_penalty=3"], "3 is not one of 2, 4"),
+        (["simulate", "--option", "zzz=1"], "belongs to no plugin"),
+        (["simulate", "--compare", "classic"], "two or more rule sets"),
+        (["simulate", "--compare", "classic", "classic"], "listed twice"),
+        (["simulate", "--plot", "chart.pdf"], "must end in .svg"),
+        (["play", "--seat", "7"], "seats are 0 to 3"),
+        (["play", "--rules", ""], "empty rule set"),
+        (["rules", "nosuchplugin"], "no plugin named 'nosuchplugin'"),
+        (["rules", "--option", "uno_penalty=4"], "--option needs --check"),
+        (["rules", "--check", "classic", "--option", "wd4_points=60"], "60 is not one of 50, 70"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(
+    args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(args, capsys)
+    assert code == EXIT_USAGE
+    assert fragment in one_error_line(err)
+    assert out == ""
+
+
+def test_png_without_matplotlib_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(cli, "_matplotlib", lambda: None)
+    code, _, err = run(["simulate", "--games", "1", "--plot", str(tmp_path / "c.png")], capsys)
+    assert code == EXIT_USAGE
+    assert "PNG needs matplotlib" in one_error_line(err)
+    assert not (tmp_path / "c.png").exists()
+
+
+def test_version_and_python_dash_m() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "unorules", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == EXIT_OK
+    assert done.stdout.startswith("unorules ")
+    bad = subprocess.run([sys.executable, "-m", "unorules", "rules", "nope"], capture_output=True, text=True)
+    assert bad.returncode == EXIT_USAGE
+    assert bad.stderr.count("\n") == 1
+
+
+# -- rules -------------------------------------------------------------------------------
+
+
+def test_rules_lists_every_installed_plugin_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    import unorules
+
+    code, out, _ = run(["rules"], capsys)
+    assert code == EXIT_OK
+    for name in unorules.installed_plugins():
+        assert f"\n{name}: " in "\n" + out
+    assert "uno_penalty = 2  [2, 4]" in out
+    assert "challenge = on" in out
+
+
+def test_rules_json_names_conflicts_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["rules", "--json", "classic"], capsys)
+    assert code == EXIT_OK
+    (info,) = json.loads(out)
+    assert info["name"] == "classic"
+    assert {"name": "target_score", "default": 500}.items() <= info["options"][0].items()
+    assert info["conflicts"] == {}
+    assert "R-UNO-CATCH" in info["rules"]
+
+
+def test_rules_check_builds_a_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["rules", "--check", "classic", "--option", "uno_penalty=4"], capsys)
+    assert code == EXIT_OK
+    assert "rule set OK" in out
+    assert "uno_penalty = 4" in out
+    code, out, _ = run(["rules", "--check", "classic", "--json", "--option", "challenge=off"], capsys)
+    assert json.loads(out)["options"]["challenge"] is False
+
+
+# -- simulate ----------------------------------------------------------------------------
+
+
+def simulate_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    code, out, err = run(["simulate", "--json", "--quiet", *args], capsys)
+    assert code == EXIT_OK, err
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    data.pop("elapsed_seconds")
+    return data
+
+
+def test_simulate_summary_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        ["simulate", "--games", "4", "--players", "3", "--seed", "1", "--workers", "1"], capsys
+    )
+    assert code == EXIT_OK
+    assert err == ""  # no progress bar when stderr is not a terminal
+    for row in (
+        "games",
+        "rounds per game",
+        "actions per round",
+        "points per round",
+        "wins, seat 2",
+        "wins, heuristic",
+    ):
+        assert row in out
+
+
+def test_simulate_same_seed_same_results_whatever_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["--games", "6", "--players", "2", "--seed", "42", "--option", "target_score=150"]
+    one = simulate_json([*common, "--workers", "1"], capsys)
+    two = simulate_json([*common, "--workers", "2"], capsys)
+    assert one == two
+    other = simulate_json(
+        ["--games", "6", "--players", "2", "--seed", "43", "--option", "target_score=150"], capsys
+    )
+    assert other["results"] != one["results"]
+
+
+def test_simulate_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    data = simulate_json(
+        ["--games", "5", "--players", "4", "--seed", "s", "--bots", "heuristic,random,random,random"], capsys
+    )
+    assert data["seed"] == "s"
+    (result,) = data["results"]  # type: ignore[misc]
+    assert result["games"] == 5
+    assert sum(result["seat_wins"]) == 5
+    assert result["bot_seats"] == {"heuristic": 1, "random": 3}
+    assert result["bot_wins"]["heuristic"] + result["bot_wins"]["random"] == 5
+    assert result["rounds"] >= 5
+    assert result["actions_per_round"] > 0
+
+
+def test_simulate_compare_with_options_and_svg_plot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    chart = tmp_path / "chart.svg"
+    data = simulate_json(
+        [
+            "--games", "4", "--players", "2", "--seed", "7", "--workers", "1",
+            "--option", "target_score=100",
+            "--compare", "classic", "classic:uno_penalty=4", "--plot", str(chart),
+        ],
+        capsys,
+    )  # fmt: skip
+    labels = [r["rules"] for r in data["results"]]  # type: ignore[attr-defined]
+    assert labels == ["classic", "classic:uno_penalty=4"]
+    assert data["results"][1]["options"] == {"target_score": 100, "uno_penalty": 4}  # type: ignore[index]
+    root = ET.parse(chart).getroot()
+    assert root.tag.endswith("svg")
+    texts = [t.text for t in root.iter() if t.tag.endswith("text")]
+    assert "classic:uno_penalty=4" in texts
+    assert "Round length" in texts
+
+
+def test_simulate_unwritable_plot_fails_with_exit_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(
+        [
+            "simulate",
+            "--games",
+            "1",
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--quiet",
+            "--plot",
+            str(tmp_path / "no" / "c.svg"),
+        ],
+        capsys,
+    )
+    assert code == EXIT_FAILURE
+    assert "cannot write" in one_error_line(err)
+
+
+def test_simulate_game_failure_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(
+        ["simulate", "--games", "2", "--players", "2", "--seed", "1", "--max-actions", "3"], capsys
+    )
+    assert code == EXIT_FAILURE
+    assert "game 0 of rule set classic (seed 1) failed" in one_error_line(err)
+
+
+def test_simulate_progress_bar_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    fake = Tty()
+    monkeypatch.setattr(sys, "stderr", fake)
+    assert main(["simulate", "--games", "3", "--players", "2", "--seed", "1", "--workers", "1"]) == EXIT_OK
+    assert "3/3 games" in fake.getvalue()
+    fake.truncate(0)
+    assert (
+        main(["simulate", "--games", "3", "--players", "2", "--seed", "1", "--workers", "1", "--quiet"]) == 0
+    )
+    assert "games" not in fake.getvalue()
+
+
+def test_simulate_with_every_installed_plugin(capsys: pytest.CaptureFixture[str]) -> None:
+    # The CLI works with whatever is installed: each plugin with what it requires.
+    import unorules
+
+    installed = unorules.installed_plugins()
+    for name, plugin in installed.items():
+        names = list(dict.fromkeys([*getattr(plugin, "requires", ()), name]))
+        players = "4" if name == "partners" else "3"
+        args = [
+            "--rules",
+            ",".join(names),
+            "--games",
+            "2",
+            "--players",
+            players,
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ]
+        data = simulate_json(args, capsys)
+        assert data["results"][0]["games"] == 2  # type: ignore[index]
+
+
+# -- play --------------------------------------------------------------------------------
+
+
+def play(
+    lines: str, args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    return run(["play", *args], capsys)
+
+
+def test_play_shows_the_table_lists_actions_and_explains_refusals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = play(
+        "?\nW+4 B\nZZ top\nR1 2 3\n9\nlook\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys
+    )
+    assert code == EXIT_OK, err
+    assert "your hand (seat 0): R+2 R4 R5 R8 Y1 G3 GR" in out
+    assert "top: G8   colour: green" in out
+    assert "others: seat 1: 7 cards, seat 2: 7 cards" in out
+    assert "your legal actions now:" in out
+    assert "   1. 0: play G3" in out
+    assert "refused: 0: play W+4 B: seat 0 holds no W+4 (R-TURN-MATCH)" in out
+    assert "not understood: 'ZZ top' is neither a card nor an action" in out
+    assert "not understood: there is no entry 9" in out
+    assert out.count("--- round 1") == 2  # the status, and again after 'look'
+    assert out.rstrip().endswith("game stopped")
+
+
+def test_play_accepts_short_forms_and_reports_what_happened(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play("d\nG3\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "you: draw" in out
+    assert "    you drew B3" in out
+    assert "seat 1: play G1" in out  # the bots' moves are shown
+    assert "you: play G3" in out
+
+
+def test_play_a_whole_game_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "1" picks the first legal action every time: enough to finish a short game.
+    code, out, _ = play(
+        "1\n" * 3000, ["--seed", "4", "--players", "2", "--option", "target_score=50"], monkeypatch, capsys
+    )
+    assert code == EXIT_OK
+    assert "*** round 1 over" in out
+    assert "*** game over (target-score)" in out
+
+
+def test_play_input_ending_early_is_a_failure(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = play("draw\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
+    assert code == EXIT_FAILURE
+    assert "the input ended before the game did" in one_error_line(err)
+
+
+def test_play_refuses_another_seats_action(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play("1: draw\ncolor\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "refused: you are seat 0; '1: draw' is seat 1's action" in out
+    assert "not understood: name one colour" in out
