@@ -128,7 +128,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any, ClassVar
 
-from unorules import Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
+from unorules import PLAY, Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
 
 __all__ = ["WINDOW", "JumpInPlugin", "plugin", "window"]
 
@@ -314,18 +314,41 @@ class JumpInPlugin(Plugin):
 
 def _track_window(before: GameState, action: Action, after: GameState | None) -> GameState | None:
     """Open, carry or close the jump-in window after ``action`` (R-JUMP)."""
-    if after is None or action.verb in KEEPS_WINDOW:
+    if after is None:
+        return None
+    verb = action.verb
+    if verb in KEEPS_WINDOW:
         return after  # not a turn: the window stays as it was
     saved: Any = None
-    if action.verb == "play" and after.outcome is None and len(after.rounds) == len(before.rounds):
+    if (
+        verb == "play"
+        and after.outcome is None
+        and (after.rounds is before.rounds or len(after.rounds) == len(before.rounds))
+    ):
         # A card was played: the window opens on it. An identical jump-in keeps
         # the turn flow it replaced, so a jump on a jump replaces them all.
         saved = _replaces(before, action)
         if saved is None:
-            saved = _snapshot(before.phase, before.direction)
-    elif after.extra(WINDOW) is None:
-        return after
-    return after.with_extra(WINDOW, saved)  # None closes the window: the next seat acted
+            phase = before.phase
+            saved = _PLAIN[before.direction] if phase is PLAY else _snapshot(phase, before.direction)
+    return _set_window(after, saved)  # None closes the window: the next seat acted
+
+
+_PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
+"""The window of a card played on an ordinary turn, built once per direction."""
+
+
+def _set_window(state: GameState, value: Any) -> GameState:
+    """``state`` with the window set to ``value`` (``None``: closed); cheaper than
+    ``with_extra`` on the hot path, as most states keep one or two extras."""
+    extras = state.extras
+    for i, (key, old) in enumerate(extras):
+        if key == WINDOW:
+            if old is value:
+                return state
+            rest = extras[i + 1 :]
+            return state.replace(extras=extras[:i] + (((WINDOW, value),) if value is not None else ()) + rest)
+    return state if value is None else state.with_extra(WINDOW, value)
 
 
 plugin = JumpInPlugin()
