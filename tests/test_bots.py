@@ -182,3 +182,15 @@ def test_r_pen_illegal_heuristic_plays_only_matching_cards_and_catches_illegal_p
     cheated = state.apply("0: play G5")
     catcher = next(s for s in (1, 2) if f"{s}: catch_play 0" in map(str, cheated.legal_actions(s)))
     assert str(HeuristicBot(seed=1).choose(cheated, catcher)) == f"{catcher}: catch_play 0"
+
+
+def test_r_stack_heuristic_passes_a_wild_draw_four_on_rather_than_challenging() -> None:
+    if "stacking" not in unorules.installed_plugins():
+        pytest.skip("the stacking plugin is not installed")
+    rules = unorules.Ruleset.from_names(["classic", "stacking"])
+    state = rearranged(rules.new_game(players=3, seed=8), hands={0: "W+4 G5 G6", 1: "W+4 Y3 Y4"}, top="R1")
+    state = state.replace(current_player=0, phase=unorules.PLAY, color=unorules.Color.RED)
+    state = state.apply("0: play W+4 G")
+    assert state.current_player == 1
+    assert state.phase.name == "challenge"
+    assert str(HeuristicBot(seed=1).choose(state, 1)) == "1: play W+4 Y"

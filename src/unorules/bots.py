@@ -157,6 +157,10 @@ class HeuristicBot:
         if not my_turn:
             return self._out_of_turn(view, rules, plays, by_verb)
         if "challenge" in by_verb and "accept" in by_verb:
+            # R-STACK: passing the Wild Draw Four on beats challenging or drawing it.
+            stack = self._best_play(view, rules, plays, partner, keep_wild=False) if plays else None
+            if stack is not None:
+                return stack
             return by_verb["challenge"][0] if self._should_challenge(view, rules) else by_verb["accept"][0]
         if plays:
             # With table enforcement (R-PEN-ILLEGAL) non-matching plays are listed
@@ -264,7 +268,7 @@ class HeuristicBot:
             score = float(rules.card_points(card)) + 3.0 * (held[card.color] - 1)
             if next_close and kind in ("S", "+2", "R"):
                 score += 40.0
-        if view.phase.name == "penalty":
+        if view.phase.name in ("penalty", "challenge"):
             score += 100.0  # adding to a stack (R-STACK) beats drawing it
         swap = _swap_gain(card, view, rules.names, partner)
         if swap is not None:
