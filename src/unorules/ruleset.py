@@ -203,6 +203,7 @@ class Ruleset:
         self._on_draw: Callable[[GameState, int, tuple[Card, ...], str], GameState | None] = _compile(
             h.on_draw, True
         )
+        self._watch_draws: bool = bool(h.on_draw.get_hookimpls())  # else draw skips the call
         self._visible: Callable[[GameState, int], list[Iterable[int]]] = _compile(h.visible_hands, False)
         self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = _compile(
             h.score_round, True

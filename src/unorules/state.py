@@ -418,16 +418,29 @@ class GameState:
                 drawn += tuple(rest[:need])
                 pile = tuple(rest[need:])
         hands = self.hands
-        events += (Event("draw", seat, drawn, None, reason, True),)
-        state = _replace(
-            self,
-            hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
-            draw_pile=pile,
-            discard_pile=discard,
-            rng=rng,
-            events=events,
-        )
-        hooked = self.ruleset._on_draw(state, seat, drawn, reason)
+        if len(drawn) == 1:
+            # Most draws are one card: their events are shared (they are frozen values).
+            key = (seat, drawn[0], reason)
+            event = _ONE_CARD_DRAWS.get(key)
+            if event is None:
+                event = Event("draw", seat, drawn, None, reason, True)
+                if len(_ONE_CARD_DRAWS) < 10_000:
+                    _ONE_CARD_DRAWS[key] = event
+        else:
+            event = Event("draw", seat, drawn, None, reason, True)
+        fields = self.__dict__.copy()
+        fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
+        fields["draw_pile"] = pile
+        fields["discard_pile"] = discard
+        fields["rng"] = rng
+        fields["events"] = events + (event,)
+        fields["_legal"] = None
+        state = _new(GameState)
+        _set(state, "__dict__", fields)
+        rules = self.ruleset
+        if not rules._watch_draws:  # no plugin implements on_draw
+            return state, drawn
+        hooked = rules._on_draw(state, seat, drawn, reason)
         return (state if hooked is None else hooked), drawn
 
     def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> GameState:
@@ -502,6 +515,7 @@ _new = object.__new__
 _set = object.__setattr__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
+_ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
 _replace = GameState.replace
 
