@@ -354,6 +354,12 @@ class RuleSetResult:
             "bot_seats": {b: self.seat_bots.count(b) for b in bot_names},
             "bot_wins": bot_games,
             "bot_win_rate": {b: n / games if games else 0.0 for b, n in bot_games.items()},
+            "bot_round_win_rate": {
+                b: sum(round_wins[s] for s in range(self.players) if self.seat_bots[s] == b) / rounds
+                if rounds
+                else 0.0
+                for b in bot_names
+            },
         }
 
 
@@ -492,6 +498,8 @@ def _summary_table(summaries: Sequence[dict[str, Any]]) -> str:
         rows.append(
             [f"wins, {bot} ({seats} {plural})", *(_percent(s["bot_win_rate"][bot]) for s in summaries)]
         )
+    for bot in first["bot_seats"]:
+        rows.append([f"rounds won, {bot}", *(_percent(s["bot_round_win_rate"][bot]) for s in summaries)])
     return _table(rows, header)
 
 
@@ -1159,6 +1167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error("interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
+        return EXIT_FAILURE
+    except Exception as exc:  # a bug, most likely in a plugin: still one line, and exit 1
+        _error(f"unexpected {type(exc).__name__}: {exc}")
         return EXIT_FAILURE
 
 
