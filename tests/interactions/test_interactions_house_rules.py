@@ -199,3 +199,15 @@ def test_r_seven_o_r_swap_uno_calls_follow_the_cards_alike_for_a_seven_and_a_swa
     assert state.hands[0] == hand("B1")
     assert state.uno_exposed == ()
     assert not any(a.verb == "catch" for a in state.legal_actions())
+
+
+# -- jump-in x penalties ----------------------------------------------------------------
+
+
+def test_r_jump_r_pen_coach_a_coaching_report_keeps_the_jump_in_window_open() -> None:
+    pytest.importorskip("unorules_penalties")
+    hands = ["Y1 Y2 Y3 Y4 Y5 Y6 Y7", "B6 R1 R2 R3 R4 G1 G2", "B1 B2 B3 B4 B5 B7 B8", "B6 G3 G4 G5 G6 G7 G8"]
+    state = game(hands, "B9", names=["classic", "jump-in", "penalties"]).apply("1: play B6")
+    state = state.apply("0: catch_coach 2")  # not a turn: seat 2 draws 2, still to move
+    assert (state.current_player, len(state.hands[2])) == (2, 9)
+    assert plays(state, 3) == {"3: play B6"}

@@ -266,3 +266,16 @@ def test_r_jump_two_players_jump_in_after_a_skip() -> None:
     assert "0: play RS" in plays(state, 0)
     state = state.apply("0: play RS")
     assert state.current_player == 0  # seat 0's Skip, from seat 0: seat 1 skipped
+
+
+def test_r_jump_the_seat_to_moves_uno_call_keeps_the_window_open() -> None:
+    state = rearranged(game(SIXES, "B9"), hands={2: "B1 B2"}).apply("1: play B6").apply("2: uno")
+    assert "3: play B6" in plays(state, 3)
+
+
+def test_r_jump_the_window_closes_when_another_seats_challenge_moves_the_turn_on() -> None:
+    # challenger=anyone [LT]: seat 0 challenges the Wild Draw Four that hit seat 2.
+    state = game(ACTIONS, "R5", options={"challenger": "anyone"}).apply("1: play W+4 G")
+    assert "3: play W+4 Y" in plays(state, 3)
+    state = state.apply("0: challenge")
+    assert plays(state, 3) == set()

@@ -54,11 +54,15 @@ Decisions where the rules are silent
   ``stacking`` it stacks it instead), and after a Skip between two players the
   Skip's player simply plays again.
 * **The window** opens when a card is played (not when the starter is turned:
-  nobody played it) and closes when the next seat acts: at any action other
-  than a play, an UNO call (``uno``) or a catch (``catch``), which are not
-  turns, and at the end of the round. A jump-in is a play: it opens a new
-  window on the jumper's card. The window is kept in ``state.extras`` under
-  ``"jump-in"`` (with the turn flow to restore, below), so it survives JSON.
+  nobody played it) and closes when the next seat acts: at any action of the
+  seat to move other than an UNO call (``uno``) or a catch (``catch``), which
+  are not turns. It also closes when the turn moves on otherwise (another
+  seat's challenge under ``challenger=anyone``, a caught illegal play under
+  ``penalties``) and at the end of the round. Other seats' actions that leave
+  the turn as it was (UNO calls, catches, a ``penalties`` coaching report)
+  keep it open. A jump-in is a play: it opens a new window on the jumper's
+  card. The window is kept in ``state.extras`` under ``"jump-in"`` (with the
+  turn flow to restore, below), so it survives JSON.
 * **Replacing the action** (point 2). Before an identical jumping card takes
   effect, the turn flow the card jumped on set up is undone: the direction of
   play, whose turn it is, and any decision it left pending (a draw, a
@@ -118,9 +122,18 @@ Interactions
     jumped card moved stay moved, and the jumping card's effect comes from the
     jumper's seat. A blank card declared as a replacement plays as the card it
     stands for.
-``partners``, ``elimination``, ``penalties``
+``partners``, ``elimination``
     Any seat still in the game may jump in, partners included; seats that have
     left never do.
+``penalties``
+    An identical card may jump in on an illegal play (the jump-in closes the
+    catch window, so the illegal play stands); a caught illegal play closes the
+    jump-in window; a coaching report leaves it open.
+
+Conflicts
+---------
+
+None: ``jump-in`` builds with every other shipped plugin.
 """
 
 from __future__ import annotations
@@ -319,18 +332,24 @@ def _track_window(before: GameState, action: Action, after: GameState | None) ->
     verb = action.verb
     if verb in KEEPS_WINDOW:
         return after  # not a turn: the window stays as it was
+    same_round = after.rounds is before.rounds or len(after.rounds) == len(before.rounds)
     saved: Any = None
-    if (
-        verb == "play"
-        and after.outcome is None
-        and (after.rounds is before.rounds or len(after.rounds) == len(before.rounds))
+    if verb == "play":
+        if same_round and after.outcome is None:
+            # A card was played: the window opens on it. An identical jump-in keeps
+            # the turn flow it replaced, so a jump on a jump replaces them all.
+            saved = _replaces(before, action)
+            if saved is None:
+                phase = before.phase
+                saved = _PLAIN[before.direction] if phase is PLAY else _snapshot(phase, before.direction)
+    elif (
+        action.seat != before.current_player
+        and same_round
+        and after.current_player == before.current_player
+        and after.phase == before.phase
+        and after.discard_pile[-1] is before.discard_pile[-1]
     ):
-        # A card was played: the window opens on it. An identical jump-in keeps
-        # the turn flow it replaced, so a jump on a jump replaces them all.
-        saved = _replaces(before, action)
-        if saved is None:
-            phase = before.phase
-            saved = _PLAIN[before.direction] if phase is PLAY else _snapshot(phase, before.direction)
+        return after  # another seat's action that left the turn as it was (a coaching report)
     return _set_window(after, saved)  # None closes the window: the next seat acted
 
 

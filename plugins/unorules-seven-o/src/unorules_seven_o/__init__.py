@@ -59,8 +59,9 @@ Decisions where the rules are silent
     next-to-last card) was about the hand its seat held then: it is void for
     every seat whose hand changed.
 
-  This is the same rule the ``swap-hands`` plugin gives its card, so a 7, a 0
-  and a Swap Hands leave the UNO calls alike.
+  This is the rule the ``swap-hands`` and ``shuffle-hands`` plugins give their
+  cards too, so a 7, a 0, a Swap Hands and a Shuffle Hands leave the UNO calls
+  alike.
 * **The starter.** A 7 or 0 turned as the starter was not played by anyone:
   no hands move (R-SETUP-STARTER lists only the action cards' opening effects).
 * Refusals cite ``R-SEVEN-O``: a 7 played without a seat, or naming itself, a
@@ -75,11 +76,17 @@ Interactions
     card moves hands again from the jumper's seat: a jumped 7 lets the jumper
     trade with a seat of their choice, a jumped 0 passes every hand on once
     more. Who may jump in is judged on the hands *after* the first card moved
-    them. Play continues from the jumper (R-JUMP).
+    them. Play continues from the jumper (R-JUMP). The classic deck has one 0
+    of each colour, so an identical 0 exists only as a ``blank-cards``
+    replacement; with ``jump_in_match=color-or-number`` any 0 may jump on a 0
+    (not identical, so the first 0's hand move is not replaced either).
 ``swap-hands``, ``shuffle-hands``
     Their cards keep their own effects; a 7, a 0, a Swap Hands and a Shuffle
-    Hands may follow one another in any order, and each moves hands once. Both
-    this plugin and ``swap-hands`` treat UNO calls as above.
+    Hands may follow one another in any order, and each moves hands once. All
+    three plugins treat UNO calls as above.
+``penalties``
+    A caught illegal 7 or 0 is undone with everything it did: the hands go
+    back (``penalties`` restores the state before the play).
 ``stacking``
     None: a 7 or 0 cannot answer a stack.
 ``partners``
@@ -87,6 +94,11 @@ Interactions
     hands that move like any other.
 ``elimination``
     Seats that have left are skipped by the 0 and cannot be named by a 7.
+
+Conflicts
+---------
+
+None: ``seven-o`` builds with every other shipped plugin.
 """
 
 from __future__ import annotations

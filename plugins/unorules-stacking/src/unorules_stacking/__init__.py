@@ -91,8 +91,17 @@ Interactions
 ``seven-o``, ``swap-hands``, ``shuffle-hands``, ``custom-wilds``, ``blank-cards``
     None of their cards answers a stack: a seat told to draw must stack a
     Draw Two or Wild Draw Four, or draw.
-``partners``, ``elimination``, ``penalties``
-    No interaction: the stack passes to the next seat still in the game.
+``partners``, ``elimination``
+    No interaction: the stack passes to the next seat still in the game, a
+    partner's included.
+``penalties``
+    Illegal plays are only offered on an ordinary turn, never in answer to a
+    stack; a caught illegal Draw Two takes back the stack it started.
+
+Conflicts
+---------
+
+None: ``stacking`` builds with every other shipped plugin.
 """
 
 from __future__ import annotations
