@@ -55,7 +55,7 @@ def test_r_jump_an_identical_card_may_be_played_out_of_turn_and_play_continues_f
     assert any(e.kind == "jump-in" and e.rule == "R-JUMP" for e in state.events)
 
 
-def test_r_jump_a_card_that_is_not_identical_is_refused() -> None:
+def test_r_jump_option_identical_a_card_that_is_not_identical_is_refused() -> None:
     state = game(SIXES, "B9").apply("1: play B6")
     with pytest.raises(IllegalActionError, match="identical to the top card B6") as caught:
         state.apply("0: play Y6")
