@@ -1,0 +1,214 @@
+"""A small Sphinx extension: one page per installed unorules plugin.
+
+At every build (``builder-inited``) it writes ``plugins/index.rst`` and
+``plugins/<name>.rst`` for each plugin that ``unorules.installed_plugins()``
+finds, from the plugin's module docstring and its declarations (summary, rule
+ids, requirements, conflicts, options, the cards it adds, the hooks it
+implements, the hooks it offers). Plugins written by anyone are covered
+without editing the docs. Files are rewritten only when their text changes,
+so incremental builds stay incremental; pages of uninstalled plugins are
+removed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+import unorules
+from unorules import hookspecs
+
+HOOKS = sorted(
+    name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec")
+)
+
+
+def _heading(text: str, char: str, over: bool = False) -> str:
+    line = char * max(len(text), 3)
+    return f"{line}\n{text}\n{line}\n" if over else f"{text}\n{line}\n"
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "``on``" if value else "``off``"
+    return f"``{value}``"
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()) or "\\-"
+
+
+def plugin_doc(plugin: Any) -> str:
+    """The plugin module's docstring (or the plugin's own when it is a module)."""
+    module = plugin if inspect.ismodule(plugin) else sys.modules.get(type(plugin).__module__)
+    doc = inspect.getdoc(module) if module is not None else None
+    return doc or inspect.getdoc(plugin) or ""
+
+
+def _deck_added(name: str, plugin: Any) -> list[tuple[str, int]]:
+    """The cards this plugin adds to the deck of the plugins it requires (if it builds)."""
+    base_names = list(getattr(plugin, "requires", ()))
+    try:
+        with_it = unorules.Ruleset.from_names([*base_names, name])
+        base = Counter(unorules.Ruleset.from_names(base_names).deck) if base_names else Counter()
+    except unorules.UnorulesError:
+        return []
+    added = Counter(with_it.deck)
+    added.subtract(base)
+    return [(f"{card} ({card.name})", n) for card, n in added.items() if n > 0]
+
+
+def _implemented(plugin: Any) -> list[str]:
+    return [h for h in HOOKS if hasattr(getattr(plugin, h, None), "unorules_impl")]
+
+
+def _offered(plugin: Any) -> list[tuple[str, str, str]]:
+    specs = getattr(plugin, "hookspecs", None)
+    if specs is None:
+        return []
+    found = []
+    for attr in dir(specs):
+        f = getattr(specs, attr, None)
+        if callable(f) and hasattr(f, "unorules_spec"):
+            try:
+                sig = str(inspect.signature(f)).replace("(self, ", "(").replace("(self)", "()")
+            except (TypeError, ValueError):
+                sig = "(...)"
+            found.append((attr, sig, inspect.getdoc(f) or ""))
+    return found
+
+
+def plugin_page(name: str, plugin: Any) -> str:
+    """The reStructuredText page of one plugin."""
+    summary = getattr(plugin, "summary", "") or ""
+    out = [f".. _plugin-{name}:\n", _heading(f"{name}", "=", over=True)]
+    if summary:
+        out.append(f"*{summary}*\n")
+    module = type(plugin).__module__ if not inspect.ismodule(plugin) else plugin.__name__
+    fields = [
+        f":Enable: ``Ruleset.from_names([{', '.join(repr(n) for n in [*getattr(plugin, 'requires', ()), name])}])``",
+        f":Module: ``{module}``",
+        f":Rule ids: {', '.join(f'``{r}``' for r in getattr(plugin, 'rules', ())) or 'none'}",
+        f":Requires: {', '.join(f':ref:`{r} <plugin-{r}>`' for r in getattr(plugin, 'requires', ())) or 'nothing'}",
+    ]
+    conflicts = dict(getattr(plugin, "conflicts", {}))
+    if conflicts:
+        fields.append(":Conflicts with: " + ", ".join(f"``{c}``" for c in conflicts))
+    else:
+        fields.append(":Conflicts with: nothing")
+    out.append("\n".join(fields) + "\n")
+    doc = plugin_doc(plugin)
+    if doc:
+        out.append(doc + "\n")
+    out.append(_heading("Options at a glance", "-"))
+    options = list(getattr(plugin, "options", ()))
+    if options:
+        rows = [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 20 15 25 40",
+            "",
+            "   * - option",
+            "     - default",
+            "     - allowed values",
+            "     - meaning",
+        ]
+        for o in options:
+            rows += [
+                f"   * - ``{o.name}``",
+                f"     - {_literal(o.default)}",
+                f"     - {_cell(o.allowed)}",
+                f"     - {_cell(o.doc)}",
+            ]
+        out.append("\n".join(rows) + "\n")
+    else:
+        out.append("This plugin has no options of its own.\n")
+    if conflicts:
+        out.append(_heading("Conflicts at a glance", "-"))
+        out.append("\n".join(f"``{other}``\n    {_cell(why)}" for other, why in conflicts.items()) + "\n")
+    cards = _deck_added(name, plugin)
+    if cards:
+        out.append(_heading("Cards it adds", "-"))
+        out.append("\n".join(f"* {n} x {text}" for text, n in cards) + "\n")
+    out.append(_heading("Hooks it implements", "-"))
+    hooks = _implemented(plugin)
+    out.append((", ".join(f":func:`~unorules.hookspecs.{h}`" for h in hooks) or "none") + "\n")
+    offered = _offered(plugin)
+    if offered:
+        out.append(_heading("Hooks it offers to other plugins", "-"))
+        for attr, sig, doc in offered:
+            body = textwrap.indent(doc or "(undocumented)", "    ")
+            out.append(f"``{attr}{sig}``\n\n{body}\n")
+    out.append(
+        "This page is generated from the plugin's module docstring and declarations "
+        "by ``docs/_ext/unorules_plugins.py``; ``unorules rules "
+        f"{name}`` shows the same declarations in a terminal.\n"
+    )
+    return "\n".join(out)
+
+
+def index_page(plugins: dict[str, Any]) -> str:
+    rows = "\n".join(
+        f"   * - :ref:`{n} <plugin-{n}>`\n     - {_cell(getattr(p, 'summary', '') or '')}"
+        for n, p in plugins.items()
+    )
+    toctree = "\n".join(f"   {n}" for n in plugins)
+    return f"""\
+.. _plugins:
+
+{_heading("Plugins", "=", over=True)}
+The plugins installed where these pages were built, one page each, generated
+from each plugin's docstring and declarations. Every rule set starts from
+``classic``; the others are added by name, e.g.
+``Ruleset.from_names(["classic", "stacking"])``. ``unorules rules`` lists the
+same in a terminal.
+
+.. list-table::
+   :header-rows: 1
+   :widths: 25 75
+
+   * - plugin
+     - summary
+{rows}
+
+.. toctree::
+   :maxdepth: 1
+   :hidden:
+
+{toctree}
+"""
+
+
+def _write(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def generate(srcdir: Path) -> list[str]:
+    """Write the plugin pages under ``srcdir/plugins``; return the plugin names."""
+    folder = srcdir / "plugins"
+    folder.mkdir(exist_ok=True)
+    plugins = dict(unorules.installed_plugins())
+    _write(folder / "index.rst", index_page(plugins))
+    for name, plugin in plugins.items():
+        _write(folder / f"{name}.rst", plugin_page(name, plugin))
+    keep = {f"{n}.rst" for n in plugins} | {"index.rst"}
+    for old in folder.glob("*.rst"):
+        if old.name not in keep:
+            old.unlink()
+    return list(plugins)
+
+
+def _on_builder_inited(app: Sphinx) -> None:
+    generate(Path(app.srcdir))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", _on_builder_inited)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
