@@ -114,8 +114,10 @@ class HeuristicBot:
       not seen) make challenging cheaper on average than accepting
       (R-CHALLENGE);
     * uses house rules when enabled: adds to a stack rather than drawing,
-      jumps in with an identical card, and aims hand swaps at the opponent
-      holding the fewest cards.
+      jumps in with an identical card, aims hand swaps at the opponent
+      holding the fewest cards, and answers the customizable wilds' effects
+      (crows rather than drawing, discards its most expensive cards, keeps a
+      wild).
 
     Over 1000 seeded heads-up games against :class:`RandomBot` it wins about
     nine games in ten (see the *Bots* page of the documentation).
@@ -171,6 +173,9 @@ class HeuristicBot:
                 best = self._best_play(view, rules, chosen, partner, keep_wild=view.phase.name == "drawn")
                 if best is not None:
                     return best
+        special = self._card_effect_choice(view, rules, by_verb, partner)
+        if special is not None:
+            return special
         for verb in ("draw", "pass", "accept"):
             if verb in by_verb:
                 return by_verb[verb][0]
@@ -197,6 +202,24 @@ class HeuristicBot:
             p = self._guilt_probability(view, rules)
             if p is not None and p > 0.8:
                 return by_verb["challenge"][0]
+        return None
+
+    def _card_effect_choice(
+        self, view: SeatView, rules: Ruleset, by_verb: dict[str, list[Action]], partner: int | None
+    ) -> Action | None:
+        """Answers to the customizable wilds' effects (R-CUSTOM, plugin custom-wilds)."""
+        if "crow" in by_verb:
+            return by_verb["crow"][0]  # C10: crowing beats drawing 4
+        if "nolaugh" in by_verb and "laughed" in by_verb:
+            # C8: the judge's answer; "nobody laughed" makes the teller draw 4.
+            return by_verb["laughed" if view.phase.seat == partner else "nolaugh"][0]
+        if "keep" in by_verb:
+            # C8: keep the card most likely to be playable: a wild, else the most held colour.
+            held: Counter[Color | None] = Counter(c.color for c in view.hand if c.color is not None)
+            return max(by_verb["keep"], key=lambda a: _keep_value(a.card, held))
+        if "discard" in by_verb:
+            # C5/C6: shed the most expensive card, wilds last.
+            return max(by_verb["discard"], key=lambda a: _discard_value(a.card, rules))
         return None
 
     # -- choosing a card -------------------------------------------------------------
@@ -331,6 +354,18 @@ class HeuristicBot:
         if cached is None or cached[0] is not rules:
             cached = self._deck = (rules, Counter(rules.deck))
         return cached[1]
+
+
+def _keep_value(card: Card | None, held: Counter[Color | None]) -> tuple[bool, int]:
+    if card is None:
+        return (False, -1)
+    return (card.color is None, held[card.color])
+
+
+def _discard_value(card: Card | None, rules: Ruleset) -> tuple[bool, int]:
+    if card is None:
+        return (False, -1)
+    return (card.color is not None, rules.card_points(card))
 
 
 def _matches(card: Card | None, view: SeatView) -> bool:
