@@ -83,58 +83,56 @@ def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
 
     if any(impl.hookwrapper or impl.kwargnames for impl in impls):
         return through_pluggy
-    in_order = impls[::-1]  # pluggy calls the last of the list first; wrappers sit at its end
-    wrappers = tuple(_positional(impl, argnames) for impl in in_order if impl.wrapper)
-    plain = tuple(_positional(impl, argnames) for impl in in_order if not impl.wrapper)
+    return _unrolled(hook.name, argnames, impls[::-1], firstresult, through_pluggy)
 
+
+def _unrolled(
+    name: str,
+    argnames: tuple[str, ...],
+    in_order: Sequence[pluggy.HookImpl],
+    firstresult: bool,
+    through_pluggy: Callable[..., Any],
+) -> Callable[..., Any]:
+    """Generate the caller of several implementations, in the order given
+    (pluggy's: the last of ``get_hookimpls()`` first, its wrappers at the end of
+    that list), as straight-line code: no loop, no per-call argument packing."""
+    args = ", ".join(argnames)
+    namespace: dict[str, Any] = {"_through_pluggy": through_pluggy}
+    wrappers: list[str] = []
+    plain: list[str] = []
+    for i, impl in enumerate(in_order):
+        namespace[f"_f{i}"] = impl.function
+        # Each implementation is called with the arguments it names, in its order.
+        (wrappers if impl.wrapper else plain).append(f"_f{i}({', '.join(impl.argnames)})")
+    body: list[str] = []
+    for j, call in enumerate(wrappers):
+        body += [f"_g{j} = {call}", f"next(_g{j})"]
     if firstresult:
-
-        def inner(*args: Any) -> Any:
-            for f in plain:
-                result = f(*args)
-                if result is not None:
-                    return result
-            return None
-
+        body.append(f"_res = {plain[0]}")
+        for call in plain[1:]:
+            body += ["if _res is None:", f"    _res = {call}"]
     else:
-
-        def inner(*args: Any) -> Any:
-            return [result for f in plain if (result := f(*args)) is not None]
-
-    if not wrappers:
-        return inner
-
-    def wrapped(*args: Any) -> Any:
-        try:
-            started = []
-            for wrapper in wrappers:
-                gen = wrapper(*args)
-                next(gen)
-                started.append(gen)
-            result = inner(*args)
-            for gen in reversed(started):
-                try:
-                    gen.send(result)
-                except StopIteration as stop:
-                    result = stop.value
-                else:
-                    raise RuntimeError("a hook wrapper yielded twice")  # pluggy reports it
-            return result
-        except Exception:
-            return through_pluggy(*args)
-
-    return wrapped
-
-
-def _positional(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> Callable[..., Any]:
-    """``impl``'s function called with the spec's arguments positionally (an
-    implementation may take only some of them, by name)."""
-    function: Callable[..., Any] = impl.function
-    names = tuple(impl.argnames)
-    if names == argnames:
-        return function
-    picks = tuple(argnames.index(name) for name in names)
-    return lambda *args: function(*[args[i] for i in picks])
+        body.append("_res = []")
+        for call in plain:
+            body += [f"_r = {call}", "if _r is not None:", "    _res.append(_r)"]
+    for j in reversed(range(len(wrappers))):
+        body += [
+            "try:",
+            f"    _g{j}.send(_res)",
+            "except StopIteration as _stop:",
+            "    _res = _stop.value",
+            "else:",
+            "    raise RuntimeError('a hook wrapper yielded twice')",  # pluggy reports it
+        ]
+    body.append("return _res")
+    if wrappers:
+        # Anything raised: call again through pluggy, which hands it to the wrappers.
+        indented = [f"    {line}" for line in body]
+        body = ["try:", *indented, "except Exception:", f"    return _through_pluggy({args})"]
+    source = f"def _call({args}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(source, f"<unorules: compiled hook {name}>", "exec"), namespace)
+    caller: Callable[..., Any] = namespace["_call"]
+    return caller
 
 
 def _single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
