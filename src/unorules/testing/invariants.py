@@ -56,6 +56,7 @@ from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
 
 __all__ = [
+    "CORE_VERBS",
     "DEFAULT_MAX_ROUND_ACTIONS",
     "STATE_INVARIANTS",
     "TURN_VERBS",
@@ -88,6 +89,10 @@ TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
 ``out_of_turn_verbs``). ``uno``, ``catch`` and ``challenge`` may come from
 other seats, and so may any verb a plugin registers, unless it lists it in its
 ``turn_verbs``."""
+
+
+CORE_VERBS = frozenset({"play", "draw", "pass", "uno", "catch", "challenge", "accept", "color"})
+"""The verbs of the core's action notation."""
 
 
 class InvariantViolation(AssertionError):
@@ -406,8 +411,10 @@ def check_illegal_actions_refused(state: GameState, sample: int = 8, *, require_
 
     Tries ``sample`` actions near the legal ones (one field changed) and at
     random, plus an action of a seat that does not exist. With
-    ``require_rule``, a refusal of a seat in the game must cite a rule id
-    (``IllegalActionError.rule``), as the plugins' ``explain_illegal`` should.
+    ``require_rule``, refusing an action of a seat in the game must cite a
+    rule id (``IllegalActionError.rule``), as the plugins' ``explain_illegal``
+    should, when its verb is one of the core's or one the state lists as
+    legal for some seat (other verbs may belong to plugins not in the game).
     """
     if state.is_over:
         return
@@ -417,13 +424,19 @@ def check_illegal_actions_refused(state: GameState, sample: int = 8, *, require_
     rng = _rng_for(state)
     candidates = [a for a in _near_misses(state, rng, sample * 2) if a not in allowed][:sample]
     candidates.append(Action.of(state.players, "draw"))
+    explained = CORE_VERBS.union(a.verb for a in legal) if require_rule else CORE_VERBS
     for action in candidates:
         try:
             state.apply(action)
         except IllegalActionError as exc:
             if not str(exc):
                 raise _fail("refused", f"{_after(state)}, refusing {action} gave an empty message") from None
-            if require_rule and exc.rule is None and action.seat in state.active_seats:
+            if (
+                require_rule
+                and exc.rule is None
+                and action.seat in state.active_seats
+                and action.verb in explained
+            ):
                 raise _fail("refused", f"{_after(state)}, refusing {action} cites no rule: {exc}") from None
         except Exception as exc:
             raise _fail(
@@ -461,7 +474,10 @@ def check_json_round_trip(
     ``text`` is ``state.to_json()`` if the caller has it already.
     """
     if text is None:
-        text = state.to_json()
+        try:
+            text = state.to_json()
+        except Exception as exc:
+            raise _fail("json", f"{_after(state)}, to_json() raised {type(exc).__name__}: {exc}") from exc
     ruleset = None if rebuild_ruleset and _rebuildable(state.ruleset) else state.ruleset
     try:
         copy = GameState.from_json(text, ruleset)
@@ -540,7 +556,10 @@ def check_state(
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
-        text = state.to_json()
+        try:
+            text = state.to_json()
+        except Exception as exc:
+            raise _fail("json", f"{_after(state)}, to_json() raised {type(exc).__name__}: {exc}") from exc
         check_legal_actions_accepted(state, compare_json=False)
         check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
         check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)

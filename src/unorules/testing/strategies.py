@@ -78,7 +78,8 @@ def buildable_combinations(
     """Every subset of ``names`` (default: every installed plugin) that builds
     together with ``required``, smallest first, as rule-set name tuples
     (``required`` first). Subsets of more than ``max_size`` extra plugins are
-    left out."""
+    left out. This builds every subset (a few milliseconds each): with many
+    plugins, prefer :func:`rulesets`, which draws them."""
     pool = sorted(set(installed_plugins() if names is None else names) - set(required))
     top = len(pool) if max_size is None else min(max_size, len(pool))
     found: list[tuple[str, ...]] = []
@@ -105,10 +106,11 @@ def option_values(plugin: Any, option: Option) -> list[Any]:
     # finds the examples in texts like "an effect name such as C4, or none").
     words = [w.strip() for w in option.allowed.replace(";", ",").split(",")]
     words += [w.strip("()'\".,:;") for w in option.allowed.split()]
+    numbers: tuple[Any, ...] = _SMALL_INTS
     if _accepts(option, "no-such-value-x9"):
-        words = []  # the check takes any text: the words would be noise
+        words, numbers = [], ()  # the check takes anything: guesses would be noise
     found: list[Any] = [option.default]
-    for candidate in [*words, *_SMALL_INTS]:
+    for candidate in [*words, *numbers]:
         try:
             value = option.validate(candidate)
         except (TypeError, ValueError):
@@ -126,13 +128,31 @@ def _accepts(option: Option, value: Any) -> bool:
     return True
 
 
+def _static_conflict(names: Sequence[str]) -> bool:
+    """Whether two of ``names`` declare a conflict (known without building)."""
+    plugins = installed_plugins()
+    chosen = set(names)
+    return any(other in chosen for name in names for other in getattr(plugins.get(name), "conflicts", {}))
+
+
 @st.composite
 def _rulesets(
     draw: st.DrawFn,
-    combos: tuple[tuple[str, ...], ...],
+    pool: tuple[str, ...],
+    required: tuple[str, ...],
     with_options: bool,
+    max_size: int | None,
 ) -> Ruleset:
-    names = draw(st.sampled_from(combos), label="plugins")
+    extra: list[str] = []
+    if pool:
+        size = len(pool) if max_size is None else min(max_size, len(pool))
+        extra = draw(st.lists(st.sampled_from(pool), unique=True, max_size=size), label="plugins")
+    names: list[str] = list(required)
+    for name in sorted(extra):
+        # Leave out a plugin that declares a conflict with one already chosen
+        # (cheaper than building and rejecting the combination).
+        if not _static_conflict([*names, name]):
+            names.append(name)
     options: dict[str, Any] = {}
     if with_options:
         plugins = installed_plugins()
@@ -143,6 +163,8 @@ def _rulesets(
                 if not (value == option.default and type(value) is type(option.default)):
                     options[option.name] = value
     built = build_ruleset(names, options)
+    if not isinstance(built, Ruleset) and options:
+        built = build_ruleset(names)  # options that refuse each other: play the defaults
     if not isinstance(built, Ruleset):
         reject()
     assert isinstance(built, Ruleset)
@@ -156,23 +178,13 @@ def rulesets(
     options: bool = True,
     max_size: int | None = None,
 ) -> st.SearchStrategy[Ruleset]:
-    """Rule sets of ``required`` plus any subset of ``names`` (default: every
-    installed plugin) that builds, with option values from
-    :func:`option_values` when ``options`` is true. Shrinks toward ``required``
-    alone with default options."""
-    pool = None if names is None else tuple(names)
-
-    def make() -> st.SearchStrategy[Ruleset]:
-        # Deferred: working out which subsets build costs a build per subset,
-        # paid on the first draw rather than when a test module is imported.
-        combos = tuple(buildable_combinations(pool, required, max_size))
-        if not combos:
-            raise RulesetError(
-                f"no combination of {sorted(pool or installed_plugins())} builds with {required}"
-            )
-        return _rulesets(combos, options)
-
-    return st.deferred(make)
+    """Rule sets of ``required`` plus a subset (at most ``max_size``) of
+    ``names`` (default: every installed plugin), with option values from
+    :func:`option_values` when ``options`` is true. Combinations refused when
+    built are not drawn (options that refuse each other fall back to the
+    defaults). Shrinks toward ``required`` alone with default options."""
+    pool = tuple(sorted(set(installed_plugins() if names is None else names) - set(required)))
+    return _rulesets(pool, tuple(required), options, max_size)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -202,14 +214,18 @@ def colors() -> st.SearchStrategy[Any]:
     return st.sampled_from(COLORS)
 
 
+def _distinct_cards(ruleset: Ruleset | None) -> tuple[Card, ...]:
+    if ruleset is not None:
+        return tuple(dict.fromkeys(ruleset.deck))
+    kinds = [str(n) for n in range(10)] + ["S", "R", "+2"]
+    coloured = [Card.of(c, k) for c in COLORS for k in kinds]
+    return (*coloured, Card.of(None, "W"), Card.of(None, "W+4"))
+
+
 def cards(ruleset: Ruleset | None = None) -> st.SearchStrategy[Card]:
     """Cards of ``ruleset``'s deck (default: the classic cards of every colour,
     Wild and Wild Draw Four)."""
-    if ruleset is not None:
-        return st.sampled_from(list(dict.fromkeys(ruleset.deck)))
-    kinds = [str(n) for n in range(10)] + ["S", "R", "+2"]
-    coloured = [Card.of(c, k) for c in COLORS for k in kinds]
-    return st.sampled_from(coloured + [Card.of(None, "W"), Card.of(None, "W+4")])
+    return st.sampled_from(_distinct_cards(ruleset))
 
 
 def _presence(spec: str, strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -218,6 +234,26 @@ def _presence(spec: str, strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[
     if spec == "optional":
         return st.none() | strategy
     return st.none()
+
+
+@st.composite
+def _actions(
+    draw: st.DrawFn,
+    players: int,
+    verbs: tuple[str, ...],
+    deck: tuple[Card, ...],
+    hands: tuple[tuple[Card, ...], ...] | None,
+) -> Action:
+    seat = draw(st.integers(0, players - 1), label="seat")
+    verb = draw(st.sampled_from(verbs), label="verb")
+    spec = _VERBS[verb]
+    source: st.SearchStrategy[Card] = st.sampled_from(deck)
+    if hands is not None and hands[seat]:
+        source = st.sampled_from(tuple(dict.fromkeys(hands[seat]))) | source
+    card = draw(_presence(spec.card, source), label="card")
+    color = draw(_presence(spec.color, colors()), label="color")
+    target = draw(_presence(spec.target, st.integers(0, players - 1)), label="target")
+    return Action.of(seat, verb, card, color, target)
 
 
 def actions(
@@ -233,23 +269,9 @@ def actions(
     if state is not None:
         ruleset = state.ruleset
         players = state.players
-    verb_names = sorted(_VERBS if verbs is None else verbs)
-    deck_cards = cards(ruleset)
-
-    @st.composite
-    def build(draw: st.DrawFn) -> Action:
-        seat = draw(st.integers(0, players - 1), label="seat")
-        verb = draw(st.sampled_from(verb_names), label="verb")
-        spec = _VERBS[verb]
-        card_source = deck_cards
-        if state is not None and state.hands[seat]:
-            card_source = st.sampled_from(list(dict.fromkeys(state.hands[seat]))) | deck_cards
-        card = draw(_presence(spec.card, card_source), label="card")
-        color = draw(_presence(spec.color, colors()), label="color")
-        target = draw(_presence(spec.target, st.integers(0, players - 1)), label="target")
-        return Action.of(seat, verb, card, color, target)
-
-    return build()
+    verb_names = tuple(sorted(_VERBS if verbs is None else verbs))
+    deck = _distinct_cards(ruleset)
+    return _actions(players, verb_names, deck, None if state is None else state.hands)
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> st.SearchStrategy[Action]:
