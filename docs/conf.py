@@ -12,11 +12,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
-import unorules  # noqa: E402
+import unorules
 
 project = "unorules"
 author = "unorules developers"
-copyright = "unorules developers"  # noqa: A001
+copyright = "unorules developers"
 release = version = unorules.__version__
 
 extensions = [

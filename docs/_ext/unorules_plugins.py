@@ -24,9 +24,7 @@ from sphinx.application import Sphinx
 import unorules
 from unorules import hookspecs
 
-HOOKS = sorted(
-    name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec")
-)
+HOOKS = sorted(name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec"))
 
 
 def _heading(text: str, char: str, over: bool = False) -> str:
@@ -91,11 +89,13 @@ def plugin_page(name: str, plugin: Any) -> str:
     if summary:
         out.append(f"*{summary}*\n")
     module = type(plugin).__module__ if not inspect.ismodule(plugin) else plugin.__name__
+    requires = tuple(getattr(plugin, "requires", ()))
+    enable = ", ".join(repr(n) for n in [*requires, name])
     fields = [
-        f":Enable: ``Ruleset.from_names([{', '.join(repr(n) for n in [*getattr(plugin, 'requires', ()), name])}])``",
+        f":Enable: ``Ruleset.from_names([{enable}])``",
         f":Module: ``{module}``",
         f":Rule ids: {', '.join(f'``{r}``' for r in getattr(plugin, 'rules', ())) or 'none'}",
-        f":Requires: {', '.join(f':ref:`{r} <plugin-{r}>`' for r in getattr(plugin, 'requires', ())) or 'nothing'}",
+        f":Requires: {', '.join(f':ref:`{r} <plugin-{r}>`' for r in requires) or 'nothing'}",
     ]
     conflicts = dict(getattr(plugin, "conflicts", {}))
     if conflicts:
