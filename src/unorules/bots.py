@@ -119,8 +119,9 @@ class HeuristicBot:
       (crows rather than drawing, discards its most expensive cards, keeps a
       wild).
 
-    Over 1000 seeded heads-up games against :class:`RandomBot` it wins about
-    nine games in ten (see the *Bots* page of the documentation).
+    It won all of 1000 seeded heads-up games against :class:`RandomBot` (99% of
+    the rounds) and 88% of 500 against a bot that plays the first card it may
+    (see the *Bots* page of the documentation).
     """
 
     name = "heuristic"
