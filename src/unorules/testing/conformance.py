@@ -52,6 +52,7 @@ from unorules.testing.replay import Replay, choose_action, ruleset_line
 __all__ = [
     "CI_BUDGET",
     "DEFAULT_BUDGET",
+    "QUICK_BUDGET",
     "Budget",
     "Combination",
     "ConformanceReport",
@@ -106,6 +107,18 @@ CI_BUDGET = Budget(
     shrink_seconds=10.0,
 )
 """The bounded budget CI runs over every shipped plugin (a few seconds each)."""
+
+QUICK_BUDGET = Budget(
+    players=(2, 3),
+    games=2,
+    max_actions=300,
+    machine_examples=5,
+    machine_steps=15,
+    shrink_seconds=5.0,
+    pairs=False,
+    together=False,
+)
+"""The plugin with classic only, briefly: for a quick check while writing a plugin."""
 
 
 @attrs.frozen

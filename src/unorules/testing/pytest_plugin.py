@@ -22,7 +22,7 @@ Command line
     of plugins, skipped items for combinations refused when built, and a
     failure with the shrunk replay for each violation, so pytest exits non-zero
     when an invariant fails. ``--unorules-budget ci`` uses the bounded budget
-    CI uses.
+    CI uses; ``--unorules-budget quick`` checks the plugin with classic only.
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--unorules-budget",
-        choices=("default", "ci"),
+        choices=("default", "ci", "quick"),
         default="default",
         dest="unorules_budget",
-        help="how much the conformance suite plays: 'default', or 'ci' (bounded, a few seconds a plugin)",
+        help="how much the conformance suite plays: 'default'; 'ci' (bounded, a few seconds a plugin); "
+        "'quick' (the plugin with classic only)",
     )
 
 
@@ -81,7 +82,7 @@ class _ConformanceRun:
 
     def __init__(self, names: Iterable[str], budget: str) -> None:
         from unorules.errors import RulesetError
-        from unorules.testing.conformance import CI_BUDGET, DEFAULT_BUDGET, resolve_plugin
+        from unorules.testing.conformance import CI_BUDGET, DEFAULT_BUDGET, QUICK_BUDGET, resolve_plugin
 
         self.names: list[str] = []
         for name in names:
@@ -89,7 +90,7 @@ class _ConformanceRun:
                 self.names.append(resolve_plugin(name)[0])
             except RulesetError as exc:
                 raise pytest.UsageError(f"{_OPTION} {name}: {exc}") from None
-        self.budget = CI_BUDGET if budget == "ci" else DEFAULT_BUDGET
+        self.budget = {"ci": CI_BUDGET, "quick": QUICK_BUDGET}.get(budget, DEFAULT_BUDGET)
 
     def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool:
         return True

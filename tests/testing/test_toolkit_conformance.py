@@ -1,0 +1,137 @@
+"""The conformance runner: it passes good plugins, and catches planted broken ones
+with a short replay that, pasted into a test, reproduces the failure."""
+
+from __future__ import annotations
+
+import textwrap
+
+import attrs
+import pytest
+from toolkit_broken_plugins import LosesFives, StallsDraws
+
+from unorules import Plugin, RulesetError, installed_plugins
+from unorules.testing import Replay
+from unorules.testing.conformance import (
+    CI_BUDGET,
+    Budget,
+    Combination,
+    ConformanceReport,
+    check_conformance,
+    conformance_combinations,
+    resolve_plugin,
+    run_combination,
+    run_conformance,
+)
+from unorules.testing.invariants import InvariantViolation
+
+# Only the plugin with classic, two player counts, no state machine: enough to
+# catch the planted bugs in well under a second each.
+SMALL = Budget(players=(2, 3), games=2, max_actions=300, machine_examples=0, pairs=False, together=False)
+
+
+def reproduce(printed: str, **names: object) -> InvariantViolation:
+    """Run the replay code found in the printed report; return the violation it raises."""
+    lines = printed.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "from unorules import Ruleset")
+    end = next(i for i in range(start, len(lines)) if lines[i].strip().startswith("replay.check()"))
+    code = textwrap.dedent("\n".join(lines[start - 2 : end + 1]))  # the failure comment too
+    namespace: dict[str, object] = dict(names)
+    with pytest.raises(InvariantViolation) as caught:
+        exec(code, namespace)
+    replay = namespace["replay"]
+    assert isinstance(replay, Replay)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("plugin", "invariant"),
+    [(LosesFives(), "cards"), (StallsDraws(), "rounds")],
+    ids=["loses-a-card", "stalls-a-round"],
+)
+def test_the_runner_catches_a_planted_broken_plugin_and_prints_a_replay_that_reproduces_it(
+    plugin: Plugin, invariant: str
+) -> None:
+    printed: list[str] = []
+    report = run_conformance(plugin, SMALL, out=printed.append)
+    assert not report.ok
+    (violation,) = report.violations
+    assert violation.invariant == invariant
+    assert violation.replay is not None
+    assert len(violation.replay.actions) <= 15  # shrunk to a few actions
+    text = "\n".join(printed)
+    assert f"VIOLATION [{invariant}]" in text
+    assert "replay = Replay(" in text
+    reproduced = reproduce(text, **{type(plugin).__name__: type(plugin)})
+    assert reproduced.invariant == invariant
+    assert "replay step" in reproduced.detail
+    assert report.format().startswith(f"unorules conformance of plugin {plugin.name!r}: FAILED")
+
+
+def test_check_conformance_raises_with_the_whole_report() -> None:
+    with pytest.raises(AssertionError, match=r"(?s)FAILED.*VIOLATION \[cards\].*replay = Replay\("):
+        check_conformance(LosesFives(), SMALL)
+
+
+def test_classic_conforms() -> None:
+    report = check_conformance("classic", attrs.evolve(SMALL, machine_examples=3, machine_steps=10))
+    assert report.ok
+    (summary,) = report.checked
+    assert summary.startswith("classic: players 2, 3; 4 games, ")
+    assert summary.endswith(", state machine")
+
+
+class QuarrelsWithEveryone(Plugin):
+    """Declares a conflict with every other installed plugin but one."""
+
+    name = "quarrels"
+    requires = ("classic",)
+    conflicts = {n: "cannot share a table" for n in sorted(installed_plugins())[2:] if n != "classic"}  # noqa: RUF012
+
+
+def test_combinations_are_the_plugin_alone_with_classic_then_with_each_other_plugin() -> None:
+    combos, skipped = conformance_combinations(QuarrelsWithEveryone())
+    others = sorted(set(installed_plugins()) - {"classic"})
+    assert combos[0].label == "classic+quarrels"
+    refused = {label for label, _ in skipped}
+    for other in others:
+        label = f"classic+{other}+quarrels"
+        if other in QuarrelsWithEveryone.conflicts:
+            assert label in refused
+        else:
+            assert label in {c.label for c in combos}
+    assert all("cannot share a table" in reason for _, reason in skipped)
+
+
+def test_combinations_of_an_installed_plugin_add_what_it_requires() -> None:
+    name = next(n for n, p in sorted(installed_plugins().items()) if "classic" in getattr(p, "requires", ()))
+    combos, _ = conformance_combinations(name, pairs=False, together=False)
+    assert [c.names for c in combos] == [("classic", name)]
+
+
+def test_a_rule_set_for_a_set_number_of_players_is_still_checked() -> None:
+    if "partners" not in installed_plugins():
+        pytest.skip("the partners plugin is not installed")
+    summary, found = run_combination(
+        Combination(("classic", "partners")), attrs.evolve(SMALL, games=1), machine=False
+    )
+    assert not found
+    assert "players 4;" in summary
+
+
+def test_resolve_plugin_by_name_or_object() -> None:
+    name, plugin = resolve_plugin("classic")
+    assert (name, plugin) == ("classic", installed_plugins()["classic"])
+    assert resolve_plugin(LosesFives())[0] == "loses-fives"
+    with pytest.raises(
+        RulesetError, match=r"no plugin named 'nope' is installed; installed plugins: .*classic"
+    ):
+        resolve_plugin("nope")
+    with pytest.raises(RulesetError, match="has no name"):
+        resolve_plugin(object())
+
+
+def test_an_empty_report_is_ok_and_says_so() -> None:
+    report = ConformanceReport("x", checked=["classic+x: players 2"])
+    assert report.ok
+    assert report.format() == "unorules conformance of plugin 'x': OK\n  checked classic+x: players 2"
+    assert CI_BUDGET.games <= 2

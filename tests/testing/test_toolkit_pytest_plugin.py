@@ -1,0 +1,147 @@
+"""The pytest plugin: cheap to load, its fixtures, and ``pytest --unorules-conformance NAME``.
+
+Each test runs pytest in a fresh process in a temporary directory. The broken
+plugin is "installed" there as a distribution on ``PYTHONPATH`` (a module and
+a ``.dist-info`` folder naming its entry point), which is all
+``importlib.metadata`` needs to find it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+BROKEN_MODULE = '''
+from unorules import Plugin, hookimpl
+
+
+class LosesFives(Plugin):
+    """A played 5 vanishes instead of staying on the discard pile."""
+
+    name = "loses-fives"
+    requires = ("classic",)
+
+    @hookimpl
+    def on_play(self, state, action, previous):
+        if action.card.kind != "5" or not state.hands[action.seat]:
+            return None
+        return state.replace(discard_pile=state.discard_pile[:-1]).pass_turn(1, action.seat)
+
+
+plugin = LosesFives()
+'''
+
+
+def run_pytest(where: Path, *args: str, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("PYTEST_ADDOPTS", None)
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def install_broken_plugin(site: Path) -> None:
+    site.mkdir()
+    (site / "loses_fives.py").write_text(BROKEN_MODULE)
+    info = site / "loses_fives-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loses-fives\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[unorules]\nloses-fives = loses_fives:plugin\n")
+
+
+def test_loading_the_plugin_imports_neither_hypothesis_strategies_nor_the_runner() -> None:
+    code = (
+        "import sys, pytest, unorules.testing.pytest_plugin; "
+        "print(sorted(m for m in sys.modules if m.startswith('unorules.testing.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['unorules.testing.pytest_plugin']"
+
+
+def test_fixtures_give_the_marked_rule_set_and_arranged_games(tmp_path: Path) -> None:
+    (tmp_path / "test_uses_fixtures.py").write_text(
+        textwrap.dedent(
+            """
+            import pytest
+            from unorules import Ruleset
+
+
+            @pytest.mark.unorules_rules(["classic"], options={"uno_penalty": 4})
+            def test_marked(unorules_ruleset, arranged_game):
+                assert unorules_ruleset.options["uno_penalty"] == 4
+                hands = ["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8"]
+                state = arranged_game(hands, "R5", draw="Y9", dealer=1)
+                assert state.ruleset is unorules_ruleset
+                assert [" ".join(map(str, h)) for h in state.hands] == hands
+                assert str(state.top_card) == "R5"
+                assert str(state.draw_pile[0]) == "Y9"
+                assert state.current_player == 0
+
+
+            def test_default(unorules_ruleset):
+                assert unorules_ruleset.names == ("classic",)
+
+
+            NINE = Ruleset.from_names(["classic"], options={"target_score": 9})
+
+
+            @pytest.mark.parametrize("unorules_ruleset", [NINE], indirect=True)
+            def test_indirect(unorules_ruleset):
+                assert unorules_ruleset.options["target_score"] == 9
+            """
+        )
+    )
+    result = run_pytest(tmp_path, "-q", "--strict-markers")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 passed" in result.stdout
+
+
+def test_conformance_option_passes_a_good_plugin(tmp_path: Path) -> None:
+    result = run_pytest(tmp_path, "--unorules-conformance", "classic", "--unorules-budget", "quick", "-v")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "conformance[classic][classic] PASSED" in result.stdout
+
+
+def test_conformance_option_fails_a_broken_plugin_and_prints_its_replay(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    install_broken_plugin(site)
+    result = run_pytest(
+        tmp_path, "--unorules-conformance", "loses-fives", "--unorules-budget", "quick", site=site
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert "conformance[loses-fives][classic+loses-fives] FAILED" in out or "1 failed" in out
+    assert "VIOLATION [cards] Ruleset.from_names(['classic', 'loses-fives'])" in out
+    assert "replay = Replay(" in out
+    # The replay, pasted into a test where the plugin is installed, fails the same way.
+    start = out.index("from unorules import Ruleset")
+    end = out.index("replay.check()", start)
+    code = textwrap.dedent("\n".join(line.removeprefix("    ") for line in out[start:end].splitlines()))
+    check = subprocess.run(
+        [sys.executable, "-c", code + "\nreplay.check()\n"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        check=False,
+    )
+    assert check.returncode == 1
+    assert "InvariantViolation: [cards]" in check.stderr
+
+
+def test_conformance_option_refuses_a_plugin_that_is_not_installed(tmp_path: Path) -> None:
+    result = run_pytest(tmp_path, "--unorules-conformance", "no-such-plugin")
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "no plugin named 'no-such-plugin' is installed" in result.stderr
