@@ -229,7 +229,16 @@ class GameState:
         """
         legal = self._legal
         if legal is None:
-            legal = () if self.outcome is not None else self.ruleset._legal_actions(self)
+            if self.outcome is not None:
+                legal = ()
+            else:
+                rules = self.ruleset
+                single = rules._legal_single
+                if single is None:
+                    legal = rules._legal_actions(self)
+                else:  # Ruleset._legal_actions inlined for the usual case, one implementation
+                    found = single(self)
+                    legal = () if found is None else tuple(found)
             object.__setattr__(self, "_legal", legal)
         if seat is None:
             return legal

@@ -400,7 +400,10 @@ class ClassicPlugin(Plugin):
             flipped = state.replace(direction=-state.direction)
             return flipped.pass_turn(2 if len(state.active_seats) == 2 else 1, seat)
         if kind == "+2":  # R-ACT-D2
-            return state.replace(current_player=state.next_seat(seat), phase=Phase("penalty", 2, card, seat))
+            penalty = _PENALTIES.get((card, seat))
+            if penalty is None:
+                penalty = _PENALTIES[card, seat] = Phase("penalty", 2, card, seat)
+            return state.replace(current_player=state.next_seat(seat), phase=penalty)
         if kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
             name = "challenge" if state.ruleset.options["challenge"] else "penalty"
             return state.replace(
@@ -445,6 +448,12 @@ class ClassicPlugin(Plugin):
 
 
 # -- the action handlers ----------------------------------------------------------------
+
+
+_DRAWN_PHASES: dict[Card, Phase] = {}
+"""The ``drawn`` phase of each card, shared (phases are frozen values, built once)."""
+_PENALTIES: dict[tuple[Card, int], Phase] = {}
+"""The ``penalty`` phase after each Draw Two card and seat, shared likewise."""
 
 
 def _close_window(state: GameState, seat: int) -> GameState:
@@ -495,7 +504,10 @@ def _draw(state: GameState, seat: int) -> GameState:
         card = after.hands[seat][-1]
         if is_playable(after, seat, card):
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            return after.replace(phase=Phase("drawn", card=card, secret=True), stalled=0)
+            drawn_phase = _DRAWN_PHASES.get(card)
+            if drawn_phase is None:
+                drawn_phase = _DRAWN_PHASES[card] = Phase("drawn", card=card, secret=True)
+            return after.replace(phase=drawn_phase, stalled=0)
         return after.pass_turn(1, seat, stalled=0)
     stalled = state.stalled + 1
     if stalled >= len(state.active_seats):
