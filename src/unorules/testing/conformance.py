@@ -59,6 +59,8 @@ __all__ = [
     "Violation",
     "check_conformance",
     "conformance_combinations",
+    "option_variant",
+    "play_checked_game",
     "resolve_plugin",
     "run_combination",
     "run_conformance",
@@ -415,10 +417,10 @@ def _random_chooser(rng: random.Random, eager: float) -> Callable[[GameState, in
     return choose
 
 
-def _option_variant(combo: Combination, rng: random.Random) -> dict[str, Any]:
+def _option_variant(combo: Combination | Ruleset, rng: random.Random) -> dict[str, Any]:
     from unorules.testing.strategies import option_values
 
-    ruleset = combo.build()
+    ruleset = combo if isinstance(combo, Ruleset) else combo.build()
     options: dict[str, Any] = {}
     for plugin in ruleset.plugins:
         for option in getattr(plugin, "options", ()):
@@ -427,6 +429,47 @@ def _option_variant(combo: Combination, rng: random.Random) -> dict[str, Any]:
             if not (value == option.default and type(value) is type(option.default)):
                 options[option.name] = value
     return options
+
+
+def play_checked_game(
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    *,
+    max_actions: int = 600,
+    eager: float = 0.0,
+    deep_every: int = 10,
+    shrink_seconds: float = 10.0,
+) -> tuple[Violation | None, int]:
+    """Play one seeded random game (at most ``max_actions`` actions), checking
+    the cheap invariants after every action, all of them every ``deep_every``
+    actions, the rounds throughout and the replay at the end.
+
+    Returns the violation found, shrunk to a short replay (or ``None``), and
+    the number of actions played.
+    """
+    replay, failure = _play(
+        ruleset,
+        players,
+        seed,
+        _random_chooser(random.Random(seed), eager),
+        max_actions,
+        _checker(None, deep_every),
+    )
+    length = len(replay.actions)
+    if failure is None:
+        return None, length
+    replay, failure = _shrink(ruleset, players, seed, replay, failure, shrink_seconds)
+    found = Violation(
+        ruleset, players, _kind_of(failure), _describe(failure), f"random play, seed {seed}", replay
+    )
+    return found, length
+
+
+def option_variant(combo: Combination | Ruleset, seed: int | str) -> dict[str, Any]:
+    """Options for ``combo``'s plugins drawn with ``seed`` from
+    :func:`~unorules.testing.strategies.option_values` (defaults left out)."""
+    return _option_variant(combo, random.Random(seed))
 
 
 def run_combination(
@@ -460,27 +503,18 @@ def run_combination(
                 except RulesetError:
                     rules = ruleset
             seed = budget.seed * 1000 + game
-            eager = budget.eager if game % 2 == 0 else 0.0
-            replay, failure = _play(
+            violation, length = play_checked_game(
                 rules,
                 players,
                 seed,
-                _random_chooser(random.Random(seed), eager),
-                budget.max_actions,
-                _checker(None, budget.deep_every),
+                max_actions=budget.max_actions,
+                eager=budget.eager if game % 2 == 0 else 0.0,
+                deep_every=budget.deep_every,
+                shrink_seconds=budget.shrink_seconds,
             )
             games += 1
-            played += len(replay.actions)
-            if failure is not None:
-                replay, failure = _shrink(rules, players, seed, replay, failure, budget.shrink_seconds)
-                violation = Violation(
-                    rules,
-                    players,
-                    _kind_of(failure),
-                    _describe(failure),
-                    f"random play, seed {seed}",
-                    replay,
-                )
+            played += length
+            if violation is not None:
                 violations.append(violation)
                 if out is not None:
                     out(violation.format())

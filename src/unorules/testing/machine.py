@@ -66,11 +66,13 @@ class RulesetStateMachine(RuleBasedStateMachine):
     Class attributes to set in a subclass:
 
     * ``ruleset``: a :class:`~unorules.Ruleset`, plugin names (``["classic",
-      "stacking"]`` or ``"classic,stacking"``), or ``None`` to draw any rule set
-      of installed plugins (:func:`~unorules.testing.strategies.rulesets`);
+      "stacking"]`` or ``"classic,stacking"``), a hypothesis strategy of rule
+      sets (such as :func:`~unorules.testing.strategies.rulesets`), or ``None``
+      to draw any rule set of installed plugins;
     * ``options``: options for a rule set given by names;
     * ``players``: the player counts to draw from (default: every count from
-      2 to 10 the rule set supports);
+      2 to 10 the rule set supports; a rule set that deals for none of them
+      plays the smallest count it supports);
     * ``arranged``: sometimes deal from an arranged deck (default true);
     * ``deep``: check the costly invariants (``accepted``, ``refused``,
       ``json``, ``view``) after every step (default true);
@@ -79,7 +81,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
     * ``require_rule``: refusals must cite a rule id (default false).
     """
 
-    ruleset: ClassVar[Ruleset | Sequence[str] | str | None] = None
+    ruleset: ClassVar[Ruleset | Sequence[str] | str | st.SearchStrategy[Ruleset] | None] = None
     options: ClassVar[Mapping[str, Any] | None] = None
     players: ClassVar[Sequence[int] | None] = None
     arranged: ClassVar[bool] = True
@@ -103,7 +105,9 @@ class RulesetStateMachine(RuleBasedStateMachine):
     def fixed_ruleset(cls) -> Ruleset | None:
         """The rule set named by the ``ruleset`` attribute (``None``: drawn per run)."""
         spec = cls.ruleset
-        if spec is None or isinstance(spec, Ruleset):
+        if spec is None or isinstance(spec, st.SearchStrategy):
+            return None
+        if isinstance(spec, Ruleset):
             return spec
         names = [n for n in re.split(r"[,\s]+", spec) if n] if isinstance(spec, str) else list(spec)
         built = build_ruleset(names, cls.options)
@@ -171,10 +175,12 @@ class RulesetStateMachine(RuleBasedStateMachine):
         """Deal a game: a rule set, a player count, a seed, maybe an arranged deck."""
         rules = self.fixed_ruleset()
         if rules is None:
-            rules = data.draw(rulesets(), label="ruleset")
-        counts = supported_players(rules, self.players)
+            drawn = self.ruleset if isinstance(self.ruleset, st.SearchStrategy) else rulesets()
+            rules = data.draw(drawn, label="ruleset")
+        # A rule set for a set number of players (partners: four) plays that number.
+        counts = supported_players(rules, self.players) or supported_players(rules)[:1]
         if not counts:
-            raise RulesetError(f"{rules!r} can deal for none of the player counts {self.players}")
+            raise RulesetError(f"{rules!r} can deal a game for no number of players")
         players = data.draw(st.sampled_from(counts), label="players")
         seed = data.draw(_SEEDS, label="seed")
         deck = None
@@ -262,7 +268,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
 
 
 def machine_for(
-    ruleset: Ruleset | Sequence[str] | str | None,
+    ruleset: Ruleset | Sequence[str] | str | st.SearchStrategy[Ruleset] | None,
     *,
     name: str | None = None,
     **attributes: Any,
@@ -274,7 +280,9 @@ def machine_for(
             names: Sequence[str] = ruleset.names
         elif isinstance(ruleset, str):
             names = [n for n in re.split(r"[,\s]+", ruleset) if n]
+        elif ruleset is None or isinstance(ruleset, st.SearchStrategy):
+            names = ["any"]
         else:
-            names = list(ruleset or ["any"])
+            names = list(ruleset)
         name = "".join(part.capitalize() for n in names for part in re.split(r"[^A-Za-z0-9]+", n)) + "Machine"
     return type(name, (RulesetStateMachine,), {"ruleset": ruleset, **attributes})

@@ -1,0 +1,170 @@
+"""Every combination of the shipped plugins, played with every invariant checked.
+
+The shipped plugins are the installed ones whose code lives under
+``plugins/``; they are found when the tests are collected, so a new plugin is
+covered without editing this file. Three layers, sized for the CI budget:
+
+* **every subset** of the shipped plugins with ``classic``, with 2, 3 and 6
+  players: a subset refused when its rule set is built must be refused with a
+  ``RulesetError`` that names one of its plugins; any other plays one seeded
+  random game (eager to play cards, so rounds end) checking the cheap
+  invariants after every action and all of them every few actions; the
+  2- and 6-player games use option values drawn for the subset. A rule set
+  that deals only for another player count (partners: four) plays that
+  count in each of the three items;
+* **the state machine** over rule sets drawn from the shipped plugins with
+  their options, and over the two largest combinations that build;
+* **the conformance suite** over each shipped plugin, with the bounded CI budget.
+
+A failure prints the shrunk replay: the rule set line, the seed and the actions.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import sys
+from pathlib import Path
+
+import pytest
+
+from unorules import Ruleset, RulesetError, installed_plugins
+from unorules.testing.conformance import CI_BUDGET, check_conformance, option_variant, play_checked_game
+from unorules.testing.machine import machine_for
+from unorules.testing.strategies import rulesets, supported_players
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = (2, 3, 6)
+MAX_ACTIONS = 180
+DEEP_EVERY = 30
+
+
+def _lives_under(plugin: object, folder: Path) -> bool:
+    module = sys.modules.get(type(plugin).__module__)
+    path = getattr(module, "__file__", None)
+    return path is not None and folder in Path(path).resolve().parents
+
+
+def shipped_plugins() -> list[str]:
+    """Installed plugins from this repository's ``plugins/`` folder (all
+    installed ones but the examples, if the plugins are not installed from it)."""
+    installed = installed_plugins()
+    found = sorted(n for n, p in installed.items() if _lives_under(p, ROOT / "plugins"))
+    if len(found) <= 1:
+        found = sorted(n for n, p in installed.items() if not _lives_under(p, ROOT / "examples"))
+    return found
+
+
+SHIPPED = [n for n in shipped_plugins() if n != "classic"]
+SUBSETS = [extra for size in range(len(SHIPPED) + 1) for extra in itertools.combinations(SHIPPED, size)]
+
+
+def _label(extra: tuple[str, ...]) -> str:
+    return "+".join(extra) or "classic-alone"
+
+
+def _conflicts_declared(names: tuple[str, ...]) -> str | None:
+    plugins = installed_plugins()
+    for name in names:
+        for other, why in getattr(plugins[name], "conflicts", {}).items():
+            if other in names:
+                return f"plugins {name!r} and {other!r} conflict: {why}"
+    return None
+
+
+@functools.cache
+def combination(extra: tuple[str, ...]) -> Ruleset | str:
+    """The rule set of classic and ``extra``, or why it is refused.
+
+    Declared conflicts are refused without building. A combination refused
+    when built with the default options is tried again with each alternative
+    value of the options of the plugins its refusal names (shuffle-hands with
+    swap-hands builds with ``with_swap_hands=on``, say)."""
+    names = ("classic", *extra)
+    declared = _conflicts_declared(names)
+    if declared is not None:
+        return declared
+    try:
+        return Ruleset.from_names(names)
+    except RulesetError as exc:
+        refusal = str(exc)
+    from unorules.testing.strategies import option_values
+
+    plugins = installed_plugins()
+    for name in sorted(extra, key=lambda n: f"'{n}'" not in refusal):
+        for option in getattr(plugins[name], "options", ()):
+            for value in option_values(plugins[name], option)[1:]:
+                try:
+                    return Ruleset.from_names(names, options={option.name: value})
+                except RulesetError:
+                    continue
+    return refusal
+
+
+@pytest.mark.parametrize("players", PLAYERS, ids=[f"{n}p" for n in PLAYERS])
+@pytest.mark.parametrize("extra", SUBSETS, ids=[_label(s) for s in SUBSETS])
+def test_every_combination_builds_or_is_refused_and_plays_keeping_every_invariant(
+    extra: tuple[str, ...], players: int
+) -> None:
+    built = combination(extra)
+    if isinstance(built, str):
+        # Refused when built, never mid-game: the message names a plugin of the combination.
+        assert any(name in built for name in extra), built
+        return
+    # A rule set for a set number of players (partners: four) plays that
+    # number in each item, with the item's seed and options.
+    counts = supported_players(built, (players,)) or supported_players(built)[:1]
+    rules = built
+    if players != 3:
+        options = {**built.spec()["options"], **option_variant(built, f"{_label(extra)}:{players}")}
+        try:
+            rules = Ruleset.from_names(built.names, options=options)
+        except RulesetError:
+            rules = built  # the drawn options refuse each other: play the defaults
+    seed = len(extra) * 10 + players
+    violation, _ = play_checked_game(
+        rules,
+        counts[0],
+        seed,
+        max_actions=MAX_ACTIONS,
+        eager=0.85,
+        deep_every=DEEP_EVERY,
+        shrink_seconds=10.0,
+    )
+    assert violation is None, violation.format() if violation else ""
+
+
+def _largest(names: list[str]) -> tuple[str, ...]:
+    """The combination made by adding ``names`` in order while the rule set still builds."""
+    chosen: list[str] = []
+    for name in names:
+        candidate = tuple(sorted([*chosen, name]))
+        if isinstance(combination(candidate), Ruleset):
+            chosen.append(name)
+    return tuple(sorted(chosen))
+
+
+RICH = sorted({_largest(SHIPPED), _largest(SHIPPED[::-1])})
+
+
+# The state machine over rule sets drawn from the shipped plugins, options included.
+TestShippedCombinations = machine_for(
+    rulesets(names=SHIPPED), name="ShippedCombinations", players=PLAYERS
+).TestCase
+
+
+@pytest.mark.parametrize("extra", RICH, ids=[_label(e) for e in RICH])
+def test_state_machine_over_the_largest_combinations(extra: tuple[str, ...]) -> None:
+    from hypothesis import settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    built = combination(extra)
+    assert isinstance(built, Ruleset), built
+    counts = supported_players(built, PLAYERS) or supported_players(built)[:1]
+    machine = machine_for(built, players=counts)
+    run_state_machine_as_test(machine, settings=settings(settings.default, stateful_step_count=30))
+
+
+@pytest.mark.parametrize("name", SHIPPED + ["classic"])
+def test_conformance_of_each_shipped_plugin(name: str) -> None:
+    check_conformance(name, CI_BUDGET)
