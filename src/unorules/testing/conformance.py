@@ -531,8 +531,8 @@ def run_combination(
             if out is not None:
                 out(found.format())
     summary = (
-        f"{combo.label}: players {', '.join(map(str, counts)) or 'none'}; {games} games, "
-        f"{played} actions" + (", state machine" if machine_runs else "")
+        f"{combo.label}: players {', '.join(map(str, counts)) or 'none'}; "
+        f"{games} game{'s' * (games != 1)}, {played} actions" + (", state machine" if machine_runs else "")
     )
     if out is not None:
         out(("ok   " if not violations else "FAIL ") + summary)
