@@ -18,7 +18,7 @@ import pluggy
 import pytest
 
 from unorules import hookimpl, hookspecs
-from unorules.ruleset import _compile
+from unorules.ruleset import _compile, _unrolled
 
 
 class Returns:
@@ -132,6 +132,14 @@ def test_list_hooks_collect_non_none_results_in_pluggy_order() -> None:
     pm = manager(Lists(["x"]), Lists(None), Lists(["y", "z"]))
     expected = pm.hook.legal_actions(state="s")
     assert _compile(pm.hook.legal_actions, False)("s") == expected == [["s:y", "s:z"], ["s:x"]]
+
+
+def test_legal_actions_are_concatenated_in_pluggy_order() -> None:
+    pm = manager(Lists(["x"]), Lists(None), Lists(["y", "z"]))
+    impls = pm.hook.legal_actions.get_hookimpls()
+    concat = _unrolled("legal_actions", ("state",), impls[::-1], False, lambda state: None, concatenate=True)
+    expected = pm.hook.legal_actions(state="s")
+    assert concat("s") == tuple(a for found in expected for a in found) == ("s:y", "s:z", "s:x")
 
 
 def test_a_wrapper_sees_and_changes_the_result_like_pluggy() -> None:

@@ -92,10 +92,13 @@ def _unrolled(
     in_order: Sequence[pluggy.HookImpl],
     firstresult: bool,
     through_pluggy: Callable[..., Any],
+    concatenate: bool = False,
 ) -> Callable[..., Any]:
     """Generate the caller of several implementations, in the order given
     (pluggy's: the last of ``get_hookimpls()`` first, its wrappers at the end of
-    that list), as straight-line code: no loop, no per-call argument packing."""
+    that list), as straight-line code: no loop, no per-call argument packing.
+    With ``concatenate`` (a list hook without wrappers) it returns the tuple of
+    every result's items instead of the list of results."""
     args = ", ".join(argnames)
     namespace: dict[str, Any] = {"_through_pluggy": through_pluggy}
     wrappers: list[str] = []
@@ -111,6 +114,11 @@ def _unrolled(
         body.append(f"_res = {plain[0]}")
         for call in plain[1:]:
             body += ["if _res is None:", f"    _res = {call}"]
+    elif concatenate:
+        body.append("_res = []")
+        for call in plain:
+            body += [f"_r = {call}", "if _r is not None:", "    _res += _r"]
+        body.append("_res = tuple(_res)")
     else:
         body.append("_res = []")
         for call in plain:
@@ -193,6 +201,13 @@ class Ruleset:
         self._legal_hook: Callable[[GameState], list[Sequence[Action]]] = _compile(h.legal_actions, False)
         # The usual case, one legal_actions implementation: its list becomes the tuple directly.
         self._legal_single: Callable[[GameState], Sequence[Action] | None] | None = _single(h.legal_actions)
+        # Several implementations and no wrapper: one generated call concatenates their lists.
+        self._legal_concat: Callable[[GameState], tuple[Action, ...]] | None = None
+        legal_impls = h.legal_actions.get_hookimpls()
+        if len(legal_impls) > 1 and not any(i.wrapper or i.hookwrapper or i.kwargnames for i in legal_impls):
+            self._legal_concat = _unrolled(
+                "legal_actions", ("state",), legal_impls[::-1], False, self._legal_hook, concatenate=True
+            )
         self._apply: Callable[[GameState, Action], GameState | None] = _compile(h.apply_action, True)
         self._explain: Callable[[GameState, Action], tuple[str, str] | None] = _compile(
             h.explain_illegal, True
@@ -450,6 +465,9 @@ class Ruleset:
         if single is not None:
             found = single(state)
             return () if found is None else tuple(found)
+        concat = self._legal_concat
+        if concat is not None:
+            return concat(state)
         lists = self._legal_hook(state)
         if len(lists) == 1:
             return tuple(lists[0])
