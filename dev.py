@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up a virtual environment and run the project's jobs.
 
-    python3 dev.py demo    # set up, then simulate games and print a summary
+    python3 dev.py demo    # set up, then simulate games under three rule sets and compare them
     python3 dev.py test    # set up, then run lint, types, tests and the docs build
     python3 dev.py setup   # only set up (.venv with everything installed)
 
@@ -66,7 +66,19 @@ def setup(dev: bool) -> None:
 
 def demo(argv: list[str]) -> int:
     setup(dev=False)
-    args = argv or ["simulate", "--games", "200", "--players", "4", "--rules", "classic", "--seed", "1"]
+    args = argv or [
+        "simulate",
+        "--games",
+        "300",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--compare",
+        "classic",
+        "classic,stacking",
+        "classic,seven-o,jump-in",
+    ]
     return run(BIN / "unorules", *args, check=False)
 
 
