@@ -23,7 +23,7 @@ from toolkit_broken_plugins import (
     StoresAFloat,
 )
 
-from unorules import Action, GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, GameState, Outcome, Plugin, Ruleset, hookimpl
 from unorules.testing import Replay, arrange_deck
 from unorules.testing.invariants import (
     DEFAULT_MAX_ROUND_ACTIONS,
@@ -331,3 +331,15 @@ def test_check_round_ends_plays_the_round_to_its_end() -> None:
     assert ended.rounds[0].winner is not None
     with pytest.raises(InvariantViolation, match=r"\[rounds\]"):
         check_round_ends(rules_with(StallsDraws()).new_game(players=2, seed=1), seed=1)
+
+
+def test_turn_the_seat_to_move_must_be_in_the_game_until_it_is_over() -> None:
+    state = rules_with().new_game(players=3, seed=1)
+    gone = state.replace(left=(state.current_player,))
+    with pytest.raises(
+        InvariantViolation, match=r"\[turn\] at the deal, seat \d is to move but has left the game"
+    ):
+        check_turn(gone)
+    # Once the game is over nobody is to move: an elimination can end it with
+    # current_player naming a seat that has just left.
+    check_turn(gone.replace(outcome=Outcome((0,), "last seat standing")))

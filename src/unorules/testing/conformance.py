@@ -17,11 +17,12 @@ actions; and, where the budget says so, by the hypothesis state machine
 (:mod:`unorules.testing.machine`).
 
 A violation found by random play is shrunk: its actions are replayed as
-choices among the legal actions, and chunks of choices are dropped and
-choices lowered while the same invariant still fails, so the report shows a
-short replay. Every violation is printed with its replay as Python to paste
-into a test. :class:`Budget` sets how much to play; :data:`CI_BUDGET` is the
-bounded one CI uses.
+choices among the legal actions, and plugins and options are dropped from the
+rule set, chunks of choices dropped and choices lowered while the same
+invariant still fails, so the report shows a short replay of a small rule
+set. Every violation is printed with its replay as Python to paste into a
+test. :class:`Budget` sets how much to play; :data:`CI_BUDGET` is the bounded
+one CI uses.
 """
 
 from __future__ import annotations
@@ -350,34 +351,63 @@ def _checker(kind: str | None, deep_every: int) -> Callable[[GameState, int], No
     return check_one
 
 
+def _simpler_rulesets(ruleset: Ruleset) -> list[Ruleset]:
+    """Rule sets like ``ruleset`` with one plugin fewer (not classic, nor one that
+    is not installed: the plugin under test) or one option back at its default."""
+    installed = installed_plugins()
+    given = dict(ruleset.spec()["options"])
+    found: list[Ruleset] = []
+    for plugin in ruleset.plugins:
+        if plugin.name == "classic" or installed.get(plugin.name) is not plugin:
+            continue
+        rest = [p for p in ruleset.plugins if p is not plugin]
+        own = {o.name for o in getattr(plugin, "options", ())}
+        try:
+            found.append(Ruleset(rest, {k: v for k, v in given.items() if k not in own}))
+        except RulesetError:
+            continue  # another plugin requires it
+    for name in given:
+        try:
+            found.append(Ruleset(ruleset.plugins, {k: v for k, v in given.items() if k != name}))
+        except RulesetError:
+            continue
+    return found
+
+
 def _shrink(
     ruleset: Ruleset, players: int, seed: int, replay: Replay, exc: BaseException, seconds: float
 ) -> tuple[Replay, BaseException]:
-    """A shorter replay failing the same way (same invariant, or same exception type)."""
+    """A simpler replay failing the same way (the same invariant, or the same
+    exception type): fewer plugins and options in the rule set, fewer actions,
+    earlier choices among the legal actions. The actions are replayed as
+    choices (the index of each among the legal actions, wrapped around), so
+    every candidate is a game of legal actions."""
     kind = _kind_of(exc)
     check = _checker(kind, 1)
-    start = replay.start()
+    state = replay.start()
     choices: list[int] = []
-    state = start
     for action in replay.actions:
-        legal = state.legal_actions()
-        choices.append(legal.index(action))
+        choices.append(state.legal_actions().index(action))
         state = state.apply(action)
-    best: tuple[list[int], Replay, BaseException] = (choices, replay, exc)
+    # The best so far: rule set, choices, replay, failure.
+    best: tuple[Ruleset, list[int], Replay, BaseException] = (ruleset, choices, replay, exc)
     deadline = time.monotonic() + seconds
 
-    def attempt(candidate: list[int]) -> bool:
+    def size(rules: Ruleset, candidate: list[int]) -> tuple[int, int, int, list[int]]:
+        return (len(rules.plugins), len(rules.spec()["options"]), len(candidate), candidate)
+
+    def attempt(candidate: list[int], rules: Ruleset | None = None) -> bool:
         nonlocal best
         if time.monotonic() > deadline:
             return False
-        got, failure = _play(ruleset, players, seed, lambda s, i: candidate[i - 1], len(candidate), check)
+        rules = best[0] if rules is None else rules
+        got, failure = _play(rules, players, seed, lambda s, i: candidate[i - 1], len(candidate), check)
         if failure is None or _kind_of(failure) != kind:
             return False
-        if len(got.actions) > len(best[0]) or (
-            len(got.actions) == len(best[0]) and candidate[: len(got.actions)] >= best[0]
-        ):
+        kept = candidate[: len(got.actions)]
+        if size(rules, kept) >= size(best[0], best[1]):
             return False
-        best = (candidate[: len(got.actions)], got, failure)
+        best = (rules, kept, got, failure)
         return True
 
     # Replaying the failure alone with the narrower check may already stop earlier.
@@ -385,20 +415,22 @@ def _shrink(
     improved = True
     while improved and time.monotonic() < deadline:
         improved = False
-        size = max(1, len(best[0]) // 2)
-        while size >= 1 and time.monotonic() < deadline:
+        for simpler in _simpler_rulesets(best[0]):
+            improved |= attempt(list(best[1]), simpler)
+        width = max(1, len(best[1]) // 2)
+        while width >= 1 and time.monotonic() < deadline:
             i = 0
-            while i < len(best[0]) and time.monotonic() < deadline:
-                current = best[0]
-                if attempt(current[:i] + current[i + size :]):
+            while i < len(best[1]) and time.monotonic() < deadline:
+                current = best[1]
+                if attempt(current[:i] + current[i + width :]):
                     improved = True
                 else:
-                    i += size
-            size //= 2
-        for i in range(len(best[0])):
+                    i += width
+            width //= 2
+        for i in range(len(best[1])):
             if time.monotonic() > deadline:
                 break
-            current = best[0]
+            current = best[1]
             if i >= len(current) or current[i] == 0:
                 continue
             for lower in (0, current[i] // 2, current[i] - 1):
@@ -407,7 +439,7 @@ def _shrink(
                 if lower < current[i] and attempt(candidate):
                     improved = True
                     break
-    return best[1], best[2]
+    return best[2], best[3]
 
 
 def _random_chooser(rng: random.Random, eager: float) -> Callable[[GameState, int], int]:
@@ -461,7 +493,7 @@ def play_checked_game(
         return None, length
     replay, failure = _shrink(ruleset, players, seed, replay, failure, shrink_seconds)
     found = Violation(
-        ruleset, players, _kind_of(failure), _describe(failure), f"random play, seed {seed}", replay
+        replay.ruleset, players, _kind_of(failure), _describe(failure), f"random play, seed {seed}", replay
     )
     return found, length
 

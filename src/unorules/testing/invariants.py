@@ -233,10 +233,10 @@ def check_turn(state: GameState) -> None:
     seat = state.current_player
     if not 0 <= seat < state.players:
         raise _fail("turn", f"{_after(state)}, current_player is {seat}, not a seat of {state.players}")
+    if state.is_over:
+        return  # nobody is to move once the game is over
     if seat in state.left:
         raise _fail("turn", f"{_after(state)}, seat {seat} is to move but has left the game")
-    if state.is_over:
-        return
     legal = state.legal_actions()
     if not any(a.seat == seat for a in legal):
         listed = ", ".join(map(str, legal)) or "nothing"
