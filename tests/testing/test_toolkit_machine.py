@@ -66,10 +66,11 @@ def test_machine_over_any_installed_rule_set_keeps_the_invariants() -> None:
 
 
 def failing_run(plugin: object) -> InvariantViolation:
-    # Two players, no arranged decks and only the cheap invariants after each
-    # step: the failure is the same, and shrinking it takes seconds, not tens.
+    # Two players, no arranged decks, only the cheap invariants after each
+    # step and a loop caught when a state comes up twice: the failure is the same, and
+    # shrinking it takes seconds, not tens.
     rules = Ruleset.from_names(["classic"], plugins=[plugin])
-    machine = machine_for(rules, players=(2,), arranged=False, deep=False)
+    machine = machine_for(rules, players=(2,), arranged=False, deep=False, repeat_limit=2)
     with pytest.raises(InvariantViolation) as caught:
         run_state_machine_as_test(machine, settings=QUICK)
     return caught.value
@@ -100,5 +101,6 @@ def test_machine_catches_a_stalled_round() -> None:
     assert failure.invariant == "rounds"
     namespace: dict[str, object] = {"StallsDraws": StallsDraws}
     exec(printed_replay(failure).replace("replay.check()", ""), namespace)
+    assert "replay.check(repeat_limit=2) re-checks it" in "\n".join(getattr(failure, "__notes__", []))
     with pytest.raises(InvariantViolation, match=r"\[rounds\]"):
-        namespace["replay"].check()  # type: ignore[attr-defined]
+        namespace["replay"].check(repeat_limit=2)  # type: ignore[attr-defined]

@@ -89,3 +89,19 @@ def test_play_randomly_stops_at_the_condition_and_reports_each_state() -> None:
     assert len(state.rounds) == 1
     assert len(seen) == len(actions)
     assert seen[-1] is state
+
+
+def test_a_loop_of_actions_is_printed_once_with_its_count() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=2, seed=3)
+    first = state.legal_actions()[0]
+    replay = Replay(rules, 2, 3, actions=[first])
+    actions = [str(first), *["0: draw", "1: draw"] * 3]
+    code = Replay(rules, 2, 3, actions=[Action.parse(a) for a in actions]).format()
+    assert '*["0: draw", "1: draw"] * 3,' in code
+    namespace: dict[str, object] = {}
+    exec(code.split("state = replay.play()")[0], namespace)  # (these actions are not all legal)
+    rebuilt = namespace["replay"]
+    assert isinstance(rebuilt, Replay)
+    assert [str(a) for a in rebuilt.actions] == actions
+    assert replay.actions == rebuilt.actions[:1]

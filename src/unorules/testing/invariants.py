@@ -22,7 +22,7 @@ name               what it checks
 ``view``           each seat's view shows its own hand, every hand's size, its own
                    legal actions, and no other seat's private cards
 ``replay``         the same seed and actions give an equal state
-``rounds``         every round ends: within a bound, and without a state repeating
+``rounds``         every round ends: within a bound, and without going round a loop
 =================  ==============================================================
 
 A plugin may declare, as plain attributes the toolkit reads (pluggy ignores
@@ -58,6 +58,7 @@ from unorules.state import GameState
 __all__ = [
     "CORE_VERBS",
     "DEFAULT_MAX_ROUND_ACTIONS",
+    "DEFAULT_REPEAT_LIMIT",
     "STATE_INVARIANTS",
     "TURN_VERBS",
     "InvariantViolation",
@@ -605,20 +606,30 @@ def _key(state: GameState) -> tuple[Any, ...]:
     )
 
 
+DEFAULT_REPEAT_LIMIT = 50
+"""How often one state may come up within a round before :class:`RoundMonitor`
+calls the round stuck in a loop."""
+
+
 class RoundMonitor:
     """Watches a game state by state and fails when a round does not end.
 
     A round fails when it lasts more than ``bound`` actions (default
-    :func:`round_bound`), or when a state repeats within it: the players could
-    then repeat the actions between the two forever, so the round need not end.
-    Call :meth:`observe` with every state of a game, in order.
+    :func:`round_bound`), or when one state comes up ``repeat_limit`` times
+    within it: play keeps going round a loop. (A state coming back once is
+    not a failure: the rules allow some loops that players leave by choice,
+    such as two seats drawing back and playing the last loose card in turn;
+    random play leaves those long before ``repeat_limit``, while a round that
+    cannot end comes back again and again.) Call :meth:`observe` with every
+    state of a game, in order.
     """
 
-    def __init__(self, ruleset: Ruleset, bound: int | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, bound: int | None = None, repeat_limit: int | None = None) -> None:
         self.bound = round_bound(ruleset) if bound is None else bound
+        self.repeat_limit = DEFAULT_REPEAT_LIMIT if repeat_limit is None else repeat_limit
         self._round: tuple[int, bool] | None = None
         self._count = 0
-        self._seen: dict[tuple[Any, ...], int] = {}
+        self._seen: dict[tuple[Any, ...], tuple[int, int, int]] = {}
 
     @property
     def actions_this_round(self) -> int:
@@ -627,12 +638,12 @@ class RoundMonitor:
 
     def observe(self, state: GameState) -> None:
         """Take the next state of the game; raise :class:`InvariantViolation` if
-        its round has gone on too long or come back to an earlier state."""
+        its round has gone on too long or keeps coming back to one state."""
         which = (len(state.rounds), state.is_over)
         if which != self._round:
             self._round = which
             self._count = 0
-            self._seen = {} if state.is_over else {_key(state): 0}
+            self._seen = {} if state.is_over else {_key(state): (1, 0, 0)}
             return
         if state.is_over:
             return
@@ -646,15 +657,16 @@ class RoundMonitor:
                 "max_round_actions)",
             )
         key = _key(state)
-        earlier = self._seen.get(key)
-        if earlier is not None:
+        visits, first, last = self._seen.get(key, (0, count, count))
+        visits += 1
+        if visits >= self.repeat_limit:
             raise _fail(
                 "rounds",
-                f"{_after(state)} (action {count} of round {state.round_number}) the state is the same "
-                f"as after action {earlier}: the players can repeat these {count - earlier} actions "
-                "forever, so the round need not end",
+                f"{_after(state)} (action {count} of round {state.round_number}) the state has come up "
+                f"{visits} times in the round, first after action {first}: play keeps going round a "
+                f"loop of {count - last} actions, so the round may never end",
             )
-        self._seen[key] = count
+        self._seen[key] = (visits, first, count)
 
 
 def check_round_ends(
@@ -666,9 +678,10 @@ def check_round_ends(
     each: Callable[[GameState], None] | None = None,
 ) -> GameState:
     """Play on from ``state`` with seeded random legal actions until its round
-    ends (or the game does); fail if it takes more than the bound or a state
-    repeats. Returns the state where the round ended. ``each`` is called with
-    every state on the way (to check other invariants)."""
+    ends (or the game does); fail if it takes more than the bound or keeps
+    coming back to one state (see :class:`RoundMonitor`). Returns the state
+    where the round ended. ``each`` is called with every state on the way (to
+    check other invariants)."""
     from unorules.testing.replay import choose_action
 
     monitor = RoundMonitor(state.ruleset, bound)
@@ -698,7 +711,7 @@ def check_replay(replay: Any, state: GameState) -> None:
         raise _fail("replay", "replaying the same seed and actions gave a state with other JSON")
 
 
-def check_replay_game(replay: Any, *, deep: bool = True) -> GameState:
+def check_replay_game(replay: Any, *, deep: bool = True, repeat_limit: int | None = None) -> GameState:
     """Replay a game checking every invariant on every state; return the last.
 
     Runs :func:`check_state` on each state, a :class:`RoundMonitor` over the
@@ -707,7 +720,7 @@ def check_replay_game(replay: Any, *, deep: bool = True) -> GameState:
     Violations say after which action of the replay they happened.
     """
     state: GameState = replay.start()
-    monitor = RoundMonitor(state.ruleset)
+    monitor = RoundMonitor(state.ruleset, repeat_limit=repeat_limit)
     monitor.observe(state)
     step = 0
     try:

@@ -78,7 +78,10 @@ class RulesetStateMachine(RuleBasedStateMachine):
       ``json``, ``view``) after every step (default true);
     * ``eager``: how strongly :meth:`play_out_round` prefers playing a card to
       drawing (0 to 1; default 0.9, so rounds end in tens of actions);
-    * ``require_rule``: refusals must cite a rule id (default false).
+    * ``require_rule``: refusals must cite a rule id (default false);
+    * ``repeat_limit``: how often one state may come up in a round before the
+      round counts as stuck in a loop (default
+      :data:`~unorules.testing.invariants.DEFAULT_REPEAT_LIMIT`).
     """
 
     ruleset: ClassVar[Ruleset | Sequence[str] | str | st.SearchStrategy[Ruleset] | None] = None
@@ -89,6 +92,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
     eager: ClassVar[float] = 0.9
     require_rule: ClassVar[bool] = False
     refusal_sample: ClassVar[int] = 4
+    repeat_limit: ClassVar[int | None] = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -192,7 +196,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
         self._actions = []
         self.game = self._start.start()
         self._shadow = self._start.start()
-        self.monitor = RoundMonitor(rules)
+        self.monitor = RoundMonitor(rules, repeat_limit=self.repeat_limit)
         self.monitor.observe(self.game)
         check_json_round_trip(self.game, rebuild_ruleset=True)
 
@@ -263,7 +267,12 @@ class RulesetStateMachine(RuleBasedStateMachine):
         """Attach the replay to the run (printed only when the run fails)."""
         replay = self.replay
         if replay is not None:
-            note("unorules replay of this run (paste into a test; replay.check() re-checks it):")
+            check = (
+                "replay.check()"
+                if self.repeat_limit is None
+                else f"replay.check(repeat_limit={self.repeat_limit})"
+            )
+            note(f"unorules replay of this run (paste into a test; {check} re-checks it):")
             note(replay.format())
 
 

@@ -81,15 +81,17 @@ class Replay:
         """This replay cut after its first ``count`` actions."""
         return attrs.evolve(self, actions=self.actions[:count])
 
-    def check(self, *, deep: bool = True) -> GameState:
+    def check(self, *, deep: bool = True, repeat_limit: int | None = None) -> GameState:
         """Replay the game checking every invariant on every state; return the last state.
 
         Raises :class:`~unorules.testing.invariants.InvariantViolation` (an
         ``AssertionError``) naming the step and the invariant that failed.
+        ``repeat_limit`` is the round monitor's (see
+        :class:`~unorules.testing.invariants.RoundMonitor`).
         """
         from unorules.testing.invariants import check_replay_game
 
-        return check_replay_game(self, deep=deep)
+        return check_replay_game(self, deep=deep, repeat_limit=repeat_limit)
 
     def format(self, failure: str | None = None) -> str:
         """Python that rebuilds this game, for pasting into a test.
@@ -107,13 +109,13 @@ class Replay:
         lines.append(f"    seed={self.seed!r},")
         if self.deck is not None:
             lines.append("    deck=(")
-            lines += _wrapped([str(c) for c in self.deck], "        ", quote_each=False)
+            lines += _wrapped([str(c) for c in self.deck], "        ", as_text=True)
             lines.append("    ),")
         if self.dealer is not None:
             lines.append(f"    dealer={self.dealer},")
         if self.actions:
             lines.append("    actions=[")
-            lines += _wrapped([str(a) for a in self.actions], "        ", quote_each=True)
+            lines += _wrapped(_compressed([str(a) for a in self.actions]), "        ", as_text=False)
             lines.append("    ],")
         else:
             lines.append("    actions=[],")
@@ -130,22 +132,48 @@ class Replay:
         return self.format()
 
 
-def _wrapped(items: Sequence[str], indent: str, *, quote_each: bool) -> list[str]:
-    """``items`` as indented source lines: quoted list items, or one string
-    literal split over lines (for the deck, whose cards are space-separated)."""
+def _compressed(actions: Sequence[str], longest: int = 8, fewest: int = 3) -> list[str]:
+    """List items (Python source) for ``actions``: each quoted, except that a
+    block of up to ``longest`` actions repeated ``fewest`` or more times in a
+    row is written once, ``*["0: draw", "1: draw"] * 50``."""
+    items: list[str] = []
+    i = 0
+    while i < len(actions):
+        best_length, best_times = 0, 0
+        for length in range(1, longest + 1):
+            block = actions[i : i + length]
+            times = 1
+            while actions[i + times * length : i + (times + 1) * length] == block:
+                times += 1
+            if times >= fewest and length * times > best_length * best_times:
+                best_length, best_times = length, times
+        if best_times:
+            block_text = ", ".join(f'"{a}"' for a in actions[i : i + best_length])
+            items.append(f"*[{block_text}] * {best_times}")
+            i += best_length * best_times
+        else:
+            items.append(f'"{actions[i]}"')
+            i += 1
+    return items
+
+
+def _wrapped(items: Sequence[str], indent: str, *, as_text: bool) -> list[str]:
+    """``items`` as indented source lines: list items (Python source, each
+    followed by a comma), or with ``as_text`` one string literal split over
+    lines (for the deck, whose cards are space-separated)."""
     lines: list[str] = []
     current = ""
     for item in items:
-        piece = f'"{item}", ' if quote_each else f"{item} "
+        piece = f"{item} " if as_text else f"{item}, "
         if current and len(indent) + len(current) + len(piece) > _WIDTH - 2:
             lines.append(current)
             current = ""
         current += piece
     if current:
         lines.append(current)
-    if quote_each:
-        return [indent + line.rstrip() for line in lines]
-    return [indent + f'"{line}"' for line in lines]
+    if as_text:
+        return [indent + f'"{line}"' for line in lines]
+    return [indent + line.rstrip() for line in lines]
 
 
 def ruleset_line(ruleset: Ruleset) -> str:
