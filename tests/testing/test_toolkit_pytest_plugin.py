@@ -145,3 +145,18 @@ def test_conformance_option_refuses_a_plugin_that_is_not_installed(tmp_path: Pat
     result = run_pytest(tmp_path, "--unorules-conformance", "no-such-plugin")
     assert result.returncode == pytest.ExitCode.USAGE_ERROR
     assert "no plugin named 'no-such-plugin' is installed" in result.stderr
+
+
+def test_the_package_loads_its_submodules_only_when_their_names_are_used() -> None:
+    code = (
+        "import sys, unorules.testing as t\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.startswith('unorules.testing.'))\n"
+        "assert loaded() == [], loaded()\n"
+        "t.Replay, t.check_state\n"
+        "assert loaded() == ['unorules.testing.invariants', 'unorules.testing.replay'], loaded()\n"
+        "assert 'unorules.testing.strategies' not in sys.modules\n"
+        "for name in t.__all__: getattr(t, name)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from unorules.testing.invariants import (
         InvariantViolation,
         RoundMonitor,
+        check_apply_pure,
         check_cards,
+        check_illegal_actions_refused,
         check_json_round_trip,
         check_legal_actions,
         check_legal_actions_accepted,
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
         check_round_ends,
         check_state,
         check_turn,
+        check_views,
     )
     from unorules.testing.replay import Replay
 
@@ -48,8 +51,10 @@ __all__ = [
     "Replay",
     "RoundMonitor",
     "arrange_deck",
+    "check_apply_pure",
     "check_cards",
     "check_conformance",
+    "check_illegal_actions_refused",
     "check_json_round_trip",
     "check_legal_actions",
     "check_legal_actions_accepted",
@@ -58,6 +63,7 @@ __all__ = [
     "check_round_ends",
     "check_state",
     "check_turn",
+    "check_views",
     "rearranged",
     "run_conformance",
 ]
@@ -70,7 +76,9 @@ _LAZY = {
         (
             "InvariantViolation",
             "RoundMonitor",
+            "check_apply_pure",
             "check_cards",
+            "check_illegal_actions_refused",
             "check_json_round_trip",
             "check_legal_actions",
             "check_legal_actions_accepted",
@@ -79,6 +87,7 @@ _LAZY = {
             "check_round_ends",
             "check_state",
             "check_turn",
+            "check_views",
         ),
         "invariants",
     ),
