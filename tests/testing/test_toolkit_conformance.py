@@ -7,7 +7,7 @@ import textwrap
 
 import attrs
 import pytest
-from toolkit_broken_plugins import LosesFives, StallsDraws
+from toolkit_broken_plugins import CrashesAtTheDeal, LosesFives, StallsDraws
 
 from unorules import Plugin, RulesetError, installed_plugins
 from unorules.testing import Replay
@@ -136,3 +136,12 @@ def test_an_empty_report_is_ok_and_says_so() -> None:
     assert report.ok
     assert report.format() == "unorules conformance of plugin 'x': OK\n  checked classic+x: players 2"
     assert CI_BUDGET.games <= 2
+
+
+def test_a_plugin_that_crashes_is_reported_as_a_crash_with_where_it_happened() -> None:
+    report = run_conformance(CrashesAtTheDeal(), SMALL)
+    (violation,) = report.violations
+    assert violation.invariant == "crash:NotationError"
+    assert "toolkit_broken_plugins.py" in violation.detail
+    assert violation.replay is not None
+    assert violation.replay.actions == ()

@@ -194,3 +194,14 @@ class ForgetsTheSetAside(SetsAsideACard):
 
     name = "forgets-aside"
     set_aside_cards = None  # type: ignore[assignment]
+
+
+class CrashesAtTheDeal(Plugin):
+    """Bug: looks up a card it never put in the deck when a round is dealt (a crash, not a violation)."""
+
+    name = "crashes-at-the-deal"
+    requires = ("classic",)
+
+    @hookimpl(tryfirst=True)
+    def on_starter(self, state: GameState) -> GameState | None:
+        return state.replace(discard_pile=(Card.parse("X1"),))

@@ -31,6 +31,7 @@ import random
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -289,9 +290,17 @@ def _kind_of(exc: BaseException) -> str:
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, InvariantViolation):
         return exc.detail
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    place = f" (at {where.filename}:{where.lineno} in {where.name})" if where else ""
-    return f"{type(exc).__name__}: {exc}{place}"
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+    if not frames:
+        return f"{type(exc).__name__}: {exc}"
+    core = str(Path(__file__).resolve().parent.parent)
+    inner = frames[-1]
+    place = f"at {inner.filename}:{inner.lineno} in {inner.name}"
+    # The innermost frame outside the core is usually the plugin's code that went wrong.
+    outside = [f for f in frames if not str(Path(f.filename).resolve()).startswith(core)]
+    if outside and outside[-1] is not inner:
+        place += f", called from {outside[-1].filename}:{outside[-1].lineno} in {outside[-1].name}"
+    return f"{type(exc).__name__}: {exc} ({place})"
 
 
 def _play(
@@ -384,11 +393,15 @@ def _shrink(
     every candidate is a game of legal actions."""
     kind = _kind_of(exc)
     check = _checker(kind, 1)
+    if not replay.actions:
+        return replay, exc  # it failed at the deal: nothing to shrink
     state = replay.start()
     choices: list[int] = []
-    for action in replay.actions:
+    for action in replay.actions[:-1]:
         choices.append(state.legal_actions().index(action))
         state = state.apply(action)
+    # The last action may be the one whose apply failed.
+    choices.append(state.legal_actions().index(replay.actions[-1]))
     # The best so far: rule set, choices, replay, failure.
     best: tuple[Ruleset, list[int], Replay, BaseException] = (ruleset, choices, replay, exc)
     deadline = time.monotonic() + seconds

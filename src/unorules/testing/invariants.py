@@ -317,7 +317,7 @@ def check_legal_actions_accepted(state: GameState, *, compare_json: bool = True)
     """Every legal action is accepted by ``apply``, which returns a new state of
     the same rule set and leaves ``state`` as it was (``pure``: no field
     replaced, and with ``compare_json`` the same JSON before and after)."""
-    before = state.to_json() if compare_json else None
+    before = _json_of(state) if compare_json else None
     snapshot = _snapshot(state)
     legal = state.legal_actions()
     for action in legal:
@@ -340,11 +340,18 @@ def check_legal_actions_accepted(state: GameState, *, compare_json: bool = True)
         )
 
 
+def _json_of(state: GameState) -> str:
+    try:
+        return state.to_json()
+    except Exception as exc:
+        raise _fail("json", f"{_after(state)}, to_json() raised {type(exc).__name__}: {exc}") from exc
+
+
 def check_apply_pure(state: GameState, actions: Sequence[Action] | None = None) -> None:
     """``apply`` never changes its input: the state's fields, JSON and legal
     actions are the same after applying each of ``actions`` (default: every
     legal action; illegal ones are refused, which must not change it either)."""
-    before = state.to_json()
+    before = _json_of(state)
     snapshot = _snapshot(state)
     legal = state.legal_actions()
     for action in legal if actions is None else actions:
@@ -475,10 +482,7 @@ def check_json_round_trip(
     ``text`` is ``state.to_json()`` if the caller has it already.
     """
     if text is None:
-        try:
-            text = state.to_json()
-        except Exception as exc:
-            raise _fail("json", f"{_after(state)}, to_json() raised {type(exc).__name__}: {exc}") from exc
+        text = _json_of(state)
     ruleset = None if rebuild_ruleset and _rebuildable(state.ruleset) else state.ruleset
     try:
         copy = GameState.from_json(text, ruleset)
@@ -557,10 +561,7 @@ def check_state(
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
-        try:
-            text = state.to_json()
-        except Exception as exc:
-            raise _fail("json", f"{_after(state)}, to_json() raised {type(exc).__name__}: {exc}") from exc
+        text = _json_of(state)
         check_legal_actions_accepted(state, compare_json=False)
         check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
         check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)

@@ -194,7 +194,9 @@ def _supported(ruleset: Ruleset, candidates: tuple[int, ...]) -> tuple[int, ...]
         try:
             ruleset.new_game(players, seed=0)
         except RulesetError:
-            continue
+            continue  # refused: the rule set does not deal for this many players
+        except Exception:  # a crash is not a refusal: playing the game will report it
+            pass
         found.append(players)
     return tuple(found)
 
