@@ -14,7 +14,8 @@ pytest plugin imports it in every pytest run). The submodules:
 * :mod:`unorules.testing.strategies`: hypothesis strategies (needs hypothesis);
 * :mod:`unorules.testing.machine`: the hypothesis state machine;
 * :mod:`unorules.testing.conformance`: the conformance runner;
-* :mod:`unorules.testing.pytest_plugin`: fixtures and ``--unorules-conformance``.
+* :mod:`unorules_pytest` (a top-level module, so loading it costs nothing):
+  fixtures and ``--unorules-conformance``.
 """
 
 from __future__ import annotations

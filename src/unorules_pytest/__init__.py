@@ -1,8 +1,9 @@
 """pytest plugin for unorules (registered under ``pytest11`` as ``unorules``).
 
 It is loaded by every pytest run in an environment where unorules is
-installed, so importing it costs nothing beyond pytest itself: unorules and
-hypothesis are imported only when a fixture or the option below is used.
+installed, so it is a top-level module of its own that imports nothing but
+pytest: the unorules core, its testing toolkit and hypothesis are imported
+only when a fixture or the option below is used.
 
 Fixtures
     ``unorules_ruleset``: the rule set named by the closest
