@@ -135,3 +135,16 @@ def test_card_parsing_ignores_case_and_spaces(text: str, rng: random.Random) -> 
     card = Card.parse(text)
     assert str(card) == text
     assert Card.parse(" " * rng.randrange(3) + _scramble_case(text, rng) + " " * rng.randrange(3)) is card
+
+
+def test_non_text_notation_is_a_notation_error() -> None:
+    import pytest
+
+    from unorules import Action, Card, NotationError
+
+    with pytest.raises(NotationError, match="card notation must be text"):
+        Card.parse(5)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="card notation must be text"):
+        Card.parse(["R7"])  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="action notation must be text"):
+        Action.parse(["1: draw"])  # type: ignore[arg-type]

@@ -160,6 +160,8 @@ class Action:
         Without a ``"<seat>:"`` prefix the action belongs to ``default_seat``;
         with neither, parsing fails.
         """
+        if not isinstance(text, str):
+            raise NotationError(f"action notation must be text such as '1: play R7', not {text!r}")
         body = text.strip()
         seat: int | None = default_seat
         if ":" in body:

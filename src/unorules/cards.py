@@ -184,6 +184,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
+        if not isinstance(text, str):
+            raise NotationError(f"card notation must be text such as 'R7', not {text!r}")
         card = _PARSED.get(text)
         if card is not None:
             return card

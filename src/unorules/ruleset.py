@@ -242,6 +242,10 @@ class Ruleset:
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
         self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
+        self.cache: dict[object, Any] = {}
+        """Room for plugins to keep what they derive from this rule set (keyed by
+        something of their own, e.g. ``(plugin_name, "what")``): plugin objects
+        are shared by every rule set, so per-rule-set data belongs here."""
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
 

@@ -99,7 +99,6 @@ with any other plugin's card effects.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -198,12 +197,12 @@ def pending_illegal_play(state: GameState) -> tuple[Any, ...] | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)
 def _others_on_play(ruleset: Ruleset, penalties: object) -> Callable[..., GameState | None]:
     """The ``on_play`` hook of ``ruleset`` without ``penalties``: the card's ordinary effect."""
-    caller: Callable[..., GameState | None] = ruleset.pm.subset_hook_caller(
-        "on_play", remove_plugins=[penalties]
-    )
+    key = ("penalties", "others_on_play")
+    caller: Callable[..., GameState | None] | None = ruleset.cache.get(key)
+    if caller is None:
+        caller = ruleset.cache[key] = ruleset.pm.subset_hook_caller("on_play", remove_plugins=[penalties])
     return caller
 
 
