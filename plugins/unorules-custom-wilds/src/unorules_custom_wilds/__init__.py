@@ -209,7 +209,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 from unorules_classic import is_playable
@@ -674,6 +674,11 @@ class CustomWildsPlugin(Plugin):
         _binding_option(3),
     )
     hookspecs = CustomWildSpecs
+    # For unorules.testing: bind the three cards to every ready effect in turn,
+    # so property tests and the conformance runner exercise them all.
+    testing_option_values: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        f"custom_wild_{i}": tuple(e.name for e in READY_EFFECTS[i - 1 :: 3]) for i in (1, 2, 3)
+    }
 
     # -- building ----------------------------------------------------------------------------------
 
