@@ -1,9 +1,10 @@
 """Random-play smoke tests of the house rules together, and with every other plugin.
 
-Seeded games are played to the end with random legal actions, checking that
-every card is accounted for, that legal actions are listed (once each) until
-the game is over, and that states survive JSON and play on alike. (The
-all-subsets state machine lives with the testing toolkit.)
+Seeded games are played to the end with the testing toolkit's random play,
+checking every invariant on the way (the cheap ones after every action, all
+of them every ``DEEP_EVERY`` actions, the rounds and the replay); a failure
+prints the game, shrunk, as a replay to paste into a test. (The all-subsets
+state machine lives with the testing toolkit.)
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from typing import Any
 import pytest
 
 from unorules import GameState, Ruleset, RulesetError, installed_plugins
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
 
 HOUSE = ["classic", "stacking", "seven-o", "jump-in"]
+MAX_ACTIONS = 300_000
+DEEP_EVERY = 200
 
 # Options that make each other plugin take part (and games end sooner).
 OTHER_OPTIONS: dict[str, dict[str, Any]] = {
@@ -27,32 +32,16 @@ OTHER_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 250) -> GameState:
-    """Play seeded random legal actions until the game is over, checking the
-    cards, the legal actions and the JSON round trip on the way."""
-    state = rules.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    deck = Counter(rules.deck)
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, f"no legal action at step {steps}"
-        assert len(set(legal)) == len(legal), f"an action is listed twice at step {steps}"
-        assert any(a.seat == state.current_player for a in legal)
-        action = rng.choice(legal)
-        after = state.apply(action)
-        steps += 1
-        if steps % check_every == 0 or len(after.rounds) != len(state.rounds):
-            assert Counter(after.draw_pile + after.discard_pile + sum(after.hands, ())) == deck
-            copy = GameState.from_json(after.to_json())
-            assert copy == after
-            if not after.is_over:
-                probe = rng.choice(after.legal_actions())
-                assert copy.apply(probe) == after.apply(probe)
-        assert steps < 300_000, "the game does not end"
-        state = after
-    assert state.legal_actions() == ()
-    return state
+def assert_plays_to_the_end(rules: Ruleset, players: int, seed: int) -> int:
+    """Check every invariant over one seeded random game; fail unless it ends.
+    Returns the number of actions it took."""
+    violation, length = play_checked_game(
+        rules, players, seed, max_actions=MAX_ACTIONS, deep_every=DEEP_EVERY
+    )
+    assert violation is None, violation.format()
+    # The run stops early only when the game is over.
+    assert length < MAX_ACTIONS, f"the game does not end in {MAX_ACTIONS} actions"
+    return length
 
 
 @pytest.mark.parametrize(
@@ -66,9 +55,24 @@ def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_r_stack_r_seven_o_r_jump_all_three_play_to_the_end(players: int, options: dict[str, Any]) -> None:
     rules = Ruleset.from_names(HOUSE, options=options)
-    state = play_to_the_end(rules, players, seed=100 + players + 10 * len(options))
-    assert state.winner is not None
-    assert max(state.scores) >= 500
+    seed = 100 + players + 10 * len(options)
+    length = assert_plays_to_the_end(rules, players, seed)
+    # The toolkit's random play of the same seed plays the same game again: it ends with a
+    # winner past the target score, and each of the three house rules came into play.
+    kinds: Counter[str] = Counter()
+
+    def count(state: GameState) -> None:
+        kinds.update(e.kind for e in state.events)
+
+    end, _ = play_randomly(
+        rules.new_game(players, seed=seed), random.Random(seed), max_actions=length, each=count
+    )
+    assert end.is_over
+    assert end.winner is not None
+    assert max(end.scores) >= 500
+    assert kinds["stack"] > 0
+    assert kinds["hands-moved"] > 0
+    assert kinds["jump-in"] > 0
 
 
 def _others() -> list[str]:
@@ -89,8 +93,7 @@ def test_the_house_rules_combine_with_every_other_installed_plugin(other: str) -
         assert "conflict" in refusal
         assert other in refusal
         return
-    state = play_to_the_end(rules, 4, seed=len(other))
-    assert state.is_over
+    assert_plays_to_the_end(rules, 4, seed=len(other))
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -102,5 +105,4 @@ def test_the_house_rules_with_every_special_card_and_the_table_modes(players: in
     for name in wanted:
         options.update(OTHER_OPTIONS.get(name, {}))
     rules = Ruleset.from_names([*HOUSE, *wanted], options=options)
-    state = play_to_the_end(rules, players, seed=players)
-    assert state.is_over
+    assert_plays_to_the_end(rules, players, seed=players)

@@ -1,45 +1,22 @@
-"""Random-play smoke test of the jump-in plugin: seeded games to the end."""
+"""Random-play smoke test of the jump-in plugin: seeded games to the end, with the testing toolkit
+checking every invariant (the cheap ones after every action, all of them every ``DEEP_EVERY``
+actions, the rounds and the replay; a failure prints the game, shrunk, as a replay to paste
+into a test) and the JSON round trip at each round end, and the jump-ins made in them played on
+as R-JUMP says."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
 
-from unorules import GameState, Ruleset
+from unorules import Action, GameState, Ruleset
+from unorules.testing import check_json_round_trip
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
 
-
-def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 250) -> GameState:
-    """Play seeded random legal actions until the game is over, checking that
-    every card is accounted for, that legal actions are listed (once each)
-    until the end, and that the state survives JSON and plays on alike."""
-    state = rules.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    deck = Counter(rules.deck)
-    size = len(rules.deck)
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, f"no legal action at step {steps}"
-        assert len(set(legal)) == len(legal), f"an action is listed twice at step {steps}"
-        action = rng.choice(legal)
-        after = state.apply(action)
-        steps += 1
-        assert len(after.draw_pile) + len(after.discard_pile) + sum(map(len, after.hands)) == size
-        if steps % check_every == 0 or len(after.rounds) != len(state.rounds):
-            assert Counter(after.draw_pile + after.discard_pile + sum(after.hands, ())) == deck
-            copy = GameState.from_json(after.to_json())
-            assert copy == after
-            if not after.is_over:
-                probe = rng.choice(after.legal_actions())
-                assert copy.apply(probe) == after.apply(probe)
-        assert steps < 200_000, "the game does not end"
-        state = after
-    assert state.legal_actions() == ()
-    assert state.winner is not None
-    return state
+DEEP_EVERY = 250
 
 
 @pytest.mark.parametrize(
@@ -48,5 +25,32 @@ def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_r_jump_random_games_play_to_the_end(players: int, options: dict[str, Any]) -> None:
     rules = Ruleset.from_names(["classic", "jump-in"], options=options)
-    state = play_to_the_end(rules, players, seed=players * 13 + len(options))
-    assert max(state.scores) >= 500
+    seed = players * 13 + len(options)
+    violation, length = play_checked_game(rules, players, seed, max_actions=200_000, deep_every=DEEP_EVERY)
+    assert violation is None, violation.format()
+    jumps: list[Action] = []
+
+    def check_jump(state: GameState) -> None:
+        play = state.last_action
+        kinds = {e.kind for e in state.events}
+        if "round-end" in kinds:
+            check_json_round_trip(state)
+            return
+        if play is None or "jump-in" not in kinds:
+            return
+        # R-JUMP: the jumping card lies on the pile, and play continues from the jumper
+        # (after a number card: with the seat after the jumper).
+        assert state.top_card is play.card, play
+        if play.card is not None and play.card.number is not None:
+            assert state.current_player == state.next_seat(play.seat), play
+        jumps.append(play)
+
+    # The toolkit's random play of the same seed plays the same game again, to look at its jump-ins
+    # and round ends.
+    end, _ = play_randomly(
+        rules.new_game(players, seed=seed), random.Random(seed), max_actions=length, each=check_jump
+    )
+    assert end.is_over
+    assert end.winner is not None
+    assert max(end.scores) >= 500
+    assert jumps, "nobody jumped in"

@@ -1,5 +1,5 @@
-"""Random legal play under the penalties plugin (both enforcement modes) and with the game modes,
-checking the state-machine invariants of DEVELOPING.md on every state."""
+"""Random legal play under the penalties plugin (both enforcement modes) and with the game modes:
+every invariant of the testing toolkit, and the penalties plugin's own catch window on every state."""
 
 from __future__ import annotations
 
@@ -11,55 +11,31 @@ import pytest
 from unorules_penalties import pending_illegal_play
 
 from unorules import Action, GameState, IllegalActionError, Ruleset
+from unorules.testing import Replay
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
 
 
-def check_state(state: GameState, deck: Counter[Any]) -> None:
-    """The invariants every state must keep, plus the penalties plugin's own."""
-    assert Counter(state.draw_pile + state.discard_pile + sum(state.hands, ())) == deck
+def check_catch_window(state: GameState) -> None:
+    """The penalties plugin's own invariants, beyond the toolkit's."""
     if state.is_over:
-        assert state.legal_actions() == ()
         return
     legal = state.legal_actions()
-    assert legal, "legal actions must be non-empty until the game is over"
-    assert state.current_player not in state.left
-    assert all(a.seat not in state.left and a.target not in state.left for a in legal)
+    assert all(a.target not in state.left for a in legal), "an action names a seat that has left"
+    catches = [a for a in legal if a.verb == "catch_play"]
     pending = pending_illegal_play(state)
-    if pending is not None:
+    if pending is None:
+        assert not catches, catches
+    else:
         # R-PEN-ILLEGAL: the catch window is open only right after the illegal play.
         last = state.last_action
         assert last is not None
         assert last.verb == "play"
         assert last.seat == pending[0]
-        assert any(a.verb == "catch_play" for a in legal)
-    else:
-        assert not any(a.verb == "catch_play" for a in legal)
-
-
-def play_checked(ruleset: Ruleset, players: int, seed: int, max_steps: int = 40_000) -> tuple[GameState, int]:
-    """Play one game by random legal actions, checking every state; returns the end and the step count."""
-    deck = Counter(ruleset.deck)
-    state = ruleset.new_game(players, seed=seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not state.is_over:
-        assert steps < max_steps, f"game did not end in {max_steps} actions"
-        check_state(state, deck)
-        action = rng.choice(state.legal_actions())
-        if steps % 97 == 0:
-            text = state.to_json()
-            copy = GameState.from_json(text)
-            assert copy == state
-            assert copy.legal_actions() == state.legal_actions()
-            assert copy.apply(action) == state.apply(action)
-            assert state.to_json() == text  # apply never changes its input
-            # Something not legal is refused.
-            bogus = Action.of(state.current_player, "catch_play", target=state.current_player)
-            with pytest.raises(IllegalActionError):
-                state.apply(bogus)
-        state = state.apply(action)
-        steps += 1
-    check_state(state, deck)
-    return state, steps
+        assert catches
+    # Nobody catches themselves: refused.
+    with pytest.raises(IllegalActionError):
+        state.apply(Action.of(state.current_player, "catch_play", target=state.current_player))
 
 
 CASES = [
@@ -71,6 +47,24 @@ CASES = [
     (["classic", "penalties", "elimination"], {"enforcement": "table"}, 4),
     (["classic", "penalties", "elimination"], {"elimination_limit": 200}, 3),
 ]
+
+
+def play_checked(ruleset: Ruleset, players: int, seed: int, max_steps: int = 40_000) -> tuple[GameState, int]:
+    """Play one seeded random game to its end, checking every invariant of the testing toolkit
+    (the cheap ones after every action, all of them every 97 actions, the rounds and the replay)
+    and the catch window on every state; return the end and the number of actions.
+
+    A failing invariant prints the game, shrunk, as a replay to paste into a test. (Also used by
+    ``test_modes_with_house_rules.py``.)
+    """
+    violation, length = play_checked_game(ruleset, players, seed, max_actions=max_steps, deep_every=97)
+    assert violation is None, violation.format()
+    # The toolkit's random play of the same seed plays the same game again, for the catch window.
+    start = ruleset.new_game(players, seed=seed)
+    check_catch_window(start)
+    end, _ = play_randomly(start, random.Random(seed), max_actions=length, each=check_catch_window)
+    assert end.is_over, f"the game did not end in {max_steps} actions"
+    return end, length
 
 
 @pytest.mark.parametrize(("names", "options", "players"), CASES)
@@ -85,27 +79,21 @@ def test_r_pen_illegal_and_r_pen_coach_random_play_keeps_the_invariants(
 
 def test_r_pen_illegal_random_table_play_makes_and_catches_illegal_plays() -> None:
     ruleset = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
-    state = ruleset.new_game(4, seed=3)
-    rng = random.Random(3)
-    made = caught = coached = 0
-    while not state.is_over:
-        state = state.apply(rng.choice(state.legal_actions()))
-        kinds = [e.kind for e in state.events]
-        made += kinds.count("illegal-play")
-        caught += kinds.count("caught-play")
-        coached += kinds.count("coaching")
-    assert made > caught > 0
-    assert coached > 0
+    kinds: Counter[str] = Counter()
+
+    def count(state: GameState) -> None:
+        kinds.update(e.kind for e in state.events)
+
+    end, _ = play_randomly(ruleset.new_game(4, seed=3), random.Random(3), max_actions=40_000, each=count)
+    assert end.is_over
+    assert kinds["illegal-play"] > kinds["caught-play"] > 0
+    assert kinds["coaching"] > 0
 
 
 def test_same_seed_and_actions_give_equal_states_in_table_mode() -> None:
     ruleset = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
-    a = ruleset.new_game(4, seed="same")
-    b = ruleset.new_game(4, seed="same")
-    rng = random.Random(9)
-    for _ in range(600):
-        if a.is_over:
-            break
-        action = rng.choice(a.legal_actions())
-        a, b = a.apply(action), b.apply(str(action))
-        assert a == b
+    states = [ruleset.new_game(4, seed="same")]
+    _, actions = play_randomly(states[0], random.Random(9), max_actions=600, each=states.append)
+    # The same seed and the actions in notation give the same state after every action.
+    replay = Replay(ruleset, 4, "same", actions=[str(a) for a in actions])
+    assert list(replay.states()) == states

@@ -1,4 +1,8 @@
-"""Random-play smoke test of the seven-o plugin: seeded games to the end."""
+"""Random-play smoke test of the seven-o plugin: seeded games to the end, with the testing toolkit
+checking every invariant (the cheap ones after every action, all of them every ``DEEP_EVERY``
+actions, the rounds and the replay; a failure prints the game, shrunk, as a replay to paste
+into a test) and the JSON round trip at each round end, and each 7 and 0 played in them moving
+hands (R-SEVEN-O)."""
 
 from __future__ import annotations
 
@@ -9,42 +13,42 @@ from typing import Any
 import pytest
 
 from unorules import GameState, Ruleset
+from unorules.testing import check_json_round_trip
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
 
-
-def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 250) -> GameState:
-    """Play seeded random legal actions until the game is over, checking that
-    every card is accounted for, that legal actions are listed (once each)
-    until the end, and that the state survives JSON and plays on alike."""
-    state = rules.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    deck = Counter(rules.deck)
-    size = len(rules.deck)
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, f"no legal action at step {steps}"
-        assert len(set(legal)) == len(legal), f"an action is listed twice at step {steps}"
-        action = rng.choice(legal)
-        after = state.apply(action)
-        steps += 1
-        assert len(after.draw_pile) + len(after.discard_pile) + sum(map(len, after.hands)) == size
-        if steps % check_every == 0 or len(after.rounds) != len(state.rounds):
-            assert Counter(after.draw_pile + after.discard_pile + sum(after.hands, ())) == deck
-            copy = GameState.from_json(after.to_json())
-            assert copy == after
-            if not after.is_over:
-                probe = rng.choice(after.legal_actions())
-                assert copy.apply(probe) == after.apply(probe)
-        assert steps < 200_000, "the game does not end"
-        state = after
-    assert state.legal_actions() == ()
-    assert state.winner is not None
-    return state
+DEEP_EVERY = 250
 
 
 @pytest.mark.parametrize("options", [{}, {"challenge": "off", "scoring": "low-score"}])
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_r_seven_o_random_games_play_to_the_end(players: int, options: dict[str, Any]) -> None:
     rules = Ruleset.from_names(["classic", "seven-o"], options=options)
-    state = play_to_the_end(rules, players, seed=players * 11 + len(options))
-    assert max(state.scores) >= 500
+    seed = players * 11 + len(options)
+    start = rules.new_game(players, seed=seed)
+    violation, length = play_checked_game(rules, players, seed, max_actions=200_000, deep_every=DEEP_EVERY)
+    assert violation is None, violation.format()
+
+    # The toolkit's random play of the same seed plays the same game again, to look at its 7s and 0s
+    # and round ends.
+    moved: Counter[str] = Counter()
+
+    def check_moves(state: GameState) -> None:
+        kinds = {e.kind for e in state.events}
+        if "round-end" in kinds:
+            check_json_round_trip(state)
+        play = state.last_action
+        if play is None or play.card is None or "hands-moved" not in kinds:
+            return
+        # R-SEVEN-O: a 7 names the seat to trade with, a 0 none; then the turn passes as after
+        # any number card.
+        assert play.card.kind == ("7" if play.target is not None else "0"), play
+        assert play.target != play.seat, play
+        assert state.current_player == state.next_seat(play.seat), play
+        moved[play.card.kind] += 1
+
+    end, _ = play_randomly(start, random.Random(seed), max_actions=length, each=check_moves)
+    assert end.is_over
+    assert end.winner is not None
+    assert max(end.scores) >= 500
+    assert set(moved) == {"7", "0"}, moved

@@ -1,49 +1,41 @@
-"""Random play with Shuffle Hands added to classic: the state machine's invariants hold."""
+"""Random play with Shuffle Hands added to classic: every invariant of the testing toolkit holds,
+and every Shuffle Hands played in these games deals the hands out evenly (R-SHUFFLE)."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
-from unorules import GameState, IllegalActionError, Ruleset
+from unorules import Action, GameState, IllegalActionError, Ruleset
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
 
-
-def play_to_the_end(rules: Ruleset, players: int, seed: int) -> tuple[GameState, Counter[str]]:
-    """Play one seeded random game to its end, checking the invariants on the way;
-    return the final state and how often each event kind happened."""
-    state = rules.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    deck = Counter(rules.deck)
-    seen: Counter[str] = Counter()
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, "legal actions are empty before the game is over"
-        assert 0 <= state.current_player < players
-        assert state.current_player not in state.left
-        assert Counter(state.draw_pile + state.discard_pile + sum(state.hands, ())) == deck
-        action = rng.choice(legal)
-        if steps % 41 == 0:
-            text = state.to_json()
-            again = GameState.from_json(text)
-            assert again == state
-            assert again.apply(action) == state.apply(action)
-            assert state.to_json() == text  # apply never changes its input
-        state = state.apply(action)
-        seen.update(e.kind for e in state.events)
-        steps += 1
-        assert steps < 200_000, "the game does not end"
-    assert state.legal_actions() == ()
-    with pytest.raises(IllegalActionError):
-        state.apply(legal[0])
-    return state, seen
+RULES = Ruleset.from_names(["classic", "shuffle-hands"], options={"target_score": 300})
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3)])
 def test_random_games_with_shuffle_hands_keep_the_invariants(players: int, seed: int) -> None:
-    rules = Ruleset.from_names(["classic", "shuffle-hands"], options={"target_score": 300})
-    final, seen = play_to_the_end(rules, players, seed)
-    assert final.winner is not None
-    assert seen["shuffle-hands"] > 0
+    # The cheap invariants after every action, all of them every 41 actions, the rounds and the
+    # replay; a failure prints the game, shrunk, as a replay to paste into a test.
+    violation, length = play_checked_game(RULES, players, seed, max_actions=200_000, deep_every=41)
+    assert violation is None, violation.format()
+
+    shuffles: list[Action | None] = []
+
+    def check_shuffle(state: GameState) -> None:
+        if any(e.kind == "shuffle-hands" for e in state.events):
+            # R-SHUFFLE: every card is dealt out one at a time, so hand sizes differ by one at most.
+            sizes = [len(state.hands[seat]) for seat in state.active_seats]
+            assert max(sizes) - min(sizes) <= 1, (state.last_action, sizes)
+            shuffles.append(state.last_action)
+
+    # The toolkit's random play of the same seed plays the same game again, to look at its shuffles.
+    start = RULES.new_game(players, seed=seed)
+    end, actions = play_randomly(start, random.Random(seed), max_actions=length, each=check_shuffle)
+    assert shuffles, "no Shuffle Hands was played"
+    assert end.is_over
+    assert len(actions) == length
+    assert end.winner is not None
+    with pytest.raises(IllegalActionError):
+        end.apply(actions[-1])

@@ -1,50 +1,58 @@
-"""Random-play smoke test of the stacking plugin: seeded games to the end."""
+"""Random-play smoke test of the stacking plugin: seeded games to the end, with the testing
+toolkit checking every invariant (the cheap ones after every action, all of them every
+``DEEP_EVERY`` actions, the rounds and the replay; a failure prints the game, shrunk, as a
+replay to paste into a test) and the JSON round trip at each round end, and each stack played
+in them growing the draw (R-STACK)."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
 
 from unorules import GameState, Ruleset
+from unorules.testing import check_json_round_trip
+from unorules.testing.conformance import play_checked_game
+from unorules.testing.replay import play_randomly
+
+DEEP_EVERY = 250
 
 
-def play_to_the_end(rules: Ruleset, players: int, seed: int, check_every: int = 250) -> GameState:
-    """Play seeded random legal actions until the game is over, checking that
-    every card is accounted for, that legal actions are listed (once each)
-    until the end, and that the state survives JSON and plays on alike."""
-    state = rules.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    deck = Counter(rules.deck)
-    size = len(rules.deck)
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, f"no legal action at step {steps}"
-        assert len(set(legal)) == len(legal), f"an action is listed twice at step {steps}"
-        action = rng.choice(legal)
-        after = state.apply(action)
-        steps += 1
-        assert len(after.draw_pile) + len(after.discard_pile) + sum(map(len, after.hands)) == size
-        if steps % check_every == 0 or len(after.rounds) != len(state.rounds):
-            assert Counter(after.draw_pile + after.discard_pile + sum(after.hands, ())) == deck
-            copy = GameState.from_json(after.to_json())
-            assert copy == after
-            if not after.is_over:
-                probe = rng.choice(after.legal_actions())
-                assert copy.apply(probe) == after.apply(probe)
-        assert steps < 200_000, "the game does not end"
-        state = after
-    assert state.legal_actions() == ()
-    assert state.winner is not None
-    return state
+def check_stacks_and_round_ends(state: GameState, stacks: list[int]) -> None:
+    """Check R-STACK on a state that comes right after a stacking play, adding the stack the seat
+    to move must answer to ``stacks``, and the JSON round trip on a state that ends a round."""
+    kinds = [e.kind for e in state.events]
+    if "round-end" in kinds:
+        check_json_round_trip(state)
+        return
+    play = state.last_action
+    if play is None or "stack" not in kinds:
+        return
+    # R-STACK 1-3: the seat after the stacker must answer the grown stack: draw it, stack on it,
+    # or (on a Wild Draw Four) challenge it.
+    assert state.current_player == state.next_seat(play.seat), play
+    assert state.phase.name in ("penalty", "challenge"), (play, state.phase)
+    assert state.phase.count >= 4, (play, state.phase)
+    stacks.append(state.phase.count)
 
 
 @pytest.mark.parametrize("options", [{}, {"stack_mix": "on"}, {"challenge": "off", "stack_mix": "on"}])
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_r_stack_random_games_play_to_the_end(players: int, options: dict[str, Any]) -> None:
+    seed = players * 7 + len(options)
     rules = Ruleset.from_names(["classic", "stacking"], options=options)
-    state = play_to_the_end(rules, players, seed=players * 7 + len(options))
-    assert max(state.scores) >= 500
+    violation, length = play_checked_game(rules, players, seed, max_actions=200_000, deep_every=DEEP_EVERY)
+    assert violation is None, violation.format()
+    # The toolkit's random play of the same seed plays the same game again, to look at its stacks.
+    stacks: list[int] = []
+    end, _ = play_randomly(
+        rules.new_game(players, seed=seed),
+        random.Random(seed),
+        max_actions=length,
+        each=lambda state: check_stacks_and_round_ends(state, stacks),
+    )
+    assert end.is_over
+    assert end.winner is not None
+    assert max(end.scores) >= 500
+    assert stacks, "nobody stacked"
