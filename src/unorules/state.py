@@ -262,10 +262,7 @@ class GameState:
         fields = self.__dict__.copy()
         fields["last_action"] = action
         fields["events"] = ()
-        fields["_legal"] = None
-        start = _new(GameState)
-        _set(start, "__dict__", fields)
-        new = self.ruleset._apply(start, action)
+        new = self.ruleset._apply(_from_fields(fields), action)
         if new is None:
             raise RuntimeError(f"no plugin carried out the legal action {action}")
         return new
@@ -327,10 +324,7 @@ class GameState:
         fields.update(changes)
         if len(fields) != _FIELD_COUNT:
             raise _unknown_fields(changes)
-        fields["_legal"] = None
-        new = _new(GameState)
-        _set(new, "__dict__", fields)
-        return new
+        return _from_fields(fields)
 
     def with_extra(self, key: str, value: Value) -> GameState:
         """A copy with plugin value ``key`` set (``None`` removes it)."""
@@ -339,7 +333,7 @@ class GameState:
             items.pop(key, None)
         else:
             items[key] = value
-        return _replace(self, extras=tuple(sorted(items.items())))
+        return self.replace(extras=tuple(sorted(items.items())))
 
     def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
         """The seat ``steps`` places after ``seat`` (default: the current player)
@@ -371,10 +365,7 @@ class GameState:
                 raise _unknown_fields(changes)
         fields["current_player"] = seat
         fields["phase"] = PLAY
-        fields["_legal"] = None
-        new = _new(GameState)
-        _set(new, "__dict__", fields)
-        return new
+        return _from_fields(fields)
 
     def move_to_discard(self, seat: int, card: Card, color: Color | None = None) -> GameState:
         """Move one ``card`` from ``seat``'s hand onto the discard pile and set the
@@ -383,8 +374,7 @@ class GameState:
         hand = hands[seat]
         i = hand.index(card)
         new_hand = hand[:i] + hand[i + 1 :]
-        return _replace(
-            self,
+        return self.replace(
             hands=hands[:seat] + (new_hand,) + hands[seat + 1 :],
             discard_pile=self.discard_pile + (card,),
             color=card.color if color is None else color,
@@ -393,11 +383,11 @@ class GameState:
     def with_hand(self, seat: int, hand: tuple[Card, ...]) -> GameState:
         """A copy in which ``seat`` holds ``hand``."""
         hands = self.hands
-        return _replace(self, hands=hands[:seat] + (tuple(hand),) + hands[seat + 1 :])
+        return self.replace(hands=hands[:seat] + (tuple(hand),) + hands[seat + 1 :])
 
     def add_events(self, *events: Event) -> GameState:
         """A copy with ``events`` added to the last action's events."""
-        return _replace(self, events=self.events + events)
+        return self.replace(events=self.events + events)
 
     def draw(self, seat: int, count: int = 1, reason: str = "turn") -> tuple[GameState, tuple[Card, ...]]:
         """``seat`` draws ``count`` cards; returns the new state and the cards drawn.
@@ -443,9 +433,7 @@ class GameState:
         fields["discard_pile"] = discard
         fields["rng"] = rng
         fields["events"] = events + (event,)
-        fields["_legal"] = None
-        state = _new(GameState)
-        _set(state, "__dict__", fields)
+        state = _from_fields(fields)
         rules = self.ruleset
         if not rules._watch_draws:  # no plugin implements on_draw
             return state, drawn
@@ -457,7 +445,7 @@ class GameState:
         pile = list(self.draw_pile) + list(cards)
         gen = Rng(self.rng)
         gen.shuffle(pile)
-        return _replace(self, draw_pile=tuple(pile), rng=gen.state)
+        return self.replace(draw_pile=tuple(pile), rng=gen.state)
 
     def play_actions(self, seat: int, card: Card) -> tuple[Action, ...]:
         """Every ``play`` action of ``seat`` for ``card``: one per colour for
@@ -526,7 +514,15 @@ _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
-_replace = GameState.replace
+
+
+def _from_fields(fields: dict[str, Any]) -> GameState:
+    """A new state whose ``__dict__`` is ``fields`` (a copy of another state's,
+    changed), with no legal actions cached. Every copy on the hot path ends here."""
+    fields["_legal"] = None
+    state: GameState = _new(GameState)
+    _set(state, "__dict__", fields)
+    return state
 
 
 def _unknown_fields(changes: Mapping[str, Any]) -> TypeError:
