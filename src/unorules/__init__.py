@@ -16,7 +16,17 @@ from unorules.errors import (
     StateFormatError,
     UnorulesError,
 )
-from unorules.plugin import Option, Plugin, hookimpl, hookspec, one_of, positive_int, switch
+from unorules.plugin import (
+    PLUGIN_API_VERSION,
+    Option,
+    PhaseSpec,
+    Plugin,
+    hookimpl,
+    hookspec,
+    one_of,
+    positive_int,
+    switch,
+)
 from unorules.rng import Rng, seed_state
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
@@ -26,6 +36,7 @@ __version__ = "0.1.0"
 __all__ = [
     "COLORS",
     "PLAY",
+    "PLUGIN_API_VERSION",
     "Action",
     "Card",
     "Color",
@@ -36,6 +47,7 @@ __all__ = [
     "Option",
     "Outcome",
     "Phase",
+    "PhaseSpec",
     "Plugin",
     "Rng",
     "RoundResult",

@@ -11,13 +11,34 @@ defaults. Installed plugins are found through the entry-point group
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import pluggy
 
-__all__ = ["Option", "Plugin", "hookimpl", "hookspec", "one_of", "positive_int", "switch"]
+if TYPE_CHECKING:
+    from unorules.cards import Card
+    from unorules.state import GameState
+
+__all__ = [
+    "PLUGIN_API_VERSION",
+    "Option",
+    "PhaseSpec",
+    "Plugin",
+    "hookimpl",
+    "hookspec",
+    "one_of",
+    "positive_int",
+    "switch",
+]
+
+PLUGIN_API_VERSION = 1
+"""The version of the plugin contract (hooks and declarations) this core offers.
+
+A plugin sets :attr:`Plugin.api_version` to the version it was written
+against; a plugin that needs a newer contract than the installed core offers
+is refused when it is loaded, with a message saying which core to install."""
 
 hookspec = pluggy.HookspecMarker("unorules")
 """Marks a hook specification (used by :mod:`unorules.hookspecs`)."""
@@ -87,6 +108,23 @@ def switch(value: Any) -> bool:
     raise ValueError(f"{value!r} is not on or off")
 
 
+@attrs.frozen
+class PhaseSpec:
+    """A phase a plugin owns (``state.phase.name``), declared in :attr:`Plugin.phases`.
+
+    * ``name``: the phase name the plugin puts into states.
+    * ``doc``: what the seat to move is asked to do, for docs and user interfaces.
+    * ``empty_hand``: whether a seat may hold no cards while the round goes on
+      in this phase (for instance a phase that finishes a round after an
+      effect); otherwise a seat with an empty hand in a running round is a bug
+      the testing toolkit reports.
+    """
+
+    name: str
+    doc: str = ""
+    empty_hand: bool = False
+
+
 class Plugin:
     """Convenience base class for plugins; every attribute may be overridden.
 
@@ -99,6 +137,26 @@ class Plugin:
     * ``rules``: the rule ids it implements, for docs and ``unorules rules``.
     * ``hookspecs``: optionally, a class or module of :data:`hookspec`
       functions: hooks this plugin offers to other plugins (an extension point).
+
+    Declarations that the core, the testing toolkit and the outer layers
+    (views, the RL action space and observation, the server) read; each is
+    decided once per rule set, never per action:
+
+    * ``api_version``: the :data:`PLUGIN_API_VERSION` the plugin is written against.
+    * ``verbs``: every verb the plugin's actions use (registered with
+      :func:`~unorules.register_verb`), including core verbs such as ``play``.
+    * ``out_of_turn_verbs``: those of ``verbs`` a seat may use when it is not
+      the seat to move (an UNO call, a catch, a jump-in ``play``).
+    * ``phases``: the :class:`PhaseSpec` of every phase the plugin puts into states.
+    * ``public_extras``: the keys of ``state.extras`` this plugin owns that
+      every seat may see; other keys never leave the full state.
+    * ``play_kinds``: the card kinds whose play this plugin's ``on_play``
+      handles, or ``None`` (every card): the rule set then asks only the
+      plugins that claimed a card's kind.
+    * ``max_round_actions``: a bound on the actions of one round that the
+      testing toolkit uses, or ``None`` for its default.
+    * ``testing_option_values``: option values the testing toolkit should draw
+      from, by option name, when the ``Option.check`` accepts more than it can list.
     """
 
     name: ClassVar[str] = ""
@@ -108,6 +166,20 @@ class Plugin:
     rules: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     hookspecs: ClassVar[object | None] = None
+    api_version: ClassVar[int] = PLUGIN_API_VERSION
+    verbs: ClassVar[tuple[str, ...]] = ()
+    out_of_turn_verbs: ClassVar[tuple[str, ...]] = ()
+    phases: ClassVar[tuple[PhaseSpec, ...]] = ()
+    public_extras: ClassVar[tuple[str, ...]] = ()
+    play_kinds: ClassVar[frozenset[str] | None] = None
+    max_round_actions: ClassVar[int | None] = None
+    testing_option_values: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+
+    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
+        """The cards of the deck this plugin keeps out of the hands and piles
+        in ``state`` (for instance a card held in ``state.extras``), so that
+        card conservation can be checked. Default: none."""
+        return ()
 
     def __repr__(self) -> str:
         return f"<unorules plugin {self.name!r}>"

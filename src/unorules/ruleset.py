@@ -22,7 +22,7 @@ from unorules import hookspecs
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError
-from unorules.plugin import Option
+from unorules.plugin import Option, PhaseSpec
 from unorules.rng import Rng, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
@@ -178,6 +178,7 @@ class Ruleset:
         self.names: tuple[str, ...] = tuple(_plugin_name(p) for p in self._plugins)
         self.options: Mapping[str, Any] = _check_options(self._plugins, dict(options or {}))
         self._given_options = {k: v for k, v in self.options.items() if k in (options or {})}
+        self._declare()
 
         self.pm = pluggy.PluginManager("unorules")
         self.pm.add_hookspecs(hookspecs)
@@ -248,6 +249,38 @@ class Ruleset:
         are shared by every rule set, so per-rule-set data belongs here."""
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
+
+    def _declare(self) -> None:
+        """Gather what the plugins declare (see :class:`~unorules.Plugin`)."""
+        verbs: dict[str, None] = {}
+        out_of_turn: dict[str, None] = {}
+        phases: dict[str, PhaseSpec] = {}
+        owners: dict[str, str] = {}
+        public: dict[str, None] = {}
+        for plugin in self._plugins:
+            name = _plugin_name(plugin)
+            verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
+            out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
+            public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
+            for spec in getattr(plugin, "phases", ()):
+                if not isinstance(spec, PhaseSpec):
+                    raise RulesetError(f"plugin {name!r} declares phase {spec!r}: use unorules.PhaseSpec")
+                if spec.name in owners:
+                    raise RulesetError(
+                        f"plugins {owners[spec.name]!r} and {name!r} both declare phase {spec.name!r}"
+                    )
+                owners[spec.name] = name
+                phases[spec.name] = spec
+        self.verbs: tuple[str, ...] = tuple(verbs)
+        """Every verb the plugins declare, in registration order (see ``Plugin.verbs``)."""
+        self.out_of_turn_verbs: frozenset[str] = frozenset(out_of_turn)
+        """The verbs some plugin lets a seat use when it is not the seat to move."""
+        self.phases: Mapping[str, PhaseSpec] = phases
+        """The phases the plugins declare, by name, in registration order."""
+        self.phase_owners: Mapping[str, str] = owners
+        """The name of the plugin that declares each phase."""
+        self.public_extras: frozenset[str] = frozenset(public)
+        """The ``state.extras`` keys every seat may see (see ``Plugin.public_extras``)."""
 
     # -- building -------------------------------------------------------------
 

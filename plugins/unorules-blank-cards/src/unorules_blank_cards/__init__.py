@@ -174,6 +174,7 @@ class BlankCardsPlugin(Plugin):
     """The four blank cards: replacements for lost cards, house rules aside or in play."""
 
     name = "blank-cards"
+    verbs = ("play",)
     summary = "The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK)"
     requires = ("classic",)
     rules = ("R-BLANK", "R-DECK-BLANK", "R-SCORE", "R-SETUP-STARTER")

@@ -104,6 +104,7 @@ from unorules import (
     Option,
     Outcome,
     Phase,
+    PhaseSpec,
     Plugin,
     Rng,
     RoundResult,
@@ -178,6 +179,15 @@ class ClassicPlugin(Plugin):
         "R-WIN",
         "R-WIN-LOW",
         "R-2P",
+    )
+    verbs = ("play", "draw", "pass", "uno", "catch", "challenge", "accept", "color")
+    out_of_turn_verbs = ("uno", "catch", "challenge")
+    phases = (
+        PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-TURN-MATCH, R-TURN-DRAW)"),
+        PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-TURN-DRAW)"),
+        PhaseSpec("penalty", "draw phase.count cards and lose the turn (R-ACT-D2, R-TURN-WD4)"),
+        PhaseSpec("challenge", "hit by a Wild Draw Four: challenge or accept (R-CHALLENGE)"),
+        PhaseSpec("color", "name the colour of a wild starter (R-SETUP-STARTER)"),
     )
     options = (
         Option("target_score", 500, "points that end the game (R-WIN)", positive_int, "a positive integer"),

@@ -223,6 +223,7 @@ from unorules import (
     GameState,
     Option,
     Phase,
+    PhaseSpec,
     Plugin,
     Ruleset,
     RulesetError,
@@ -661,6 +662,15 @@ class CustomWildsPlugin(Plugin):
     summary = "The 2015 edition's write-your-own wilds, bound to ready or supplied effects (R-CUSTOM)"
     requires = ("classic",)
     rules = ("R-CUSTOM", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
+    verbs = ("discard", "keep", "laughed", "nolaugh", "crow", "draw")
+    phases = (
+        PhaseSpec(DRAW_COLOR, "draw until a card of the named colour comes (an effect)"),
+        PhaseSpec(DISCARD, "discard phase.count cards under the top card (an effect)"),
+        PhaseSpec(JOKE, "the table answers whether anybody laughed at the joke (C8)"),
+        PhaseSpec(KEEP, "keep one card and discard the rest (C8)"),
+        PhaseSpec(ROOSTER, "crow like a rooster or draw 4 (C10)"),
+    )
+    public_extras = (OPEN_HANDS,)
     options = (
         Option(
             "customizable_wilds",

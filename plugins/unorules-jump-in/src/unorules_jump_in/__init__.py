@@ -139,7 +139,7 @@ None: ``jump-in`` builds with every other shipped plugin.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from unorules import PLAY, Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
 
@@ -183,8 +183,9 @@ class JumpInPlugin(Plugin):
     summary = "Jump-in: a card identical to the top card may be played out of turn"
     requires = ("classic",)
     rules = ("R-JUMP",)
-    out_of_turn_verbs: ClassVar[tuple[str, ...]] = ("play",)
-    """For ``unorules.testing``: seats other than the seat to move may ``play`` (a jump-in)."""
+    verbs = ("play", "uno")
+    out_of_turn_verbs = ("play", "uno")
+    public_extras = (WINDOW,)
     options = (
         Option(
             "jump_in_match",

@@ -223,6 +223,9 @@ class PenaltiesPlugin(Plugin):
     plays that other seats can catch (R-PEN-ILLEGAL)."""
 
     name = "penalties"
+    verbs = ("play", "catch_play", "catch_coach")
+    out_of_turn_verbs = ("catch_play", "catch_coach")
+    public_extras = (COACHED_KEY,)
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")

@@ -153,6 +153,7 @@ class SevenOPlugin(Plugin):
     """R-SEVEN-O: a 0 passes every hand on; a 7 trades hands with a chosen seat."""
 
     name = "seven-o"
+    verbs = ("play",)
     summary = "7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat"
     requires = ("classic",)
     rules = ("R-SEVEN-O",)

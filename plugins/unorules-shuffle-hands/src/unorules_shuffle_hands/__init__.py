@@ -102,6 +102,7 @@ class ShuffleHandsPlugin(Plugin):
     """Adds the Shuffle Hands wild: every hand gathered, shuffled and dealt out again."""
 
     name = "shuffle-hands"
+    verbs = ("play",)
     summary = "The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE)"
     requires = ("classic",)
     rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")

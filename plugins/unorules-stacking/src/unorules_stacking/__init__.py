@@ -155,6 +155,7 @@ class StackingPlugin(Plugin):
     """R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing."""
 
     name = "stacking"
+    verbs = ("play", "uno")
     summary = "Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows"
     requires = ("classic",)
     rules = ("R-STACK",)

@@ -84,6 +84,7 @@ class SwapHandsPlugin(Plugin):
     """Adds the Swap Hands wild: trade hands with a seat of your choice."""
 
     name = "swap-hands"
+    verbs = ("play",)
     summary = "The 2015 edition's Swap Hands wild: trade hands with any other player (R-SWAP)"
     requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")

@@ -1,0 +1,87 @@
+"""What plugins declare (verbs, out-of-turn verbs, phases, public extras) matches what they do.
+
+Random seeded games over every shipped plugin (and large combinations) check
+that every phase a state is in, every verb a legal action uses and every
+out-of-turn action is declared by some plugin of the rule set: the RL action
+space, the observation's phase one-hot, state validation and the views are
+all built from these declarations.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import unorules
+from unorules import PhaseSpec, Plugin, Ruleset, RulesetError
+
+HOUSE = ["classic", "stacking", "seven-o", "jump-in", "swap-hands", "custom-wilds", "blank-cards"]
+COMBINATIONS = [
+    (["classic"], {}),
+    (HOUSE, {"customizable_wilds": 3, "blank_cards": "R0 house-rule"}),
+    (["classic", "shuffle-hands", "penalties", "partners"], {"enforcement": "table"}),
+    (["classic", "jump-in", "elimination"], {}),
+    (["classic", "custom-wilds"], {"customizable_wilds": 3, "custom_wild_1": "discard-specials"}),
+]
+
+
+def _play(rules: Ruleset, players: int, seed: int, steps: int = 1500) -> None:
+    state = rules.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        assert state.phase.name in rules.phases, f"phase {state.phase.name!r} is declared by no plugin"
+        for action in state.legal_actions():
+            assert action.verb in rules.verbs, f"verb of {action} is declared by no plugin"
+            if action.seat != state.current_player:
+                assert action.verb in rules.out_of_turn_verbs, f"{action} is out of turn but not declared so"
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("names", "options"), COMBINATIONS)
+def test_declarations_cover_what_plugins_do(names: list[str], options: dict[str, object]) -> None:
+    rules = Ruleset.from_names(names, options)
+    players = 4 if "partners" in names else 3
+    for seed in range(3):
+        _play(rules, players, seed)
+
+
+def test_ruleset_gathers_declarations() -> None:
+    rules = Ruleset.from_names(["classic", "jump-in", "custom-wilds"])
+    assert rules.phase_owners["drawn"] == "classic"
+    assert rules.phase_owners["rooster"] == "custom-wilds"
+    assert rules.phases["penalty"].empty_hand is False
+    assert {"play", "draw", "uno", "crow"} <= set(rules.verbs)
+    assert "jump-in" in rules.public_extras
+    assert rules.verbs.index("play") == 0  # registration order: classic first
+
+
+class _Twice(Plugin):
+    name = "declares-drawn"
+    requires = ("classic",)
+    phases = (PhaseSpec("drawn"),)
+
+
+class _NotASpec(Plugin):
+    name = "declares-a-string"
+    requires = ("classic",)
+    phases = ("mine",)  # type: ignore[assignment]
+
+
+def test_two_plugins_cannot_own_one_phase() -> None:
+    with pytest.raises(RulesetError, match="both declare phase 'drawn'"):
+        Ruleset.from_names(["classic"], plugins=[_Twice()])
+
+
+def test_a_phase_is_declared_with_phasespec() -> None:
+    with pytest.raises(RulesetError, match=r"use unorules\.PhaseSpec"):
+        Ruleset.from_names(["classic"], plugins=[_NotASpec()])
+
+
+def test_plugin_defaults() -> None:
+    plugin = Plugin()
+    assert plugin.api_version == unorules.PLUGIN_API_VERSION
+    assert (plugin.verbs, plugin.phases, plugin.public_extras, plugin.play_kinds) == ((), (), (), None)
+    assert tuple(plugin.set_aside_cards(Ruleset.from_names(["classic"]).new_game(2, seed=1))) == ()
