@@ -1,8 +1,9 @@
 """Every hook a unorules plugin can implement.
 
 Hooks are called through each :class:`~unorules.Ruleset`'s own pluggy
-``PluginManager``. Plugins are registered in dependency order (a plugin after
-the plugins it ``requires``), and pluggy calls the *last registered first*: a
+``PluginManager``. Plugins are registered in canonical order (a plugin after
+the plugins it ``requires``, independent plugins by name), and pluggy calls
+the *last registered first*: a
 house rule that requires ``classic`` therefore sees every hook before
 ``classic`` does and can override it by returning a result from a
 ``firstresult`` hook, or step aside by returning ``None``. ``tryfirst`` and

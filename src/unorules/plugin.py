@@ -70,6 +70,48 @@ class Option:
         """The canonical value for ``value``; ``ValueError`` if not allowed."""
         return self.check(value)
 
+    def from_text(self, text: str) -> Any:
+        """The canonical value for the command-line text ``text`` (``--option
+        name=text``, a part ``name=text`` of a rule-set spec text).
+
+        The text is first read as the type of the default (``on``/``off``,
+        ``yes``/``no``, ``true``/``false``, ``1``/``0`` for a switch; a whole
+        number for a number), otherwise passed to :meth:`validate` as it is.
+        ``ValueError`` if not allowed.
+        """
+        text = text.strip()
+        value: Any = text
+        if isinstance(self.default, bool):
+            value = _SWITCH_WORDS.get(text.lower(), text)
+        elif isinstance(self.default, int):
+            try:
+                value = int(text)
+            except ValueError:
+                value = text
+        return self.validate(value)
+
+    def to_text(self, value: Any) -> str:
+        """The command-line text of ``value`` (an already validated value):
+        ``on``/``off`` for a switch, decimal for a number, items joined by
+        commas for a tuple; :meth:`from_text` reads it back."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, list | tuple):
+            return ",".join(self.to_text(item) for item in value)
+        return str(value)
+
+
+_SWITCH_WORDS = {
+    "on": True,
+    "true": True,
+    "yes": True,
+    "1": True,
+    "off": False,
+    "false": False,
+    "no": False,
+    "0": False,
+}
+
 
 def one_of(*values: Any) -> Callable[[Any], Any]:
     """A check accepting exactly ``values`` (strings case-insensitively)."""

@@ -9,10 +9,14 @@ the state.
 
 from __future__ import annotations
 
+import collections
 import functools
+import heapq
 import itertools
+import threading
+import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -159,10 +163,12 @@ def _single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
 class Ruleset:
     """A set of plugins with their options: everything needed to play.
 
-    Build one with :meth:`from_names`; plugin objects can be passed directly
-    (for tests and scripts). Unknown plugins, unknown or invalid options,
-    missing requirements and conflicts raise :class:`RulesetError` here, never
-    during a game.
+    Build one with :meth:`from_names` or :meth:`from_spec_text`; plugin
+    objects can be passed directly (for tests and scripts). Unknown plugins,
+    unknown or invalid options, missing requirements and conflicts raise
+    :class:`RulesetError` here, never during a game. The same plugins and
+    options, listed in any order, build equal rule sets that play the same
+    seeded games; :attr:`spec_text` is their canonical name.
     """
 
     def __init__(self, plugins: Sequence[Any], options: Mapping[str, Any] | None = None) -> None:
@@ -176,8 +182,12 @@ class Ruleset:
             raise RulesetError("a rule set needs at least one plugin, e.g. 'classic'")
         self._plugins = _order(by_name)
         self.names: tuple[str, ...] = tuple(_plugin_name(p) for p in self._plugins)
-        self.options: Mapping[str, Any] = _check_options(self._plugins, dict(options or {}))
-        self._given_options = {k: v for k, v in self.options.items() if k in (options or {})}
+        """The plugin names in canonical registration order: each plugin after the
+        plugins it requires, plugins that do not depend on one another by name;
+        the order they were listed in never matters."""
+        self._declared_options = _declared_options(self._plugins)
+        self.options: Mapping[str, Any] = _check_options(self._declared_options, dict(options or {}))
+        self._given = {k: v for k, v in self.options.items() if k in (options or {})}
         self._declare()
 
         self.pm = pluggy.PluginManager("unorules")
@@ -292,26 +302,127 @@ class Ruleset:
         plugins: Iterable[Any] = (),
     ) -> Ruleset:
         """Build a rule set from installed plugin names (a list or ``"a,b"``)
-        plus plugin objects; ``options`` is one flat mapping for all plugins."""
+        plus plugin objects; ``options`` is one flat mapping for all plugins.
+
+        The order of the names does not matter (see :attr:`names`). Without
+        plugin objects the rule set comes from a per-process cache: the same
+        names and options give the same rule set object while it is in use.
+        """
         if isinstance(names, str):
             names = [n for n in names.replace(" ", ",").split(",") if n]
-        installed = installed_plugins()
+        names = list(names)
         extra = list(plugins)
+        given = dict(options or {})
+        key: Hashable | None = None
+        if not extra:
+            try:
+                key = ("names", tuple(n.strip().lower() for n in names), _freeze(given))
+            except TypeError:  # an unhashable option value: build without the cache
+                key = None
+            if key is not None and (found := _CACHE.get(key)) is not None:
+                return found
+        installed = installed_plugins()
         extra_names = {_plugin_name(p) for p in extra}
         chosen: list[Any] = []
         for name in names:
-            key = name.strip().lower()
-            if key in extra_names:
+            key_name = name.strip().lower()
+            if key_name in extra_names:
                 continue
-            if key not in installed:
+            if key_name not in installed:
                 known = ", ".join(sorted(installed)) or "none"
-                raise RulesetError(f"no plugin named {name!r} is installed; installed plugins: {known}")
-            chosen.append(installed[key])
-        return cls(chosen + extra, options)
+                raise RulesetError(f"no plugin named {_short(name)} is installed; installed plugins: {known}")
+            chosen.append(installed[key_name])
+        built = cls(chosen + extra, given)
+        if extra:
+            return built
+        return _CACHE.put(() if key is None else (key,), built)
+
+    @classmethod
+    def from_spec_text(cls, text: str) -> Ruleset:
+        """The rule set a spec text names, as :attr:`spec_text` writes it:
+        plugin names separated by commas, then options as ``name=value``
+        (command-line values: ``on``/``off``, numbers, words; items of a list
+        separated by commas), all separated by spaces::
+
+            classic,stacking stack_mix=on
+
+        Names may come in any order. The result comes from the per-process
+        cache, so the same spec gives the same rule set object while it is in
+        use. A bad part raises :class:`RulesetError` naming it.
+        """
+        if not isinstance(text, str):
+            raise RulesetError(
+                f"a rule-set spec is text such as 'classic,stacking', not {type(text).__name__}"
+            )
+        key = ("text", text)
+        found = _CACHE.get(key)
+        if found is not None:
+            return found
+        names, texts = _parse_spec_text(text)
+        installed = installed_plugins()
+        chosen: list[Any] = []
+        for name in names:
+            plugin = installed.get(name.lower())
+            if plugin is None:
+                known = ", ".join(sorted(installed)) or "none"
+                raise RulesetError(
+                    f"rule-set spec {_short(text)}: no plugin named {_short(name)} is installed; "
+                    f"installed plugins: {known}"
+                )
+            chosen.append(plugin)
+        declared = _declared_options(chosen)
+        options: dict[str, Any] = {}
+        for name, value in texts.items():
+            if name not in declared:
+                allowed = ", ".join(sorted(declared)) or "none"
+                raise RulesetError(
+                    f"rule-set spec {_short(text)}: no plugin of it has an option {name!r}; "
+                    f"options of these plugins: {allowed}"
+                )
+            plugin_name, option = declared[name]
+            try:
+                options[name] = option.from_text(value)
+            except (TypeError, ValueError) as exc:
+                raise RulesetError(
+                    f"rule-set spec {_short(text)}: option {name}={_short(value)} of plugin "
+                    f"{plugin_name!r}: {exc} (allowed: {option.allowed})"
+                ) from None
+        return _CACHE.put((key,), cls(chosen, options))
+
+    @functools.cached_property
+    def spec_text(self) -> str:
+        """The canonical text of this rule set, e.g. ``"classic,stacking stack_mix=on"``:
+        the plugin names in canonical order (:attr:`names`), then the options
+        that were given (also those given their default value), sorted by
+        name, as ``name=value`` with command-line values.
+        :meth:`from_spec_text` reads it back; records and simulations name
+        rule sets by it.
+
+        :raises RulesetError: if an option's value has no text that reads
+            back as the same value (only possible with a third-party option
+            check).
+        """
+        parts = [",".join(self.names)]
+        for name in sorted(self._given):
+            plugin_name, option = self._declared_options[name]
+            value = self._given[name]
+            written = option.to_text(value)
+            try:
+                readable = not any(c.isspace() for c in written) and option.from_text(written) == value
+            except (TypeError, ValueError):
+                readable = False
+            if not readable:
+                raise RulesetError(
+                    f"option {name!r} of plugin {plugin_name!r}: the value {value!r} has no spec text "
+                    f"({written!r} does not read back as it)"
+                )
+            parts.append(f"{name}={written}")
+        return " ".join(parts)
 
     @classmethod
     def from_spec(cls, spec: Any) -> Ruleset:
-        """Rebuild a rule set from :meth:`spec` output (used by ``GameState.from_json``)."""
+        """Rebuild a rule set from :meth:`spec` output (used by ``GameState.from_json``;
+        through the same cache as :meth:`from_names`)."""
         from unorules.errors import StateFormatError
 
         if not isinstance(spec, dict) or not isinstance(spec.get("plugins"), list):
@@ -326,7 +437,7 @@ class Ruleset:
 
     def spec(self) -> dict[str, Any]:
         """The plugin names and the options given: enough to rebuild this rule set."""
-        return {"plugins": list(self.names), "options": dict(self._given_options)}
+        return {"plugins": list(self.names), "options": dict(self._given)}
 
     @property
     def plugins(self) -> tuple[Any, ...]:
@@ -344,7 +455,7 @@ class Ruleset:
         return hash(self.names)
 
     def __repr__(self) -> str:
-        opts = f", options={self._given_options!r}" if self._given_options else ""
+        opts = f", options={self._given!r}" if self._given else ""
         return f"Ruleset.from_names({list(self.names)!r}{opts})"
 
     # -- facts about cards -------------------------------------------------------
@@ -568,7 +679,12 @@ class Ruleset:
 
 
 def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
-    """Plugins in registration order: each after the plugins it requires."""
+    """Plugins in canonical registration order: each after the plugins it
+    requires, and plugins that do not depend on one another by name.
+
+    The order never depends on how the user listed the plugins, so the same
+    plugins and options always build the same rule set (same deck order, same
+    hook order, same seeded games)."""
     for name, plugin in by_name.items():
         for required in getattr(plugin, "requires", ()):
             if required not in by_name:
@@ -580,26 +696,28 @@ def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
         for other, why in conflicts.items():
             if other in by_name:
                 raise RulesetError(f"plugins {name!r} and {other!r} conflict: {why}")
+    # Kahn's algorithm, always taking the smallest name among the plugins whose
+    # requirements are all registered: a topological order, ties by name.
+    waiting = {name: set(getattr(plugin, "requires", ())) for name, plugin in by_name.items()}
+    ready = [name for name, needs in waiting.items() if not needs]
+    heapq.heapify(ready)
     done: list[str] = []
-    visiting: set[str] = set()
-
-    def visit(name: str) -> None:
-        if name in done:
-            return
-        if name in visiting:
-            raise RulesetError(f"plugins require each other in a cycle through {name!r}")
-        visiting.add(name)
-        for required in getattr(by_name[name], "requires", ()):
-            visit(required)
-        visiting.discard(name)
+    while ready:
+        name = heapq.heappop(ready)
         done.append(name)
-
-    for name in by_name:
-        visit(name)
+        del waiting[name]
+        for other, needs in waiting.items():
+            if name in needs:
+                needs.discard(name)
+                if not needs:
+                    heapq.heappush(ready, other)
+    if waiting:
+        raise RulesetError(f"plugins require each other in a cycle through {min(waiting)!r}")
     return tuple(by_name[n] for n in done)
 
 
-def _check_options(plugins: Sequence[Any], given: dict[str, Any]) -> dict[str, Any]:
+def _declared_options(plugins: Sequence[Any]) -> dict[str, tuple[str, Option]]:
+    """Every option the plugins declare, by name, with its plugin's name."""
     declared: dict[str, tuple[str, Option]] = {}
     for plugin in plugins:
         for option in getattr(plugin, "options", ()):
@@ -609,6 +727,10 @@ def _check_options(plugins: Sequence[Any], given: dict[str, Any]) -> dict[str, A
                     f"plugins {owner[0]!r} and {_plugin_name(plugin)!r} both declare option {option.name!r}"
                 )
             declared[option.name] = (_plugin_name(plugin), option)
+    return declared
+
+
+def _check_options(declared: Mapping[str, tuple[str, Option]], given: dict[str, Any]) -> dict[str, Any]:
     unknown = [k for k in given if k not in declared]
     if unknown:
         allowed = ", ".join(f"{n} ({p})" for n, (p, _) in sorted(declared.items())) or "none"
@@ -625,3 +747,101 @@ def _check_options(plugins: Sequence[Any], given: dict[str, Any]) -> dict[str, A
         else:
             values[name] = option.default
     return values
+
+
+# -- spec texts and the per-process cache of rule sets -------------------------------------
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """``repr(text)``, cut to about ``limit`` characters (error messages quote untrusted text)."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else f"{shown[: limit - 5]}...{shown[-1]} ({len(text)} characters)"
+
+
+def _parse_spec_text(text: str) -> tuple[list[str], dict[str, str]]:
+    """The plugin names and the option texts of a spec text such as
+    ``"classic,stacking stack_mix=on"``: whitespace-separated parts, each a
+    comma-separated list of plugin names or one ``name=value`` option."""
+    names: list[str] = []
+    options: dict[str, str] = {}
+    for part in text.split():
+        name, sep, value = part.partition("=")
+        if not sep:
+            names += [n for n in part.split(",") if n]
+            continue
+        if not name.isidentifier():
+            raise RulesetError(
+                f"rule-set spec {_short(text)}: bad option part {_short(part)}; write name=value"
+            )
+        if name in options:
+            raise RulesetError(f"rule-set spec {_short(text)}: option {name!r} is given twice")
+        options[name] = value
+    if not names:
+        raise RulesetError(
+            f"rule-set spec {_short(text)} names no plugin; write e.g. 'classic,stacking stack_mix=on'"
+        )
+    return names, options
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable key for an option value that also tells ``True`` from ``1``."""
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_freeze(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
+    hash(value)  # TypeError for anything else unhashable: such a request is not cached
+    frozen: Hashable = (type(value).__name__, value)
+    return frozen
+
+
+class _Cache:
+    """The rule sets this process built from names or spec texts, so that one
+    spec gives one rule set object: kept while something uses them (weakly),
+    and the most recent ones kept alive anyway."""
+
+    KEEP = 64
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: weakref.WeakValueDictionary[Hashable, Ruleset] = weakref.WeakValueDictionary()
+        self._recent: collections.OrderedDict[Hashable, Ruleset] = collections.OrderedDict()
+
+    def get(self, key: Hashable) -> Ruleset | None:
+        with self._lock:
+            found = self._live.get(key)
+            if found is not None:
+                self._keep(key, found)
+            return found
+
+    def put(self, keys: Iterable[Hashable], built: Ruleset) -> Ruleset:
+        """Store ``built`` under ``keys`` and its canonical key; return the
+        rule set already cached under the canonical key if there is one."""
+        canonical = (
+            "canonical",
+            built.names,
+            tuple((k, _freeze(v)) for k, v in sorted(built._given.items())),
+        )
+        with self._lock:
+            found = self._live.get(canonical)
+            if found is None:
+                found = built
+                self._live[canonical] = built
+            self._keep(canonical, found)
+            for key in keys:
+                self._live[key] = found
+                self._keep(key, found)
+            return found
+
+    def _keep(self, key: Hashable, ruleset: Ruleset) -> None:
+        self._recent[key] = ruleset
+        self._recent.move_to_end(key)
+        while len(self._recent) > self.KEEP:
+            self._recent.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._live.clear()
+            self._recent.clear()
+
+
+_CACHE = _Cache()
