@@ -137,8 +137,11 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Action.parse, (str(self),))
+    def __reduce__(self) -> tuple[object, tuple[int, str, Card | None, Color | None, int | None]]:
+        # A module-level function (cloudpickle pickles it by reference); the
+        # fields, not the text, so an action of a plugin's verb unpickles before
+        # the plugin is imported. Unpickling returns the interned action.
+        return (_unpickle_action, (self.seat, self.verb, self.card, self.color, self.target))
 
     @classmethod
     def of(
@@ -217,3 +220,10 @@ class Action:
 _FIELDS = ("seat", "verb", "card", "color", "target")
 _COLOR_NAMES = {"RED", "YELLOW", "GREEN", "BLUE"}
 _INTERNED: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}
+
+
+def _unpickle_action(
+    seat: int, verb: str, card: Card | None, color: Color | None, target: int | None
+) -> Action:
+    """The interned action of a pickle."""
+    return Action.of(seat, verb, card, color, target)

@@ -207,12 +207,27 @@ class Card:
         _PARSED[text] = card
         return card
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Card.parse, (str(self),))
+    def __reduce__(self) -> tuple[object, tuple[Color | None, str]]:
+        # A module-level function (not the bound classmethod), so that cloudpickle
+        # pickles it by reference; unpickling returns the interned card.
+        return (_unpickle_card, (self.color, self.kind))
 
 
 _INTERNED: dict[tuple[Color | None, str], Card] = {}
 _PARSED: dict[str, Card] = {}
+
+
+def _unpickle_card(color: Color | None, kind: str) -> Card:
+    """The interned card of a pickle. A kind that a plugin registers may be
+    unknown in a fresh process until the installed plugins are loaded."""
+    card = _INTERNED.get((color, kind))
+    if card is not None:
+        return card
+    if kind not in _KINDS:
+        from unorules.ruleset import installed_plugins
+
+        installed_plugins()  # importing the plugins registers their kinds
+    return Card(color, kind)
 
 
 def _coloured_kinds() -> str:

@@ -6,6 +6,7 @@ __all__ = [
     "IllegalActionError",
     "NotationError",
     "RulesetError",
+    "SeatError",
     "StateFormatError",
     "UnorulesError",
 ]
@@ -38,3 +39,8 @@ class RulesetError(UnorulesError, ValueError):
 
 class StateFormatError(UnorulesError, ValueError):
     """Serialised state (JSON) that is malformed; the message names the bad part."""
+
+
+class SeatError(UnorulesError, ValueError):
+    """A seat number that does not exist in the game (``state.view(99)``,
+    ``state.legal_actions(-1)``); the message says which seats there are."""

@@ -11,27 +11,36 @@ in an :class:`Rng`, use it, and store ``rng.state`` back in the new game state.
 from __future__ import annotations
 
 import hashlib
+import numbers
 import os
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import SupportsIndex, TypeVar
 
-__all__ = ["Rng", "seed_state"]
+__all__ = ["Rng", "Seed", "seed_state"]
+
+Seed = int | str | SupportsIndex | None
+"""What a game may be seeded with: an integer (``int``, a numpy integer, any
+:class:`numbers.Integral`), a string, or ``None`` for a fresh random seed."""
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T")
 
 
-def seed_state(seed: int | str | None) -> int:
+def seed_state(seed: Seed) -> int:
     """Turn a user's seed into a generator state.
 
-    Integers and strings give the same state every time; ``None`` draws a
-    fresh seed from the operating system.
+    Integers and strings give the same state every time; any
+    :class:`numbers.Integral` (a numpy integer, for instance) is the same seed
+    as the ``int`` of equal value. ``None`` draws a fresh seed from the
+    operating system. Anything else (``bool`` included) raises ``TypeError``.
     """
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral | str):
+        raise TypeError(f"seed must be an integer, a str or None, not {type(seed).__name__}")
+    if not isinstance(seed, str):
+        seed = int(seed)
     digest = hashlib.sha256(f"{type(seed).__name__}:{seed}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
 

@@ -27,7 +27,7 @@ from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.plugin import Option, PhaseSpec
-from unorules.rng import Rng, seed_state
+from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
 __all__ = ["ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
@@ -454,6 +454,24 @@ class Ruleset:
     def __hash__(self) -> int:
         return hash(self.names)
 
+    # A rule set is immutable (its caches only remember what it derives), so a
+    # copy is the rule set itself; a pickle holds its spec and is rebuilt
+    # through a per-process cache, so unpickling many states builds one rule set.
+
+    def __copy__(self) -> Ruleset:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        installed = installed_plugins()
+        if all(installed.get(name) is plugin for name, plugin in zip(self.names, self._plugins, strict=True)):
+            return (_unpickle_ruleset, (self.spec(),))
+        # Plugin objects that are not installed (passed to from_names): pickled
+        # with the rule set (by reference to their class, or by value with cloudpickle).
+        return (Ruleset, (self._plugins, self._given_options))
+
     def __repr__(self) -> str:
         opts = f", options={self._given!r}" if self._given else ""
         return f"Ruleset.from_names({list(self.names)!r}{opts})"
@@ -502,14 +520,16 @@ class Ruleset:
     def new_game(
         self,
         players: int,
-        seed: int | str | None = None,
+        seed: Seed = None,
         deck: Iterable[str | Card] | str | None = None,
         dealer: int | None = None,
     ) -> GameState:
         """Deal the first round of a new game.
 
-        ``deck`` arranges the deck, top card first; cards it leaves out follow
-        in seeded order. Without ``deck`` the dealer is chosen by the
+        ``seed`` is an integer (any :class:`numbers.Integral`, numpy integers
+        included: the same seed as the ``int`` of equal value), a string, or
+        ``None`` for a fresh random game. ``deck`` arranges the deck, top card
+        first; cards it leaves out follow in seeded order. Without ``deck`` the dealer is chosen by the
         ``choose_dealer`` hook unless ``dealer`` is given; with it, ``dealer``
         (default 0) deals and nobody draws for dealer.
         """
@@ -676,6 +696,18 @@ class Ruleset:
             extras=state.extras,
         )
         return dealt.replace(last_action=state.last_action, events=state.events + dealt.events)
+
+
+_UNPICKLED: dict[str, Ruleset] = {}
+
+
+def _unpickle_ruleset(spec: dict[str, Any]) -> Ruleset:
+    """The rule set of a pickled spec, built once per process."""
+    key = repr((spec["plugins"], sorted(spec["options"].items())))
+    found = _UNPICKLED.get(key)
+    if found is None:
+        found = _UNPICKLED[key] = Ruleset.from_spec(spec)
+    return found
 
 
 def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:

@@ -10,6 +10,7 @@ round. Mechanics know piles and seats, never a rule set.
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.errors import IllegalActionError, NotationError, StateFormatError
+from unorules.errors import NotationError, SeatError, StateFormatError
 from unorules.rng import Rng
 
 if TYPE_CHECKING:
@@ -52,8 +53,17 @@ class Phase:
     data: tuple[Value, ...] = ()
     secret: bool = False
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_unpickle_phase, attrs.astuple(self, recurse=False))
+
 
 PLAY = Phase("play")
+
+
+def _unpickle_phase(*fields: Any) -> Phase:
+    """A pickled phase; the ordinary turn comes back as the shared :data:`PLAY`."""
+    phase = Phase(*fields)
+    return PLAY if phase == PLAY else phase
 
 
 @attrs.frozen
@@ -212,6 +222,12 @@ class GameState:
                 return v
         return default
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The fields in order, without the cache of legal actions; the rule set
+        # pickles as its spec (see Ruleset), cards and actions as interned values.
+        fields = self.__dict__
+        return (_unpickle_state, tuple(fields[name] for name in _PICKLED_FIELDS))
+
     def __repr__(self) -> str:
         return (
             f"<GameState round {self.round_number}, seat {self.current_player} to "
@@ -225,8 +241,11 @@ class GameState:
         """Every legal action of every seat (or only ``seat``'s), in a fixed order.
 
         Out-of-turn actions (UNO calls, catches, jump-ins) are listed too;
-        each action names its actor. Empty only once the game is over.
+        each action names its actor. Empty only once the game is over. A seat
+        that does not exist raises :class:`SeatError` (a ``ValueError``).
         """
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < len(self.hands)):
+            seat = self._seat(seat)
         legal = self._legal
         if legal is None:
             if self.outcome is not None:
@@ -248,10 +267,17 @@ class GameState:
         """Return the state after ``action`` (an :class:`Action` or its text).
 
         Raises :class:`IllegalActionError` (a ``ValueError``) naming the rule
-        when the action is not legal; this state is never changed.
+        when the action is not legal, :class:`NotationError` for text that is
+        not an action and ``TypeError`` for anything but an action or text;
+        this state is never changed.
         """
-        if isinstance(action, str):
-            action = Action.parse(action, default_seat=self.current_player)
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = Action.parse(action, default_seat=self.current_player)
+            elif not isinstance(action, Action):
+                raise TypeError(
+                    f"apply takes an Action or action text such as '1: play R7', not {type(action).__name__}"
+                )
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
@@ -269,6 +295,8 @@ class GameState:
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` would be accepted by :meth:`apply`."""
+        if not isinstance(action, Action | str):
+            raise TypeError(f"is_legal takes an Action or action text, not {type(action).__name__}")
         if isinstance(action, str):
             try:
                 action = Action.parse(action, default_seat=self.current_player)
@@ -276,10 +304,42 @@ class GameState:
                 return False
         return action in self.legal_actions()
 
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seats that have a legal action now, in the order a server should
+        offer them: the seat to move first (when it has an action), then the
+        seats that may act out of turn (UNO calls, catches, jump-ins), in turn
+        order from the seat to move (following the direction of play).
+
+        Empty once the game is over. A seat's own actions are
+        ``legal_actions(seat)`` (or ``view(seat).legal_actions``).
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if not legal:
+            return ()
+        current = self.current_player
+        seats = {a.seat for a in legal}
+        if len(seats) == 1:
+            return tuple(seats)
+        n = len(self.hands)
+        d = self.direction
+        return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n))
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` checked: an existing seat number, else ``SeatError``/``TypeError``."""
+        if isinstance(seat, bool) or not isinstance(seat, numbers.Integral):
+            raise TypeError(f"a seat is an integer, not {type(seat).__name__}")
+        n = len(self.hands)
+        if not 0 <= seat < n:
+            raise SeatError(f"no seat {seat} in a {n}-seat game: seats are 0 to {n - 1}")
+        return int(seat)
+
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know of this state."""
-        if not 0 <= seat < len(self.hands):
-            raise IllegalActionError(f"no seat {seat} in a {len(self.hands)}-seat game")
+        """What ``seat`` may know of this state (:class:`SeatError` for a seat
+        that does not exist)."""
+        if seat.__class__ is not int or not 0 <= seat < len(self.hands):
+            seat = self._seat(seat)
         shown = {seat: self.hands[seat]}
         for other in self.ruleset._visible_hands(self, seat):
             shown[other] = self.hands[other]
@@ -514,6 +574,14 @@ _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
+
+
+_PICKLED_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.init)
+
+
+def _unpickle_state(*values: Any) -> GameState:
+    """A state from its pickled field values (see ``GameState.__reduce__``)."""
+    return _from_fields(dict(zip(_PICKLED_FIELDS, values, strict=True)))
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:
