@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 
 import unorules
-from unorules import Action, GameState
+from unorules import Action, SeatView
 from unorules.bots import Bot, HeuristicBot, RandomBot, play_game
 
 
@@ -28,13 +28,13 @@ class GreedyBot:
     def __init__(self, seed: object = None) -> None:
         del seed  # deterministic: needs no randomness
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        actions = state.view(seat).legal_actions
+    def choose(self, view: SeatView) -> Action | None:
+        actions = view.legal_actions
         for verb in ("uno", "catch"):
             for action in actions:
                 if action.verb == verb:
                     return action
-        if state.current_player != seat:
+        if view.current_player != view.seat:
             return None
         for verb in ("play", "draw", "accept", "pass"):
             for action in actions:

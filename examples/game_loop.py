@@ -7,7 +7,7 @@ Run it in a terminal to play seat 0 against three heuristic bots::
 When standard input is not a terminal (a pipe, a test, CI), seat 0's moves
 come from a scripted player instead, so the script runs unattended. The loop
 is the whole integration: ask :func:`unorules.bots.next_action` who acts (it
-asks every seat that may act, including out of turn), apply the action, show
+hands every seat that may act, including out of turn, its own view), apply the action, show
 what the human's seat may see (``state.view(seat)``), repeat until
 ``state.is_over``.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 
 import unorules
-from unorules import Action, GameState, IllegalActionError, NotationError
+from unorules import Action, NotationError, SeatView
 from unorules.bots import HeuristicBot, next_action
 
 HUMAN = 0
@@ -28,8 +28,8 @@ class TerminalPlayer:
 
     name = "you"
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        view = state.view(seat)
+    def choose(self, view: SeatView) -> Action | None:
+        seat = view.seat
         if view.current_player != seat:
             return None  # keep the example short: no out-of-turn moves for the human
         print(f"top {view.top_card} ({view.color}), hand sizes {view.hand_sizes}")
@@ -39,11 +39,12 @@ class TerminalPlayer:
             text = input("your action (e.g. 'play R7', 'draw'): ")
             try:
                 action = Action.parse(text, default_seat=seat)
-                state.apply(action)  # raises, with the rule, if it is not allowed
-            except (NotationError, IllegalActionError) as exc:
+            except NotationError as exc:
                 print("refused:", exc)
-            else:
+                continue
+            if action in view.legal_actions:
                 return action
+            print("refused: not one of your legal actions")
 
 
 class ScriptedPlayer:
@@ -52,9 +53,9 @@ class ScriptedPlayer:
 
     name = "script"
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        actions = state.view(seat).legal_actions
-        if state.current_player != seat:
+    def choose(self, view: SeatView) -> Action | None:
+        actions = view.legal_actions
+        if view.current_player != view.seat:
             return None
         for verb in ("uno", "play", "draw"):
             for action in actions:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from unorules import Card, GameState, IllegalActionError, Ruleset
+from unorules import Card, GameState, Ruleset, SeatError
 from unorules.testing import arrange_deck, rearranged
 
 CLASSIC = Ruleset.from_names(["classic"])
@@ -107,5 +107,5 @@ def test_no_view_reveals_another_hand_in_random_play() -> None:
 def test_viewing_a_seat_that_does_not_exist() -> None:
     state = _game()
     for seat in (-1, 3):
-        with pytest.raises(IllegalActionError, match="no seat"):
+        with pytest.raises(SeatError, match="no seat"):
             state.view(seat)

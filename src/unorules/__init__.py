@@ -13,6 +13,7 @@ from unorules.errors import (
     IllegalActionError,
     NotationError,
     RulesetError,
+    SeatError,
     StateFormatError,
     UnorulesError,
 )
@@ -27,7 +28,7 @@ from unorules.plugin import (
     positive_int,
     switch,
 )
-from unorules.rng import Rng, seed_state
+from unorules.rng import Rng, Seed, seed_state
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
 
@@ -53,7 +54,9 @@ __all__ = [
     "RoundResult",
     "Ruleset",
     "RulesetError",
+    "SeatError",
     "SeatView",
+    "Seed",
     "StateFormatError",
     "UnorulesError",
     "hookimpl",

@@ -1,18 +1,17 @@
 """Bots that play unorules games, and a driver that lets them play.
 
 A *bot* is any object with a ``name`` and a method
-``choose(state, seat) -> Action | None`` (the :class:`Bot` protocol). It
-returns one of ``seat``'s legal actions, or ``None`` to let the moment pass;
-it must return an action when ``seat`` is the seat to move. Because UNO
-calls, catches, jump-ins and (with some options) challenges may be made out
-of turn, a driver asks every seat that has legal actions, not only the
-current player: :func:`next_action` does that in a fixed order, and
-:func:`play_game` plays a whole game.
-
-Bots receive the state object, but decide only from what ``state.view(seat)``
-shows (their own hand, hand sizes, the discard pile, the pending decision,
-hands shown to them) plus what every player knows: the rule set, its deck
-and its options. Each bot draws its randomness from its own
+``choose(view) -> Action | None`` (the :class:`Bot` protocol). It receives
+the :class:`~unorules.SeatView` of its seat (``state.view(seat)``: its own
+hand, hand sizes, the discard pile, the pending decision, hands shown to it,
+and what every player knows, such as the rule set in ``view.rules``), so it
+cannot see what its seat may not. It returns one of ``view.legal_actions``,
+or ``None`` to let the moment pass; it must return an action when its seat is
+the seat to move. Because UNO calls, catches, jump-ins and (with some
+options) challenges may be made out of turn, a driver asks every seat that
+has legal actions, not only the current player: :func:`next_action` does
+that in the order of ``state.seats_to_act()``, and :func:`play_game` plays a
+whole game. Each bot draws its randomness from its own
 :class:`random.Random`, so a seeded bot plays the same game every time.
 
 >>> import unorules
@@ -26,19 +25,22 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, SupportsIndex
 
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, kind_info
+from unorules.errors import UnorulesError
 from unorules.ruleset import Ruleset
 from unorules.state import GameState, SeatView
 
 __all__ = [
     "BOTS",
     "Bot",
+    "BotError",
     "HeuristicBot",
     "RandomBot",
     "make_bot",
@@ -46,13 +48,20 @@ __all__ = [
     "play_game",
 ]
 
-Seed = int | str | random.Random | None
+Seed = int | str | random.Random | SupportsIndex | None
 
 
 def _rng(seed: Seed) -> random.Random:
     if isinstance(seed, random.Random):
         return seed
+    if seed is not None and not isinstance(seed, int | str):
+        seed = operator.index(seed)  # a numpy integer, say
     return random.Random(seed)
+
+
+class BotError(UnorulesError, ValueError):
+    """A bot chose an action it may not take: another seat's action, an action
+    that is not legal now, or nothing when its seat must move."""
 
 
 class Bot(Protocol):
@@ -61,9 +70,9 @@ class Bot(Protocol):
     name: str
     """A short name for tables and logs (``"random"``, ``"heuristic"``)."""
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        """One of ``seat``'s legal actions in ``state``, or ``None`` to let the
-        moment pass (allowed only when ``seat`` is not the seat to move)."""
+    def choose(self, view: SeatView) -> Action | None:
+        """One of ``view.legal_actions``, or ``None`` to let the moment pass
+        (allowed only when ``view.seat`` is not the seat to move)."""
         ...
 
 
@@ -84,12 +93,12 @@ class RandomBot:
     def __repr__(self) -> str:
         return f"RandomBot(eagerness={self.eagerness})"
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        """A random legal action of ``seat`` (see the class docstring)."""
-        actions = state.legal_actions(seat)  # the same tuple as state.view(seat).legal_actions
+    def choose(self, view: SeatView) -> Action | None:
+        """A random legal action of the view's seat (see the class docstring)."""
+        actions = view.legal_actions
         if not actions:
             return None
-        if state.current_player != seat and self.rng.random() >= self.eagerness:
+        if view.current_player != view.seat and self.rng.random() >= self.eagerness:
             return None
         return self.rng.choice(actions)
 
@@ -135,14 +144,14 @@ class HeuristicBot:
 
     # -- the decision -------------------------------------------------------------
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        """The action this bot takes as ``seat``, or ``None`` out of turn."""
-        view = state.view(seat)
+    def choose(self, view: SeatView) -> Action | None:
+        """The action this bot takes as the view's seat, or ``None`` out of turn."""
         actions = view.legal_actions
-        if not actions:
+        seat = view.seat
+        if not actions or seat is None:
             return None
-        rules = state.ruleset
-        partner = _partner(state, seat)
+        rules = view.rules  # public knowledge: the deck, card points, options
+        partner = _partner(view, seat)
         my_turn = view.current_player == seat
         plays: list[Action] = []
         by_verb: dict[str, list[Action]] = {}
@@ -229,7 +238,7 @@ class HeuristicBot:
         self, view: SeatView, rules: Ruleset, plays: list[Action], partner: int | None, keep_wild: bool
     ) -> Action | None:
         hand = view.hand
-        seat = view.seat
+        seat = _own_seat(view)
         n = len(view.hand_sizes)
         sizes = view.hand_sizes
         nxt = _next_seat(view, seat)
@@ -385,15 +394,22 @@ def _next_seat(view: SeatView, seat: int) -> int:
     return nxt
 
 
-def _partner(state: GameState, seat: int) -> int | None:
+def _partner(view: SeatView, seat: int) -> int | None:
     """The seat across the table in a partners game (R-TEAM), else ``None``."""
-    if "partners" not in state.ruleset.names or state.players != 4:
+    if view.players != 4 or "partners" not in view.rules.names:
         return None
     return (seat + 2) % 4
 
 
-def _best_target(view: SeatView, partner: int | None, n: int) -> int | None:
+def _own_seat(view: SeatView) -> int:
     seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play for")
+    return seat
+
+
+def _best_target(view: SeatView, partner: int | None, n: int) -> int | None:
+    seat = _own_seat(view)
     candidates = [s for s in range(n) if s != seat and s not in view.left and s != partner]
     if not candidates:
         candidates = [s for s in range(n) if s != seat and s not in view.left]
@@ -418,7 +434,7 @@ def _swap_gain(card: Card, view: SeatView, names: tuple[str, ...], partner: int 
         return mine - total / len(active)
     if "seven-o" in names and card.number == 0:
         n = len(sizes)
-        previous = (view.seat - view.direction) % n
+        previous = (_own_seat(view) - view.direction) % n
         while view.left and previous in view.left:
             previous = (previous - view.direction) % n
         return float(mine - sizes[previous])
@@ -447,27 +463,52 @@ def make_bot(name: str, seed: Seed = None) -> Bot:
 def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
     """The next action of a game played by ``bots`` (one per seat).
 
-    Seats that may act out of turn are asked first, in seat order starting
-    after the current player; the first that acts is taken. Otherwise the
-    current player's bot must choose. If the current player has no legal
-    action (a plugin's phase in which another seat must act) and nobody
-    volunteers, the first legal action is taken, so a game always moves on.
+    Each bot is handed its seat's view (``state.view(seat)``), never the
+    state. The seats that may act out of turn are asked first, in the order of
+    :meth:`~unorules.GameState.seats_to_act` (turn order from the seat to
+    move); the first that acts is taken. Otherwise the current player's bot
+    must choose. If the current player has no legal action (a plugin's phase in
+    which another seat must act) and nobody volunteers, the first legal action
+    is taken, so a game always moves on.
+
+    :raises BotError: when a bot chooses another seat's action, an action that
+        is not legal now, or nothing on its turn.
     """
-    legal = state.legal_actions()
-    if not legal:
+    seats = state.seats_to_act()
+    if not seats:
         raise ValueError("the game is over: there is no next action")
     current = state.current_player
-    n = state.players
-    others = {a.seat for a in legal if a.seat != current}
-    for seat in sorted(others, key=lambda s: (s - current) % n):
-        chosen = bots[seat].choose(state, seat)
-        if chosen is not None:
-            return chosen
-    if others and all(a.seat != current for a in legal):
-        return legal[0]
-    chosen = bots[current].choose(state, current)
+    for seat in seats:
+        if seat != current:
+            chosen = _ask(bots[seat], state, seat)
+            if chosen is not None:
+                return chosen
+    if seats[0] != current:  # the seat to move has no action and nobody volunteered
+        return state.legal_actions()[0]
+    chosen = _ask(bots[current], state, current)
     if chosen is None:
-        raise RuntimeError(f"bot {bots[current].name!r} of seat {current} chose nothing on its turn")
+        raise BotError(f"bot {bots[current].name!r} of seat {current} chose nothing on its turn")
+    return chosen
+
+
+def _ask(bot: Bot, state: GameState, seat: int) -> Action | None:
+    """``bot``'s choice from ``seat``'s view, checked."""
+    view = state.view(seat)
+    chosen = bot.choose(view)
+    if chosen is None:
+        return None
+    if not isinstance(chosen, Action):
+        raise BotError(f"bot {bot.name!r} of seat {seat} chose {chosen!r}, which is not an Action")
+    if chosen.seat != seat:
+        raise BotError(
+            f"bot {bot.name!r} of seat {seat} chose {chosen}, an action of seat {chosen.seat}: "
+            "a bot acts only for its own seat"
+        )
+    if chosen not in view.legal_actions:
+        allowed = ", ".join(map(str, view.legal_actions))
+        raise BotError(
+            f"bot {bot.name!r} of seat {seat} chose {chosen}, which is not legal now; it may: {allowed}"
+        )
     return chosen
 
 

@@ -860,6 +860,9 @@ class _Human:
         self.seat = seat
         self.inp = inp
         self.out = out
+        self.state: GameState | None = None
+        """The game's state, set by the command before each action: only to
+        explain why a move typed at the terminal is refused (the rule)."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -875,11 +878,10 @@ class _Human:
             self.say(line.rstrip("\n"))  # echo scripted input so the transcript reads well
         return line.strip()
 
-    def status(self, state: GameState) -> None:
-        view = state.view(self.seat)
+    def status(self, view: SeatView) -> None:
         n = len(view.hand_sizes)
         arrow = "left (+1)" if view.direction == 1 else "right (-1)"
-        self.say(f"--- round {state.round_number} - seat {view.current_player} to move ---")
+        self.say(f"--- round {len(view.rounds) + 1} - seat {view.current_player} to move ---")
         self.say(
             f"top: {view.top_card}   colour: {_color_name(view.color)}   direction: {arrow}   "
             f"draw pile: {view.draw_pile_size}"
@@ -907,9 +909,8 @@ class _Human:
         for i, action in enumerate(view.legal_actions, 1):
             self.say(f"  {i:2}. {action}")
 
-    def parse(self, text: str, state: GameState) -> Action:
+    def parse(self, text: str, view: SeatView) -> Action:
         """Turn what the player typed into an action of their seat (``NotationError`` if it is not one)."""
-        view = state.view(self.seat)
         if text.isdigit():
             k = int(text)
             if not 1 <= k <= len(view.legal_actions):
@@ -937,11 +938,11 @@ class _Human:
             raise NotationError(f"{text!r} is neither a card nor an action; type ? for help") from None
         return Action.parse("play " + text, default_seat=self.seat)
 
-    def choose(self, state: GameState, seat: int) -> Action | None:
-        view = state.view(seat)
+    def choose(self, view: SeatView) -> Action | None:
+        seat = self.seat
         my_turn = view.current_player == seat
         if my_turn:
-            self.status(state)
+            self.status(view)
             prompt = "> "
         else:
             offer = ", ".join(str(a) for a in view.legal_actions)
@@ -955,27 +956,30 @@ class _Human:
             if lowered in ("?", "help", "h"):
                 self.say(_HELP)
                 self.say("your legal actions now:")
-                self.list_actions(state.view(seat))
+                self.list_actions(view)
                 continue
             if lowered in ("look", "l", "status"):
-                self.status(state)
+                self.status(view)
                 continue
             if not text:
                 if not my_turn:
                     return None
                 continue
             try:
-                action = self.parse(text, state)
+                action = self.parse(text, view)
             except NotationError as exc:
                 self.say(f"not understood: {exc}")
                 continue
             if action.seat != seat:
                 self.say(f"refused: you are seat {seat}; '{action}' is seat {action.seat}'s action")
                 continue
-            if action in state.legal_actions():
+            if action in view.legal_actions:
                 return action
+            if self.state is None:  # pragma: no cover - the command always sets it
+                self.say(f"refused: {action} is not legal now")
+                continue
             try:
-                state.apply(action)
+                self.state.apply(action)
             except IllegalActionError as exc:
                 self.say(f"refused: {exc}")
             else:  # pragma: no cover - legal_actions and apply agree (a core invariant)
@@ -1034,6 +1038,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     finished = 0
     try:
         while not state.is_over:
+            human.state = state
             action = next_action(state, bots)
             state = state.apply(action)
             _describe(state, args.seat, out)

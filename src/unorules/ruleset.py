@@ -467,10 +467,13 @@ class Ruleset:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         installed = installed_plugins()
         if all(installed.get(name) is plugin for name, plugin in zip(self.names, self._plugins, strict=True)):
-            return (_unpickle_ruleset, (self.spec(),))
+            try:
+                return (_unpickle_ruleset, (self.spec_text,))
+            except RulesetError:  # an option value without spec text: the spec's plain data
+                return (_unpickle_ruleset, (self.spec(),))
         # Plugin objects that are not installed (passed to from_names): pickled
         # with the rule set (by reference to their class, or by value with cloudpickle).
-        return (Ruleset, (self._plugins, self._given_options))
+        return (Ruleset, (self._plugins, self._given))
 
     def __repr__(self) -> str:
         opts = f", options={self._given!r}" if self._given else ""
@@ -698,16 +701,12 @@ class Ruleset:
         return dealt.replace(last_action=state.last_action, events=state.events + dealt.events)
 
 
-_UNPICKLED: dict[str, Ruleset] = {}
-
-
-def _unpickle_ruleset(spec: dict[str, Any]) -> Ruleset:
-    """The rule set of a pickled spec, built once per process."""
-    key = repr((spec["plugins"], sorted(spec["options"].items())))
-    found = _UNPICKLED.get(key)
-    if found is None:
-        found = _UNPICKLED[key] = Ruleset.from_spec(spec)
-    return found
+def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
+    """The rule set of a pickle, from the per-process cache (a module-level
+    function, so that cloudpickle pickles it by reference)."""
+    if isinstance(spec, str):
+        return Ruleset.from_spec_text(spec)
+    return Ruleset.from_spec(spec)
 
 
 def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:

@@ -18,7 +18,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.errors import NotationError, SeatError, StateFormatError
+from unorules.errors import NotationError, RulesetError, SeatError, StateFormatError
 from unorules.rng import Rng
 
 if TYPE_CHECKING:
@@ -116,10 +116,22 @@ class Outcome:
 
 @attrs.frozen
 class SeatView:
-    """What one seat may know: its own hand, the others' hand sizes, the
-    discard pile, the decision pending, and any hands shown to it."""
+    """What one seat may know of a game, and nothing more: safe to send to
+    that seat's client (``to_json``) or to hand to a bot.
 
-    seat: int
+    ``seat`` is ``None`` in a spectator's view (:meth:`GameState.public_view`),
+    which holds no hand and no legal actions. Everything else is what every
+    player knows: the rule set (``ruleset``, its canonical spec text, and
+    ``options``, every option's value), the number of ``players``, hand sizes,
+    the discard pile, the draw pile's size, the turn, the pending decision
+    (without a card drawn by another seat), scores, UNO calls, results and
+    the public part of the plugins' data (``extras``, the keys plugins
+    declare in ``Plugin.public_extras``). ``visible_hands`` holds the seat's
+    own hand and any hand a plugin shows to it; ``events`` are the last
+    action's events with other seats' private cards removed.
+    """
+
+    seat: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     visible_hands: Mapping[int, tuple[Card, ...]]
@@ -139,6 +151,41 @@ class SeatView:
     last_action: Action | None
     events: tuple[Event, ...]
     is_over: bool
+    players: int
+    ruleset: str
+    """The rule set's canonical spec text (``Ruleset.spec_text``)."""
+    options: Mapping[str, Any]
+    """Every option of the rule set with its value (defaults included)."""
+    uno_declared: tuple[int, ...]
+    outcome: Outcome | None
+    extras: tuple[tuple[str, Value], ...]
+    """The public plugin data: the ``state.extras`` pairs whose keys a plugin declares public."""
+    _rules: Ruleset | None = attrs.field(default=None, eq=False, repr=False, alias="rules")
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rule set of the game (public knowledge: its deck, card points and
+        options): the state's own, or for a view read from JSON, the one
+        :meth:`Ruleset.from_spec_text` builds from :attr:`ruleset`."""
+        rules = self._rules
+        if rules is None:
+            from unorules.ruleset import Ruleset
+
+            rules = Ruleset.from_spec_text(self.ruleset)
+            object.__setattr__(self, "_rules", rules)
+        return rules
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once the game is over, else ``None``."""
+        return None if self.outcome is None else self.outcome.winner
+
+    def extra(self, key: str, default: Value = None) -> Value:
+        """The public plugin value stored under ``key``, or ``default``."""
+        for k, v in self.extras:
+            if k == key:
+                return v
+        return default
 
 
 @attrs.frozen(repr=False, slots=False)
@@ -330,28 +377,46 @@ class GameState:
         """``seat`` checked: an existing seat number, else ``SeatError``/``TypeError``."""
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral):
             raise TypeError(f"a seat is an integer, not {type(seat).__name__}")
+        index = int(seat)
         n = len(self.hands)
-        if not 0 <= seat < n:
-            raise SeatError(f"no seat {seat} in a {n}-seat game: seats are 0 to {n - 1}")
-        return int(seat)
+        if not 0 <= index < n:
+            raise SeatError(f"no seat {index} in a {n}-seat game: seats are 0 to {n - 1}")
+        return index
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know of this state (:class:`SeatError` for a seat
         that does not exist)."""
         if seat.__class__ is not int or not 0 <= seat < len(self.hands):
             seat = self._seat(seat)
-        shown = {seat: self.hands[seat]}
-        for other in self.ruleset._visible_hands(self, seat):
-            shown[other] = self.hands[other]
-        events = tuple(
-            e if not e.private or e.seat == seat else attrs.evolve(e, cards=()) for e in self.events
-        )
+        return self._view(seat)
+
+    def public_view(self) -> SeatView:
+        """What a spectator may know: a :class:`SeatView` with ``seat=None``,
+        no hand, no legal actions, no hand shown and no private card."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> SeatView:
+        rules = self.ruleset
+        shown: dict[int, tuple[Card, ...]] = {}
+        if seat is not None:
+            shown[seat] = self.hands[seat]
+            for other in rules._visible_hands(self, seat):
+                shown[other] = self.hands[other]
+        events = self.events
+        if any(e.private and e.seat != seat for e in events):
+            events = tuple(
+                e if not e.private or e.seat == seat else attrs.evolve(e, cards=()) for e in events
+            )
         phase = self.phase
-        if phase.secret and self.current_player != seat:
+        if phase.secret and (seat is None or self.current_player != seat):
             phase = attrs.evolve(phase, card=None)
+        extras = self.extras
+        if extras:
+            public = rules.public_extras
+            extras = tuple(item for item in extras if item[0] in public)
         return SeatView(
             seat=seat,
-            hand=self.hands[seat],
+            hand=() if seat is None else self.hands[seat],
             hand_sizes=tuple(len(h) for h in self.hands),
             visible_hands=shown,
             discard_pile=self.discard_pile,
@@ -366,10 +431,17 @@ class GameState:
             uno_exposed=self.uno_exposed,
             left=self.left,
             rounds=self.rounds,
-            legal_actions=self.legal_actions(seat),
+            legal_actions=() if seat is None else self.legal_actions(seat),
             last_action=self.last_action,
             events=events,
-            is_over=self.is_over,
+            is_over=self.outcome is not None,
+            players=len(self.hands),
+            ruleset=_spec_text(rules),
+            options=rules.options,
+            uno_declared=self.uno_declared,
+            outcome=self.outcome,
+            extras=extras,
+            rules=rules,
         )
 
     # -- mechanics for plugins -------------------------------------------------
@@ -577,6 +649,15 @@ _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _
 
 
 _PICKLED_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.init)
+
+
+def _spec_text(rules: Ruleset) -> str:
+    """The rule set's spec text; only the plugin names if an option of a
+    third-party plugin has no text form (its values are still in ``options``)."""
+    try:
+        return rules.spec_text
+    except RulesetError:
+        return ",".join(rules.names)
 
 
 def _unpickle_state(*values: Any) -> GameState:
