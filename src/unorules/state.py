@@ -512,10 +512,62 @@ class GameState:
             color=card.color if color is None else color,
         )
 
-    def with_hand(self, seat: int, hand: tuple[Card, ...]) -> GameState:
-        """A copy in which ``seat`` holds ``hand``."""
-        hands = self.hands
-        return self.replace(hands=hands[:seat] + (tuple(hand),) + hands[seat + 1 :])
+    def with_hand(self, seat: int, hand: Iterable[Card]) -> GameState:
+        """A copy in which ``seat`` holds ``hand``: :meth:`set_hands` for one seat
+        (so a seat whose hand changed loses its UNO call and its exposure)."""
+        return self.set_hands({seat: hand})
+
+    def set_hands(self, hands: Mapping[int, Iterable[Card]]) -> GameState:
+        """A copy in which each seat of ``hands`` holds the cards given (the other
+        seats keep theirs).
+
+        This is the mechanic for every effect that changes hands other than by
+        playing a card or drawing one: hands traded, passed on or dealt again,
+        cards discarded or taken by an effect. UNO calls follow the cards
+        (R-UNO-CALL, R-UNO-CATCH): every seat whose hand changed
+
+        * loses its call (``uno_declared``): the call was about the hand it held;
+        * is no longer open to a catch (``uno_exposed``): only a seat that played
+          down to one card without calling, and still holds that card, may be
+          caught; a seat that is handed a one-card hand did not play down to it.
+
+        A seat given the very cards it held (an equal tuple) has not changed.
+        """
+        old = self.hands
+        new = list(old)
+        changed: list[int] = []
+        for seat, cards in hands.items():
+            if not 0 <= seat < len(old):
+                raise ValueError(f"set_hands: no seat {seat} in a {len(old)}-seat game")
+            hand = tuple(cards)
+            if hand != old[seat]:
+                new[seat] = hand
+                changed.append(seat)
+        if not changed:
+            return self
+        fields: dict[str, Any] = {"hands": tuple(new)}
+        declared = self.uno_declared
+        if declared and any(s in changed for s in declared):
+            fields["uno_declared"] = tuple(s for s in declared if s not in changed)
+        exposed = self.uno_exposed
+        if exposed and any(s in changed for s in exposed):
+            fields["uno_exposed"] = tuple(s for s in exposed if s not in changed)
+        return self.replace(**fields)
+
+    def move_hands(self, dest: Mapping[int, int]) -> GameState:
+        """A copy in which the hand of each seat ``s`` of ``dest`` has moved to seat
+        ``dest[s]`` (a trade is ``{a: b, b: a}``; passing every hand on is a cycle).
+
+        The seats given must be the seats receiving (``dest`` permutes them), so
+        no hand is lost. UNO calls follow the cards as in :meth:`set_hands`.
+        """
+        if sorted(dest) != sorted(dest.values()):
+            raise ValueError(
+                f"move_hands: {dict(dest)} does not permute its seats: every seat giving a hand "
+                "must receive one, and no seat may receive two"
+            )
+        old = self.hands
+        return self.set_hands({now: old[seat] for seat, now in dest.items()})
 
     def add_events(self, *events: Event) -> GameState:
         """A copy with ``events`` added to the last action's events."""
@@ -527,7 +579,9 @@ class GameState:
         When the draw pile runs out, the discard pile except its top card is
         shuffled into a new draw pile with the state's generator
         (R-TURN-RESHUFFLE); when both are exhausted, fewer cards (possibly none)
-        are drawn. Then the ``on_draw`` hook may replace the result.
+        are drawn. A seat that draws a card is no longer open to an UNO catch
+        (``uno_exposed``: it holds more than the one card it played down to;
+        R-UNO-CATCH). Then the ``on_draw`` hook may replace the result.
         """
         pile = self.draw_pile
         rng = self.rng
@@ -565,6 +619,9 @@ class GameState:
         fields["discard_pile"] = discard
         fields["rng"] = rng
         fields["events"] = events + (event,)
+        exposed = self.uno_exposed
+        if drawn and exposed and seat in exposed:
+            fields["uno_exposed"] = tuple(s for s in exposed if s != seat)
         state = _from_fields(fields)
         rules = self.ruleset
         if not rules._watch_draws:  # no plugin implements on_draw

@@ -155,17 +155,25 @@ def test_r_seven_o_uno_a_seat_receiving_a_called_one_card_hand_need_not_call() -
     assert "2: uno" not in legal(state, 2)
 
 
-def test_r_seven_o_uno_an_exposed_seat_still_holding_one_card_stays_open_to_a_catch() -> None:
+def test_r_seven_o_uno_a_seat_handed_another_single_card_is_not_open_to_a_catch() -> None:
     # Seat 0 holds one card; seat 1 plays its 0 from two cards without calling:
-    # it passes G2 on and receives seat 0's single card, so it still holds one.
+    # it passes G2 on and receives seat 0's single card. It holds one card, but
+    # not the one it played down to, so nobody can catch it (issue 12).
     state = rearranged(game(), hands={0: "Y9", 1: "R0 G2"})
     state = state.apply("1: play R0")
     assert state.hands[1] == cards("Y9")
     assert state.hands[2] == cards("G2")
-    assert state.uno_exposed == (1,)
-    assert {"0: catch 1", "2: catch 1", "3: catch 1", "1: uno"} <= {str(a) for a in state.legal_actions()}
-    caught = state.apply("3: catch 1")
-    assert len(caught.hands[1]) == 3
+    assert state.uno_exposed == ()
+    assert not any(a.verb == "catch" for a in state.legal_actions())
+
+
+def test_r_seven_o_uno_an_exposed_seat_outside_a_trade_stays_open_to_a_catch() -> None:
+    # Seat 1 is open to a catch with one card; the hands of seats 2 and 3 move:
+    # the core mechanic a 7 uses keeps seats outside the trade as they were.
+    state = rearranged(game(), hands={1: "G2", 2: "R7 B1 B2"}).replace(uno_exposed=(1,))
+    traded = state.move_hands({2: 3, 3: 2})
+    assert traded.hands[3] == cards("R7 B1 B2")
+    assert traded.uno_exposed == (1,)
 
 
 def test_r_seven_o_uno_a_call_made_for_a_hand_that_moved_is_void() -> None:

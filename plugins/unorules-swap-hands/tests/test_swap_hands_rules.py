@@ -159,13 +159,16 @@ def test_r_uno_catch_exposure_follows_the_cards_after_a_swap() -> None:
     assert after.hands[0] == cards("G1")
     assert after.uno_exposed == ()  # seat 0 did not play down to one card
     assert not any(a.verb == "catch" for a in after.legal_actions())
-    # Swapping with a seat that holds one card leaves the player exposed.
+    # Swapping with a seat that holds one card: the player holds one card again,
+    # but not the one it played down to, so nobody can catch it (issue 12).
     state = rearranged(base, hands={1: "SW G1", 0: "R9"})
     after = state.apply("1: play SW G 0")
     assert after.hands[1] == cards("R9")
-    assert after.uno_exposed == (1,)
-    caught = after.apply("2: catch 1")
-    assert len(caught.hands[1]) == 3
+    assert after.uno_exposed == ()
+    assert not any(a.verb == "catch" for a in after.legal_actions())
+    # A seat outside the trade that is open to a catch stays open.
+    exposed = after.replace(uno_exposed=(2,), hands=(after.hands[0], after.hands[1], cards("B1")))
+    assert exposed.move_hands({0: 1, 1: 0}).uno_exposed == (2,)
 
 
 def test_r_swap_state_round_trips_through_json() -> None:

@@ -195,9 +195,14 @@ Decisions where the rules are silent
   (their next turn, whatever they are asked to do then), and at the end of the
   round. Two open-hands cards in a row keep hands open until both players'
   next turns.
-* **UNO after an effect.** A seat stays open to a catch only while it holds
-  exactly one card; C8's teller is the only seat an effect exposes (the card's
-  text says to call "UNO").
+* **UNO after an effect.** UNO calls follow the cards (the core's rule for
+  every change of hands: ``with_hand``, ``set_hands``, ``move_hands``): a seat
+  whose hand an effect changes without a play, by discards (C2, C5, C6, C8)
+  or draws, is no longer open to a catch, and a seat that discards loses any
+  UNO call it made for the hand it held. So a seat that called UNO holding two
+  cards, then drew instead of playing (three cards), and discards a wild to C2
+  must call again before playing down to one card, or be caught. C8's teller
+  is the only seat an effect exposes (the card's text says to call "UNO").
 * **The last card.** A customizable wild played as its player's last card ends
   the round (R-OUT) and its effect does not happen, except C1: as with a Draw
   Two or Wild Draw Four played last (R-OUT-LAST-DRAW), the next player still
@@ -373,7 +378,9 @@ def _table(ruleset: Ruleset) -> _Table:
 
 def discard_under(state: GameState, seat: int, cards: Sequence[Card]) -> GameState:
     """``seat`` discards ``cards`` (one copy each) under the top card of the discard
-    pile: the top card and the colour to match do not change (RULES.md section 13)."""
+    pile: the top card and the colour to match do not change (RULES.md section 13).
+    The hand changes through the core's ``with_hand``, so the seat loses its UNO
+    call and its exposure (R-UNO-CALL, R-UNO-CATCH)."""
     if not cards:
         return state
     hand = list(state.hands[seat])

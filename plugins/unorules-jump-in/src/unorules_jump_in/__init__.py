@@ -97,6 +97,14 @@ Decisions where the rules are silent
   (R-UNO-CALL); a jumper that goes down to one card without calling is open
   to a catch as usual. As with any card laid (classic), a jump-in ends other
   seats' catch windows.
+* **An out-of-turn UNO call is for the jump-in only.** Like a call on one's
+  turn, which counts for the card played next (classic), a call made out of
+  turn counts for the jump-in it announces. If the window closes (the seat to
+  move acts, or another seat's play opens a new window) before the caller
+  jumps in, the call lapses: the caller must call again before playing down
+  to one card on a later turn, or be caught. UNO calls, catches and coaching
+  reports leave the window, and so the call, as they were. Unused
+  out-of-turn calls are kept in ``state.extras`` under ``"jump-in.calls"``.
 * **Going out** on a jump-in ends the round as usual (R-OUT, R-OUT-LAST-DRAW:
   the seat after the jumper draws for a last Draw Two or Wild Draw Four).
 * Refusals cite ``R-JUMP``: an out-of-turn play while the window is closed, a
@@ -143,10 +151,14 @@ from typing import Any
 
 from unorules import PLAY, Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
 
-__all__ = ["WINDOW", "JumpInPlugin", "plugin", "window"]
+__all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
 
 WINDOW = "jump-in"
 """The ``state.extras`` key of the open jump-in window."""
+
+CALLS = "jump-in.calls"
+"""The ``state.extras`` key of the seats whose out-of-turn UNO call (made to
+jump in with their next-to-last card) lapses when the window closes."""
 
 KEEPS_WINDOW = frozenset({"uno", "catch"})
 """Verbs that are not a turn: they leave the window open."""
@@ -185,7 +197,7 @@ class JumpInPlugin(Plugin):
     rules = ("R-JUMP",)
     verbs = ("play", "uno")
     out_of_turn_verbs = ("play", "uno")
-    public_extras = (WINDOW,)
+    public_extras = (WINDOW, CALLS)
     options = (
         Option(
             "jump_in_match",
@@ -332,6 +344,12 @@ def _track_window(before: GameState, action: Action, after: GameState | None) ->
         return None
     verb = action.verb
     if verb in KEEPS_WINDOW:
+        seat = action.seat
+        if verb == "uno" and seat != before.current_player and seat not in before.uno_exposed:
+            # An out-of-turn call announcing a jump-in (R-UNO-CALL): it lapses with the window.
+            calls: tuple[int, ...] = after.extra(CALLS, ())
+            if seat not in calls:
+                after = after.with_extra(CALLS, (*calls, seat))
         return after  # not a turn: the window stays as it was
     same_round = after.rounds is before.rounds or len(after.rounds) == len(before.rounds)
     saved: Any = None
@@ -351,7 +369,21 @@ def _track_window(before: GameState, action: Action, after: GameState | None) ->
         and after.discard_pile[-1] is before.discard_pile[-1]
     ):
         return after  # another seat's action that left the turn as it was (a coaching report)
+    if after.extras:
+        after = _lapse_calls(after)
     return _set_window(after, saved)  # None closes the window: the next seat acted
+
+
+def _lapse_calls(state: GameState) -> GameState:
+    """``state`` without the out-of-turn UNO calls whose jump-in window has closed
+    (the caller jumped in, which used its call, or did not: R-UNO-CALL)."""
+    calls = state.extra(CALLS)
+    if calls is None:
+        return state
+    declared = state.uno_declared
+    if any(s in calls for s in declared):
+        state = state.replace(uno_declared=tuple(s for s in declared if s not in calls))
+    return state.with_extra(CALLS, None)
 
 
 _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}

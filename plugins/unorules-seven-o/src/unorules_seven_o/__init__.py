@@ -50,8 +50,9 @@ Decisions where the rules are silent
   reached the discard pile (R-UNO-CALL, R-UNO-CATCH). After hands move:
 
   - a seat open to a catch (``uno_exposed``) stays open only while it still
-    holds exactly one card; a 7 played from two cards without a call and traded
-    away leaves nothing to catch;
+    holds the one card it played down to: a 7 played from two cards without a
+    call and traded away leaves nothing to catch, and neither does a 0 that
+    hands the seat another one-card hand;
   - a seat that *receives* a one-card hand did not play its next-to-last card:
     it need not call UNO and cannot be caught for it; it plays on (everyone saw
     the hands move, and hand sizes are public);
@@ -59,9 +60,12 @@ Decisions where the rules are silent
     next-to-last card) was about the hand its seat held then: it is void for
     every seat whose hand changed.
 
-  This is the rule the ``swap-hands`` and ``shuffle-hands`` plugins give their
-  cards too, so a 7, a 0, a Swap Hands and a Shuffle Hands leave the UNO calls
-  alike.
+  This is the core's rule for every change of hands
+  (``GameState.move_hands``, ``set_hands``, ``with_hand``), so a 7, a 0, a
+  Swap Hands, a Shuffle Hands and a customizable wild's discards leave the UNO
+  calls alike. Example: seat 1 calls UNO holding two cards, then draws instead
+  of playing (three cards); a 7 hands it a two-card hand; it must call again
+  before playing down to one card, or be caught.
 * **The starter.** A 7 or 0 turned as the starter was not played by anyone:
   no hands move (R-SETUP-STARTER lists only the action cards' opening effects).
 * Refusals cite ``R-SEVEN-O``: a 7 played without a seat, or naming itself, a
@@ -112,26 +116,12 @@ __all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands
 
 def move_hands(state: GameState, dest: Mapping[int, int], seat: int, detail: str) -> GameState:
     """``state`` with each hand of seat ``s`` moved to seat ``dest[s]`` (seats not
-    in ``dest`` keep theirs), and the UNO calls following the cards (see the
-    plugin's docs: only a seat still holding one card stays open to a catch, and
-    a call made for a hand that moved is void)."""
-    hands = state.hands
-    new = list(hands)
-    for old, now in dest.items():
-        new[now] = hands[old]
-    changed = {now for old, now in dest.items() if old != now}
-    exposed = state.uno_exposed
-    if exposed:
-        exposed = tuple(s for s in exposed if len(new[s]) == 1)  # R-UNO-CATCH
-    declared = state.uno_declared
-    if declared:
-        declared = tuple(s for s in declared if s not in changed)  # R-UNO-CALL
-    return state.replace(
-        hands=tuple(new),
-        uno_exposed=exposed,
-        uno_declared=declared,
-        events=state.events + (Event("hands-moved", seat, (), "R-SEVEN-O", detail),),
-    )
+    in ``dest`` keep theirs) by the core's :meth:`~unorules.GameState.move_hands`,
+    so the UNO calls follow the cards (see the plugin's docs: only a seat still
+    holding the card it played down to stays open to a catch, and a call made
+    for a hand that moved is void), and a ``hands-moved`` event."""
+    moved = state.move_hands(dest)  # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
+    return moved.add_events(Event("hands-moved", seat, (), "R-SEVEN-O", detail))
 
 
 def trade_hands(state: GameState, seat: int, target: int) -> GameState:

@@ -63,10 +63,15 @@ Decisions where the rules are silent
 * **The last card.** A Shuffle Hands played as its player's last card ends the
   round at once (R-OUT): its player has gone out and the hands are not
   shuffled, as for a Swap Hands (and RULES.md section 13's 7 or 0 played last).
-* **UNO after a shuffle.** Only a seat that played down to one card without
-  calling "UNO" and is dealt exactly one card stays open to a catch; a seat
-  that is merely dealt one card did not play its next-to-last card
-  (R-UNO-CALL, R-UNO-CATCH).
+* **UNO after a shuffle.** UNO calls follow the cards (the core's rule for
+  every change of hands, ``GameState.set_hands``): every seat whose hand
+  changed loses any UNO call made for the hand it held, and is no longer open
+  to a catch: it no longer holds the card it played down to, and a seat that
+  is merely dealt one card did not play its next-to-last card (R-UNO-CALL,
+  R-UNO-CATCH). So a seat that called UNO holding two cards, then drew instead
+  of playing, and is dealt a new two-card hand must call again before playing
+  down to one card, or be caught. (A seat dealt exactly the cards it held, in
+  the same order, keeps its call and exposure: nothing changed for it.)
 """
 
 from __future__ import annotations
@@ -151,8 +156,9 @@ def shuffle_hands(state: GameState, seat: int) -> GameState:
     at a time to the left, starting left of ``seat`` (R-SHUFFLE).
 
     Seats that left the game are skipped; the game's generator shuffles, and
-    its new state is kept. UNO exposure stays only with a seat dealt one card
-    (R-UNO-CATCH).
+    its new state is kept. The core's :meth:`~unorules.GameState.set_hands`
+    deals the hands, so every seat whose hand changed loses its UNO call and
+    its exposure (R-UNO-CALL, R-UNO-CATCH).
     """
     hands = state.hands
     players = len(hands)
@@ -167,17 +173,10 @@ def shuffle_hands(state: GameState, seat: int) -> GameState:
     k = len(order)
     for i, card in enumerate(gathered):
         dealt[order[i % k]].append(card)
-    new_hands = tuple(tuple(h) if s not in left else hands[s] for s, h in enumerate(dealt))
-    exposed = state.uno_exposed
-    if exposed:
-        exposed = tuple(s for s in exposed if len(new_hands[s]) == 1)
-    sizes = ", ".join(f"seat {s}: {len(new_hands[s])}" for s in sorted(order))
-    return state.replace(
-        hands=new_hands,
-        rng=rng.state,
-        uno_exposed=exposed,
-        events=state.events + (Event("shuffle-hands", seat, (), "R-SHUFFLE", f"hands dealt: {sizes}"),),
-    )
+    # The core's set_hands: UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH).
+    redealt = state.set_hands({s: dealt[s] for s in order}).replace(rng=rng.state)
+    sizes = ", ".join(f"seat {s}: {len(dealt[s])}" for s in sorted(order))
+    return redealt.add_events(Event("shuffle-hands", seat, (), "R-SHUFFLE", f"hands dealt: {sizes}"))
 
 
 plugin = ShuffleHandsPlugin()

@@ -48,10 +48,16 @@ Decisions where the rules are silent
   seat named is ignored. This follows RULES.md section 13's resolution for a 7
   or 0 played as the last card, and it is what the card's text implies: the
   player has no hand left to swap.
-* **UNO after a swap.** UNO calls follow the cards: a seat that played down to
-  one card without calling "UNO" stays open to a catch only if it still holds
-  exactly one card after the swap. The seat that receives a one-card hand did
-  not play its next-to-last card, so it is not exposed (R-UNO-CALL, R-UNO-CATCH).
+* **UNO after a swap.** UNO calls follow the cards (the core's rule for
+  every change of hands, ``GameState.move_hands``): the two seats that traded
+  lose any UNO call made for the hands they held, and neither is open to a
+  catch afterwards. A seat that played down to one card without calling and
+  traded it away no longer holds that card; the seat that receives a
+  one-card hand did not play its next-to-last card (R-UNO-CALL,
+  R-UNO-CATCH). So a seat that called UNO holding two cards, then drew
+  instead of playing, and is swapped a new two-card hand must call again
+  before playing down to one card, or be caught. Seats not in the trade keep
+  their calls and exposure.
 * **Combining with Shuffle Hands.** The 2015 deck has one card in this slot:
   Swap Hands [E15] or Shuffle Hands [PL] (RULES.md option ``swap_card``, which
   this library expresses by the plugin chosen). The ``shuffle-hands`` plugin
@@ -138,28 +144,21 @@ class SwapHandsPlugin(Plugin):
 def swap_hands(state: GameState, seat: int, target: int) -> GameState:
     """``state`` with the hands of ``seat`` and ``target`` traded (R-SWAP).
 
-    UNO exposure follows the cards: only a seat still holding exactly one card
-    stays open to a catch (R-UNO-CATCH).
+    The core's :meth:`~unorules.GameState.move_hands` moves them, so UNO calls
+    follow the cards: both seats lose a call made for the hand they held, and
+    neither stays open to a catch (R-UNO-CALL, R-UNO-CATCH).
     """
-    hands = list(state.hands)
-    hands[seat], hands[target] = hands[target], hands[seat]
-    exposed = state.uno_exposed
-    if exposed:
-        exposed = tuple(s for s in exposed if len(hands[s]) == 1)
-    return state.replace(
-        hands=tuple(hands),
-        uno_exposed=exposed,
-        events=state.events
-        + (
-            Event(
-                "swap-hands",
-                seat,
-                (),
-                "R-SWAP",
-                f"seat {seat} ({len(hands[target])} cards) and seat {target} "
-                f"({len(hands[seat])} cards) traded hands",
-            ),
-        ),
+    hands = state.hands
+    moved = state.move_hands({seat: target, target: seat})
+    return moved.add_events(
+        Event(
+            "swap-hands",
+            seat,
+            (),
+            "R-SWAP",
+            f"seat {seat} ({len(hands[target])} cards) and seat {target} "
+            f"({len(hands[seat])} cards) traded hands",
+        )
     )
 
 
