@@ -129,7 +129,7 @@ def test_every_combination_builds_or_is_refused_and_plays_keeping_every_invarian
         max_actions=MAX_ACTIONS,
         eager=0.85,
         deep_every=DEEP_EVERY,
-        shrink_seconds=10.0,
+        shrink_steps=100_000,
     )
     assert violation is None, violation.format() if violation else ""
 

@@ -7,17 +7,19 @@ import textwrap
 
 import attrs
 import pytest
-from toolkit_broken_plugins import CrashesAtTheDeal, LosesFives, StallsDraws
+from toolkit_broken_plugins import CrashesAtTheDeal, LosesFives, SkipsWithoutGoingOut, StallsDraws
 
-from unorules import Plugin, RulesetError, installed_plugins
+from unorules import Plugin, Ruleset, RulesetError, installed_plugins
 from unorules.testing import Replay
 from unorules.testing.conformance import (
     CI_BUDGET,
+    QUICK_BUDGET,
     Budget,
     Combination,
     ConformanceReport,
     check_conformance,
     conformance_combinations,
+    play_checked_game,
     resolve_plugin,
     run_combination,
     run_conformance,
@@ -45,8 +47,8 @@ def reproduce(printed: str, **names: object) -> InvariantViolation:
 
 @pytest.mark.parametrize(
     ("plugin", "invariant"),
-    [(LosesFives(), "cards"), (StallsDraws(), "rounds")],
-    ids=["loses-a-card", "stalls-a-round"],
+    [(LosesFives(), "cards"), (StallsDraws(), "rounds"), (SkipsWithoutGoingOut(), "hands")],
+    ids=["loses-a-card", "stalls-a-round", "plays-on-with-an-empty-hand"],
 )
 def test_the_runner_catches_a_planted_broken_plugin_and_prints_a_replay_that_reproduces_it(
     plugin: Plugin, invariant: str
@@ -66,6 +68,34 @@ def test_the_runner_catches_a_planted_broken_plugin_and_prints_a_replay_that_rep
     assert reproduced.invariant == invariant
     assert "replay step" in reproduced.detail
     assert report.format().startswith(f"unorules conformance of plugin {plugin.name!r}: FAILED")
+
+
+def test_the_quick_budget_catches_a_skip_that_forgets_the_empty_hand_with_a_shrunk_replay() -> None:
+    # Issue 12: on_play handling a Skip as pass_turn without checking for an
+    # empty hand left the round running with a seat holding no cards.
+    report = run_conformance(SkipsWithoutGoingOut(), QUICK_BUDGET)
+    (violation,) = report.violations
+    assert violation.invariant == "hands"
+    assert violation.replay is not None
+    assert violation.replay.actions[-1].card is not None and violation.replay.actions[-1].card.kind == "S"
+    assert len(violation.replay.actions) <= 40
+    reproduced = reproduce(violation.format(), SkipsWithoutGoingOut=SkipsWithoutGoingOut)
+    assert reproduced.invariant == "hands"
+
+
+def test_the_shrinker_is_bounded_by_steps_so_a_shrunk_replay_is_the_same_everywhere() -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[SkipsWithoutGoingOut()])
+
+    def found(steps: int) -> tuple[str, ...]:
+        violation, played = play_checked_game(rules, 2, 0, max_actions=300, eager=0.8, shrink_steps=steps)
+        assert violation is not None and violation.replay is not None and played == 272
+        return tuple(map(str, violation.replay.actions))
+
+    assert len(found(0)) == 272  # no step to spend: the replay as found
+    assert len(found(1_000)) == 272  # too few steps to replay a shorter candidate that still fails
+    shrunk = found(50_000)
+    assert len(shrunk) < 40
+    assert found(50_000) == shrunk  # the same steps give the same replay, however fast the machine
 
 
 def test_check_conformance_raises_with_the_whole_report() -> None:

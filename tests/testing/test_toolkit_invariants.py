@@ -19,11 +19,12 @@ from toolkit_broken_plugins import (
     RemembersDraws,
     SetsAsideACard,
     ShowsAGhost,
+    SkipsWithoutGoingOut,
     StallsDraws,
     StoresAFloat,
 )
 
-from unorules import Action, GameState, Outcome, Plugin, Ruleset, hookimpl
+from unorules import Action, GameState, Outcome, Phase, PhaseSpec, Plugin, Ruleset, hookimpl
 from unorules.testing import Replay, arrange_deck
 from unorules.testing.invariants import (
     DEFAULT_MAX_ROUND_ACTIONS,
@@ -32,6 +33,7 @@ from unorules.testing.invariants import (
     RoundMonitor,
     check_apply_pure,
     check_cards,
+    check_hands,
     check_illegal_actions_refused,
     check_json_round_trip,
     check_legal_actions,
@@ -120,6 +122,37 @@ def test_cards_catches_a_card_set_aside_without_saying_so() -> None:
     state = rules_with(ForgetsTheSetAside()).new_game(players=2, seed=1)
     with pytest.raises(InvariantViolation, match=r"\[cards\] at the deal.*missing"):
         check_cards(state)
+
+
+# -- hands ----------------------------------------------------------------------------------
+
+
+def test_hands_catches_a_round_going_on_after_a_seat_played_its_last_card() -> None:
+    violation = first_violation(rules_with(SkipsWithoutGoingOut()), check_hands, seeds=10, steps=600)
+    assert violation.invariant == "hands"
+    assert "holds no cards but round" in violation.detail
+    assert "R-OUT" in violation.detail
+
+
+class SettlesTheRound(Plugin):
+    """Declares a phase in which a seat may hold no cards while the round goes on."""
+
+    name = "settles-the-round"
+    requires = ("classic",)
+    phases = (PhaseSpec("settle", "the round is settled before it ends", empty_hand=True),)
+
+
+def test_hands_allows_an_empty_hand_in_a_phase_that_declares_it() -> None:
+    state = rules_with(SettlesTheRound()).new_game(players=3, seed=1)
+    check_hands(state)
+    empty = state.replace(hands=((), *state.hands[1:]))
+    with pytest.raises(InvariantViolation, match=r"\[hands\] at the deal, seat 0 holds no cards"):
+        check_hands(empty)
+    with pytest.raises(InvariantViolation, match=r"\[hands\]"):
+        check_hands(empty.replace(phase=Phase("drawn")))  # declared by classic, without empty_hand
+    check_hands(empty.replace(phase=Phase("settle")))
+    check_hands(empty.replace(left=(0,)))  # a seat that has left holds nothing
+    check_hands(empty.replace(outcome=Outcome((1,), "target-score")))
 
 
 # -- turn and legal actions ----------------------------------------------------------------

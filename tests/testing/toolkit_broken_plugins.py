@@ -205,3 +205,20 @@ class CrashesAtTheDeal(Plugin):
     @hookimpl(tryfirst=True)
     def on_starter(self, state: GameState) -> GameState | None:
         return state.replace(discard_pile=(Card.parse("X1"),))
+
+
+class SkipsWithoutGoingOut(Plugin):
+    """Bug: a Skip is handled as ``pass_turn`` without checking for an empty hand,
+    so a seat whose last card is a Skip stays in a round that goes on with no
+    cards (breaks ``hands``). The most common mistake in an ``on_play`` hook."""
+
+    name = "skips-without-going-out"
+    requires = ("classic",)
+    play_kinds = frozenset({"S"})
+
+    @hookimpl
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        card = action.card
+        if card is None or card.kind != "S":
+            return None
+        return state.pass_turn(2, action.seat)

@@ -28,7 +28,6 @@ one CI uses.
 from __future__ import annotations
 
 import random
-import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +43,7 @@ from unorules.testing.invariants import (
     InvariantViolation,
     RoundMonitor,
     check_cards,
+    check_hands,
     check_legal_actions,
     check_replay,
     check_state,
@@ -80,7 +80,9 @@ class Budget:
     actions; ``machine_examples`` hypothesis state-machine runs of
     ``machine_steps`` steps per combination (0: none; ``None``: the current
     hypothesis profile), for the plugin with classic only unless
-    ``machine_on_pairs``; ``shrink_seconds`` for shrinking each violation;
+    ``machine_on_pairs``; ``shrink_steps``, the most actions the shrinker
+    replays (over all its candidate replays) to shrink each violation: a count,
+    not a time, so a shrunk replay is the same on any machine;
     ``pairs`` and ``together`` for the combinations with other plugins.
     """
 
@@ -92,7 +94,7 @@ class Budget:
     machine_examples: int | None = None
     machine_steps: int | None = None
     machine_on_pairs: bool = False
-    shrink_seconds: float = 20.0
+    shrink_steps: int = 200_000
     pairs: bool = True
     together: bool = True
     seed: int = 0
@@ -108,7 +110,7 @@ CI_BUDGET = Budget(
     deep_every=25,
     machine_examples=4,
     machine_steps=15,
-    shrink_seconds=10.0,
+    shrink_steps=100_000,
 )
 """The bounded budget CI runs over every shipped plugin (a few seconds each)."""
 
@@ -118,7 +120,7 @@ QUICK_BUDGET = Budget(
     max_actions=300,
     machine_examples=5,
     machine_steps=15,
-    shrink_seconds=5.0,
+    shrink_steps=50_000,
     pairs=False,
     together=False,
 )
@@ -278,6 +280,7 @@ Check = Callable[[GameState], None]
 def _cheap(state: GameState) -> None:
     check_cards(state)
     check_turn(state)
+    check_hands(state)
     check_legal_actions(state)
 
 
@@ -384,13 +387,17 @@ def _simpler_rulesets(ruleset: Ruleset) -> list[Ruleset]:
 
 
 def _shrink(
-    ruleset: Ruleset, players: int, seed: int, replay: Replay, exc: BaseException, seconds: float
+    ruleset: Ruleset, players: int, seed: int, replay: Replay, exc: BaseException, steps: int
 ) -> tuple[Replay, BaseException]:
     """A simpler replay failing the same way (the same invariant, or the same
     exception type): fewer plugins and options in the rule set, fewer actions,
     earlier choices among the legal actions. The actions are replayed as
     choices (the index of each among the legal actions, wrapped around), so
-    every candidate is a game of legal actions."""
+    every candidate is a game of legal actions.
+
+    ``steps`` bounds the work: the shrinker stops trying candidates once it has
+    replayed that many actions in all. It counts actions, never seconds, so
+    the same failure shrinks to the same replay on any machine."""
     kind = _kind_of(exc)
     check = _checker(kind, 1)
     if not replay.actions:
@@ -404,15 +411,19 @@ def _shrink(
     choices.append(state.legal_actions().index(replay.actions[-1]))
     # The best so far: rule set, choices, replay, failure.
     best: tuple[Ruleset, list[int], Replay, BaseException] = (ruleset, choices, replay, exc)
-    deadline = time.monotonic() + seconds
+    spent = 0
+
+    def left() -> bool:
+        return spent < steps
 
     def size(rules: Ruleset, candidate: list[int]) -> tuple[int, int, int, list[int]]:
         return (len(rules.plugins), len(rules.spec()["options"]), len(candidate), candidate)
 
     def attempt(candidate: list[int], rules: Ruleset | None = None) -> bool:
-        nonlocal best
-        if time.monotonic() > deadline:
+        nonlocal best, spent
+        if not left():
             return False
+        spent += len(candidate)
         rules = best[0] if rules is None else rules
         got, failure = _play(rules, players, seed, lambda s, i: candidate[i - 1], len(candidate), check)
         if failure is None or _kind_of(failure) != kind:
@@ -426,14 +437,14 @@ def _shrink(
     # Replaying the failure alone with the narrower check may already stop earlier.
     attempt(list(choices))
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and left():
         improved = False
         for simpler in _simpler_rulesets(best[0]):
             improved |= attempt(list(best[1]), simpler)
         width = max(1, len(best[1]) // 2)
-        while width >= 1 and time.monotonic() < deadline:
+        while width >= 1 and left():
             i = 0
-            while i < len(best[1]) and time.monotonic() < deadline:
+            while i < len(best[1]) and left():
                 current = best[1]
                 if attempt(current[:i] + current[i + width :]):
                     improved = True
@@ -441,7 +452,7 @@ def _shrink(
                     i += width
             width //= 2
         for i in range(len(best[1])):
-            if time.monotonic() > deadline:
+            if not left():
                 break
             current = best[1]
             if i >= len(current) or current[i] == 0:
@@ -484,7 +495,7 @@ def play_checked_game(
     max_actions: int = 600,
     eager: float = 0.0,
     deep_every: int = 10,
-    shrink_seconds: float = 10.0,
+    shrink_steps: int = 100_000,
 ) -> tuple[Violation | None, int]:
     """Play one seeded random game (at most ``max_actions`` actions), checking
     the cheap invariants after every action, all of them every ``deep_every``
@@ -504,7 +515,7 @@ def play_checked_game(
     length = len(replay.actions)
     if failure is None:
         return None, length
-    replay, failure = _shrink(ruleset, players, seed, replay, failure, shrink_seconds)
+    replay, failure = _shrink(ruleset, players, seed, replay, failure, shrink_steps)
     found = Violation(
         replay.ruleset, players, _kind_of(failure), _describe(failure), f"random play, seed {seed}", replay
     )
@@ -555,7 +566,7 @@ def run_combination(
                 max_actions=budget.max_actions,
                 eager=budget.eager if game % 2 == 0 else 0.0,
                 deep_every=budget.deep_every,
-                shrink_seconds=budget.shrink_seconds,
+                shrink_steps=budget.shrink_steps,
             )
             games += 1
             played += length

@@ -11,6 +11,10 @@ name               what it checks
 ``cards``          hands + draw pile + discard pile (+ cards set aside) = the deck
 ``turn``           one seat to move: the current player is in the game and has an
                    action; other seats only have out-of-turn actions
+``hands``          no seat still in the game holds an empty hand while the round
+                   goes on, unless the phase's :class:`~unorules.PhaseSpec`
+                   declares ``empty_hand=True`` (a seat that played its last card
+                   has gone out: the round ends, R-OUT)
 ``legal``          legal actions are non-empty until the game is over (and empty
                    after), name seats in the game, are listed once, and their
                    notation parses back to the same action
@@ -65,6 +69,7 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
+    "check_hands",
     "check_illegal_actions_refused",
     "check_json_round_trip",
     "check_legal_actions",
@@ -255,6 +260,36 @@ def check_turn(state: GameState) -> None:
                 f"('{action.verb}' is a turn action; a plugin lists verbs other seats may use in "
                 "out_of_turn_verbs)",
             )
+
+
+def _empty_hand_phases(ruleset: Ruleset) -> frozenset[str]:
+    return _cached(
+        ruleset, "empty_hand", lambda rules: frozenset(n for n, p in rules.phases.items() if p.empty_hand)
+    )
+
+
+def check_hands(state: GameState) -> None:
+    """No seat still in the game holds an empty hand while the round goes on
+    (R-OUT: a seat that played its last card has gone out and the round ends),
+    unless the plugin owning the phase declares ``PhaseSpec(empty_hand=True)``
+    for it (a phase that settles a round before it ends)."""
+    if state.is_over:
+        return
+    left = state.left
+    for seat, hand in enumerate(state.hands):
+        if hand or (left and seat in left):
+            continue
+        phase = state.phase.name
+        if phase in _empty_hand_phases(state.ruleset):
+            return
+        sizes = [len(h) for h in state.hands]
+        raise _fail(
+            "hands",
+            f"{_after(state)}, seat {seat} holds no cards but round {state.round_number} goes on "
+            f"(hands {sizes}, seat {state.current_player} to move in the {phase!r} phase): a seat "
+            "that plays its last card goes out and the round ends (R-OUT); a plugin whose phase may "
+            "leave a hand empty declares PhaseSpec(empty_hand=True)",
+        )
 
 
 _notation_ok: set[Action] = set()
@@ -552,11 +587,12 @@ def check_state(
     require_rule: bool = False,
     rebuild_ruleset: bool = False,
 ) -> None:
-    """Every single-state invariant: ``cards``, ``turn``, ``legal``; and with
+    """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``; and with
     ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
     (these apply actions, so they cost about as much as a hundred moves)."""
     check_cards(state)
     check_turn(state)
+    check_hands(state)
     check_legal_actions(state)
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
@@ -573,6 +609,7 @@ def check_state(
 STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "cards": check_cards,
     "turn": check_turn,
+    "hands": check_hands,
     "legal": check_legal_actions,
     "accepted": check_legal_actions_accepted,
     "pure": check_apply_pure,

@@ -43,6 +43,7 @@ from unorules.testing.invariants import (
     InvariantViolation,
     RoundMonitor,
     check_cards,
+    check_hands,
     check_json_round_trip,
     check_legal_actions,
     check_state,
@@ -250,6 +251,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
             game = self.do(choose_action(game, rng, self.eager))
             check_cards(game)
             check_turn(game)
+            check_hands(game)
             check_legal_actions(game)
 
     @invariant()
