@@ -119,7 +119,8 @@ def test_r_custom_r_uno_call_a_call_does_not_survive_discarding_wilds() -> None:
     names = ["classic", "custom-wilds"]
     state = game(names, {0: "CW1 R1 R2", 1: "R3 R4"}, draw="W", options={"custom_wild_1": "discard-wilds"})
     state = state.apply("1: uno").apply("1: draw").apply("1: pass")  # keeps the drawn Wild
-    assert state.hands[1] == cards("R3 R4 W") and state.uno_declared == (1,)
+    assert state.hands[1] == cards("R3 R4 W")
+    assert state.uno_declared == (1,)
     state = state.apply("0: play CW1 R")  # C2: seat 1 discards its Wild, back to two cards
     assert state.hands[1] == cards("R3 R4")
     assert state.uno_declared == ()
@@ -161,6 +162,7 @@ def test_r_seven_o_r_uno_call_a_call_does_not_survive_a_seven() -> None:
     state = game(names, {0: "G8 G9", 1: "R3 R4", 2: "G7 G1 G2"}, players=3, draw="Y9")
     state = called_then_drew(state)
     state = state.apply("2: play G7 1")
-    assert state.hands[1] == cards("G1 G2") and state.uno_declared == ()
+    assert state.hands[1] == cards("G1 G2")
+    assert state.uno_declared == ()
     state = state.apply("0: play G8").apply("1: play G1")
     assert state.uno_exposed == (1,)

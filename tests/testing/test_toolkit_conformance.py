@@ -77,7 +77,8 @@ def test_the_quick_budget_catches_a_skip_that_forgets_the_empty_hand_with_a_shru
     (violation,) = report.violations
     assert violation.invariant == "hands"
     assert violation.replay is not None
-    assert violation.replay.actions[-1].card is not None and violation.replay.actions[-1].card.kind == "S"
+    assert violation.replay.actions[-1].card is not None
+    assert violation.replay.actions[-1].card.kind == "S"
     assert len(violation.replay.actions) <= 40
     reproduced = reproduce(violation.format(), SkipsWithoutGoingOut=SkipsWithoutGoingOut)
     assert reproduced.invariant == "hands"
@@ -88,7 +89,9 @@ def test_the_shrinker_is_bounded_by_steps_so_a_shrunk_replay_is_the_same_everywh
 
     def found(steps: int) -> tuple[str, ...]:
         violation, played = play_checked_game(rules, 2, 0, max_actions=300, eager=0.8, shrink_steps=steps)
-        assert violation is not None and violation.replay is not None and played == 272
+        assert violation is not None
+        assert violation.replay is not None
+        assert played == 272
         return tuple(map(str, violation.replay.actions))
 
     assert len(found(0)) == 272  # no step to spend: the replay as found
