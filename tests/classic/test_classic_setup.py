@@ -71,8 +71,8 @@ class RecordingRng(Rng):
         self.piles.append(list(items))
 
 
-def _dealer(players: int, rng: Rng) -> int:
-    return unorules_classic.plugin.choose_dealer(classic(), players, rng)
+def _dealer(players: int, rng: Rng, **options: Any) -> int:
+    return unorules_classic.plugin.choose_dealer(classic(**options), players, rng)
 
 
 def test_r_setup_dealer_the_highest_number_deals() -> None:
@@ -84,6 +84,24 @@ def test_r_setup_dealer_symbol_and_wild_cards_count_as_zero() -> None:
     # A Wild Draw Four (50 points) and a Draw Two (20) lose to a 1.
     assert _dealer(3, ArrangedRng("W+4 R+2 G1")) == 2
     assert _dealer(3, ArrangedRng("GS B1 W")) == 1
+
+
+def test_r_setup_dealer_draw_defaults_to_the_highest_number() -> None:
+    assert classic().options["dealer_draw"] == "number"
+
+
+def test_r_setup_dealer_with_dealer_draw_points_symbol_cards_count_their_points() -> None:
+    # [CZ]: the highest point value deals. A Wild Draw Four (50) beats a Draw Two (20) and a 1.
+    assert _dealer(3, ArrangedRng("W+4 R+2 G1"), dealer_draw="points") == 0
+    assert _dealer(3, ArrangedRng("GS B1 W"), dealer_draw="points") == 2
+    assert _dealer(3, ArrangedRng("G9 RR B1"), dealer_draw="points") == 1  # a Reverse (20) beats a 9
+    # The points are the score's: with wd4_points=70 a Wild Draw Four beats a Wild.
+    assert _dealer(2, ArrangedRng("W W+4"), dealer_draw="points", wd4_points=70) == 1
+    # Symbols of equal points tie and draw again: a Skip and a Draw Two (20 each).
+    assert _dealer(3, ArrangedRng("RS G+2 B9 Y3 Y7"), dealer_draw="points") == 1
+    # The same draws under the default rule.
+    assert _dealer(3, ArrangedRng("G9 RR B1")) == 0
+    assert _dealer(3, ArrangedRng("RS G+2 B9")) == 2
 
 
 def test_r_setup_dealer_tied_players_draw_again_until_one_is_highest() -> None:

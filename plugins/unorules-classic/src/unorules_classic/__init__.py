@@ -32,6 +32,12 @@ plugin see each hook first and override it by returning a result.
 * ``opening_wild`` (``choose-color``): the first player names a Wild
   starter's colour; ``redraw``: it is returned like a Wild Draw Four [CZ]
   (R-SETUP-STARTER).
+* ``dealer_draw`` (``number``): the highest number drawn deals and every
+  symbol card counts as zero [E15][LT]; ``points``: the highest *point value*
+  deals, symbol cards counting their points as in the score (a Draw Two,
+  Reverse or Skip 20, a Wild 50, a Wild Draw Four ``wd4_points``, a plugin's
+  cards their ``card_points``), as the older Czech sheet has it [CZ]
+  (R-SETUP-DEALER).
 
 .. rubric:: Decisions
 
@@ -39,9 +45,11 @@ Where RULES.md is silent (or leaves the detail open), this plugin does the
 following; each point has a scenario test under ``tests/classic/``.
 
 * **Dealer draw** (R-SETUP-DEALER): every seat draws a card of a shuffled
-  deck; symbol and wild cards count as zero (not their points, as [CZ] has
-  it); the tied highest seats draw again from the same pile (a freshly
-  shuffled deck when it runs short) until one is highest. The next round's
+  deck; with ``dealer_draw=number`` symbol and wild cards count as zero, with
+  ``dealer_draw=points`` every card counts its points (so a Wild Draw Four
+  beats a 9); the tied highest seats draw again from the same pile (a freshly
+  shuffled deck when it runs short) until one is highest: under ``points``
+  two Skips, or a Skip and a Draw Two (20 each), tie. The next round's
   dealer is the seat after the last dealer (to the left).
 * **Opening Wild Draw Four** (R-SETUP-STARTER): it goes back into the draw
   pile, the pile is shuffled and the next card is turned (again, if that is a
@@ -223,6 +231,14 @@ class ClassicPlugin(Plugin):
             "may-keep, must-play",
         ),
         Option(
+            "dealer_draw",
+            "number",
+            "who deals: the highest number, symbols counting 0 [E15][LT], or the highest point value "
+            "[CZ] (R-SETUP-DEALER)",
+            one_of("number", "points"),
+            "number, points",
+        ),
+        Option(
             "opening_wild",
             "choose-color",
             "a Wild starter: the first player names the colour, or it is returned and another turned [CZ]",
@@ -267,14 +283,19 @@ class ClassicPlugin(Plugin):
     @hookimpl(trylast=True)
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-SETUP-DEALER: each draws a card, the highest number deals, symbols
-        # count as zero; tied players draw again (RULES.md section 13).
+        # count as zero [E15][LT] (dealer_draw=points: every card its points [CZ]);
+        # tied players draw again (RULES.md section 13).
+        by_points = ruleset.options["dealer_draw"] == "points"
         pile: list[Card] = []
         contenders = list(range(players))
         while len(contenders) > 1:
             if len(pile) < len(contenders):
                 pile = list(ruleset.deck)
                 rng.shuffle(pile)
-            values = {seat: pile.pop().number or 0 for seat in contenders}
+            if by_points:
+                values = {seat: ruleset.card_points(pile.pop()) for seat in contenders}
+            else:
+                values = {seat: pile.pop().number or 0 for seat in contenders}
             best = max(values.values())
             contenders = [seat for seat in contenders if values[seat] == best]
         return contenders[0]
