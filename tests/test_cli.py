@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from unorules import cli
+from unorules.cli import simulate as simulate_command
 from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 
 
@@ -72,7 +72,7 @@ def test_usage_errors_are_one_line_and_exit_2(
 def test_png_without_matplotlib_is_a_usage_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(cli, "_matplotlib", lambda: None)
+    monkeypatch.setattr(simulate_command, "_matplotlib", lambda: None)
     code, _, err = run(["simulate", "--games", "1", "--plot", str(tmp_path / "c.png")], capsys)
     assert code == EXIT_USAGE
     assert "PNG needs matplotlib" in one_error_line(err)
@@ -338,3 +338,82 @@ def test_play_refuses_another_seats_action(
     assert code == EXIT_OK
     assert "refused: you are seat 0; '1: draw' is seat 1's action" in out
     assert "not understood: name one colour" in out
+
+
+# -- input from strangers (issue 11), interruption, lost workers ------------------------------
+
+
+def test_simulate_seed_must_be_a_number_or_a_plain_word(capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("²", "a b", "x" * 65, "é"):
+        code, out, err = run(["simulate", "--games", "1", "--seed", seed], capsys)
+        assert code == EXIT_USAGE
+        assert "bad seed" in one_error_line(err)
+        assert out == ""
+
+
+@pytest.mark.parametrize("typed", ["²", "R7 " + "9" * 5000, "9" * 5000, "catch " + "1" * 5000, "\x00"])
+def test_play_answers_strange_input_and_goes_on(
+    typed: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = play(f"{typed}\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
+    assert code == EXIT_OK, err
+    assert err == ""
+    assert "not understood" in out or "refused" in out
+    assert out.rstrip().endswith("game stopped")
+    assert max(len(line) for line in out.splitlines()) < 400
+
+
+def test_play_with_standard_input_closed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    code, _, err = run(["play", "--seed", "3"], capsys)
+    assert code == EXIT_FAILURE
+    assert "standard input" in one_error_line(err)
+    closed = io.StringIO("")
+    closed.close()
+    monkeypatch.setattr(sys, "stdin", closed)
+    code, _, err = run(["play", "--seed", "3"], capsys)
+    assert code == EXIT_FAILURE
+    assert "standard input" in one_error_line(err)
+
+
+def _interrupt_after(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+    real = simulate_command._Progress.advance
+
+    def advance(self: simulate_command._Progress, n: int) -> None:
+        real(self, n)
+        if self.done >= games:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_command._Progress, "advance", advance)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_simulate_any_game_count_streams_and_ctrl_c_prints_the_partial_summary(
+    workers: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    _interrupt_after(monkeypatch, 30)
+    code = main(["simulate", "--games", "10000000000", "--players", "2", "--seed", "1", "--workers", workers])
+    out, err = capfd.readouterr()
+    assert code == 130
+    assert "interrupted after 30 of 10000000000 games" in one_error_line(err)  # no worker tracebacks
+    assert "partial results: 30 of 10000000000 games played" in out
+    assert "rounds per game" in out
+
+
+def test_simulate_a_dying_worker_lists_the_lost_games(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from test_sim import _DyingBot
+
+    from unorules.bots import BOTS
+
+    monkeypatch.setitem(BOTS, "dying", _DyingBot)
+    code = main(["simulate", "--games", "40", "--players", "2", "--seed", "1", "--bots", "dying"])
+    out, err = capfd.readouterr()
+    assert code == EXIT_FAILURE
+    line = one_error_line(err)
+    assert "a worker died" in line
+    assert "lost (classic games " in line
+    assert "partial results" in out

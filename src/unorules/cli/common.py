@@ -1,0 +1,204 @@
+"""What the commands share: errors and exit codes, the argument parser, rule sets, options, seeds."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any, NoReturn
+
+from unorules.bots import BOTS
+from unorules.errors import RulesetError
+from unorules.plugin import Option
+from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
+
+PROG = "unorules"
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """Bad command-line usage: reported on one line, exit status 2."""
+
+
+class Failure(Exception):
+    """A failure while running a command: reported on one line, exit status 1."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def error(message: str) -> None:
+    """Print ``unorules: error: MESSAGE`` on one line of standard error."""
+    first = " ".join(message.split())
+    if len(first) > 400:
+        first = first[:400] + "..."
+    print(f"{PROG}: error: {first}", file=sys.stderr)
+
+
+# -- rule sets and options ----------------------------------------------------------------
+
+
+def _declared_options() -> dict[str, tuple[str, Option]]:
+    found: dict[str, tuple[str, Option]] = {}
+    for name, plugin in installed_plugins().items():
+        for option in getattr(plugin, "options", ()):
+            found.setdefault(option.name, (name, option))
+    return found
+
+
+def _coerce(text: str, default: Any) -> Any:
+    """The command-line text of an option, as the type of the option's default."""
+    if isinstance(default, bool):
+        lowered = text.strip().lower()
+        if lowered in ("on", "true", "yes", "1"):
+            return True
+        if lowered in ("off", "false", "no", "0"):
+            return False
+        return text
+    if isinstance(default, int):
+        if re.fullmatch(r"-?[0-9]{1,18}", text):
+            return int(text)
+        return text
+    return text
+
+
+def parse_options(items: Iterable[str]) -> dict[str, Any]:
+    """Turn ``["uno_penalty=4", ...]`` into an options mapping.
+
+    Values are converted to the type of the option's default (numbers,
+    on/off switches) when an installed plugin declares the option; the rule
+    set then validates them.
+    """
+    declared = _declared_options()
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"bad --option {item[:60]!r}: write name=value, e.g. --option uno_penalty=4")
+        known = declared.get(name)
+        options[name] = _coerce(value.strip(), known[1].default) if known else value.strip()
+    return options
+
+
+def split_names(spec: str) -> list[str]:
+    """The plugin names of ``"classic,stacking"`` (a usage error if there are none)."""
+    names = [n.strip() for n in spec.replace(" ", ",").split(",") if n.strip()]
+    if not names:
+        raise UsageError(f"empty rule set {spec!r}: name plugins, e.g. --rules classic,stacking")
+    return names
+
+
+def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
+    """The rule set named by ``spec`` (``"classic,stacking"``) with ``options``."""
+    try:
+        return Ruleset.from_names(split_names(spec), options)
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def no_such_plugin(name: str) -> UsageError:
+    """The error for a plugin name nobody installed."""
+    installed = installed_plugins()
+    return UsageError(
+        f"no plugin named {name[:40]!r} is installed; installed plugins: {', '.join(sorted(installed))}"
+    )
+
+
+def options_for(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``options`` that some plugin of ``spec`` declares."""
+    installed = installed_plugins()
+    mine: set[str] = set()
+    for name in split_names(spec):
+        plugin = installed.get(name.lower())
+        if plugin is None:
+            raise no_such_plugin(name)
+        mine.update(o.name for o in getattr(plugin, "options", ()))
+    return {k: v for k, v in options.items() if k in mine}
+
+
+# -- argument types ---------------------------------------------------------------------
+
+
+_SEED_WORD = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+
+
+def seed_arg(text: str) -> int | str:
+    """A ``--seed``: a whole number (ASCII digits) or a word of letters, digits, ``-``, ``_`` and ``.``."""
+    text = text.strip()
+    if not _SEED_WORD.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"bad seed {text[:40]!r}: use a whole number or a word of letters, digits, '-', '_' and '.' "
+            "(at most 64), e.g. --seed 7"
+        )
+    return int(text) if re.fullmatch(r"-?[0-9]+", text) else text
+
+
+def random_seed() -> int:
+    """A seed for a run whose ``--seed`` was not given (printed, so it can be replayed)."""
+    return int.from_bytes(os.urandom(4), "little")
+
+
+def whole(text: str) -> int:
+    """A whole number typed on the command line (ASCII digits, at most 18)."""
+    text = text.strip()
+    if not re.fullmatch(r"-?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
+    return int(text)
+
+
+def players_arg(text: str) -> int:
+    """A number of players, ``MIN_PLAYERS`` to ``MAX_PLAYERS``."""
+    try:
+        n = whole(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of players") from None
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {n}")
+    return n
+
+
+def positive(text: str) -> int:
+    """A positive whole number."""
+    n = whole(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {n}")
+    return n
+
+
+def bot_names(text: str) -> list[str]:
+    """Comma-separated bot names, each a key of :data:`unorules.bots.BOTS`."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one bot, e.g. --bots heuristic")
+    for name in names:
+        if name not in BOTS:
+            raise argparse.ArgumentTypeError(f"unknown bot {name[:40]!r}; bots: {', '.join(BOTS)}")
+    return names
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAMES`` and ``--option NAME=VALUE``."""
+    parser.add_argument(
+        "--rules",
+        default="classic",
+        metavar="NAMES",
+        help="comma-separated plugin names (default: classic); see 'unorules rules'",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of a plugin, e.g. uno_penalty=4 (repeatable)",
+    )

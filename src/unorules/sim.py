@@ -1,0 +1,800 @@
+"""Play many seeded games between bots, on this machine's cores or elsewhere, and summarise them.
+
+The pieces, from one game to a whole run:
+
+* :func:`play_game` plays one seeded game with given bots and returns a
+  :class:`GameResult`: the winners, final scores, every round's length,
+  points, winner and starting seat, and why the game ended (or failed).
+* :class:`Simulation` describes the games of one rule set in a run (plugins,
+  options, players, bots, the run's seed); it pickles, so any executor can
+  ship it. ``simulation.play(i)`` plays game ``i``.
+* :func:`run` plays ``games`` games of each simulation with an *engine*
+  (:class:`InProcess`, :class:`LocalPool` over this machine's cores, any
+  :class:`concurrent.futures.Executor` through :class:`ExecutorEngine`, or a
+  Ray cluster with :class:`unorules.sim_ray.RayEngine`) and yields the results
+  as they finish. It streams: work is handed out a few chunks at a time, so
+  any number of games runs in constant memory.
+* :class:`Tally` adds results up into the summary ``unorules simulate``
+  prints (:meth:`Tally.to_data`); :func:`summarize` does it for a stream of
+  results, for example read back from a JSON Lines file with
+  :meth:`GameResult.from_json`.
+
+Seeding: game ``i`` of a run seeded ``S`` is dealt by ``new_game(seed="S/i")``
+and the bot of seat ``s`` is seeded ``"S/i/s"``. Nothing else is random, so a
+game's result depends only on the rule set, the bots, the seed and ``i``:
+not on the engine, the number of workers, the chunk size or the order in
+which games finish.
+
+>>> import unorules
+>>> from unorules import sim
+>>> rules = unorules.Ruleset.from_names(["classic"], options={"target_score": 100})
+>>> result = sim.play_game(rules, ["heuristic", "random"], seed=1, index=0)
+>>> result.status, result.winners, len(result.round_actions) == result.rounds
+('over', (0,), True)
+>>> simulation = sim.Simulation.of(rules, players=2, bots=["heuristic", "random"], seed=1)
+>>> tally = sim.summarize(sim.run([simulation], games=4))["classic"]
+>>> tally.games, sum(tally.to_data()["seat_wins"])
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import signal
+import statistics
+from collections import Counter, deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol, Self
+
+import attrs
+
+from unorules.bots import BOTS, Bot, make_bot, next_action
+from unorules.errors import UnorulesError
+from unorules.ruleset import Ruleset
+
+__all__ = [
+    "DEFAULT_MAX_ACTIONS",
+    "Chunk",
+    "Engine",
+    "EngineError",
+    "ExecutorEngine",
+    "GameResult",
+    "InProcess",
+    "LocalPool",
+    "Simulation",
+    "Status",
+    "Tally",
+    "chunks",
+    "play_chunk",
+    "play_game",
+    "run",
+    "summarize",
+]
+
+DEFAULT_MAX_ACTIONS = 1_000_000
+"""A game that has not ended after this many actions fails (a plugin that never ends a round)."""
+
+Status = Literal["over", "failed", "lost"]
+"""``"over"``: the game ended by the rules. ``"failed"``: it raised an error or
+did not end within the action limit (reproducible: replay its seed). ``"lost"``:
+the worker playing it died, so there is no result (not a property of the game)."""
+
+Seed = int | str
+OptionValue = bool | int | str | None
+
+
+class EngineError(UnorulesError):
+    """The engine could not finish the run (a worker died, a cluster became
+    unreachable). The games it could not play were yielded as ``"lost"``
+    results before this is raised."""
+
+
+# -- one game ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class GameResult:
+    """What became of one game of a run (picklable, and one JSON line with :meth:`to_json`).
+
+    The round tuples have one entry per finished round, in order:
+    ``round_actions`` the actions it took, ``round_points`` the points scored
+    in it, ``round_winners`` who won it (``None``: nobody), ``round_starters``
+    the seat to move when it was dealt.
+    """
+
+    rules: str
+    """The label of the rule set (``"classic,stacking"`` or ``"classic:uno_penalty=4"``)."""
+    plugins: tuple[str, ...]
+    options: tuple[tuple[str, OptionValue], ...]
+    """The options given to the rule set, sorted by name."""
+    seed: Seed
+    """The run's seed; the game was dealt from ``f"{seed}/{index}"``."""
+    index: int
+    bots: tuple[str, ...]
+    """The bot of every seat, by name (the number of players is its length)."""
+    status: Status
+    reason: str
+    """The outcome's reason (``"target-score"``) when the game is over, else what went wrong."""
+    winners: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    round_actions: tuple[int, ...] = ()
+    round_points: tuple[int, ...] = ()
+    round_winners: tuple[int | None, ...] = ()
+    round_starters: tuple[int, ...] = ()
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.bots)
+
+    @property
+    def rounds(self) -> int:
+        """The number of finished rounds."""
+        return len(self.round_actions)
+
+    @property
+    def actions(self) -> int:
+        """The number of actions of the finished rounds."""
+        return sum(self.round_actions)
+
+    def to_data(self) -> dict[str, Any]:
+        """The result as JSON-able data: one flat record, handy for data-frame libraries."""
+        return {
+            "rules": self.rules,
+            "plugins": list(self.plugins),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "index": self.index,
+            "players": self.players,
+            "bots": list(self.bots),
+            "status": self.status,
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "rounds": self.rounds,
+            "actions": self.actions,
+            "round_actions": list(self.round_actions),
+            "round_points": list(self.round_points),
+            "round_winners": list(self.round_winners),
+            "round_starters": list(self.round_starters),
+        }
+
+    def to_json(self) -> str:
+        """One line of JSON (no newline inside)."""
+        return json.dumps(self.to_data(), separators=(",", ":"))
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Self:
+        """The result :meth:`to_data` gave; ``ValueError`` naming the field if ``data`` is not one."""
+        try:
+            options = data["options"]
+            if not isinstance(options, Mapping):
+                raise TypeError("options is not an object")
+            result = cls(
+                rules=_typed(data, "rules", str),
+                plugins=tuple(_typed_items(data, "plugins", str)),
+                options=tuple(sorted((str(k), v) for k, v in options.items())),
+                seed=data["seed"] if isinstance(data["seed"], int | str) else _bad("seed"),
+                index=_typed(data, "index", int),
+                bots=tuple(_typed_items(data, "bots", str)),
+                status=data["status"] if data["status"] in ("over", "failed", "lost") else _bad("status"),
+                reason=_typed(data, "reason", str),
+                winners=tuple(_typed_items(data, "winners", int)),
+                scores=tuple(_typed_items(data, "scores", int)),
+                round_actions=tuple(_typed_items(data, "round_actions", int)),
+                round_points=tuple(_typed_items(data, "round_points", int)),
+                round_winners=tuple(_typed_items(data, "round_winners", int, none=True)),
+                round_starters=tuple(_typed_items(data, "round_starters", int)),
+            )
+        except KeyError as exc:
+            raise ValueError(f"a game result needs the field {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise ValueError(f"not a game result: {exc}") from None
+        if not (
+            len(result.round_actions)
+            == len(result.round_points)
+            == len(result.round_winners)
+            == len(result.round_starters)
+        ):
+            raise ValueError("round_actions, round_points, round_winners and round_starters differ in length")
+        return result
+
+    @classmethod
+    def from_json(cls, line: str) -> Self:
+        """The result of one line :meth:`to_json` wrote (``ValueError`` if it is not one)."""
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"not JSON: {str(exc)[:80]}") from None
+        if not isinstance(data, dict):
+            raise ValueError("a game result is a JSON object")
+        return cls.from_data(data)
+
+
+def _bad(field: str) -> Any:
+    raise TypeError(f"bad value for {field!r}")
+
+
+def _typed(data: Mapping[str, Any], field: str, kind: type) -> Any:
+    value = data[field]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"{field!r} must be {kind.__name__}")
+    return value
+
+
+def _typed_items(data: Mapping[str, Any], field: str, kind: type, none: bool = False) -> list[Any]:
+    values = data[field]
+    if not isinstance(values, list):
+        raise TypeError(f"{field!r} must be a list")
+    for value in values:
+        if value is None and none:
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise TypeError(f"{field!r} must hold {kind.__name__} values")
+    return values
+
+
+def _options_key(options: Mapping[str, OptionValue]) -> tuple[tuple[str, OptionValue], ...]:
+    return tuple(sorted(options.items()))
+
+
+def play_game(
+    ruleset: Ruleset,
+    bots: Sequence[str | Bot],
+    *,
+    seed: Seed,
+    index: int = 0,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    label: str | None = None,
+    options: Mapping[str, OptionValue] | None = None,
+) -> GameResult:
+    """Play game ``index`` of a run seeded ``seed`` with one bot per seat; return its result.
+
+    The game is dealt from ``f"{seed}/{index}"``. A bot given by name (a key of
+    :data:`unorules.bots.BOTS`) is made and seeded ``f"{seed}/{index}/{seat}"``;
+    a bot object is used as it is. An error raised while playing, or a game
+    still going after ``max_actions`` actions, gives a ``"failed"`` result
+    whose ``reason`` says what happened; a bad rule set for this many players
+    raises :class:`~unorules.RulesetError` before anything is played.
+    ``label`` names the rule set in the result (default: its plugin names),
+    ``options`` the options to record (default: those the rule set was built with).
+    """
+    players = len(bots)
+    state = ruleset.new_game(players=players, seed=f"{seed}/{index}")
+    seat_bots: list[Bot] = [
+        make_bot(b, seed=f"{seed}/{index}/{seat}") if isinstance(b, str) else b for seat, b in enumerate(bots)
+    ]
+    round_actions: list[int] = []
+    round_starters = [state.current_player]
+    count = 0
+    finished = 0
+    base = GameResult(
+        rules=label if label is not None else ",".join(ruleset.names),
+        plugins=tuple(ruleset.names),
+        options=_options_key(options if options is not None else ruleset.options),
+        seed=seed,
+        index=index,
+        bots=tuple(b.name for b in seat_bots),
+        status="failed",
+        reason="",
+    )
+    try:
+        for _ in range(max_actions):
+            if state.is_over:
+                break
+            state = state.apply(next_action(state, seat_bots))
+            count += 1
+            if len(state.rounds) != finished:
+                finished = len(state.rounds)
+                round_actions.append(count)
+                count = 0
+                if not state.is_over:
+                    round_starters.append(state.current_player)
+    except Exception as exc:
+        return attrs.evolve(base, reason=f"{type(exc).__name__}: {exc}"[:500])
+    if not state.is_over:
+        return attrs.evolve(base, reason=f"did not end within {max_actions} actions")
+    assert state.outcome is not None
+    return attrs.evolve(
+        base,
+        status="over",
+        reason=state.outcome.reason,
+        winners=tuple(state.outcome.winners),
+        scores=tuple(state.scores),
+        round_actions=tuple(round_actions),
+        round_points=tuple(sum(r.points) for r in state.rounds),
+        round_winners=tuple(r.winner for r in state.rounds),
+        round_starters=tuple(round_starters[: len(round_actions)]),
+    )
+
+
+# -- a run's description ------------------------------------------------------------------
+
+
+_RULESETS: dict[tuple[tuple[str, ...], tuple[tuple[str, OptionValue], ...]], Ruleset] = {}
+
+
+@attrs.frozen
+class Simulation:
+    """The games of one rule set in a run: everything a worker needs to play game ``i``.
+
+    It holds names, not objects, so it pickles small and any process rebuilds
+    the same rule set (once per process) and the same bots.
+    """
+
+    label: str
+    """How the rule set is named in results and summaries."""
+    plugins: tuple[str, ...]
+    options: tuple[tuple[str, OptionValue], ...]
+    players: int
+    bots: tuple[str, ...]
+    """Bot names, cycled over the seats."""
+    seed: Seed
+    max_actions: int = DEFAULT_MAX_ACTIONS
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: Ruleset,
+        *,
+        players: int,
+        bots: Sequence[str],
+        seed: Seed,
+        label: str | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+    ) -> Self:
+        """The simulation of ``ruleset`` (checked for ``players`` seats: :class:`~unorules.RulesetError`).
+
+        ``options`` are the options to rebuild the rule set with in other
+        processes (default: the options it was built with, defaults included).
+        """
+        if not bots:
+            raise ValueError("name at least one bot")
+        for name in bots:
+            if name not in BOTS:
+                raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        ruleset.new_game(players=players, seed=f"{seed}/check")
+        chosen = dict(options) if options is not None else dict(ruleset.options)
+        simulation = cls(
+            label=label if label is not None else ",".join(ruleset.names),
+            plugins=tuple(ruleset.names),
+            options=_options_key(chosen),
+            players=players,
+            bots=tuple(bots),
+            seed=seed,
+            max_actions=max_actions,
+        )
+        _RULESETS.setdefault((simulation.plugins, simulation.options), ruleset)
+        return simulation
+
+    @property
+    def seat_bots(self) -> tuple[str, ...]:
+        """The bot of every seat (``bots`` cycled)."""
+        return tuple(self.bots[s % len(self.bots)] for s in range(self.players))
+
+    def ruleset(self) -> Ruleset:
+        """The rule set, built once per process."""
+        key = (self.plugins, self.options)
+        rules = _RULESETS.get(key)
+        if rules is None:
+            rules = _RULESETS[key] = Ruleset.from_names(list(self.plugins), dict(self.options))
+        return rules
+
+    def play(self, index: int) -> GameResult:
+        """Play game ``index`` (see :func:`play_game`)."""
+        return play_game(
+            self.ruleset(),
+            self.seat_bots,
+            seed=self.seed,
+            index=index,
+            max_actions=self.max_actions,
+            label=self.label,
+            options=dict(self.options),
+        )
+
+    def tally(self) -> Tally:
+        """An empty :class:`Tally` for this simulation's results."""
+        return Tally(self.label, self.plugins, self.options, self.seat_bots)
+
+
+@attrs.frozen
+class Chunk:
+    """Games ``start`` to ``stop - 1`` of one simulation: the unit of work an engine hands out."""
+
+    simulation: Simulation
+    start: int
+    stop: int
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def lost(self, why: str) -> list[GameResult]:
+        """A ``"lost"`` result for each game of the chunk."""
+        sim = self.simulation
+        return [
+            GameResult(
+                rules=sim.label,
+                plugins=sim.plugins,
+                options=sim.options,
+                seed=sim.seed,
+                index=i,
+                bots=sim.seat_bots,
+                status="lost",
+                reason=why,
+            )
+            for i in range(self.start, self.stop)
+        ]
+
+
+def play_chunk(chunk: Chunk) -> list[GameResult]:
+    """Play every game of ``chunk`` in this process."""
+    return [chunk.simulation.play(i) for i in range(chunk.start, chunk.stop)]
+
+
+def chunks(simulations: Sequence[Simulation], games: int, size: int) -> Iterator[Chunk]:
+    """The chunks of a run, made lazily: every game of the first simulation, then the next one's."""
+    if size < 1:
+        raise ValueError(f"chunk size must be positive, not {size}")
+    for simulation in simulations:
+        for start in range(0, games, size):
+            yield Chunk(simulation, start, min(games, start + size))
+
+
+def default_chunk_size(games: int, workers: int) -> int:
+    """Chunks of at most 25 games, at least 4 per worker when there are enough games."""
+    return max(1, min(25, games // max(1, workers * 4)))
+
+
+# -- engines ------------------------------------------------------------------------------
+
+
+class Engine(Protocol):
+    """Something that plays chunks and gives their results back as they finish.
+
+    ``results`` must consume ``chunks`` lazily (a few ahead of what is
+    finished), give back each chunk's results, and when the run is closed
+    early (the generator is closed, e.g. on Ctrl-C) cancel what is
+    outstanding. A chunk it could not play (a worker died) it gives back as
+    :meth:`Chunk.lost` results, then raises :class:`EngineError`.
+    """
+
+    workers: int
+    """How many chunks it plays at once (to size chunks)."""
+
+    def results(self, chunks: Iterator[Chunk]) -> Iterator[list[GameResult]]:
+        """Play ``chunks``, yielding each chunk's results when it is finished."""
+        ...
+
+    def close(self) -> None:
+        """Release what the engine holds (processes, connections)."""
+        ...
+
+
+class InProcess:
+    """Plays every chunk in this process, one after the other."""
+
+    workers = 1
+
+    def results(self, chunks: Iterator[Chunk]) -> Iterator[list[GameResult]]:
+        for chunk in chunks:
+            yield play_chunk(chunk)
+
+    def close(self) -> None:
+        pass
+
+
+class ExecutorEngine:
+    """Plays chunks on a :class:`concurrent.futures.Executor` (a process pool, a Dask client's executor...).
+
+    At most ``window`` chunks are submitted ahead of those finished, so the
+    run streams in constant memory. When the run is closed early the
+    submitted chunks are cancelled.
+    """
+
+    def __init__(
+        self, executor: concurrent.futures.Executor, workers: int, window: int | None = None
+    ) -> None:
+        self.executor = executor
+        self.workers = workers
+        self.window = window if window is not None else 4 * workers
+
+    def results(self, chunks: Iterator[Chunk]) -> Iterator[list[GameResult]]:
+        pending: dict[concurrent.futures.Future[list[GameResult]], Chunk] = {}
+        order: deque[concurrent.futures.Future[list[GameResult]]] = deque()
+        source = iter(chunks)
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and len(pending) < self.window:
+                    chunk = next(source, None)
+                    if chunk is None:
+                        exhausted = True
+                        break
+                    future = self.executor.submit(play_chunk, chunk)
+                    pending[future] = chunk
+                    order.append(future)
+                if not pending:
+                    return
+                done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                broken: BaseException | None = None
+                for future in [f for f in order if f in done]:
+                    chunk = pending.pop(future)
+                    order.remove(future)
+                    try:
+                        yield future.result()
+                    except concurrent.futures.CancelledError:
+                        continue
+                    except Exception as exc:
+                        if not _is_lost_worker(exc):
+                            raise
+                        broken = exc
+                        yield chunk.lost(_lost_reason(exc))
+                if broken is not None:
+                    for future in list(order):
+                        future.cancel()
+                        yield pending.pop(future).lost(_lost_reason(broken))
+                    order.clear()
+                    raise EngineError(f"a worker died: {_lost_reason(broken)}")
+        finally:
+            for future in order:
+                future.cancel()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _is_lost_worker(exc: BaseException) -> bool:
+    return isinstance(exc, concurrent.futures.process.BrokenProcessPool)
+
+
+def _lost_reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which cancels the run (no tracebacks from workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalPool(ExecutorEngine):
+    """Plays chunks in ``workers`` processes of this machine (default: one per core).
+
+    Workers ignore Ctrl-C: the parent cancels what is outstanding and stops
+    the workers. A worker that dies ends the run with :class:`EngineError`
+    after the chunks in flight are given back as lost.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        count = workers or os.cpu_count() or 1
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=count, initializer=_ignore_interrupts)
+        super().__init__(pool, count)
+        self._pool = pool
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        terminate = getattr(self._pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:  # older Pythons: stop the workers still playing a chunk of the closed run
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                if process.is_alive():
+                    process.terminate()
+        self._pool.shutdown(wait=True)
+
+
+def run(
+    simulations: Sequence[Simulation],
+    games: int,
+    *,
+    engine: Engine | None = None,
+    chunk_size: int | None = None,
+) -> Generator[GameResult, None, None]:
+    """Play games ``0`` to ``games - 1`` of every simulation with ``engine``; yield each result.
+
+    Results come as chunks finish, so their order depends on the engine;
+    each result is the same whatever the engine (see the module's seeding).
+    The default engine plays in this process. Closing the returned generator
+    (or an exception in the consumer) cancels the work outstanding; the
+    engine itself is left open for the caller to close.
+    """
+    if games < 0:
+        raise ValueError(f"games must not be negative, not {games}")
+    engine = engine if engine is not None else InProcess()
+    size = chunk_size if chunk_size is not None else default_chunk_size(games, engine.workers)
+    stream = engine.results(chunks(simulations, games, size))
+    try:
+        for results in stream:
+            yield from results
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+
+
+# -- summaries ----------------------------------------------------------------------------
+
+
+MAX_EXAMPLES = 20
+"""How many failed or lost games a :class:`Tally` remembers (the lowest indexes)."""
+
+
+class Tally:
+    """The running summary of one rule set's results: constant memory, order independent.
+
+    Lengths are kept as counts per value, so medians and percentiles are
+    exact whatever the number of games. ``add`` results in any order; the
+    summary is the same.
+    """
+
+    def __init__(
+        self,
+        rules: str,
+        plugins: Sequence[str],
+        options: Iterable[tuple[str, OptionValue]],
+        seat_bots: Sequence[str],
+    ) -> None:
+        self.rules = rules
+        self.plugins = tuple(plugins)
+        self.options = dict(options)
+        self.seat_bots = tuple(seat_bots)
+        self.players = len(self.seat_bots)
+        self.games = 0
+        self.failed = 0
+        self.lost = 0
+        self.failures: list[tuple[int, str]] = []
+        """The lowest-indexed failed games (``index, reason``), at most :data:`MAX_EXAMPLES`."""
+        self.lost_games: list[int] = []
+        """The lowest indexes of lost games, at most :data:`MAX_EXAMPLES`."""
+        self.round_lengths: Counter[int] = Counter()
+        """How many rounds took each number of actions."""
+        self.game_rounds: Counter[int] = Counter()
+        """How many games took each number of rounds."""
+        self.game_actions: Counter[int] = Counter()
+        """How many games took each number of actions."""
+        self.points = 0
+        self.seat_wins = [0] * self.players
+        self.seat_round_wins = [0] * self.players
+        self.bot_wins: Counter[str] = Counter()
+        self.first_player_round_wins = 0
+        self.first_player_game_wins = 0
+
+    @classmethod
+    def for_result(cls, result: GameResult) -> Tally:
+        """An empty tally for results like ``result``."""
+        return cls(result.rules, result.plugins, result.options, result.bots)
+
+    def add(self, result: GameResult) -> None:
+        """Count one result (``ValueError`` if it belongs to another rule set or table)."""
+        if result.rules != self.rules or result.bots != self.seat_bots:
+            raise ValueError(
+                f"result of game {result.index} ({result.rules}, bots {','.join(result.bots)}) "
+                f"does not belong to {self.rules} with bots {','.join(self.seat_bots)}"
+            )
+        if result.status == "failed":
+            self.failed += 1
+            _keep_lowest(self.failures, (result.index, result.reason))
+            return
+        if result.status == "lost":
+            self.lost += 1
+            _keep_lowest(self.lost_games, result.index)
+            return
+        self.games += 1
+        self.round_lengths.update(result.round_actions)
+        self.game_rounds[result.rounds] += 1
+        self.game_actions[result.actions] += 1
+        self.points += sum(result.round_points)
+        for seat in result.winners:
+            self.seat_wins[seat] += 1
+        for bot in {self.seat_bots[s] for s in result.winners}:
+            self.bot_wins[bot] += 1
+        for winner, starter in zip(result.round_winners, result.round_starters, strict=True):
+            if winner is not None:
+                self.seat_round_wins[winner] += 1
+                if winner == starter:
+                    self.first_player_round_wins += 1
+        if result.round_starters and result.round_starters[0] in result.winners:
+            self.first_player_game_wins += 1
+
+    @property
+    def rounds(self) -> int:
+        """The rounds of the games that ended."""
+        return sum(self.round_lengths.values())
+
+    @property
+    def actions(self) -> int:
+        """The actions of those rounds."""
+        return sum(n * k for n, k in self.round_lengths.items())
+
+    def to_data(self) -> dict[str, Any]:
+        """The summary as JSON-able data (the same for any engine, worker count or order)."""
+        games = self.games
+        rounds = self.rounds
+        actions = self.actions
+        bot_names = sorted(set(self.seat_bots))
+        bot_wins = {b: self.bot_wins[b] for b in bot_names}
+        return {
+            "rules": self.rules,
+            "plugins": list(self.plugins),
+            "options": dict(self.options),
+            "games": games,
+            "failed": self.failed,
+            "lost": self.lost,
+            "rounds": rounds,
+            "rounds_per_game": rounds / games if games else 0.0,
+            "actions": actions,
+            "actions_per_round": actions / rounds if rounds else 0.0,
+            "actions_per_game": actions / games if games else 0.0,
+            "round_length": {
+                "median": _median(self.round_lengths),
+                "p90": _rank(self.round_lengths, int(0.9 * rounds)) if rounds else 0,
+                "max": max(self.round_lengths, default=0),
+            },
+            "points_per_round": self.points / rounds if rounds else 0.0,
+            "seat_bots": list(self.seat_bots),
+            "seat_wins": list(self.seat_wins),
+            "seat_win_rate": [w / games if games else 0.0 for w in self.seat_wins],
+            "seat_round_wins": list(self.seat_round_wins),
+            "first_player_game_win_rate": self.first_player_game_wins / games if games else 0.0,
+            "first_player_round_win_rate": self.first_player_round_wins / rounds if rounds else 0.0,
+            "bot_seats": {b: self.seat_bots.count(b) for b in bot_names},
+            "bot_wins": bot_wins,
+            "bot_win_rate": {b: n / games if games else 0.0 for b, n in bot_wins.items()},
+            "bot_round_win_rate": {
+                b: sum(self.seat_round_wins[s] for s in range(self.players) if self.seat_bots[s] == b)
+                / rounds
+                if rounds
+                else 0.0
+                for b in bot_names
+            },
+        }
+
+    def _bot_round_wins(self, bot: str) -> int:
+        return sum(self.seat_round_wins[s] for s in range(self.players) if self.seat_bots[s] == bot)
+
+
+def _keep_lowest(items: list[Any], item: Any) -> None:
+    items.append(item)
+    items.sort()
+    del items[MAX_EXAMPLES:]
+
+
+def _rank(counts: Counter[int], k: int) -> int:
+    """The ``k``-th smallest value (from 0) of the multiset ``counts``."""
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if k < seen:
+            return value
+    raise IndexError(k)
+
+
+def _median(counts: Counter[int]) -> float | int:
+    n = sum(counts.values())
+    if not n:
+        return 0
+    if n % 2:
+        return _rank(counts, n // 2)
+    return statistics.fmean([_rank(counts, n // 2 - 1), _rank(counts, n // 2)])
+
+
+def summarize(
+    results: Iterable[GameResult], on_result: Callable[[GameResult], None] | None = None
+) -> dict[str, Tally]:
+    """Add ``results`` up into one :class:`Tally` per rule set label, in order of first appearance.
+
+    ``on_result`` is called with each result as it is counted (progress,
+    writing it out). Results of one label with different bots raise ``ValueError``.
+    """
+    tallies: dict[str, Tally] = {}
+    for result in results:
+        tally = tallies.get(result.rules)
+        if tally is None:
+            tally = tallies[result.rules] = Tally.for_result(result)
+        tally.add(result)
+        if on_result is not None:
+            on_result(result)
+    return tallies
