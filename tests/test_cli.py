@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from unorules.cli import simulate as simulate_command
 from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
+from unorules.cli import simulate as simulate_command
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

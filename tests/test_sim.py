@@ -79,6 +79,7 @@ def test_the_summary_of_a_seeded_run_is_the_one_the_command_line_has_always_prin
             bots=["heuristic", "random"],
             seed=1,
             options={},
+            label=label,
         )
         for label in expected
     ]
@@ -173,8 +174,7 @@ def test_a_worker_that_dies_loses_its_games_and_ends_the_run(monkeypatch: pytest
     got: list[sim.GameResult] = []
     try:
         with pytest.raises(sim.EngineError, match="a worker died"):
-            for result in sim.run([doomed], 40, engine=pool, chunk_size=2):
-                got.append(result)
+            got.extend(sim.run([doomed], 40, engine=pool, chunk_size=2))
     finally:
         pool.close()
     lost = {r.index for r in got if r.status == "lost"}
@@ -197,10 +197,11 @@ def test_a_game_that_does_not_end_fails_with_a_reason() -> None:
 
 
 def test_tallies_do_not_depend_on_the_order_of_results() -> None:
-    results = list(sim.run([simulation(HOUSE)], 15))
-    expected = sim.summarize(results)["classic,stacking,seven-o"].to_data()
+    house = simulation(HOUSE)
+    results = list(sim.run([house], 15))
+    expected = sim.summarize(results)[house.label].to_data()
     random.Random(1).shuffle(results)
-    assert sim.summarize(results)["classic,stacking,seven-o"].to_data() == expected
+    assert sim.summarize(results)[house.label].to_data() == expected
     assert expected["games"] == 15
     assert expected["rounds"] == sum(r.rounds for r in results)
 
