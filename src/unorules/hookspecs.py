@@ -13,8 +13,11 @@ defaults ``trylast``.
 Hooks fall into four groups: *building a rule set* (called once, when a
 :class:`~unorules.Ruleset` is built), *dealing*, *taking actions* (called on
 every action: keep them cheap) and *ending rounds and games*. A rule set
-calls a hook directly, skipping pluggy's dispatch, when exactly one plugin
-implements it; so a hook that no plugin implements costs nothing.
+calls the hooks of play through callers it compiles once (not through
+pluggy's dispatch) with pluggy's order, results and exception semantics; a
+hook that no plugin implements costs nothing, and one with a single
+implementation is that function. See "The compiled hook layer" on the hooks
+page.
 
 A hook that returns a new :class:`~unorules.GameState` must build it from the
 state it was given (``state.replace(...)`` and the mechanics methods such as

@@ -23,6 +23,7 @@ from typing import Any
 import pluggy
 
 from unorules import hookspecs
+from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames, single
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError
@@ -50,114 +51,6 @@ def _plugin_name(plugin: Any) -> str:
     if not isinstance(name, str) or not name:
         raise RulesetError(f"plugin {plugin!r} has no name: give it a 'name' attribute")
     return name
-
-
-def _compile(hook: pluggy.HookCaller, firstresult: bool) -> Callable[..., Any]:
-    """A fast caller for ``hook`` taking the spec's arguments positionally.
-
-    Built once per rule set, because pluggy's own dispatch (keyword arguments,
-    a copy of the implementation list, a generic loop) costs microseconds per
-    call. With no implementation the hook is a constant; with one plain
-    implementation whose parameters are the spec's, it is that function; with
-    several plain implementations and new-style wrappers (``wrapper=True``) it
-    is a loop in pluggy's order: wrappers first (outermost first), then the
-    implementations, last registered first, stopping at the first result for
-    ``firstresult`` hooks. If anything raises while wrappers take part, the call
-    is made again through pluggy, so that wrappers see the exception exactly as
-    pluggy hands it to them (hooks are functions of immutable states: calling
-    one again is harmless). Old-style hookwrappers and implementations with
-    keyword defaults always go through pluggy.
-    """
-    spec = hook.spec
-    assert spec is not None
-    argnames = tuple(spec.argnames)
-    impls = hook.get_hookimpls()
-    if not impls:
-        if firstresult:
-            return lambda *args: None
-        return lambda *args: []
-    function = _single(hook)
-    if function is not None:
-        if firstresult:
-            return function
-        return lambda *args: [r] if (r := function(*args)) is not None else []
-
-    def through_pluggy(*args: Any) -> Any:
-        return hook(**dict(zip(argnames, args, strict=True)))
-
-    if any(impl.hookwrapper or impl.kwargnames for impl in impls):
-        return through_pluggy
-    return _unrolled(hook.name, argnames, impls[::-1], firstresult, through_pluggy)
-
-
-def _unrolled(
-    name: str,
-    argnames: tuple[str, ...],
-    in_order: Sequence[pluggy.HookImpl],
-    firstresult: bool,
-    through_pluggy: Callable[..., Any],
-    concatenate: bool = False,
-) -> Callable[..., Any]:
-    """Generate the caller of several implementations, in the order given
-    (pluggy's: the last of ``get_hookimpls()`` first, its wrappers at the end of
-    that list), as straight-line code: no loop, no per-call argument packing.
-    With ``concatenate`` (a list hook without wrappers) it returns the tuple of
-    every result's items instead of the list of results."""
-    args = ", ".join(argnames)
-    namespace: dict[str, Any] = {"_through_pluggy": through_pluggy}
-    wrappers: list[str] = []
-    plain: list[str] = []
-    for i, impl in enumerate(in_order):
-        namespace[f"_f{i}"] = impl.function
-        # Each implementation is called with the arguments it names, in its order.
-        (wrappers if impl.wrapper else plain).append(f"_f{i}({', '.join(impl.argnames)})")
-    body: list[str] = []
-    for j, call in enumerate(wrappers):
-        body += [f"_g{j} = {call}", f"next(_g{j})"]
-    if firstresult:
-        body.append(f"_res = {plain[0]}")
-        for call in plain[1:]:
-            body += ["if _res is None:", f"    _res = {call}"]
-    elif concatenate:
-        body.append("_res = []")
-        for call in plain:
-            body += [f"_r = {call}", "if _r is not None:", "    _res += _r"]
-        body.append("_res = tuple(_res)")
-    else:
-        body.append("_res = []")
-        for call in plain:
-            body += [f"_r = {call}", "if _r is not None:", "    _res.append(_r)"]
-    for j in reversed(range(len(wrappers))):
-        body += [
-            "try:",
-            f"    _g{j}.send(_res)",
-            "except StopIteration as _stop:",
-            "    _res = _stop.value",
-            "else:",
-            "    raise RuntimeError('a hook wrapper yielded twice')",  # pluggy reports it
-        ]
-    body.append("return _res")
-    if wrappers:
-        # Anything raised: call again through pluggy, which hands it to the wrappers.
-        indented = [f"    {line}" for line in body]
-        body = ["try:", *indented, "except Exception:", f"    return _through_pluggy({args})"]
-    source = f"def _call({args}):\n" + "".join(f"    {line}\n" for line in body)
-    exec(compile(source, f"<unorules: compiled hook {name}>", "exec"), namespace)
-    caller: Callable[..., Any] = namespace["_call"]
-    return caller
-
-
-def _single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
-    """The implementation of ``hook`` when there is exactly one, plain (not a
-    wrapper) and taking the spec's arguments in order; else ``None``."""
-    impls = hook.get_hookimpls()
-    if len(impls) != 1 or hook.spec is None:
-        return None
-    impl = impls[0]
-    if impl.hookwrapper or impl.wrapper or tuple(impl.argnames) != tuple(hook.spec.argnames):
-        return None
-    function: Callable[..., Any] = impl.function
-    return function
 
 
 class Ruleset:
@@ -190,7 +83,9 @@ class Ruleset:
         self._given = {k: v for k, v in self.options.items() if k in (options or {})}
         self._declare()
 
-        self.pm = pluggy.PluginManager("unorules")
+        self.pm: pluggy.PluginManager = ClosedPluginManager("unorules")
+        """The rule set's own pluggy ``PluginManager``, closed to changes once the
+        rule set is built (see :doc:`hooks`)."""
         self.pm.add_hookspecs(hookspecs)
         for plugin in self._plugins:
             # A plugin may offer hooks of its own to other plugins (an extension
@@ -205,38 +100,33 @@ class Ruleset:
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             raise RulesetError(f"a plugin implements an unknown hook: {exc}") from None
+        self.pm.close()
         self.hook = self.pm.hook
+        self._impl_codes = impl_frames(self.pm)
 
         h = self.hook
-        # Hooks asked on every action, compiled once (see _compile).
-        self._legal_hook: Callable[[GameState], list[Sequence[Action]]] = _compile(h.legal_actions, False)
+        # Hooks asked on every action, compiled once (see unorules._hookcall).
         # The usual case, one legal_actions implementation: its list becomes the tuple directly.
-        self._legal_single: Callable[[GameState], Sequence[Action] | None] | None = _single(h.legal_actions)
-        # Several implementations and no wrapper: one generated call concatenates their lists.
-        self._legal_concat: Callable[[GameState], tuple[Action, ...]] | None = None
-        legal_impls = h.legal_actions.get_hookimpls()
-        if len(legal_impls) > 1 and not any(i.wrapper or i.hookwrapper or i.kwargnames for i in legal_impls):
-            self._legal_concat = _unrolled(
-                "legal_actions", ("state",), legal_impls[::-1], False, self._legal_hook, concatenate=True
-            )
-        self._apply: Callable[[GameState, Action], GameState | None] = _compile(h.apply_action, True)
-        self._explain: Callable[[GameState, Action], tuple[str, str] | None] = _compile(
-            h.explain_illegal, True
+        self._legal_single: Callable[[GameState], Sequence[Action] | None] | None = single(h.legal_actions)
+        self._legal_all: Callable[[GameState], tuple[Action, ...]] = compile_hook(
+            h.legal_actions, concatenate=True
         )
-        self._on_play: Callable[[GameState, Action, GameState], GameState | None] = _compile(h.on_play, True)
-        self._on_draw: Callable[[GameState, int, tuple[Card, ...], str], GameState | None] = _compile(
-            h.on_draw, True
+        self._apply: Callable[[GameState, Action], GameState | None] = compile_hook(h.apply_action)
+        self._explain: Callable[[GameState, Action], tuple[str, str] | None] = compile_hook(h.explain_illegal)
+        self._on_play: Callable[[GameState, Action, GameState], GameState | None] = compile_hook(h.on_play)
+        self._on_draw: Callable[[GameState, int, tuple[Card, ...], str], GameState | None] = compile_hook(
+            h.on_draw
         )
         self._watch_draws: bool = bool(h.on_draw.get_hookimpls())  # else draw skips the call
-        self._visible: Callable[[GameState, int], list[Iterable[int]]] = _compile(h.visible_hands, False)
-        self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = _compile(
-            h.score_round, True
+        self._visible: Callable[[GameState, int], list[Iterable[int]]] = compile_hook(h.visible_hands)
+        self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = compile_hook(
+            h.score_round
         )
-        self._on_round_end: Callable[[GameState, RoundResult], GameState | None] = _compile(
-            h.on_round_end, True
+        self._on_round_end: Callable[[GameState, RoundResult], GameState | None] = compile_hook(
+            h.on_round_end
         )
-        self._game_outcome: Callable[[GameState], Outcome | None] = _compile(h.game_outcome, True)
-        self._on_starter: Callable[[GameState], GameState | None] = _compile(h.on_starter, True)
+        self._game_outcome: Callable[[GameState], Outcome | None] = compile_hook(h.game_outcome)
+        self._on_starter: Callable[[GameState], GameState | None] = compile_hook(h.on_starter)
 
         self.deck: tuple[Card, ...] = tuple(itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1]))
         if not self.deck:
@@ -536,6 +426,19 @@ class Ruleset:
         ``choose_dealer`` hook unless ``dealer`` is given; with it, ``dealer``
         (default 0) deals and nobody draws for dealer.
         """
+        try:
+            return self._new_game(players, seed, deck, dealer)
+        except Exception as exc:
+            self._annotate(exc, "dealing a new game")
+            raise
+
+    def _new_game(
+        self,
+        players: int,
+        seed: int | str | None,
+        deck: Iterable[str | Card] | str | None,
+        dealer: int | None,
+    ) -> GameState:
         if (
             isinstance(players, bool)
             or not isinstance(players, int)
@@ -632,17 +535,11 @@ class Ruleset:
     # -- the per-action path -----------------------------------------------------
 
     def _legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        single = self._legal_single
-        if single is not None:
-            found = single(state)
-            return () if found is None else tuple(found)
-        concat = self._legal_concat
-        if concat is not None:
-            return concat(state)
-        lists = self._legal_hook(state)
-        if len(lists) == 1:
-            return tuple(lists[0])
-        return tuple(itertools.chain.from_iterable(lists))
+        return self._legal_all(state)
+
+    def _annotate(self, exc: BaseException, doing: str) -> None:
+        """Name the plugin and hook that raised ``exc`` in a note (see :func:`annotate`)."""
+        annotate(exc, self._impl_codes, doing, ",".join(self.names))
 
     def _visible_hands(self, state: GameState, seat: int) -> set[int]:
         return {s for found in self._visible(state, seat) for s in found if s != seat}

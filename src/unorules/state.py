@@ -300,11 +300,15 @@ class GameState:
             else:
                 rules = self.ruleset
                 single = rules._legal_single
-                if single is None:
-                    legal = rules._legal_actions(self)
-                else:  # Ruleset._legal_actions inlined for the usual case, one implementation
-                    found = single(self)
-                    legal = () if found is None else tuple(found)
+                try:
+                    if single is None:
+                        legal = rules._legal_actions(self)
+                    else:  # Ruleset._legal_actions inlined for the usual case, one implementation
+                        found = single(self)
+                        legal = () if found is None else tuple(found)
+                except Exception as exc:
+                    rules._annotate(exc, "listing the legal actions")
+                    raise
             object.__setattr__(self, "_legal", legal)
         if seat is None:
             return legal
@@ -335,7 +339,11 @@ class GameState:
         fields = self.__dict__.copy()
         fields["last_action"] = action
         fields["events"] = ()
-        new = self.ruleset._apply(_from_fields(fields), action)
+        try:
+            new = self.ruleset._apply(_from_fields(fields), action)
+        except Exception as exc:
+            self.ruleset._annotate(exc, f"applying {action}")
+            raise
         if new is None:
             raise RuntimeError(f"no plugin carried out the legal action {action}")
         return new
@@ -400,7 +408,12 @@ class GameState:
         shown: dict[int, tuple[Card, ...]] = {}
         if seat is not None:
             shown[seat] = self.hands[seat]
-            for other in rules._visible_hands(self, seat):
+            try:
+                visible = rules._visible_hands(self, seat)
+            except Exception as exc:
+                rules._annotate(exc, f"showing seat {seat} its view")
+                raise
+            for other in visible:
                 shown[other] = self.hands[other]
         events = self.events
         if any(e.private and e.seat != seat for e in events):
