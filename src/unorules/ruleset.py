@@ -435,7 +435,7 @@ class Ruleset:
     def _new_game(
         self,
         players: int,
-        seed: int | str | None,
+        seed: Seed,
         deck: Iterable[str | Card] | str | None,
         dealer: int | None,
     ) -> GameState:
