@@ -12,12 +12,16 @@ import numbers
 import pickle
 import subprocess
 import sys
+from typing import Any
 
+import attrs
 import cloudpickle
+import jsonschema
 import numpy as np
 import pytest
 
 import unorules
+import unorules.testing
 from unorules import (
     PLAY,
     Action,
@@ -32,8 +36,9 @@ from unorules import (
     installed_plugins,
 )
 from unorules.bots import Bot, BotError, HeuristicBot, RandomBot, next_action, play_game
+from unorules.schemas import SCHEMAS, schema
 from unorules.testing import rearranged
-from unorules.testing.embedding import check_pickle_round_trip, copiers, random_states
+from unorules.testing.embedding import check_pickle_round_trip, check_view_secrets, copiers, random_states
 from unorules.testing.strategies import build_ruleset, supported_players
 
 PLUGINS = sorted(set(installed_plugins()) - {"classic"})
@@ -221,7 +226,7 @@ def test_from_json_reuses_the_cached_rule_set() -> None:
 
 
 def _classic_state() -> GameState:
-    return Ruleset.from_names(["classic"]).new_game(players=4, seed=2)
+    return Ruleset.from_names(["classic"], options={"target_score": 30}).new_game(players=4, seed=2)
 
 
 def test_seats_to_act_is_the_seat_to_move_then_out_of_turn_seats_in_turn_order() -> None:
@@ -322,3 +327,127 @@ def test_views_carry_what_every_player_knows() -> None:
     assert (spectator.seat, spectator.hand, spectator.legal_actions) == (None, (), ())
     assert dict(spectator.visible_hands) == {}
     json.dumps(view.options)  # plain values
+
+
+# -- client-safe views ----------------------------------------------------------------------------
+
+
+@functools.cache
+def _validators() -> dict[str, Any]:
+    return {name: jsonschema.Draft202012Validator(schema(name)) for name in SCHEMAS}
+
+
+@pytest.mark.parametrize("combo", COMBINATIONS, ids="+".join)
+def test_no_view_depends_on_what_its_seat_may_not_know(combo: tuple[str, ...]) -> None:
+    states = _states(combo)
+    compared = sum(check_view_secrets(state, tries=1) for state in states[::6] + states[-1:])
+    assert compared >= len(states[::6])  # most scrambles are comparable
+
+
+@pytest.mark.parametrize("combo", COMBINATIONS, ids="+".join)
+def test_states_and_views_match_their_json_schemas(combo: tuple[str, ...]) -> None:
+    validators = _validators()
+    for state in _states(combo)[::20]:
+        validators["state"].validate(json.loads(state.to_json()))
+        for seat in (state.current_player, None):
+            view = state.public_view() if seat is None else state.view(seat)
+            data = json.loads(view.to_json())
+            validators["view"].validate(data)
+            assert data == view.to_data()
+            assert SeatView.from_json(view.to_json()) == view
+
+
+def test_the_schemas_refuse_a_state_sent_as_a_view() -> None:
+    state = Ruleset.from_names(["classic"]).new_game(players=3, seed=1)
+    with pytest.raises(jsonschema.ValidationError):
+        _validators()["view"].validate(json.loads(state.to_json()))
+    data = state.view(0).to_data()
+    data["hands"] = [[str(c) for c in h] for h in state.hands]
+    with pytest.raises(jsonschema.ValidationError, match="Additional properties"):
+        _validators()["view"].validate(data)
+    with pytest.raises(ValueError, match="no schema 'game'"):
+        schema("game")
+
+
+class _Stash(unorules.Plugin):
+    """Keeps the draw pile's next card in plugin data (not declared public)."""
+
+    name = "stash-for-test"
+    requires = ("classic",)
+
+    @unorules.hookimpl(wrapper=True)
+    def apply_action(self, state: GameState, action: Action) -> Any:
+        new = yield
+        if new is not None and new.draw_pile:
+            new = new.with_extra("next-card", new.draw_pile[0])
+        return new
+
+
+def test_private_plugin_data_stays_out_of_views() -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[_Stash()])
+    state = rules.new_game(players=3, seed=1)
+    state = state.apply(state.legal_actions()[0])
+    assert state.extra("next-card") is state.draw_pile[0]
+    assert check_view_secrets(state) > 0
+    assert all(v.extras == () for v in (state.view(0), state.public_view()))
+    assert "next-card" not in state.view(1).to_json()
+
+
+def test_a_view_that_leaks_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=3, seed=3)
+    drawn = state.apply(f"{state.current_player}: draw")
+    assert check_view_secrets(drawn) > 0
+    original = GameState._view
+
+    def unredacted(self: GameState, seat: int | None) -> SeatView:
+        return attrs.evolve(original(self, seat), events=self.events)  # private cards shown to all
+
+    monkeypatch.setattr(GameState, "_view", unredacted)
+    with pytest.raises(unorules.testing.InvariantViolation, match="events differ"):
+        check_view_secrets(drawn)
+
+    def with_all_extras(self: GameState, seat: int | None) -> SeatView:
+        return attrs.evolve(original(self, seat), extras=self.extras)
+
+    monkeypatch.setattr(GameState, "_view", with_all_extras)
+    stashed = Ruleset.from_names(["classic"], plugins=[_Stash()]).new_game(players=3, seed=1)
+    stashed = stashed.apply(stashed.legal_actions()[0])
+    with pytest.raises(unorules.testing.InvariantViolation, match="non-public plugin data"):
+        check_view_secrets(stashed)
+
+
+def test_views_hide_the_secret_card_and_private_cards_but_keep_the_draw_count() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=3, seed=3)
+    mover = state.current_player
+    drawn = state.apply(f"{mover}: draw")
+    (event,) = [e for e in drawn.events if e.kind == "draw"]
+    assert (event.seat, event.count, len(event.cards)) == (mover, 1, 1)
+    for seat in (*[s for s in range(3) if s != mover], None):
+        view = drawn.public_view() if seat is None else drawn.view(seat)
+        (seen,) = [e for e in view.events if e.kind == "draw"]
+        assert (seen.cards, seen.count) == ((), 1)
+        assert view.phase.card is None
+        assert str(event.cards[0]) not in json.dumps(view.to_data()["events"])
+
+
+def test_state_json_without_the_typed_event_fields_still_reads() -> None:
+    state = Ruleset.from_names(["classic"]).new_game(players=3, seed=3)
+    data = json.loads(state.to_json())
+    for event in data["events"]:
+        for key in ("target", "count", "color", "data"):
+            del event[key]
+    restored = GameState.from_json(json.dumps(data))
+    assert [e.kind for e in restored.events] == [e.kind for e in state.events]
+
+
+def test_view_json_errors_name_the_bad_part() -> None:
+    view = Ruleset.from_names(["classic"]).new_game(players=3, seed=3).view(0)
+    data = view.to_data()
+    with pytest.raises(unorules.StateFormatError, match=r"format: expected 'unorules\.view/1'"):
+        SeatView.from_data({**data, "format": "unorules.state/1"})
+    with pytest.raises(unorules.StateFormatError, match=r"hand\[0\]"):
+        SeatView.from_data({**data, "hand": ["R99"]})
+    with pytest.raises(unorules.StateFormatError, match="not valid JSON"):
+        SeatView.from_json("{")

@@ -70,8 +70,16 @@ def _unpickle_phase(*fields: Any) -> Phase:
 class Event:
     """Something that happened during the last action, for logs and UIs.
 
+    Typed fields say what happened, so a client can animate it without reading
+    text: ``kind`` (see the event catalogue), the acting ``seat``, the
+    ``cards`` involved, the ``rule`` id, the ``target`` seat (who was caught,
+    who traded hands with whom), a ``count`` (cards drawn, a stack's size), a
+    ``color`` (the colour named) and ``data``, plugin-specific values as
+    sorted ``(name, value)`` pairs (values as in :data:`Value`).
+    ``detail`` and ``str(event)`` are the human rendering.
+
     ``cards`` are private to ``seat`` when ``private`` is true (cards drawn);
-    :meth:`GameState.view` hides them from other seats.
+    :meth:`GameState.view` hides them from other seats (the ``count`` stays).
     """
 
     kind: str
@@ -80,6 +88,17 @@ class Event:
     rule: str | None = None
     detail: str = ""
     private: bool = False
+    target: int | None = None
+    count: int | None = None
+    color: Color | None = None
+    data: tuple[tuple[str, Value], ...] = ()
+
+    def value(self, name: str, default: Value = None) -> Value:
+        """The plugin-specific value ``name`` of :attr:`data`, or ``default``."""
+        for k, v in self.data:
+            if k == name:
+                return v
+        return default
 
     def __str__(self) -> str:
         who = "" if self.seat is None else f"seat {self.seat} "
@@ -186,6 +205,33 @@ class SeatView:
             if k == key:
                 return v
         return default
+
+    def to_data(self) -> dict[str, Any]:
+        """This view as plain JSON-able data (the ``unorules.view/1`` format,
+        described by the view's JSON Schema)."""
+        return _view_to_data(self)
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This view as JSON text, safe to send to the seat's client:
+        :meth:`from_json` reads it back as an equal view."""
+        return json.dumps(_view_to_data(self), indent=indent)
+
+    @classmethod
+    def from_data(cls, data: Any) -> SeatView:
+        """Read back :meth:`to_data` output; :class:`StateFormatError` names a bad part."""
+        from unorules.ruleset import installed_plugins
+
+        installed_plugins()  # plugins register the card kinds and verbs a view may hold
+        return _view_from_data(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> SeatView:
+        """Read back :meth:`to_json` text; :class:`StateFormatError` names a bad part."""
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise StateFormatError(f"view JSON is not valid JSON: {exc}") from None
+        return cls.from_data(data)
 
 
 @attrs.frozen(repr=False, slots=False)
@@ -621,11 +667,11 @@ class GameState:
             key = (seat, drawn[0], reason)
             event = _ONE_CARD_DRAWS.get(key)
             if event is None:
-                event = Event("draw", seat, drawn, None, reason, True)
+                event = Event("draw", seat, drawn, None, reason, True, count=1)
                 if len(_ONE_CARD_DRAWS) < 10_000:
                     _ONE_CARD_DRAWS[key] = event
         else:
-            event = Event("draw", seat, drawn, None, reason, True)
+            event = Event("draw", seat, drawn, None, reason, True, count=len(drawn))
         fields = self.__dict__.copy()
         fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
         fields["draw_pile"] = pile
@@ -870,19 +916,185 @@ def _event_data(e: Event) -> dict[str, Any]:
         "rule": e.rule,
         "detail": e.detail,
         "private": e.private,
+        "target": e.target,
+        "count": e.count,
+        "color": None if e.color is None else e.color.value,
+        "data": {k: encode_value(v) for k, v in e.data},
     }
 
 
 def _event_from(data: Any, where: str) -> Event:
+    # The typed fields (target, count, color, data) may be missing: JSON written
+    # before they existed reads as events without them.
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise StateFormatError(f"{where}: expected an object with a 'kind'")
+    rule = data.get("rule")
+    if rule is not None and not isinstance(rule, str):
+        raise StateFormatError(f"{where}.rule: expected text or null, got {rule!r}")
+    values = data.get("data", {})
+    if not isinstance(values, dict):
+        raise StateFormatError(f"{where}.data: expected an object, got {values!r}")
     return Event(
         data["kind"],
         _opt(data.get("seat"), _int, f"{where}.seat"),
         _cards(data.get("cards", []), f"{where}.cards"),
-        data.get("rule"),
+        rule,
         str(data.get("detail", "")),
         bool(data.get("private", False)),
+        _opt(data.get("target"), _int, f"{where}.target"),
+        _opt(data.get("count"), _int, f"{where}.count"),
+        _opt(data.get("color"), _color, f"{where}.color"),
+        tuple(sorted((str(k), decode_value(v, f"{where}.data.{k}")) for k, v in values.items())),
+    )
+
+
+def _round_data(r: RoundResult) -> dict[str, Any]:
+    return {
+        "number": r.number,
+        "winner": r.winner,
+        "reason": r.reason,
+        "points": list(r.points),
+        "hands": [[str(c) for c in h] for h in r.hands],
+    }
+
+
+def _rounds_from(rounds: Any, where: str = "rounds") -> tuple[RoundResult, ...]:
+    if not isinstance(rounds, list):
+        raise StateFormatError(f"{where}: expected a list")
+    try:
+        return tuple(
+            RoundResult(
+                _int(r["number"], f"{where}[{i}].number"),
+                _opt(r["winner"], _int, f"{where}[{i}].winner"),
+                str(r["reason"]),
+                _ints(r["points"], f"{where}[{i}].points"),
+                tuple(_cards(h, f"{where}[{i}].hands[{j}]") for j, h in enumerate(r["hands"])),
+            )
+            for i, r in enumerate(rounds)
+        )
+    except (KeyError, TypeError) as exc:
+        raise StateFormatError(f"{where}: missing or bad field {exc}") from None
+
+
+def _outcome_data(o: Outcome | None) -> dict[str, Any] | None:
+    return None if o is None else {"winners": list(o.winners), "reason": o.reason}
+
+
+def _outcome_from(data: Any, where: str = "outcome") -> Outcome | None:
+    if data is None:
+        return None
+    try:
+        return Outcome(_ints(data["winners"], f"{where}.winners"), str(data["reason"]))
+    except (KeyError, TypeError) as exc:
+        raise StateFormatError(f"{where}: missing or bad field {exc}") from None
+
+
+VIEW_FORMAT = "unorules.view/1"
+
+
+def _view_to_data(v: SeatView) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for name, value in v.options.items():
+        try:
+            options[name] = encode_value(value)
+        except TypeError:  # a third-party option value that is no plugin value: its text
+            options[name] = str(value)
+    return {
+        "format": VIEW_FORMAT,
+        "seat": v.seat,
+        "players": v.players,
+        "ruleset": v.ruleset,
+        "options": options,
+        "hand": [str(c) for c in v.hand],
+        "hand_sizes": list(v.hand_sizes),
+        "visible_hands": {str(s): [str(c) for c in hand] for s, hand in sorted(v.visible_hands.items())},
+        "discard_pile": [str(c) for c in v.discard_pile],
+        "draw_pile_size": v.draw_pile_size,
+        "top_card": str(v.top_card),
+        "color": None if v.color is None else v.color.value,
+        "direction": v.direction,
+        "current_player": v.current_player,
+        "dealer": v.dealer,
+        "phase": _phase_data(v.phase),
+        "scores": list(v.scores),
+        "uno_declared": list(v.uno_declared),
+        "uno_exposed": list(v.uno_exposed),
+        "left": list(v.left),
+        "rounds": [_round_data(r) for r in v.rounds],
+        "outcome": _outcome_data(v.outcome),
+        "is_over": v.is_over,
+        "legal_actions": [str(a) for a in v.legal_actions],
+        "last_action": None if v.last_action is None else str(v.last_action),
+        "events": [_event_data(e) for e in v.events],
+        "extras": {k: encode_value(x) for k, x in v.extras},
+    }
+
+
+def _view_from_data(data: Any) -> SeatView:
+    if not isinstance(data, dict):
+        raise StateFormatError("view JSON must be an object")
+    if data.get("format") != VIEW_FORMAT:
+        raise StateFormatError(f"format: expected {VIEW_FORMAT!r}, got {data.get('format')!r}")
+
+    def need(key: str) -> Any:
+        if key not in data:
+            raise StateFormatError(f"{key}: missing")
+        return data[key]
+
+    shown = need("visible_hands")
+    if not isinstance(shown, dict):
+        raise StateFormatError("visible_hands: expected an object")
+    visible: dict[int, tuple[Card, ...]] = {}
+    for key, hand in shown.items():
+        try:
+            seat = int(key)
+        except ValueError:
+            raise StateFormatError(f"visible_hands: {key!r} is not a seat number") from None
+        visible[seat] = _cards(hand, f"visible_hands.{key}")
+    options = need("options")
+    extras = need("extras")
+    events = need("events")
+    legal = need("legal_actions")
+    ruleset = need("ruleset")
+    for key, value, kind in (
+        ("options", options, dict),
+        ("extras", extras, dict),
+        ("events", events, list),
+        ("legal_actions", legal, list),
+        ("ruleset", ruleset, str),
+    ):
+        if not isinstance(value, kind):
+            raise StateFormatError(f"{key}: expected {'text' if kind is str else kind.__name__}")
+    is_over = need("is_over")
+    if not isinstance(is_over, bool):
+        raise StateFormatError(f"is_over: expected true or false, got {is_over!r}")
+    return SeatView(
+        seat=_opt(need("seat"), _int, "seat"),
+        hand=_cards(need("hand"), "hand"),
+        hand_sizes=_ints(need("hand_sizes"), "hand_sizes"),
+        visible_hands=visible,
+        discard_pile=_cards(need("discard_pile"), "discard_pile"),
+        draw_pile_size=_int(need("draw_pile_size"), "draw_pile_size"),
+        top_card=_card(need("top_card"), "top_card"),
+        color=_opt(need("color"), _color, "color"),
+        direction=_int(need("direction"), "direction"),
+        current_player=_int(need("current_player"), "current_player"),
+        dealer=_int(need("dealer"), "dealer"),
+        phase=_phase_from(need("phase"), "phase"),
+        scores=_ints(need("scores"), "scores"),
+        uno_exposed=_ints(need("uno_exposed"), "uno_exposed"),
+        left=_ints(need("left"), "left"),
+        rounds=_rounds_from(need("rounds")),
+        legal_actions=tuple(_action(a, f"legal_actions[{i}]") for i, a in enumerate(legal)),
+        last_action=_opt(need("last_action"), _action, "last_action"),
+        events=tuple(_event_from(e, f"events[{i}]") for i, e in enumerate(events)),
+        is_over=is_over,
+        players=_int(need("players"), "players"),
+        ruleset=ruleset,
+        options={str(k): decode_value(v, f"options.{k}") for k, v in options.items()},
+        uno_declared=_ints(need("uno_declared"), "uno_declared"),
+        outcome=_outcome_from(need("outcome")),
+        extras=tuple(sorted((str(k), decode_value(v, f"extras.{k}")) for k, v in extras.items())),
     )
 
 
@@ -903,19 +1115,8 @@ def _state_to_data(s: GameState) -> dict[str, Any]:
         "uno_exposed": list(s.uno_exposed),
         "stalled": s.stalled,
         "left": list(s.left),
-        "rounds": [
-            {
-                "number": r.number,
-                "winner": r.winner,
-                "reason": r.reason,
-                "points": list(r.points),
-                "hands": [[str(c) for c in h] for h in r.hands],
-            }
-            for r in s.rounds
-        ],
-        "outcome": None
-        if s.outcome is None
-        else {"winners": list(s.outcome.winners), "reason": s.outcome.reason},
+        "rounds": [_round_data(r) for r in s.rounds],
+        "outcome": _outcome_data(s.outcome),
         "rng": f"{s.rng:016x}",
         "extras": {k: encode_value(v) for k, v in s.extras},
         "last_action": None if s.last_action is None else str(s.last_action),

@@ -9,6 +9,12 @@ each client only its seat's view. The checks here raise
   installed) and ``copy.deepcopy`` give an equal state that shares the rule
   set and the interned cards and actions, and plays on exactly like the
   original;
+* :func:`check_view_secrets`: no seat's view (nor a spectator's) changes
+  when what that seat may not know changes: the other hands (unless shown
+  to it), the draw pile and the generator, a card drawn by another seat in a
+  secret phase, the cards of other seats' private events and the cards in
+  plugin data that no plugin declares public. A view that changed would leak
+  it to the client it is sent to;
 * :func:`random_states`: the states of a seeded random game, to feed the checks.
 """
 
@@ -20,11 +26,15 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
+
+from unorules.actions import Action
+from unorules.cards import Card
 from unorules.ruleset import Ruleset
-from unorules.state import PLAY, GameState
+from unorules.state import PLAY, GameState, SeatView, Value
 from unorules.testing.invariants import InvariantViolation
 
-__all__ = ["check_pickle_round_trip", "copiers", "random_states"]
+__all__ = ["check_pickle_round_trip", "check_view_secrets", "copiers", "random_states", "scrambled"]
 
 
 def copiers() -> dict[str, Callable[[Any], Any]]:
@@ -100,3 +110,88 @@ def random_states(
         action = rng.choice(plays if plays and rng.random() < eager else legal)
         state = state.apply(action)
         yield state
+
+
+def _swap_cards(value: Value, deck: tuple[Card, ...], rng: random.Random) -> Value:
+    """``value`` with every card in it (also inside tuples and actions) replaced by a random one."""
+    if isinstance(value, Card):
+        return rng.choice(deck)
+    if isinstance(value, Action) and value.card is not None:
+        return Action.of(value.seat, value.verb, rng.choice(deck), value.color, value.target)
+    if isinstance(value, tuple):
+        return tuple(_swap_cards(v, deck, rng) for v in value)
+    return value
+
+
+def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameState:
+    """A state that differs from ``state`` only in what ``seat`` may not know
+    (``None``: a spectator): the hands not shown to it and the draw pile dealt
+    again from their cards (sizes kept), another seat's secret card, the cards
+    of other seats' private events and of non-public plugin data, and the
+    generator's state."""
+    deck = tuple(dict.fromkeys(state.ruleset.deck))
+    shown = set() if seat is None else set(state.view(seat).visible_hands)
+    hidden = [s for s in range(state.players) if s not in shown]
+    pool = [c for s in hidden for c in state.hands[s]] + list(state.draw_pile)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    phase = state.phase
+    mover = state.current_player
+    for s in hidden:
+        old = hands[s]
+        hands[s], pool = tuple(pool[: len(old)]), pool[len(old) :]
+        if s == mover and phase.secret and phase.card is not None and old and old[-1] is phase.card:
+            phase = attrs.evolve(phase, card=hands[s][-1])  # the card drawn stays the last of the hand
+    if phase.secret and phase.card is not None and mover in hidden and phase is state.phase:
+        phase = attrs.evolve(phase, card=rng.choice(deck))
+    events = tuple(
+        attrs.evolve(e, cards=tuple(rng.choice(deck) for _ in e.cards)) if e.private and e.seat != seat else e
+        for e in state.events
+    )
+    public = state.ruleset.public_extras
+    extras = tuple((k, v if k in public else _swap_cards(v, deck, rng)) for k, v in state.extras)
+    return state.replace(
+        hands=tuple(hands),
+        draw_pile=tuple(pool),
+        phase=phase,
+        events=events,
+        extras=extras,
+        rng=rng.getrandbits(64),
+    )
+
+
+def _differences(a: SeatView, b: SeatView) -> list[str]:
+    da, db = a.to_data(), b.to_data()
+    return [key for key in da if da[key] != db.get(key)]
+
+
+def check_view_secrets(state: GameState, rng: random.Random | None = None, tries: int = 2) -> int:
+    """Check that no view of ``state`` depends on what its seat may not know
+    (see :func:`scrambled`): each seat's view and the spectator's view must
+    be the same in ``tries`` scrambled copies of the state. Also checks that
+    a view's plugin data holds only public keys and that its JSON reads back
+    as an equal view. Returns the number of comparisons made (a scrambled copy
+    that a plugin cannot even compute legal actions for is left out)."""
+    rng = random.Random(repr(state)) if rng is None else rng
+    public = state.ruleset.public_extras
+    compared = 0
+    for seat in (*range(state.players), None):
+        view = state.public_view() if seat is None else state.view(seat)
+        if any(k not in public for k, _ in view.extras):
+            raise InvariantViolation("view", f"view({seat}) holds non-public plugin data (state {state!r})")
+        if SeatView.from_json(view.to_json()) != view:
+            raise InvariantViolation("view", f"view({seat}) does not read back from JSON (state {state!r})")
+        for _ in range(tries):
+            other = scrambled(state, seat, rng)
+            try:
+                changed = other.public_view() if seat is None else other.view(seat)
+            except Exception:  # an inconsistent scramble a plugin cannot handle: not evidence
+                continue
+            compared += 1
+            if changed != view:
+                raise InvariantViolation(
+                    "view",
+                    f"view({seat}) changes with what seat {seat} may not know: "
+                    f"{', '.join(_differences(view, changed))} differ (state {state!r})",
+                )
+    return compared
