@@ -1,0 +1,109 @@
+"""What a client is sent: a seat's view (or the public view) as plain JSON data.
+
+Everything here is computed from a :class:`~unorules.SeatView` only, never
+from the state, so a client can never be sent more than the library says its
+seat may know. Cards and actions travel as their canonical notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from unorules.actions import Action
+from unorules.cards import Card, Color
+from unorules.state import Event, RoundResult, SeatView
+
+__all__ = ["action_data", "event_text", "view_data"]
+
+DISCARD_SHOWN = 6
+"""How many discard-pile cards (the top ones) a client is shown."""
+
+_COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+
+
+def _color(color: Color | None) -> str | None:
+    return None if color is None else str(color)
+
+
+def _card_data(card: Card) -> dict[str, Any]:
+    return {"color": _color(card.color), "kind": card.kind, "name": card.name}
+
+
+def action_data(action: Action) -> dict[str, Any]:
+    """An action as the page uses it: its text (what it sends back) and its parts."""
+    return {
+        "text": str(action),
+        "seat": action.seat,
+        "verb": action.verb,
+        "card": None if action.card is None else str(action.card),
+        "color": _color(action.color),
+        "target": action.target,
+    }
+
+
+def event_text(event: Event, names: Sequence[str]) -> str:
+    """An event in plain words, with seat numbers replaced by the players' names."""
+    text = str(event)
+    if event.seat is not None and 0 <= event.seat < len(names):
+        prefix = f"seat {event.seat} "
+        if text.startswith(prefix):
+            text = f"{names[event.seat]} {text[len(prefix) :]}"
+    return text
+
+
+def _round_data(result: RoundResult, names: Sequence[str]) -> dict[str, Any]:
+    winner = result.winner
+    return {
+        "number": result.number,
+        "winner": winner,
+        "winner_name": None if winner is None or winner >= len(names) else names[winner],
+        "reason": result.reason,
+        "points": list(result.points),
+        "hands": [[str(c) for c in hand] for hand in result.hands],
+    }
+
+
+def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[str, Any]:
+    """The JSON data of ``view`` for the page: ``seat``'s view, or with ``seat``
+    ``None`` the public view (a spectator's)."""
+    phase = view.phase
+    shown: list[Card] = [*view.hand, *view.discard_pile[-DISCARD_SHOWN:]]
+    for hand in view.visible_hands.values():
+        shown += hand
+    shown += (a.card for a in view.legal_actions if a.card is not None)
+    if phase.card is not None:
+        shown.append(phase.card)
+    return {
+        "seat": seat,
+        "cards": {str(c): _card_data(c) for c in shown},
+        "hand": [str(c) for c in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "visible_hands": {
+            str(shown): [str(c) for c in hand] for shown, hand in view.visible_hands.items() if shown != seat
+        },
+        "discard_top": [str(c) for c in view.discard_pile[-DISCARD_SHOWN:]],
+        "discard_size": len(view.discard_pile),
+        "draw_pile_size": view.draw_pile_size,
+        "top_card": str(view.top_card),
+        "color": _color(view.color),
+        "color_name": _COLOR_NAMES.get(str(view.color)) if view.color is not None else None,
+        "direction": view.direction,
+        "current_player": view.current_player,
+        "dealer": view.dealer,
+        "phase": {
+            "name": phase.name,
+            "count": phase.count,
+            "card": None if phase.card is None else str(phase.card),
+            "seat": phase.seat,
+            "color": _color(phase.color),
+        },
+        "scores": list(view.scores),
+        "uno_exposed": list(view.uno_exposed),
+        "left": list(view.left),
+        "rounds": [_round_data(r, names) for r in view.rounds],
+        "legal_actions": [action_data(a) for a in view.legal_actions],
+        "last_action": None if view.last_action is None else str(view.last_action),
+        "events": [event_text(e, names) for e in view.events],
+        "is_over": view.is_over,
+    }
