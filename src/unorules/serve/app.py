@@ -6,7 +6,8 @@ HTTP:
   ``GET /static/...`` their scripts and styles.
 * ``GET /api/rules``: the installed plugins with their declared options.
 * ``POST /api/tables`` ``{"rules": [...], "options": {...}, "seats": [...],
-  "name": "..."}``: a new table; answers ``{"table", "seat": 0, "token"}``.
+  "name": "...", "seed": N}`` (``seed`` optional): a new table; answers
+  ``{"table", "seat": 0, "token"}``.
 * ``GET /api/tables/ID``: what everyone may know of a table.
 * ``POST /api/tables/ID/join`` ``{"name": "..."}``: take an open seat;
   answers ``{"seat", "token"}``.
@@ -178,7 +179,12 @@ def create_app(
                 raise ServeError("'options' must map option names to their values as text")
             if not isinstance(seats, list):
                 raise ServeError("'seats' must list the other seats: 'open' or 'bot:KIND'")
-            table, token = tables.create(rules, options, seats, data.get("name", ""))
+            seed = data.get("seed")
+            if seed is not None and (
+                isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+            ):
+                raise ServeError("'seed' must be a whole number from 0 to 2**63-1, or left out")
+            table, token = tables.create(rules, options, seats, data.get("name", ""), seed=seed)
         except ServeError as exc:
             return _error(exc)
         return JSONResponse({"table": table.id, "seat": 0, "token": token})
@@ -254,7 +260,6 @@ def _decode(message: Any) -> dict[str, Any]:
 
 
 async def _hello(ws: WebSocket, tables: Tables) -> tuple[Table, int | None]:
-    table = tables.get(ws.path_params["table_id"])
     try:
         async with asyncio.timeout(HELLO_TIMEOUT):
             message = await ws.receive()
@@ -265,6 +270,7 @@ async def _hello(ws: WebSocket, tables: Tables) -> tuple[Table, int | None]:
     data = _decode(message)
     if data.get("type") != "hello":
         raise ServeError('the first message must be {"type": "hello", "token": ...}')
+    table = tables.get(ws.path_params["table_id"])
     token = data.get("token")
     if token is None:
         return table, None

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -34,6 +35,8 @@ from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState
 
 __all__ = ["Client", "ServeError", "Table", "Tables"]
+
+_log = logging.getLogger("unorules.serve")
 
 NAME_LIMIT = 24
 """The longest player name, in characters."""
@@ -385,10 +388,20 @@ class Tables:
 
     async def _bots_move(self, table: Table) -> None:
         await asyncio.sleep(self.bot_delay)
+        try:
+            moved = await self._bot_step(table)
+        except Exception:  # a bot's bug must not take the server down; the table waits
+            _log.exception("table %s: a bot failed at version %d", table.id, table.version)
+            return
+        if moved:
+            self.broadcast(table)
+            self.schedule_bots(table)
+
+    async def _bot_step(self, table: Table) -> bool:
         async with table.lock:
             state = table.state
             if state.is_over:
-                return
+                return False
             chosen: Action | None = None
             for seat in compat.seats_to_act(state):
                 bot = table.bots.get(seat)
@@ -400,10 +413,9 @@ class Tables:
                 if chosen is not None:
                     break
             if chosen is None:
-                return  # the people at the table decide
+                return False  # the people at the table decide
             self._commit(table, chosen)
-        self.broadcast(table)
-        self.schedule_bots(table)
+        return True
 
     async def close(self) -> None:
         """Stop every bot and client (the store stays open)."""

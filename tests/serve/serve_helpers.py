@@ -1,0 +1,130 @@
+"""Helpers for the server's tests: a real uvicorn server on loopback, HTTP and websocket clients."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from unorules.serve.app import MESSAGE_LIMIT, create_app
+
+STEP_LIMIT = 5000
+"""The most messages a helper reads while waiting for something (bounded loops)."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``create_app(db, **settings)`` served by uvicorn in a thread on 127.0.0.1."""
+
+    def __init__(self, db: str | Path, port: int | None = None, **settings: Any) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(str(db), **settings)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            ws="websockets-sansio",
+            ws_max_size=MESSAGE_LIMIT * 8,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> Server:
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started:
+                return self
+            time.sleep(0.01)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    def request(self, method: str, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+        """``(status, JSON answer)`` of an HTTP request."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def create(self, rules: list[str], seats: list[str], **extra: Any) -> dict[str, Any]:
+        status, answer = self.request(
+            "POST", "/api/tables", {"rules": rules, "seats": seats, "name": "Ann", **extra}
+        )
+        assert status == 200, answer
+        return dict(answer)
+
+    def join(self, table: str, name: str) -> dict[str, Any]:
+        status, answer = self.request("POST", f"/api/tables/{table}/join", {"name": name})
+        assert status == 200, answer
+        return dict(answer)
+
+
+@contextmanager
+def serving(db: str | Path, **settings: Any) -> Iterator[Server]:
+    server = Server(db, **settings).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Player:
+    """A websocket client of one table: says hello, then reads state and error messages."""
+
+    def __init__(self, server: Server, table: str, token: str | None) -> None:
+        self.ws: ClientConnection = connect(f"{server.ws_url}/ws/{table}", open_timeout=10).__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.send({"type": "hello", "token": token})
+
+    def send(self, data: Any) -> None:
+        self.ws.send(data if isinstance(data, str | bytes) else json.dumps(data))
+
+    def read(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        return dict(message)
+
+    def until(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """Read until a message of type ``kind`` (with these top-level fields) arrives."""
+        for _ in range(STEP_LIMIT):
+            message = self.read(timeout)
+            if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                return message
+        raise AssertionError(f"no {kind} message in {STEP_LIMIT} messages")
+
+    def state_at(self, version: int, timeout: float = 10.0) -> dict[str, Any]:
+        """Read until the state message of table version ``version``."""
+        for _ in range(STEP_LIMIT):
+            message = self.read(timeout)
+            if message["type"] == "state" and message["table"]["version"] >= version:
+                return message
+        raise AssertionError(f"no state at version {version}")
+
+    def close(self) -> None:
+        self.ws.close()

@@ -1,0 +1,289 @@
+"""Nobody can act for another seat, replay a message, flood a table or see a card they may not:
+each bad message gets a clear error naming what was wrong, and nothing changes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from serve_helpers import Player, Server, serving
+from websockets.exceptions import ConnectionClosed
+
+from unorules import Ruleset
+from unorules.serve import compat
+from unorules.serve.app import MESSAGE_LIMIT
+from unorules.serve.render import view_data
+from unorules.state import GameState
+
+RULES = ["classic", "stacking", "jump-in"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with serving(tmp_path / "tables.sqlite", bot_delay=0) as running:
+        yield running
+
+
+def four_people(server: Server, seed: int = 3) -> tuple[str, list[str]]:
+    """A started table of four people (no bots, so nothing moves unless a test acts); their tokens."""
+    created = server.create(RULES, ["open", "open", "open"], seed=seed)
+    tokens = [created["token"]] + [server.join(created["table"], f"P{i}")["token"] for i in (1, 2, 3)]
+    host = Player(server, created["table"], tokens[0])
+    host.send({"type": "start"})
+    for _ in range(10):
+        if host.until("state")["table"]["started"]:
+            break
+    host.close()
+    return created["table"], tokens
+
+
+def error_of(player: Player) -> dict[str, Any]:
+    return player.until("error")
+
+
+def saved(server: Server, table: str) -> int:
+    with sqlite3.connect(server.app.state.tables.store.path) as connection:
+        (count,) = connection.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (table,)).fetchone()
+    return int(count)
+
+
+def test_forged_tokens_are_refused_and_the_socket_closed(server: Server) -> None:
+    table, tokens = four_people(server)
+    other, other_tokens = four_people(server, seed=4)
+    for forged in (
+        "x" * 32,
+        tokens[0][:-1] + ("A" if tokens[0][-1] != "A" else "B"),
+        other_tokens[0],
+        5,
+        "y" * 5000,
+    ):
+        player = Player(server, table, forged)  # type: ignore[arg-type]
+        error = error_of(player)
+        assert error["code"] in ("bad-token", "bad-request"), error
+        with pytest.raises(ConnectionClosed):
+            player.read(timeout=5)
+    assert saved(server, table) == 0
+
+
+def test_unknown_tables_are_refused(server: Server) -> None:
+    status, answer = server.request("GET", "/api/tables/nosuchtable")
+    assert status == 404 and answer["code"] == "unknown-table"
+    status, answer = server.request("POST", "/api/tables/nosuchtable/join", {"name": "Eve"})
+    assert status == 404 and "there is no table 'nosuchtable'" in answer["error"]
+    player = Player(server, "nosuchtable", None)
+    assert error_of(player)["code"] == "unknown-table"
+
+
+def test_nobody_acts_for_another_seat(server: Server) -> None:
+    table, tokens = four_people(server)
+    players = [Player(server, table, t) for t in tokens]
+    state = players[0].until("state")
+    version = state["table"]["version"]
+    current = state["view"]["current_player"]
+    other = (current + 1) % 4
+    # the current player's first legal action, sent by somebody else, with and without a seat prefix
+    mover = Player(server, table, tokens[current]).until("state")
+    action = mover["view"]["legal_actions"][0]["text"]
+    players[other].send({"type": "act", "action": action, "version": version})
+    error = error_of(players[other])
+    assert error["code"] == "not-your-seat"
+    assert f"your token is for seat {other}: you cannot act for seat {current}" in error["message"]
+    spectator = Player(server, table, None)
+    assert spectator.until("state")["you"] is None
+    spectator.send({"type": "act", "action": action, "version": version})
+    assert error_of(spectator)["code"] == "not-your-seat"
+    spectator.send({"type": "start"})
+    assert error_of(spectator)["code"] == "not-your-seat"
+    assert saved(server, table) == 0
+
+
+def test_a_replayed_message_is_refused(server: Server) -> None:
+    table, tokens = four_people(server)
+    state = Player(server, table, tokens[0]).until("state")
+    current = state["view"]["current_player"]
+    player = Player(server, table, tokens[current])
+    view = player.until("state")
+    message = json.dumps({"type": "act", "action": f"{current}: draw", "version": view["table"]["version"]})
+    player.send(message)
+    assert player.until("state", timeout=5)["table"]["version"] == view["table"]["version"] + 1
+    player.send(message)  # the very same bytes again
+    error = error_of(player)
+    assert error["code"] == "stale"
+    assert "the table has moved on" in error["message"]
+    assert saved(server, table) == 1
+
+
+def test_illegal_and_malformed_messages_get_clear_errors_and_change_nothing(server: Server) -> None:
+    table, tokens = four_people(server)
+    state = Player(server, table, tokens[0]).until("state")
+    current = state["view"]["current_player"]
+    player = Player(server, table, tokens[current])
+    version = player.until("state")["table"]["version"]
+    cases: list[tuple[Any, str, str]] = [
+        ("not json", "bad-request", "must be a JSON object"),
+        ("[1, 2]", "bad-request", "must be a JSON object"),
+        (b"\x00\x01", "bad-request", "text messages"),
+        ("x" * (MESSAGE_LIMIT + 1), "bad-request", "message too long"),
+        ({"type": "fly"}, "bad-request", "unknown message type 'fly'"),
+        ({"type": "act", "action": "teleport", "version": version}, "bad-request", "unknown verb"),
+        ({"type": "act", "action": 7, "version": version}, "bad-request", "'action' must be"),
+        ({"type": "act", "action": f"{current}: draw", "version": "x"}, "bad-request", "'version' must be"),
+        ({"type": "act", "action": f"{current}: challenge", "version": version}, "illegal", "R-"),
+        ({"type": "act", "action": f"{current}: play R0", "version": version}, "illegal", "R-"),
+        ({"type": "start"}, "not-your-seat" if current else "stale", "start"),
+    ]
+    for message, code, words in cases:
+        player.send(message)
+        error = error_of(player)
+        assert error["code"] == code, (message, error)
+        assert words in error["message"], (message, error)
+    assert saved(server, table) == 0
+    # a frame far beyond the limit is cut off by the transport: the connection closes, the table is unharmed
+    player.send("y" * (MESSAGE_LIMIT * 16))
+    with pytest.raises(ConnectionClosed):
+        for _ in range(10):
+            player.read(timeout=5)
+    again = Player(server, table, tokens[current])
+    assert again.until("state")["table"]["version"] == version
+
+
+def test_bad_requests_to_create_and_join_tables(server: Server) -> None:
+    bad: list[tuple[Any, str]] = [
+        ({"rules": ["nosuch"], "seats": ["open"], "name": "A"}, "no plugin named 'nosuch'"),
+        (
+            {"rules": ["classic"], "seats": ["open"], "name": "A", "options": {"nosuch": "1"}},
+            "belongs to none",
+        ),
+        (
+            {"rules": ["classic"], "seats": ["open"], "name": "A", "options": {"target_score": "-5"}},
+            "target_score",
+        ),
+        ({"rules": ["classic"], "seats": ["robot"], "name": "A"}, "is not a seat kind"),
+        ({"rules": ["classic"], "seats": [], "name": "A"}, "a table seats"),
+        ({"rules": ["classic"], "seats": ["open"], "name": "<b>"}, "a name is 1 to 24 characters"),
+        ({"rules": ["classic"], "seats": ["open"], "name": "A", "seed": -1}, "'seed' must be"),
+        ({"rules": "classic", "seats": ["open"], "name": "A"}, "'rules' must list"),
+    ]
+    for body, words in bad:
+        status, answer = server.request("POST", "/api/tables", body)
+        assert status == 400 and words in answer["error"], (body, answer)
+    status, answer = server.request("POST", "/api/tables", raw=b"{" * 20000)
+    assert status == 400 and "larger than" in answer["error"]
+    status, answer = server.request("POST", "/api/tables", raw=b"{nope")
+    assert status == 400 and "JSON object" in answer["error"]
+    table, _ = four_people(server)
+    status, answer = server.request("POST", f"/api/tables/{table}/join", {"name": "Late"})
+    assert status == 409 and "the game has started" in answer["error"]
+
+
+def test_a_flooding_client_is_slowed_down_and_the_table_unharmed(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.sqlite", bot_delay=0, rate=5, burst=10) as server:
+        table, tokens = four_people(server)
+        player = Player(server, table, tokens[1])
+        player.until("state")
+        for _ in range(40):
+            player.send({"type": "ping"})
+        kinds = [player.read()["type"] for _ in range(40)]
+        assert 5 <= kinds.count("pong") <= 20 and "error" in kinds
+        refused = [m for m in player.received if m["type"] == "error"]
+        assert all(m["code"] == "too-many" and "at most 5 a second" in m["message"] for m in refused)
+        assert saved(server, table) == 0
+
+
+def test_out_of_turn_races_are_won_by_the_first_legal_action(server: Server) -> None:
+    """Every seat acts at once on the same state: one action is taken, the others are told the table moved on."""
+    table, tokens = four_people(server)
+    players = [Player(server, table, t) for t in tokens]
+    states = [p.until("state") for p in players]
+    version = states[0]["table"]["version"]
+    barrier = threading.Barrier(4)
+
+    def fire(player: Player, state: dict[str, Any]) -> None:
+        mine = [a["text"] for a in state["view"]["legal_actions"]]
+        barrier.wait()
+        # every seat sends its first legal action, or (if it has none) the current player's
+        player.send({"type": "act", "action": mine[0] if mine else "draw", "version": version})
+
+    threads = [threading.Thread(target=fire, args=(p, s)) for p, s in zip(players, states, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    for player in players:
+        assert player.state_at(version + 1)["table"]["version"] == version + 1
+        player.send({"type": "ping"})
+        player.until("pong")  # every answer to the racing messages has arrived before it
+    refused = [m for p in players for m in p.received if m["type"] == "error"]
+    assert len(refused) == 3 and {m["code"] for m in refused} <= {"stale", "illegal", "not-your-seat"}
+    assert saved(server, table) == 1
+
+
+# -- no message carries a card its client may not see --------------------------------------------------
+
+
+def hidden_twin(state: GameState, seat: int | None, shift: int) -> GameState:
+    """``state`` with everything ``seat`` (``None``: a spectator) may not see changed: the cards of
+    hands not shown to it and of the draw pile dealt differently, other seats' private events and a
+    secret phase card replaced."""
+    shown = set() if seat is None else set(state.view(seat).visible_hands)
+    hidden = [c for s, hand in enumerate(state.hands) if s not in shown for c in hand] + list(state.draw_pile)
+    if not hidden:
+        return state
+    rotated = hidden[shift % len(hidden) :] + hidden[: shift % len(hidden)]
+    hands, at = [], 0
+    for s, hand in enumerate(state.hands):
+        if s in shown:
+            hands.append(hand)
+        else:
+            hands.append(tuple(rotated[at : at + len(hand)]))
+            at += len(hand)
+    draw = tuple(rotated[at:])
+    stand_in = rotated[0]
+    events = tuple(
+        attrs.evolve(e, cards=(stand_in,) * len(e.cards)) if e.private and e.seat != seat and e.cards else e
+        for e in state.events
+    )
+    phase = state.phase
+    if phase.secret and state.current_player != seat and phase.card is not None:
+        phase = attrs.evolve(phase, card=stand_in)
+    return state.replace(hands=tuple(hands), draw_pile=draw, events=events, phase=phase)
+
+
+def message_for(state: GameState, seat: int | None) -> str:
+    view = compat.public_view(state) if seat is None else compat.seat_view(state, seat)
+    return json.dumps(view_data(view, ["A", "B", "C", "D"][: state.players], seat), sort_keys=True)
+
+
+PROPERTY_RULES = [
+    Ruleset.from_names(["classic", "stacking", "jump-in"], options={"target_score": 50}),
+    Ruleset.from_names(["classic", "seven-o", "swap-hands"]),
+    Ruleset.from_names(["classic"], options={"challenge": True}),
+]
+
+
+@given(
+    rules=st.sampled_from(PROPERTY_RULES),
+    seed=st.integers(0, 2**32),
+    choices=st.lists(st.integers(0, 1000), min_size=1, max_size=80),
+    shift=st.integers(1, 200),
+)
+def test_no_message_carries_a_card_its_client_may_not_see(
+    rules: Ruleset, seed: int, choices: list[int], shift: int
+) -> None:
+    """What a client is sent is the same whatever the cards it may not see are: so it carries none of them."""
+    state = rules.new_game(players=4, seed=seed)
+    for choice in choices:
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state = state.apply(legal[choice % len(legal)])
+        for seat in (0, 1, 2, 3, None):
+            assert message_for(state, seat) == message_for(hidden_twin(state, seat, shift), seat), seat
