@@ -61,17 +61,20 @@ def test_a_person_and_three_bots_play_a_whole_game(tmp_path: Path) -> None:
         status, meta = server.request("GET", f"/api/tables/{created['table']}")
         assert status == 200
         assert meta["rules"] == "classic,jump-in,stacking target_score=30"
-        assert meta["kinds"] == ["human", "bot", "bot", "bot"] and not meta["started"]
+        assert meta["kinds"] == ["human", "bot", "bot", "bot"]
+        assert not meta["started"]
         ann = Player(server, created["table"], created["token"])
         assert ann.until("state")["you"] == 0
         ann.send({"type": "start"})
         final = play_until(ann)
-        assert final["view"]["is_over"] and final["table"]["winners"]
+        assert final["view"]["is_over"]
+        assert final["table"]["winners"]
         actions = saved_actions(db, created["table"])
         assert final["table"]["version"] == len(actions)
         # the file holds the whole game: replaying it from the seeded deal ends it the same way
         replayed = compat.replay(meta["rules"], 4, 5, actions)
-        assert replayed.is_over and list(replayed.scores) == final["view"]["scores"]
+        assert replayed.is_over
+        assert list(replayed.scores) == final["view"]["scores"]
         ann.close()
 
 
@@ -99,7 +102,8 @@ def test_a_restarted_server_resumes_every_table_and_clients_reconnect(tmp_path: 
         after = ann.until("state")
         bob_client = Player(again, created["table"], bob["token"])
         bob_after = bob_client.until("state")
-        assert after["you"] == 0 and bob_after["you"] == 1
+        assert after["you"] == 0
+        assert bob_after["you"] == 1
         assert after["table"]["started"]
         assert bob_after["table"]["version"] >= bob_before["table"]["version"]
         # the same seat sees the same hand it had, unless the game moved on meanwhile (it cannot:
@@ -114,7 +118,8 @@ def test_a_restarted_server_resumes_every_table_and_clients_reconnect(tmp_path: 
         thread.start()
         final = play_until(ann)
         thread.join(60)
-        assert final["view"]["is_over"] and result["bob"]["view"]["is_over"]
+        assert final["view"]["is_over"]
+        assert result["bob"]["view"]["is_over"]
         ann.close()
         bob_again.close()
 

@@ -57,7 +57,7 @@ def saved(server: Server, table: str) -> int:
 
 def test_forged_tokens_are_refused_and_the_socket_closed(server: Server) -> None:
     table, tokens = four_people(server)
-    other, other_tokens = four_people(server, seed=4)
+    _other, other_tokens = four_people(server, seed=4)
     for forged in (
         "x" * 32,
         tokens[0][:-1] + ("A" if tokens[0][-1] != "A" else "B"),
@@ -75,9 +75,11 @@ def test_forged_tokens_are_refused_and_the_socket_closed(server: Server) -> None
 
 def test_unknown_tables_are_refused(server: Server) -> None:
     status, answer = server.request("GET", "/api/tables/nosuchtable")
-    assert status == 404 and answer["code"] == "unknown-table"
+    assert status == 404
+    assert answer["code"] == "unknown-table"
     status, answer = server.request("POST", "/api/tables/nosuchtable/join", {"name": "Eve"})
-    assert status == 404 and "there is no table 'nosuchtable'" in answer["error"]
+    assert status == 404
+    assert "there is no table 'nosuchtable'" in answer["error"]
     player = Player(server, "nosuchtable", None)
     assert error_of(player)["code"] == "unknown-table"
 
@@ -149,8 +151,7 @@ def test_illegal_and_malformed_messages_get_clear_errors_and_change_nothing(serv
     # a frame far beyond the limit is cut off by the transport: the connection closes, the table is unharmed
     player.send("y" * (MESSAGE_LIMIT * 16))
     with pytest.raises(ConnectionClosed):
-        for _ in range(10):
-            player.read(timeout=5)
+        player.until("never")
     again = Player(server, table, tokens[current])
     assert again.until("state")["table"]["version"] == version
 
@@ -174,14 +175,17 @@ def test_bad_requests_to_create_and_join_tables(server: Server) -> None:
     ]
     for body, words in bad:
         status, answer = server.request("POST", "/api/tables", body)
-        assert status == 400 and words in answer["error"], (body, answer)
+        assert (status, words in answer["error"]) == (400, True), (body, answer)
     status, answer = server.request("POST", "/api/tables", raw=b"{" * 20000)
-    assert status == 400 and "larger than" in answer["error"]
+    assert status == 400
+    assert "larger than" in answer["error"]
     status, answer = server.request("POST", "/api/tables", raw=b"{nope")
-    assert status == 400 and "JSON object" in answer["error"]
+    assert status == 400
+    assert "JSON object" in answer["error"]
     table, _ = four_people(server)
     status, answer = server.request("POST", f"/api/tables/{table}/join", {"name": "Late"})
-    assert status == 409 and "the game has started" in answer["error"]
+    assert status == 409
+    assert "the game has started" in answer["error"]
 
 
 def test_a_flooding_client_is_slowed_down_and_the_table_unharmed(tmp_path: Path) -> None:
@@ -192,14 +196,15 @@ def test_a_flooding_client_is_slowed_down_and_the_table_unharmed(tmp_path: Path)
         for _ in range(40):
             player.send({"type": "ping"})
         kinds = [player.read()["type"] for _ in range(40)]
-        assert 5 <= kinds.count("pong") <= 20 and "error" in kinds
+        assert 5 <= kinds.count("pong") <= 20
+        assert "error" in kinds
         refused = [m for m in player.received if m["type"] == "error"]
         assert all(m["code"] == "too-many" and "at most 5 a second" in m["message"] for m in refused)
         assert saved(server, table) == 0
 
 
 def test_out_of_turn_races_are_won_by_the_first_legal_action(server: Server) -> None:
-    """Every seat acts at once on the same state: one action is taken, the others are told the table moved on."""
+    """Every seat acts at once on the same state: one action is taken, the others are refused."""
     table, tokens = four_people(server)
     players = [Player(server, table, t) for t in tokens]
     states = [p.until("state") for p in players]
@@ -222,7 +227,8 @@ def test_out_of_turn_races_are_won_by_the_first_legal_action(server: Server) -> 
         player.send({"type": "ping"})
         player.until("pong")  # every answer to the racing messages has arrived before it
     refused = [m for p in players for m in p.received if m["type"] == "error"]
-    assert len(refused) == 3 and {m["code"] for m in refused} <= {"stale", "illegal", "not-your-seat"}
+    assert len(refused) == 3
+    assert {m["code"] for m in refused} <= {"stale", "illegal", "not-your-seat"}
     assert saved(server, table) == 1
 
 

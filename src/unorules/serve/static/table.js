@@ -159,6 +159,7 @@ function render() {
   document.body.dataset.started = table.started;
   document.body.dataset.over = view.is_over;
   document.body.dataset.you = you === null ? "" : you;
+  document.body.dataset.current = view.current_player;
   $("rules").textContent = table.rules;
   $("round").textContent = table.started ? "round " + (view.rounds.length + 1 - (view.is_over ? 1 : 0)) : "";
   renderLobby();
