@@ -41,5 +41,12 @@ def run(
     # The transport refuses frames far beyond any valid message before they are read;
     # the app answers smaller oversized ones with an error.
     uvicorn.run(
-        app, host=host, port=port, ws="websockets-sansio", ws_max_size=MESSAGE_LIMIT * 8, log_level="warning"
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=MESSAGE_LIMIT * 8,
+        # a view is a few kilobytes: compressing each costs the server more than it saves on a network
+        ws_per_message_deflate=False,
+        log_level="warning",
     )

@@ -7,6 +7,8 @@ seat may know. Cards and actions travel as their canonical notation.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +21,8 @@ __all__ = ["action_data", "event_text", "view_data"]
 DISCARD_SHOWN = 6
 """How many discard-pile cards (the top ones) a client is shown."""
 
+_SEAT = re.compile(r"\bseat (\d{1,2})\b")
+
 _COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
 
@@ -26,8 +30,15 @@ def _color(color: Color | None) -> str | None:
     return None if color is None else str(color)
 
 
-def _card_data(card: Card) -> dict[str, Any]:
-    return {"color": _color(card.color), "kind": card.kind, "name": card.name}
+@functools.cache
+def _card_data(card: Card) -> tuple[str, dict[str, Any]]:
+    # cards are interned and immutable: each one's text and data are computed once per process
+    return str(card), {"color": _color(card.color), "kind": card.kind, "name": card.name}
+
+
+@functools.cache
+def _text(card: Card) -> str:
+    return str(card)
 
 
 def action_data(action: Action) -> dict[str, Any]:
@@ -43,13 +54,13 @@ def action_data(action: Action) -> dict[str, Any]:
 
 
 def event_text(event: Event, names: Sequence[str]) -> str:
-    """An event in plain words, with seat numbers replaced by the players' names."""
-    text = str(event)
-    if event.seat is not None and 0 <= event.seat < len(names):
-        prefix = f"seat {event.seat} "
-        if text.startswith(prefix):
-            text = f"{names[event.seat]} {text[len(prefix) :]}"
-    return text
+    """An event in plain words (``str(event)``), with "seat N" replaced by the players' names."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return _SEAT.sub(name, str(event))
 
 
 def _round_data(result: RoundResult, names: Sequence[str]) -> dict[str, Any]:
@@ -76,16 +87,16 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         shown.append(phase.card)
     return {
         "seat": seat,
-        "cards": {str(c): _card_data(c) for c in shown},
-        "hand": [str(c) for c in view.hand],
+        "cards": dict(map(_card_data, shown)),
+        "hand": list(map(_text, view.hand)),
         "hand_sizes": list(view.hand_sizes),
         "visible_hands": {
-            str(shown): [str(c) for c in hand] for shown, hand in view.visible_hands.items() if shown != seat
+            str(shown): list(map(_text, hand)) for shown, hand in view.visible_hands.items() if shown != seat
         },
-        "discard_top": [str(c) for c in view.discard_pile[-DISCARD_SHOWN:]],
+        "discard_top": list(map(_text, view.discard_pile[-DISCARD_SHOWN:])),
         "discard_size": len(view.discard_pile),
         "draw_pile_size": view.draw_pile_size,
-        "top_card": str(view.top_card),
+        "top_card": _text(view.top_card),
         "color": _color(view.color),
         "color_name": _COLOR_NAMES.get(str(view.color)) if view.color is not None else None,
         "direction": view.direction,

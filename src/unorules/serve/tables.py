@@ -78,8 +78,12 @@ class Client:
 
     def push(self, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for this client (dropped if the client is hopelessly behind)."""
+        self.push_text(json.dumps(message, separators=(",", ":")))
+
+    def push_text(self, text: str) -> None:
+        """Queue the JSON text of a message for this client."""
         with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self._queue.put_nowait(text)
 
     async def _write(self) -> None:
         while True:
@@ -155,13 +159,14 @@ class Table:
             "outcome_reason": None if outcome is None else outcome.reason,
         }
 
-    def message(self, seat: int | None) -> dict[str, Any]:
-        """The state message for a client of ``seat`` (``None``: a spectator)."""
+    def message(self, seat: int | None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message for a client of ``seat`` (``None``: a spectator); ``meta`` is
+        :meth:`meta` if already computed."""
         view = compat.public_view(self.state) if seat is None else compat.seat_view(self.state, seat)
         return {
             "type": "state",
             "you": seat,
-            "table": self.meta(),
+            "table": self.meta() if meta is None else meta,
             "view": view_data(view, self.names(), seat),
         }
 
@@ -363,12 +368,15 @@ class Tables:
 
     def broadcast(self, table: Table) -> None:
         """Send every client of ``table`` the state as its seat sees it."""
-        messages: dict[int | None, dict[str, Any]] = {}
+        messages: dict[int | None, str] = {}
+        meta = table.meta()
         for client in list(table.clients):
-            message = messages.get(client.seat)
-            if message is None:
-                message = messages[client.seat] = table.message(client.seat)
-            client.push(message)
+            text = messages.get(client.seat)
+            if text is None:
+                text = messages[client.seat] = json.dumps(
+                    table.message(client.seat, meta), separators=(",", ":")
+                )
+            client.push_text(text)
 
     # -- bots ----------------------------------------------------------------
 

@@ -288,7 +288,7 @@ function renderFeed() {
   if (table.version === lastVersion) return;
   lastVersion = table.version;
   const feed = $("feed");
-  for (const text of view.events) feed.prepend(el("li", {}, text));
+  for (const text of [...view.events].reverse()) feed.prepend(el("li", {}, text));
   while (feed.children.length > 60) feed.lastElementChild.remove();
 }
 
