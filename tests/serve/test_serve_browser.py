@@ -185,7 +185,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
                     shoot(ann, "serve-table-desktop.png", tmp_path)
                     shoot(bob, "serve-table-phone.png", tmp_path)
                     shot = True
-                if not restarted and version(ann) >= 40 and body(ann, "over") != "true":
+                if not restarted and version(ann) >= 25 and body(ann, "over") != "true":
                     at = version(ann)
                     server.stop()
                     for page in (ann, bob):
