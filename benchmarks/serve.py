@@ -68,7 +68,8 @@ def cpu_seconds(pid: int) -> float:
 def start_server(port: int, db: Path, profile: str | None = None) -> subprocess.Popen[bytes]:
     code = (
         "from unorules.serve import run; "
-        f"run(host={HOST!r}, port={port}, db={str(db)!r}, bot_delay=0, rate=1e9, burst=1e9, max_tables=100000)"
+        f"run(host={HOST!r}, port={port}, db={str(db)!r}, "
+        "bot_delay=0, rate=1e9, burst=1e9, max_tables=100000)"
     )
     if profile is None:
         process = subprocess.Popen([sys.executable, "-c", code])
@@ -257,7 +258,8 @@ def main() -> None:
         f"{figures['tables']} tables, {figures['clients']} websocket clients on loopback, "
         f"{figures['seconds']} s measured, think time {args.think} s "
         f"({figures['cpus']} CPUs shared by server and clients)\n"
-        f"  {figures['actions_per_second']} actions/s ({figures['actions']} actions, {figures['refused']} refused)\n"
+        f"  {figures['actions_per_second']} actions/s "
+        f"({figures['actions']} actions, {figures['refused']} refused)\n"
         f"  latency action -> own view: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms, "
         f"max {lat['max']} ms\n"
         f"  server CPU {figures['server_cpu_ms_per_action']} ms per action; CPU used during the run: "

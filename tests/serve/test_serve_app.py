@@ -10,8 +10,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from serve_helpers import Player, Server, serving
 
+from unorules.cli import main as cli_main
 from unorules.serve import compat
 
 RULES = ["classic", "stacking", "jump-in"]
@@ -124,7 +126,11 @@ def test_a_restarted_server_resumes_every_table_and_clients_reconnect(tmp_path: 
         bob_again.close()
 
 
-def test_the_command_line_checks_its_arguments() -> None:
+def test_the_command_line_checks_its_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["serve", "--port", "70000"]) == 2
+    assert "a port is a number from 0 to 65535" in capsys.readouterr().err
+    assert cli_main(["serve", "--host", "example.org"]) == 2
+    assert "is not an IP address" in capsys.readouterr().err
     done = subprocess.run(
         [sys.executable, "-m", "unorules.serve", "--port", "70000"],
         capture_output=True,
