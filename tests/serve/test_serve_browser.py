@@ -191,7 +191,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
                         page.wait_for_timeout(60)
                         if version(page) == before:
                             page.wait_for_timeout(120)
-                if not restarted and version(ann) >= 25 and body(ann, "over") != "true":
+                if not restarted and version(ann) >= 12 and body(ann, "over") != "true":
                     at = version(ann)
                     server.stop()
                     for page in (ann, bob):
