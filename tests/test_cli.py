@@ -417,3 +417,87 @@ def test_simulate_a_dying_worker_lists_the_lost_games(
     assert "a worker died" in line
     assert "lost (classic games " in line
     assert "partial results" in out
+
+
+# -- per-game lines and summarize --------------------------------------------------------------
+
+
+def test_simulate_jsonl_and_summarize_give_the_same_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = tmp_path / "games.jsonl"
+    args = ["--games", "6", "--players", "3", "--seed", "2", "--compare", "classic", "classic,stacking"]
+    data = simulate_json([*args, "--jsonl", str(lines)], capsys)
+    written = lines.read_text().splitlines()
+    assert len(written) == 12
+    assert {json.loads(line)["index"] for line in written} == set(range(6))
+    code, out, _ = run(["summarize", "--json", str(lines)], capsys)
+    assert code == EXIT_OK
+    rebuilt = json.loads(out)
+    assert rebuilt["results"] == data["results"]
+    assert rebuilt["seeds"] == [2]
+    code, out, _ = run(["summarize", str(lines)], capsys)
+    assert code == EXIT_OK
+    assert out.startswith(f"12 games from {lines}: 3 players, seed(s) 2")
+    assert "rounds per game" in out
+
+
+def test_an_interrupted_run_keeps_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _interrupt_after(monkeypatch, 5)
+    lines = tmp_path / "games.jsonl"
+    code = main(["simulate", "--games", "1000", "--players", "2", "--seed", "1", "--jsonl", str(lines)])
+    assert code == 130
+    capsys.readouterr()
+    assert len(lines.read_text().splitlines()) == 5
+    code, out, _ = run(["summarize", "--json", str(lines)], capsys)
+    assert json.loads(out)["results"][0]["games"] == 5
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ('{"rules": "classic"}\n', "line 1: a game result needs the field"),
+        ("\n\nnot json\n", "line 3: not JSON"),
+        ("", "no game results in"),
+        ("[" * 50_000 + "\n", "line 1: not JSON"),
+    ],
+)
+def test_summarize_bad_files(
+    content: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    code, out, err = run(["summarize", str(path)], capsys)
+    assert code == EXIT_FAILURE
+    assert fragment in one_error_line(err)
+    assert out == ""
+
+
+def test_summarize_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["summarize", str(tmp_path / "none.jsonl")], capsys)
+    assert code == EXIT_FAILURE
+    assert "cannot read" in one_error_line(err)
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(["summarize", str(binary)], capsys)
+    assert "not UTF-8 text" in one_error_line(err)
+
+
+def test_simulate_jsonl_unwritable_fails_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["simulate", "--games", "1", "--jsonl", str(tmp_path / "no" / "g.jsonl")], capsys)
+    assert code == EXIT_FAILURE
+    assert "cannot write" in one_error_line(err)
+    assert out == ""
+
+
+def test_address_needs_the_ray_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["simulate", "--address", "auto"], capsys)
+    assert code == EXIT_USAGE
+    assert "--address is for --engine ray" in one_error_line(err)
+    code, _, err = run(["simulate", "--engine", "spark"], capsys)
+    assert code == EXIT_USAGE
+    assert "invalid choice: 'spark'" in one_error_line(err)

@@ -11,7 +11,7 @@ The pieces, from one game to a whole run:
 * :func:`run` plays ``games`` games of each simulation with an *engine*
   (:class:`InProcess`, :class:`LocalPool` over this machine's cores, any
   :class:`concurrent.futures.Executor` through :class:`ExecutorEngine`, or a
-  Ray cluster with :class:`unorules.sim_ray.RayEngine`) and yields the results
+  Ray cluster with :class:`RayEngine`) and yields the results
   as they finish. It streams: work is handed out a few chunks at a time, so
   any number of games runs in constant memory.
 * :class:`Tally` adds results up into the summary ``unorules simulate``
@@ -40,9 +40,12 @@ which games finish.
 from __future__ import annotations
 
 import concurrent.futures
+import importlib
 import json
+import logging
 import os
 import signal
+import socket
 import statistics
 from collections import Counter, deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -59,10 +62,12 @@ __all__ = [
     "Chunk",
     "Engine",
     "EngineError",
+    "EngineUnavailable",
     "ExecutorEngine",
     "GameResult",
     "InProcess",
     "LocalPool",
+    "RayEngine",
     "Simulation",
     "Status",
     "Tally",
@@ -584,6 +589,132 @@ class LocalPool(ExecutorEngine):
                 if process.is_alive():
                     process.terminate()
         self._pool.shutdown(wait=True)
+
+
+class EngineUnavailable(UnorulesError):
+    """An engine's library is not installed; the message names the extra to install."""
+
+
+def _parse_address(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray address to check before connecting (``None``: nothing to check)."""
+    text = address.strip()
+    if text in ("auto", "local", ""):
+        return None
+    rest = text.split("://", 1)[1] if "://" in text else text
+    host, sep, port = rest.rstrip("/").rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise EngineError(f"bad Ray address {address[:80]!r}: write HOST:PORT (or ray://HOST:PORT, or auto)")
+    return host.strip("[]"), int(port)
+
+
+def _check_reachable(address: str, timeout: float) -> None:
+    target = _parse_address(address)
+    if target is None:
+        return
+    try:
+        with socket.create_connection(target, timeout=timeout):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise EngineError(f"cannot reach a Ray cluster at {address}: {why}") from None
+
+
+class RayEngine:
+    """Plays chunks as Ray tasks, on a local Ray instance or an existing cluster (extra ``unorules[ray]``).
+
+    ``address=None`` starts a local instance with ``num_cpus`` CPUs (default:
+    every core) and stops it on :meth:`close`; an address (``HOST:PORT`` of a
+    head started with ``ray start --head``, ``ray://HOST:PORT``, or ``auto``)
+    joins that cluster and leaves it running. If Ray is already initialised
+    in this process it is used as it is. Every node needs unorules and the
+    plugins of the rule set installed.
+
+    At most ``window`` tasks (default: four per CPU of the cluster) are
+    outstanding, so a run streams in constant memory; results come back as
+    tasks finish. Closing the run cancels the outstanding tasks. Ray retries
+    a task whose worker died up to ``max_retries`` times (a game's result
+    does not depend on where it is played); a chunk still lost after that is
+    given back as lost and ends the run with :class:`EngineError`.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        num_cpus: int | None = None,
+        window: int | None = None,
+        max_retries: int = 3,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        try:
+            ray = importlib.import_module("ray")
+        except ImportError:
+            raise EngineUnavailable(
+                "the Ray engine needs Ray, which is not installed: pip install 'unorules[ray]'"
+            ) from None
+        self._ray: Any = ray
+        self._owned = False
+        if address is not None:
+            _check_reachable(address, connect_timeout)
+        if not ray.is_initialized():
+            try:
+                ray.init(
+                    address=address,
+                    num_cpus=num_cpus if address is None else None,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                )
+            except ConnectionError as exc:
+                raise EngineError(
+                    f"cannot connect to a Ray cluster at {address}: {_lost_reason(exc)}"
+                ) from None
+            self._owned = True
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.window = window if window is not None else 4 * self.workers
+        self._play = ray.remote(max_retries=max_retries)(play_chunk)
+
+    def results(self, chunks: Iterator[Chunk]) -> Iterator[list[GameResult]]:
+        ray = self._ray
+        pending: dict[Any, Chunk] = {}
+        source = iter(chunks)
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and len(pending) < self.window:
+                    chunk = next(source, None)
+                    if chunk is None:
+                        exhausted = True
+                        break
+                    pending[self._play.remote(chunk)] = chunk
+                if not pending:
+                    return
+                done, _ = ray.wait(list(pending), num_returns=1)
+                for ref in done:
+                    chunk = pending.pop(ref)
+                    try:
+                        results: list[GameResult] = ray.get(ref)
+                    except ray.exceptions.RayError as exc:  # a worker or node died, a task could not run
+                        if isinstance(exc, ray.exceptions.RayTaskError):
+                            cause = exc.cause if exc.cause is not None else exc
+                            why = f"a Ray task failed: {type(cause).__name__}: {_lost_reason(cause)}"
+                        else:
+                            why = f"a Ray worker died: {_lost_reason(exc)}"
+                        yield chunk.lost(why)
+                        for other in list(pending):
+                            ray.cancel(other, force=True)
+                            yield pending.pop(other).lost("cancelled: another task was lost")
+                        raise EngineError(why) from None
+                    yield results
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        """Stop the local Ray instance this engine started (a cluster it joined is left running)."""
+        if self._owned and self._ray.is_initialized():
+            self._ray.shutdown()
+        self._owned = False
 
 
 def run(

@@ -52,7 +52,7 @@ __all__ = [
     "parse_options",
 ]
 
-COMMANDS: tuple[str, ...] = ("play", "simulate", "rules", "serve")
+COMMANDS: tuple[str, ...] = ("play", "simulate", "summarize", "rules", "serve")
 """The commands, in the order ``--help`` lists them: each is the module ``unorules.cli.NAME``."""
 
 

@@ -65,6 +65,21 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers", type=positive, default=None, help="processes to use (default: every core)"
     )
+    parser.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="where to play: local (this machine's cores, the default) or ray (needs unorules[ray])",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --engine ray: the cluster to join (HOST:PORT of 'ray start --head', or auto); "
+        "default: start a local Ray instance",
+    )
+    parser.add_argument(
+        "--jsonl", metavar="FILE", help="write one JSON line per game to FILE as games finish"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
         "--plot", metavar="FILE", help="write a chart of the distributions (.svg; .png needs matplotlib)"
@@ -127,7 +142,7 @@ def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def _summary_table(summaries: Sequence[dict[str, Any]]) -> str:
+def _summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     header = ["", *(s["rules"] for s in summaries)]
     first = summaries[0]
     rows: list[list[str]] = [
@@ -380,34 +395,72 @@ def _ranges(indexes: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+def _engine(args: argparse.Namespace, total: int) -> sim.Engine:
+    """The engine ``--engine`` names (usage errors for a missing library, failures for a bad cluster)."""
+    if args.engine == "ray":
+        try:
+            return sim.RayEngine(args.address, num_cpus=args.workers)
+        except sim.EngineUnavailable as exc:
+            raise UsageError(str(exc)) from None
+        except sim.EngineError as exc:
+            raise Failure(str(exc)) from None
+    workers = min(args.workers or os.cpu_count() or 1, max(1, total))
+    return sim.InProcess() if workers <= 1 else sim.LocalPool(workers)
+
+
+def _open_jsonl(path: str) -> IO[str]:
+    try:
+        return open(path, "w", encoding="utf-8", buffering=1)  # line-buffered: watch it grow
+    except OSError as exc:
+        raise Failure(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def print_summaries(summaries: Sequence[Mapping[str, Any]], heading: str, partial: str | None = None) -> None:
+    """The summary table of ``summaries`` (``Tally.to_data()``) under a heading line."""
+    print(heading)
+    if partial:
+        print(partial)
+    print()
+    print(_summary_table(summaries))
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``unorules simulate``."""
     seed = args.seed if args.seed is not None else random_seed()
+    if args.address is not None and args.engine != "ray":
+        raise UsageError("--address is for --engine ray (the Ray cluster to join)")
     simulations = _simulations(args, seed)
     if args.plot:
         _check_plot_path(args.plot)
     games: int = args.games
-    workers = args.workers or os.cpu_count() or 1
     total = games * len(simulations)
-    workers = min(workers, max(1, total))
+    jsonl = _open_jsonl(args.jsonl) if args.jsonl else None
     tallies = {s.label: s.tally() for s in simulations}
-    bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr)
-    started = time.monotonic()
-    engine: sim.Engine = sim.InProcess() if workers <= 1 else sim.LocalPool(workers)
     interrupted = False
     broken: str | None = None
     try:
-        with contextlib.closing(sim.run(simulations, games, engine=engine)) as results:
-            for result in results:
-                tallies[result.rules].add(result)
-                bar.advance(1)
-    except KeyboardInterrupt:
-        interrupted = True
-    except sim.EngineError as exc:
-        broken = str(exc)
+        engine = _engine(args, total)
+        bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr)
+        started = time.monotonic()
+        try:
+            with contextlib.closing(sim.run(simulations, games, engine=engine)) as results:
+                for result in results:
+                    tallies[result.rules].add(result)
+                    if jsonl is not None:
+                        jsonl.write(result.to_json() + "\n")
+                    bar.advance(1)
+        except KeyboardInterrupt:
+            interrupted = True
+        except sim.EngineError as exc:
+            broken = str(exc)
+        finally:
+            bar.close()
+            engine.close()
+    except OSError as exc:
+        raise Failure(f"cannot write {args.jsonl}: {exc.strerror or exc}") from None
     finally:
-        bar.close()
-        engine.close()
+        if jsonl is not None:
+            jsonl.close()
     elapsed = time.monotonic() - started
     done = [tallies[s.label] for s in simulations]
     summaries = [t.to_data() for t in done]
@@ -422,6 +475,7 @@ def run(args: argparse.Namespace) -> int:
             "games": games,
             "players": args.players,
             "bots": list(args.bots),
+            "engine": args.engine,
             "complete": played == total,
             "results": summaries,
             "elapsed_seconds": round(elapsed, 3),
@@ -429,17 +483,18 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         seats = ",".join(summaries[0]["seat_bots"])
-        print(
+        where = f"{engine.workers} worker(s)" if args.engine == "local" else f"Ray ({engine.workers} CPUs)"
+        print_summaries(
+            summaries,
             f"{games} games of {args.players} players, seed {seed!r}, bots by seat {seats}, "
-            f"{elapsed:.1f}s on {workers} worker(s)"
+            f"{elapsed:.1f}s on {where}",
+            None if played == total else f"partial results: {played} of {total} games played",
         )
-        if played != total:
-            print(f"partial results: {played} of {total} games played")
-        print()
-        print(_summary_table(summaries))
         if args.plot and not interrupted:
             print()
             print(f"chart written to {args.plot}")
+        if args.jsonl:
+            print(f"one line per game written to {args.jsonl}")
     if broken is not None:
         lost = "; ".join(
             f"{t.rules} games {_ranges(t.lost_games)}{' and more' if t.lost > len(t.lost_games) else ''}"
