@@ -28,6 +28,7 @@ from unorules import (
     Card,
     Color,
     Event,
+    EventSpec,
     GameState,
     Phase,
     Ruleset,
@@ -37,7 +38,8 @@ from unorules import (
 )
 from unorules.bots import Bot, BotError, HeuristicBot, RandomBot, next_action, play_game
 from unorules.schemas import SCHEMAS, schema
-from unorules.testing import rearranged
+from unorules.testing import check_events, rearranged
+from unorules.testing.conformance import option_variant
 from unorules.testing.embedding import check_pickle_round_trip, check_view_secrets, copiers, random_states
 from unorules.testing.strategies import build_ruleset, supported_players
 
@@ -451,3 +453,95 @@ def test_view_json_errors_name_the_bad_part() -> None:
         SeatView.from_data({**data, "hand": ["R99"]})
     with pytest.raises(unorules.StateFormatError, match="not valid JSON"):
         SeatView.from_json("{")
+
+
+# -- structured events and their catalogue ---------------------------------------------------------
+
+
+@functools.cache
+def _event_games(combo: tuple[str, ...]) -> tuple[GameState, ...]:
+    """Random games of ``combo`` with option values drawn for it (custom wilds bound, ...)."""
+    states: list[GameState] = []
+    for i in range(3):
+        options = option_variant(build_ruleset(combo), f"events/{i}")  # type: ignore[arg-type]
+        rules = build_ruleset(combo, options)
+        if not isinstance(rules, Ruleset):
+            continue
+        players = supported_players(rules, (3, 4, 2))[0]
+        states += random_states(rules, players, seed=f"events/{i}", steps=150)
+    return tuple(states)
+
+
+@pytest.mark.parametrize("combo", [c for c in COMBINATIONS if len(c) <= 2 or len(c) > 3], ids="+".join)
+def test_every_event_is_declared_with_its_fields(combo: tuple[str, ...]) -> None:
+    for state in _event_games(combo):
+        check_events(state)
+
+
+def test_the_shipped_plugins_emit_their_declared_kinds() -> None:
+    emitted = {
+        e.kind for combo in COMBINATIONS if len(combo) <= 2 for s in _event_games(combo) for e in s.events
+    }
+    assert emitted >= {"deal", "draw", "round-end", "uno", "caught", "challenge", "stack", "swap-hands"}
+    assert emitted >= {"hands-moved", "shuffle-hands", "jump-in", "custom-wild", "house-rule"}
+
+
+class _Chatty(unorules.Plugin):
+    """Emits an event kind it does not declare."""
+
+    name = "chatty-for-test"
+    requires = ("classic",)
+
+    @unorules.hookimpl(wrapper=True)
+    def apply_action(self, state: GameState, action: Action) -> Any:
+        new = yield
+        return None if new is None else new.add_events(Event("gossip", action.seat))
+
+
+def test_an_undeclared_event_kind_or_field_is_caught() -> None:
+    state = Ruleset.from_names(["classic"], plugins=[_Chatty()]).new_game(players=3, seed=1)
+    state = state.apply(state.legal_actions()[0])
+    with pytest.raises(
+        unorules.testing.InvariantViolation, match="'gossip' was emitted that no plugin declares"
+    ):
+        check_events(state)
+    _Chatty.events = (EventSpec("gossip", "chatter"),)
+    try:
+        assert Ruleset.from_names(["classic"], plugins=[_Chatty()]).events["gossip"].doc == "chatter"
+        noisy = state.replace(events=(Event("gossip", 0, count=3),))
+        with pytest.raises(unorules.testing.InvariantViolation, match="fills count, which its EventSpec"):
+            check_events(noisy.replace(ruleset=Ruleset.from_names(["classic"], plugins=[_Chatty()])))
+    finally:
+        del _Chatty.events
+
+
+def test_event_specs_name_real_fields_and_two_plugins_cannot_claim_one_kind() -> None:
+    with pytest.raises(ValueError, match="unknown field 'who'"):
+        EventSpec("x", "", (("who", "a seat"),))
+
+    class Other(unorules.Plugin):
+        name = "other-for-test"
+        events = (EventSpec("stack", "something else"),)
+
+    with pytest.raises(unorules.RulesetError, match="both declare event kind 'stack'"):
+        Ruleset.from_names(["classic", "stacking"], plugins=[Other()])
+    rules = Ruleset.from_names(["classic", "stacking"])
+    assert rules.event_owners["draw"] == "core"
+    assert rules.event_owners["stack"] == "stacking"
+    assert rules.event_owners["caught"] == "classic"
+
+
+def test_events_carry_who_how_many_and_which_colour() -> None:
+    base = Ruleset.from_names(["classic", "stacking"]).new_game(players=3, seed=2)
+    state = rearranged(base, hands={0: "R+2 G7 G8", 1: "B+2 Y1 Y2"}, top="R1")
+    state = state.replace(current_player=0, phase=PLAY, color=Color.RED)
+    state = state.apply("0: play R+2").apply("1: play B+2")
+    (stack,) = [e for e in state.events if e.kind == "stack"]
+    assert (stack.seat, stack.target, stack.count, stack.cards) == (1, 2, 4, (Card.parse("B+2"),))
+    assert str(stack) == "seat 1 stack B+2: seat 2 must answer a stack of 4 (R-STACK)"
+    caught_base = rearranged(base, hands={1: "R5 G7"}, top="R1").replace(current_player=1, phase=PLAY)
+    caught = caught_base.apply("1: play R5").apply("0: catch 1")
+    (event,) = [e for e in caught.events if e.kind == "caught"]
+    assert (event.seat, event.target, event.count) == (1, 0, 2)
+    (draw,) = [e for e in caught.events if e.kind == "draw"]
+    assert (draw.seat, draw.count, draw.value("reason")) == (1, 2, "penalty")

@@ -23,6 +23,7 @@ from sphinx.application import Sphinx
 
 import unorules
 from unorules import hookspecs
+from unorules.ruleset import CORE_EVENTS
 
 HOOKS = sorted(name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec"))
 
@@ -136,6 +137,11 @@ def plugin_page(name: str, plugin: Any) -> str:
     if cards:
         out.append(_heading("Cards it adds", "-"))
         out.append("\n".join(f"* {n} x {text}" for text, n in cards) + "\n")
+    events = tuple(getattr(plugin, "events", ()))
+    if events:
+        out.append(_heading("Events it emits", "-"))
+        out.append("See also the :ref:`event catalogue <event-catalogue>`.\n")
+        out.append(_events_table(events))
     out.append(_heading("Hooks it implements", "-"))
     hooks = _implemented(plugin)
     out.append((", ".join(f":func:`~unorules.hookspecs.{h}`" for h in hooks) or "none") + "\n")
@@ -153,12 +159,55 @@ def plugin_page(name: str, plugin: Any) -> str:
     return "\n".join(out)
 
 
+def _events_table(specs: Any) -> str:
+    """A list-table of event specs: kind, what happened, the fields it fills."""
+    rows = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 18 37 45",
+        "",
+        "   * - kind",
+        "     - what happened",
+        "     - fields",
+    ]
+    for spec in specs:
+        fields = "; ".join(f"``{name}``: {_cell(meaning)}" for name, meaning in spec.fields) or "(none)"
+        rows += [f"   * - ``{spec.kind}``", f"     - {_cell(spec.doc)}", f"     - {fields}"]
+    return "\n".join(rows) + "\n"
+
+
+def events_page(plugins: dict[str, Any]) -> str:
+    """The event catalogue: the core's event kinds, then each plugin's."""
+    out = [
+        ".. _event-catalogue:\n",
+        _heading("Event catalogue", "=", over=True),
+        "Every :class:`~unorules.Event` has a ``kind``; the core and each plugin "
+        "declare the kinds they emit (:class:`~unorules.EventSpec` in ``Plugin.events``) "
+        "with the typed fields each fills: ``seat``, ``cards``, ``target``, ``count``, "
+        "``color`` and plugin-specific values in ``data`` (``data.NAME``; read one "
+        "with ``event.value(NAME)``). ``detail`` and ``str(event)`` are the human "
+        "rendering. ``rules.events`` maps each kind of a rule set to its spec; the "
+        "testing toolkit's ``events`` invariant fails when a plugin emits a kind or "
+        "fills a field its spec does not list.\n",
+        _heading("The core", "-"),
+        "Every rule set has these (the core's mechanics emit them):\n",
+        _events_table(CORE_EVENTS),
+    ]
+    for name, plugin in plugins.items():
+        specs = tuple(getattr(plugin, "events", ()))
+        if specs:
+            out.append(_heading(name, "-"))
+            out.append(f"Emitted by :ref:`{name} <plugin-{name}>`:\n")
+            out.append(_events_table(specs))
+    return "\n".join(out)
+
+
 def index_page(plugins: dict[str, Any]) -> str:
     rows = "\n".join(
         f"   * - :ref:`{n} <plugin-{n}>`\n     - {_cell(getattr(p, 'summary', '') or '')}"
         for n, p in plugins.items()
     )
-    toctree = "\n".join(f"   {n}" for n in plugins)
+    toctree = "\n".join(f"   {n}" for n in [*plugins, "events"])
     return f"""\
 .. _plugins:
 
@@ -167,7 +216,8 @@ The plugins installed where these pages were built, one page each, generated
 from each plugin's docstring and declarations. Every rule set starts from
 ``classic``; the others are added by name, e.g.
 ``Ruleset.from_names(["classic", "stacking"])``. ``unorules rules`` lists the
-same in a terminal.
+same in a terminal. The :ref:`event catalogue <event-catalogue>` lists the
+events each plugin emits.
 
 .. list-table::
    :header-rows: 1
@@ -196,9 +246,10 @@ def generate(srcdir: Path) -> list[str]:
     folder.mkdir(exist_ok=True)
     plugins = dict(unorules.installed_plugins())
     _write(folder / "index.rst", index_page(plugins))
+    _write(folder / "events.rst", events_page(plugins))
     for name, plugin in plugins.items():
         _write(folder / f"{name}.rst", plugin_page(name, plugin))
-    keep = {f"{n}.rst" for n in plugins} | {"index.rst"}
+    keep = {f"{n}.rst" for n in plugins} | {"index.rst", "events.rst"}
     for old in folder.glob("*.rst"):
         if old.name not in keep:
             old.unlink()

@@ -19,6 +19,7 @@ from unorules.errors import (
 )
 from unorules.plugin import (
     PLUGIN_API_VERSION,
+    EventSpec,
     Option,
     PhaseSpec,
     Plugin,
@@ -42,6 +43,7 @@ __all__ = [
     "Card",
     "Color",
     "Event",
+    "EventSpec",
     "GameState",
     "IllegalActionError",
     "NotationError",

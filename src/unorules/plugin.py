@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from unorules.state import GameState
 
 __all__ = [
+    "EVENT_FIELDS",
     "PLUGIN_API_VERSION",
+    "EventSpec",
     "Option",
     "PhaseSpec",
     "Plugin",
@@ -167,6 +169,36 @@ class PhaseSpec:
     empty_hand: bool = False
 
 
+EVENT_FIELDS = frozenset({"seat", "cards", "rule", "target", "count", "color", "private"})
+"""The typed fields of :class:`~unorules.Event` an :class:`EventSpec` may
+describe; values in ``event.data`` are described as ``"data.NAME"``."""
+
+
+@attrs.frozen
+class EventSpec:
+    """An event kind a plugin emits (``event.kind``), declared in :attr:`Plugin.events`.
+
+    * ``kind``: the kind the plugin puts into events.
+    * ``doc``: what happened, for docs and user interfaces.
+    * ``fields``: what the event's fields hold, as ``(field, meaning)`` pairs:
+      a typed field of :class:`~unorules.Event` (``"seat"``, ``"cards"``,
+      ``"target"``, ``"count"``, ``"color"``, ``"private"``, ``"rule"``) or
+      ``"data.NAME"`` for a plugin-specific value in ``event.data``.
+    """
+
+    kind: str
+    doc: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        for field, _ in self.fields:
+            if field not in EVENT_FIELDS and not (field.startswith("data.") and len(field) > 5):
+                raise ValueError(
+                    f"event {self.kind!r}: unknown field {field!r}; "
+                    f"use one of {sorted(EVENT_FIELDS)} or 'data.NAME'"
+                )
+
+
 class Plugin:
     """Convenience base class for plugins; every attribute may be overridden.
 
@@ -190,6 +222,8 @@ class Plugin:
     * ``out_of_turn_verbs``: those of ``verbs`` a seat may use when it is not
       the seat to move (an UNO call, a catch, a jump-in ``play``).
     * ``phases``: the :class:`PhaseSpec` of every phase the plugin puts into states.
+    * ``events``: the :class:`EventSpec` of every event kind the plugin emits
+      (the core's own kinds, such as ``draw``, need no declaration).
     * ``public_extras``: the keys of ``state.extras`` this plugin owns that
       every seat may see; other keys never leave the full state.
     * ``play_kinds``: the card kinds whose play this plugin's ``on_play``
@@ -212,6 +246,7 @@ class Plugin:
     verbs: ClassVar[tuple[str, ...]] = ()
     out_of_turn_verbs: ClassVar[tuple[str, ...]] = ()
     phases: ClassVar[tuple[PhaseSpec, ...]] = ()
+    events: ClassVar[tuple[EventSpec, ...]] = ()
     public_extras: ClassVar[tuple[str, ...]] = ()
     play_kinds: ClassVar[frozenset[str] | None] = None
     max_round_actions: ClassVar[int | None] = None

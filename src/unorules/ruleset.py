@@ -27,13 +27,46 @@ from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError
-from unorules.plugin import Option, PhaseSpec
+from unorules.plugin import EventSpec, Option, PhaseSpec
 from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
-__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
+__all__ = ["CORE_EVENTS", "ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
 
 ENTRY_POINT_GROUP = "unorules"
+
+CORE_EVENTS: tuple[EventSpec, ...] = (
+    EventSpec(
+        "deal",
+        "a round was dealt and its starter turned up (R-SETUP-DEAL)",
+        (("seat", "the dealer"), ("cards", "the starter"), ("data.round", "the round's number")),
+    ),
+    EventSpec(
+        "draw",
+        "a seat drew cards (for its turn, as a penalty, ...); private: only the seat sees the cards",
+        (
+            ("seat", "the seat that drew"),
+            ("cards", "the cards drawn (hidden from the other seats)"),
+            ("count", "how many cards were drawn (public)"),
+            ("data.reason", "why: 'turn', 'penalty' or a plugin's reason"),
+        ),
+    ),
+    EventSpec(
+        "reshuffle",
+        "the discard pile but its top card was shuffled into a new draw pile (R-TURN-RESHUFFLE)",
+        (("count", "how many cards the new draw pile holds"),),
+    ),
+    EventSpec(
+        "round-end",
+        "a round ended and was scored",
+        (
+            ("seat", "the round's winner (none if nobody won it)"),
+            ("data.reason", "why it ended: 'out', 'blocked', ..."),
+            ("data.points", "the points each seat was given"),
+        ),
+    ),
+)
+"""The event kinds the core's mechanics emit (every rule set has them)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
@@ -157,8 +190,19 @@ class Ruleset:
         phases: dict[str, PhaseSpec] = {}
         owners: dict[str, str] = {}
         public: dict[str, None] = {}
+        events: dict[str, EventSpec] = {spec.kind: spec for spec in CORE_EVENTS}
+        emitters: dict[str, str] = dict.fromkeys(events, "core")
         for plugin in self._plugins:
             name = _plugin_name(plugin)
+            for event in getattr(plugin, "events", ()):
+                if not isinstance(event, EventSpec):
+                    raise RulesetError(f"plugin {name!r} declares event {event!r}: use unorules.EventSpec")
+                if event.kind in emitters and events[event.kind] != event:
+                    raise RulesetError(
+                        f"{emitters[event.kind]!r} and {name!r} both declare event kind {event.kind!r}"
+                    )
+                emitters.setdefault(event.kind, name)
+                events[event.kind] = event
             verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
             out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
             public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
@@ -181,6 +225,11 @@ class Ruleset:
         """The name of the plugin that declares each phase."""
         self.public_extras: frozenset[str] = frozenset(public)
         """The ``state.extras`` keys every seat may see (see ``Plugin.public_extras``)."""
+        self.events: Mapping[str, EventSpec] = events
+        """The event kinds of this rule set, by kind: the core's (:data:`CORE_EVENTS`),
+        then each plugin's (see ``Plugin.events``), in registration order."""
+        self.event_owners: Mapping[str, str] = emitters
+        """Who declares each event kind: ``"core"`` or a plugin's name."""
 
     # -- building -------------------------------------------------------------
 
@@ -527,7 +576,16 @@ class Ruleset:
             rng=rng,
             extras=extras,
             last_action=None,
-            events=(Event("deal", dealer, (starter,), "R-SETUP-DEAL", f"round {len(rounds) + 1}"),),
+            events=(
+                Event(
+                    "deal",
+                    dealer,
+                    (starter,),
+                    "R-SETUP-DEAL",
+                    f"round {len(rounds) + 1}",
+                    data=(("round", len(rounds) + 1),),
+                ),
+            ),
         )
         started = self._on_starter(state)
         return state if started is None else started
@@ -571,7 +629,17 @@ class Ruleset:
         state = state.replace(
             scores=scores,
             rounds=state.rounds + (result,),
-            events=state.events + (Event("round-end", winner, (), None, f"{reason}; points {list(points)}"),),
+            events=state.events
+            + (
+                Event(
+                    "round-end",
+                    winner,
+                    (),
+                    None,
+                    f"{reason}; points {list(points)}",
+                    data=(("points", points), ("reason", reason)),
+                ),
+            ),
         )
         changed = self._on_round_end(state, result)
         if changed is not None:

@@ -658,7 +658,9 @@ class GameState:
                 gen.shuffle(rest)
                 rng = gen.state
                 discard = discard[-1:]
-                events += (Event("reshuffle", None, (), "R-TURN-RESHUFFLE", f"{len(rest)} cards"),)
+                events += (
+                    Event("reshuffle", None, (), "R-TURN-RESHUFFLE", f"{len(rest)} cards", count=len(rest)),
+                )
                 drawn += tuple(rest[:need])
                 pile = tuple(rest[need:])
         hands = self.hands
@@ -667,11 +669,13 @@ class GameState:
             key = (seat, drawn[0], reason)
             event = _ONE_CARD_DRAWS.get(key)
             if event is None:
-                event = Event("draw", seat, drawn, None, reason, True, count=1)
+                event = Event("draw", seat, drawn, None, reason, True, count=1, data=(("reason", reason),))
                 if len(_ONE_CARD_DRAWS) < 10_000:
                     _ONE_CARD_DRAWS[key] = event
         else:
-            event = Event("draw", seat, drawn, None, reason, True, count=len(drawn))
+            event = Event(
+                "draw", seat, drawn, None, reason, True, count=len(drawn), data=(("reason", reason),)
+            )
         fields = self.__dict__.copy()
         fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
         fields["draw_pile"] = pile

@@ -56,6 +56,7 @@ __all__ = [
     "check_apply_pure",
     "check_cards",
     "check_conformance",
+    "check_events",
     "check_hands",
     "check_illegal_actions_refused",
     "check_json_round_trip",

@@ -43,6 +43,7 @@ from unorules.testing.invariants import (
     InvariantViolation,
     RoundMonitor,
     check_cards,
+    check_events,
     check_hands,
     check_legal_actions,
     check_replay,
@@ -282,6 +283,7 @@ def _cheap(state: GameState) -> None:
     check_turn(state)
     check_hands(state)
     check_legal_actions(state)
+    check_events(state)
 
 
 def _kind_of(exc: BaseException) -> str:

@@ -69,6 +69,7 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
+    "check_events",
     "check_hands",
     "check_illegal_actions_refused",
     "check_json_round_trip",
@@ -579,6 +580,32 @@ def check_views(state: GameState) -> None:
                 raise _fail("view", f"{_after(state)}, view({seat}) shows the private cards of event {event}")
 
 
+def check_events(state: GameState) -> None:
+    """Every event of the last action is of a kind the rule set declares (the
+    core's kinds and each plugin's ``Plugin.events``), and its spec describes
+    every typed field (``target``, ``count``, ``color``) and ``data`` value it
+    fills, so the event catalogue lists everything a client may receive."""
+    declared = state.ruleset.events
+    for event in state.events:
+        spec = declared.get(event.kind)
+        if spec is None:
+            raise _fail(
+                "events",
+                f"{_after(state)}, an event of kind {event.kind!r} was emitted that no plugin declares "
+                f"(declare it in the emitting plugin's events: unorules.EventSpec); event: {event}",
+            )
+        listed = {name for name, _ in spec.fields}
+        filled = [f for f in ("target", "count", "color") if getattr(event, f) is not None]
+        filled += [f"data.{k}" for k, _ in event.data]
+        missing = [f for f in filled if f not in listed]
+        if missing:
+            raise _fail(
+                "events",
+                f"{_after(state)}, a {event.kind!r} event fills {', '.join(missing)}, which its EventSpec "
+                f"does not describe; event: {event}",
+            )
+
+
 def check_state(
     state: GameState,
     *,
@@ -587,13 +614,14 @@ def check_state(
     require_rule: bool = False,
     rebuild_ruleset: bool = False,
 ) -> None:
-    """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``; and with
+    """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``, ``events``; and with
     ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
     (these apply actions, so they cost about as much as a hundred moves)."""
     check_cards(state)
     check_turn(state)
     check_hands(state)
     check_legal_actions(state)
+    check_events(state)
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
@@ -611,6 +639,7 @@ STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "turn": check_turn,
     "hands": check_hands,
     "legal": check_legal_actions,
+    "events": check_events,
     "accepted": check_legal_actions_accepted,
     "pure": check_apply_pure,
     "refused": check_illegal_actions_refused,

@@ -41,7 +41,7 @@ from typing import Any
 
 from unorules_classic import is_playable
 
-from unorules import Card, Event, GameState, Option, Plugin, hookimpl
+from unorules import Card, Event, EventSpec, GameState, Option, Plugin, hookimpl
 
 __all__ = ["DrawUntilPlayablePlugin", "plugin"]
 
@@ -65,6 +65,13 @@ class DrawUntilPlayablePlugin(Plugin):
     summary = "Draw until you can play: drawing for the turn goes on until a playable card comes"
     requires = ("classic",)
     rules = ("DUP-DRAW", "DUP-LIMIT", "DUP-EMPTY")
+    events = (
+        EventSpec(
+            "draw-until-playable",
+            "a seat drew until it could play (DUP-DRAW)",
+            (("seat", "the seat that drew"), ("count", "how many cards it drew in all")),
+        ),
+    )
     options = (
         Option(
             "draw_limit",
@@ -91,7 +98,7 @@ class DrawUntilPlayablePlugin(Plugin):
             last = more[-1]
         if drawn == len(cards):
             return None
-        event = Event("draw-until-playable", seat, (), "DUP-DRAW", f"{drawn} cards drawn in all")
+        event = Event("draw-until-playable", seat, (), "DUP-DRAW", f"{drawn} cards drawn in all", count=drawn)
         return state.add_events(event)
 
 

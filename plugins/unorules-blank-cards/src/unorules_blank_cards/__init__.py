@@ -87,6 +87,7 @@ from unorules import (
     Action,
     Card,
     Event,
+    EventSpec,
     GameState,
     NotationError,
     Option,
@@ -175,6 +176,13 @@ class BlankCardsPlugin(Plugin):
 
     name = "blank-cards"
     verbs = ("play",)
+    events = (
+        EventSpec(
+            "house-rule",
+            "a Blank card was played: the table applies the rule written on it (R-BLANK)",
+            (("seat", "the seat that played it"), ("cards", "the Blank card")),
+        ),
+    )
     summary = "The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK)"
     requires = ("classic",)
     rules = ("R-BLANK", "R-DECK-BLANK", "R-SCORE", "R-SETUP-STARTER")

@@ -108,6 +108,7 @@ from unorules import (
     Action,
     Card,
     Event,
+    EventSpec,
     GameState,
     Option,
     Outcome,
@@ -196,6 +197,38 @@ class ClassicPlugin(Plugin):
         PhaseSpec("penalty", "draw phase.count cards and lose the turn (R-ACT-D2, R-TURN-WD4)"),
         PhaseSpec("challenge", "hit by a Wild Draw Four: challenge or accept (R-CHALLENGE)"),
         PhaseSpec("color", "name the colour of a wild starter (R-SETUP-STARTER)"),
+    )
+    events = (
+        EventSpec(
+            "starter-returned",
+            "a starter that may not start was returned and another card turned up (R-SETUP-STARTER)",
+            (("cards", "the card returned, then the new starter"),),
+        ),
+        EventSpec(
+            "uno",
+            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
+            (("seat", "the seat that called"), ("data.late", "true for a late call")),
+        ),
+        EventSpec(
+            "caught",
+            'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
+            (
+                ("seat", "the seat caught"),
+                ("target", "the seat that caught it"),
+                ("count", "the penalty cards it draws"),
+            ),
+        ),
+        EventSpec(
+            "challenge",
+            "a Wild Draw Four was challenged; its player's hand is shown to the challenger (R-CHALLENGE)",
+            (
+                ("seat", "the challenger"),
+                ("target", "the Wild Draw Four's player"),
+                ("cards", "that player's hand (private: only the challenger sees it)"),
+                ("count", "the cards the loser of the challenge draws"),
+                ("data.guilty", "whether the player held a card of the previous colour"),
+            ),
+        ),
     )
     options = (
         Option("target_score", 500, "points that end the game (R-WIN)", positive_int, "a positive integer"),
@@ -554,22 +587,27 @@ def _call_uno(state: GameState, seat: int) -> GameState:
     if seat in state.uno_exposed:  # R-UNO-SELF: a late call before being caught
         return state.replace(
             uno_exposed=tuple(s for s in state.uno_exposed if s != seat),
-            events=state.events + (Event("uno", seat, (), "R-UNO-SELF", "late call"),),
+            events=state.events
+            + (Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)),),
         )
     return state.replace(  # R-UNO-CALL, called before the next-to-last card is played
         uno_declared=state.uno_declared + (seat,),
-        events=state.events + (Event("uno", seat, (), "R-UNO-CALL"),),
+        events=state.events + (Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)),),
     )
 
 
 def _catch(state: GameState, action: Action) -> GameState:
     target = action.target
     assert target is not None
+    penalty = state.ruleset.options["uno_penalty"]
+    caught = Event(
+        "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
+    )
     state = state.replace(
         uno_exposed=tuple(s for s in state.uno_exposed if s != target),
-        events=state.events + (Event("caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}"),),
+        events=state.events + (caught,),
     )
-    drawn, _ = state.draw(target, state.ruleset.options["uno_penalty"], "penalty")
+    drawn, _ = state.draw(target, penalty, "penalty")
     return drawn
 
 
@@ -585,7 +623,17 @@ def _challenge(state: GameState, seat: int) -> GameState:
     verdict = "guilty" if guilty else "innocent"
     shown = state.add_events(
         # Private to the challenger, the only one shown the hand; the others see the verdict.
-        Event("challenge", seat, hand, "R-CHALLENGE", f"seat {bluffer}'s hand: {verdict}", private=True)
+        Event(
+            "challenge",
+            seat,
+            hand,
+            "R-CHALLENGE",
+            f"seat {bluffer}'s hand: {verdict}",
+            private=True,
+            target=bluffer,
+            count=phase.count if guilty else phase.count + 2,
+            data=(("guilty", guilty),),
+        )
     )
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and

@@ -225,6 +225,7 @@ from unorules import (
     Card,
     Color,
     Event,
+    EventSpec,
     GameState,
     Option,
     Phase,
@@ -388,7 +389,9 @@ def discard_under(state: GameState, seat: int, cards: Sequence[Card]) -> GameSta
         hand.remove(card)
     pile = state.discard_pile
     moved = state.with_hand(seat, tuple(hand)).replace(discard_pile=pile[:-1] + tuple(cards) + pile[-1:])
-    return moved.add_events(Event("discard", seat, tuple(cards), "R-CUSTOM", "under the top card"))
+    return moved.add_events(
+        Event("discard", seat, tuple(cards), "R-CUSTOM", "under the top card", count=len(cards))
+    )
 
 
 def _refresh_uno(state: GameState) -> GameState:
@@ -670,6 +673,37 @@ class CustomWildsPlugin(Plugin):
     requires = ("classic",)
     rules = ("R-CUSTOM", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
     verbs = ("discard", "keep", "laughed", "nolaugh", "crow", "draw")
+    events = (
+        EventSpec(
+            "custom-wild",
+            "a customizable wild was played; its effect follows (R-CUSTOM)",
+            (
+                ("seat", "the seat that played it"),
+                ("cards", "the card"),
+                ("data.effect", "the effect's name"),
+            ),
+        ),
+        EventSpec(
+            "discard",
+            "a seat discarded cards under the top card (R-CUSTOM C5, C6)",
+            (("seat", "the seat"), ("cards", "the cards discarded"), ("count", "how many")),
+        ),
+        EventSpec(
+            "table-rule",
+            "a social rule now binds a seat (R-CUSTOM C9)",
+            (("seat", "the seat bound by it"),),
+        ),
+        EventSpec("crow", "a seat crowed like a rooster (R-CUSTOM C10)", (("seat", "the seat that crowed"),)),
+        EventSpec(
+            "joke",
+            "the table judged a joke (R-CUSTOM C8)",
+            (
+                ("seat", "the teller"),
+                ("data.laughed", "whether somebody laughed"),
+                ("count", "the cards the teller draws (when nobody laughed)"),
+            ),
+        ),
+    )
     phases = (
         PhaseSpec(DRAW_COLOR, "draw until a card of the named colour comes (an effect)"),
         PhaseSpec(DISCARD, "discard phase.count cards under the top card (an effect)"),
@@ -821,10 +855,16 @@ class CustomWildsPlugin(Plugin):
             assert teller is not None
             if action.verb == "nolaugh":
                 # C8: nobody laughed: the teller draws 4; the judge then plays.
-                noted = state.add_events(Event("joke", teller, (), "R-CUSTOM", "nobody laughed"))
+                noted = state.add_events(
+                    Event(
+                        "joke", teller, (), "R-CUSTOM", "nobody laughed", count=4, data=(("laughed", False),)
+                    )
+                )
                 drawn, _ = noted.draw(teller, 4, "penalty")
                 return _refresh_uno(drawn).replace(phase=PLAY)
-            noted = state.add_events(Event("joke", teller, (), "R-CUSTOM", "somebody laughed"))
+            noted = state.add_events(
+                Event("joke", teller, (), "R-CUSTOM", "somebody laughed", data=(("laughed", True),))
+            )
             if len(noted.hands[teller]) <= 1:
                 return noted.replace(phase=PLAY)
             return noted.replace(
@@ -914,7 +954,14 @@ class CustomWildsPlugin(Plugin):
 
 
 def _played(effect: Effect, seat: int, card: Card) -> Event:
-    return Event("custom-wild", seat, (card,), effect.rule, f"{effect.name}: {effect.summary}")
+    return Event(
+        "custom-wild",
+        seat,
+        (card,),
+        effect.rule,
+        f"{effect.name}: {effect.summary}",
+        data=(("effect", effect.name),),
+    )
 
 
 plugin = CustomWildsPlugin()

@@ -65,6 +65,7 @@ from typing import ClassVar
 
 from unorules import (
     Event,
+    EventSpec,
     GameState,
     Option,
     Outcome,
@@ -89,6 +90,13 @@ class EliminationPlugin(Plugin):
         "partners": "partners play as fixed pairs, but elimination removes single seats"
     }
     rules = ("R-ELIM",)
+    events = (
+        EventSpec(
+            "eliminated",
+            "a seat reached the points limit and left the game (R-ELIM)",
+            (("seat", "the seat eliminated"), ("data.points", "its score"), ("data.limit", "the limit")),
+        ),
+    )
     options = (
         Option(
             "elimination_limit",
@@ -140,7 +148,15 @@ class EliminationPlugin(Plugin):
             keep = result.winner if result.winner in tied else tied[0]
             out.remove(keep)
         events = tuple(
-            Event("eliminated", s, (), "R-ELIM", f"{scores[s]} points, limit {limit}") for s in out
+            Event(
+                "eliminated",
+                s,
+                (),
+                "R-ELIM",
+                f"{scores[s]} points, limit {limit}",
+                data=(("limit", limit), ("points", scores[s])),
+            )
+            for s in out
         )
         return state.replace(left=tuple(sorted(state.left + tuple(out))), events=state.events + events)
 

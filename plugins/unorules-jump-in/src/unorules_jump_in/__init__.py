@@ -149,7 +149,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from unorules import PLAY, Action, Event, GameState, Option, Phase, Plugin, hookimpl, one_of
+from unorules import PLAY, Action, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, one_of
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
 
@@ -196,6 +196,13 @@ class JumpInPlugin(Plugin):
     requires = ("classic",)
     rules = ("R-JUMP",)
     verbs = ("play", "uno")
+    events = (
+        EventSpec(
+            "jump-in",
+            "a seat jumped in out of turn with a card identical to the top card (R-JUMP)",
+            (("seat", "the seat that jumped in"), ("cards", "the card")),
+        ),
+    )
     out_of_turn_verbs = ("play", "uno")
     public_extras = (WINDOW, CALLS)
     options = (

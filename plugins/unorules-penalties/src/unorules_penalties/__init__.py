@@ -107,6 +107,7 @@ from unorules_classic import is_playable
 from unorules import (
     Action,
     Event,
+    EventSpec,
     GameState,
     Option,
     Phase,
@@ -224,6 +225,37 @@ class PenaltiesPlugin(Plugin):
 
     name = "penalties"
     verbs = ("play", "catch_play", "catch_coach")
+    events = (
+        EventSpec(
+            "illegal-play",
+            "a card that does not match was played; any other seat may catch it now (R-PEN-ILLEGAL)",
+            (
+                ("seat", "the seat that played it"),
+                ("cards", "the card"),
+                ("color", "the colour it should have matched"),
+                ("data.top", "the card it was played on"),
+            ),
+        ),
+        EventSpec(
+            "caught-play",
+            "an illegal play was caught: the card goes back, its player draws (R-PEN-ILLEGAL)",
+            (
+                ("seat", "the seat caught"),
+                ("target", "the seat that caught it"),
+                ("cards", "the card taken back"),
+                ("count", "the penalty cards drawn"),
+            ),
+        ),
+        EventSpec(
+            "coaching",
+            "a seat was reported for coaching and draws the penalty (R-PEN-COACH)",
+            (
+                ("seat", "the coach"),
+                ("target", "the seat that reported it"),
+                ("count", "the penalty cards drawn"),
+            ),
+        ),
+    )
     out_of_turn_verbs = ("catch_play", "catch_coach")
     public_extras = (COACHED_KEY,)
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
@@ -288,6 +320,8 @@ class PenaltiesPlugin(Plugin):
                     (card,) if card is not None else (),
                     "R-PEN-ILLEGAL",
                     f"on {previous.top_card} (colour {previous.color}); any other seat may catch it now",
+                    color=previous.color,
+                    data=(("top", previous.top_card),),
                 )
             )
         return result
@@ -369,6 +403,8 @@ def _catch_play(state: GameState, action: Action) -> GameState:
             (card,),
             "R-PEN-ILLEGAL",
             f"caught by seat {action.seat}: takes the card back, draws {PENALTY_CARDS}, loses the turn",
+            target=action.seat,
+            count=PENALTY_CARDS,
         )
     )
     drawn, _ = before.draw(offender, PENALTY_CARDS, "penalty")
@@ -381,7 +417,15 @@ def _catch_coach(state: GameState, action: Action) -> GameState:
     assert coach is not None
     coached = tuple(sorted((*coached_this_round(state), coach)))
     state = state.with_extra(COACHED_KEY, (len(state.rounds), *coached)).add_events(
-        Event("coaching", coach, (), "R-PEN-COACH", f"reported by seat {action.seat}: draws {PENALTY_CARDS}")
+        Event(
+            "coaching",
+            coach,
+            (),
+            "R-PEN-COACH",
+            f"reported by seat {action.seat}: draws {PENALTY_CARDS}",
+            target=action.seat,
+            count=PENALTY_CARDS,
+        )
     )
     if coach in state.uno_exposed:
         state = state.replace(uno_exposed=tuple(s for s in state.uno_exposed if s != coach))

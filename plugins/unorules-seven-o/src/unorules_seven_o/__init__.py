@@ -109,25 +109,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from unorules import Action, Card, Event, GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
 
 __all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands"]
 
 
-def move_hands(state: GameState, dest: Mapping[int, int], seat: int, detail: str) -> GameState:
+def move_hands(
+    state: GameState, dest: Mapping[int, int], seat: int, detail: str, target: int | None = None
+) -> GameState:
     """``state`` with each hand of seat ``s`` moved to seat ``dest[s]`` (seats not
     in ``dest`` keep theirs) by the core's :meth:`~unorules.GameState.move_hands`,
     so the UNO calls follow the cards (see the plugin's docs: only a seat still
     holding the card it played down to stays open to a catch, and a call made
     for a hand that moved is void), and a ``hands-moved`` event."""
     moved = state.move_hands(dest)  # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
-    return moved.add_events(Event("hands-moved", seat, (), "R-SEVEN-O", detail))
+    event = Event(
+        "hands-moved",
+        seat,
+        (),
+        "R-SEVEN-O",
+        detail,
+        target=target,
+        data=(("moves", tuple(sorted(dest.items()))),),
+    )
+    return moved.add_events(event)
 
 
 def trade_hands(state: GameState, seat: int, target: int) -> GameState:
     """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7)."""
     return move_hands(
-        state, {seat: target, target: seat}, seat, f"seat {seat} and seat {target} traded hands"
+        state, {seat: target, target: seat}, seat, f"seat {seat} and seat {target} traded hands", target
     )
 
 
@@ -144,6 +155,17 @@ class SevenOPlugin(Plugin):
 
     name = "seven-o"
     verbs = ("play",)
+    events = (
+        EventSpec(
+            "hands-moved",
+            "hands changed seats: a 7 traded two hands, a 0 passed every hand on (R-SEVEN-O)",
+            (
+                ("seat", "the seat that played the card"),
+                ("target", "the seat it traded with (a 7; none for a 0)"),
+                ("data.moves", "(from seat, to seat) pairs of every hand that moved"),
+            ),
+        ),
+    )
     summary = "7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat"
     requires = ("classic",)
     rules = ("R-SEVEN-O",)

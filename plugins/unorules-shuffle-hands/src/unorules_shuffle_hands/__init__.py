@@ -82,6 +82,7 @@ from unorules import (
     Action,
     Card,
     Event,
+    EventSpec,
     GameState,
     Option,
     Plugin,
@@ -108,6 +109,17 @@ class ShuffleHandsPlugin(Plugin):
 
     name = "shuffle-hands"
     verbs = ("play",)
+    events = (
+        EventSpec(
+            "shuffle-hands",
+            "every hand was gathered, shuffled and dealt out again (R-SHUFFLE)",
+            (
+                ("seat", "the seat that played Shuffle Hands"),
+                ("count", "how many cards were dealt"),
+                ("data.sizes", "each seat's new hand size"),
+            ),
+        ),
+    )
     summary = "The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE)"
     requires = ("classic",)
     rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
@@ -176,7 +188,16 @@ def shuffle_hands(state: GameState, seat: int) -> GameState:
     # The core's set_hands: UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH).
     redealt = state.set_hands({s: dealt[s] for s in order}).replace(rng=rng.state)
     sizes = ", ".join(f"seat {s}: {len(dealt[s])}" for s in sorted(order))
-    return redealt.add_events(Event("shuffle-hands", seat, (), "R-SHUFFLE", f"hands dealt: {sizes}"))
+    event = Event(
+        "shuffle-hands",
+        seat,
+        (),
+        "R-SHUFFLE",
+        f"hands dealt: {sizes}",
+        count=len(gathered),
+        data=(("sizes", tuple(len(h) for h in redealt.hands)),),
+    )
+    return redealt.add_events(event)
 
 
 plugin = ShuffleHandsPlugin()

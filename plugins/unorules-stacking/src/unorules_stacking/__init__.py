@@ -110,7 +110,7 @@ from collections.abc import Sequence
 
 from unorules_classic import is_playable
 
-from unorules import Action, Card, Event, GameState, Option, Phase, Plugin, hookimpl, switch
+from unorules import Action, Card, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, switch
 
 __all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
 
@@ -156,6 +156,18 @@ class StackingPlugin(Plugin):
 
     name = "stacking"
     verbs = ("play", "uno")
+    events = (
+        EventSpec(
+            "stack",
+            "a draw card was added to a stack; the next seat must answer it (R-STACK)",
+            (
+                ("seat", "the seat that stacked"),
+                ("cards", "the card added"),
+                ("target", "the seat that must answer"),
+                ("count", "the stack's size in cards"),
+            ),
+        ),
+    )
     summary = "Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows"
     requires = ("classic",)
     rules = ("R-STACK",)
@@ -201,7 +213,15 @@ class StackingPlugin(Plugin):
         count = phase.count + add  # R-STACK 1-3: the stack grows
         victim = state.next_seat(seat)
         stacked = state.add_events(
-            Event("stack", seat, (card,), "R-STACK", f"seat {victim} must answer a stack of {count}")
+            Event(
+                "stack",
+                seat,
+                (card,),
+                "R-STACK",
+                f"seat {victim} must answer a stack of {count}",
+                target=victim,
+                count=count,
+            )
         )
         if not state.hands[seat]:
             # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts.

@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from unorules import Action, Card, Event, GameState, Plugin, Ruleset, hookimpl, register_kind
+from unorules import Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl, register_kind
 
 __all__ = ["SWAP_HANDS", "SwapHandsPlugin", "plugin", "swap_hands"]
 
@@ -91,6 +91,18 @@ class SwapHandsPlugin(Plugin):
 
     name = "swap-hands"
     verbs = ("play",)
+    events = (
+        EventSpec(
+            "swap-hands",
+            "two seats traded hands (R-SWAP)",
+            (
+                ("seat", "the seat that played Swap Hands"),
+                ("target", "the seat it traded with"),
+                ("data.received", "how many cards the player received"),
+                ("data.given", "how many cards it gave"),
+            ),
+        ),
+    )
     summary = "The 2015 edition's Swap Hands wild: trade hands with any other player (R-SWAP)"
     requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
@@ -158,6 +170,8 @@ def swap_hands(state: GameState, seat: int, target: int) -> GameState:
             "R-SWAP",
             f"seat {seat} ({len(hands[target])} cards) and seat {target} "
             f"({len(hands[seat])} cards) traded hands",
+            target=target,
+            data=(("received", len(hands[target])), ("given", len(hands[seat]))),
         )
     )
 
