@@ -75,7 +75,7 @@ class Event:
     ``cards`` involved, the ``rule`` id, the ``target`` seat (who was caught,
     who traded hands with whom), a ``count`` (cards drawn, a stack's size), a
     ``color`` (the colour named) and ``data``, plugin-specific values as
-    sorted ``(name, value)`` pairs (values as in :data:`Value`).
+    ``(name, value)`` pairs (values as in :data:`Value`; JSON keeps their order).
     ``detail`` and ``str(event)`` are the human rendering.
 
     ``cards`` are private to ``seat`` when ``private`` is true (cards drawn);
@@ -948,7 +948,7 @@ def _event_from(data: Any, where: str) -> Event:
         _opt(data.get("target"), _int, f"{where}.target"),
         _opt(data.get("count"), _int, f"{where}.count"),
         _opt(data.get("color"), _color, f"{where}.color"),
-        tuple(sorted((str(k), decode_value(v, f"{where}.data.{k}")) for k, v in values.items())),
+        tuple((str(k), decode_value(v, f"{where}.data.{k}")) for k, v in values.items()),
     )
 
 

@@ -171,7 +171,7 @@ def swap_hands(state: GameState, seat: int, target: int) -> GameState:
             f"seat {seat} ({len(hands[target])} cards) and seat {target} "
             f"({len(hands[seat])} cards) traded hands",
             target=target,
-            data=(("received", len(hands[target])), ("given", len(hands[seat]))),
+            data=(("given", len(hands[seat])), ("received", len(hands[target]))),
         )
     )
 
