@@ -1,4 +1,4 @@
-"""The ``unorules`` command line: ``play``, ``simulate``, ``rules``, ``serve``.
+"""The ``unorules`` command line: ``play``, ``simulate``, ``summarize``, ``rules``, ``serve``, ``replay``.
 
 Every command takes ``--help``. Errors are one line on stderr, and the exit
 status says what happened:
@@ -52,7 +52,7 @@ __all__ = [
     "parse_options",
 ]
 
-COMMANDS: tuple[str, ...] = ("play", "simulate", "summarize", "rules", "serve")
+COMMANDS: tuple[str, ...] = ("play", "simulate", "summarize", "rules", "serve", "replay")
 """The commands, in the order ``--help`` lists them: each is the module ``unorules.cli.NAME``."""
 
 

@@ -23,6 +23,7 @@ from unorules.cli.common import (
     seed_arg,
 )
 from unorules.errors import IllegalActionError, NotationError, RulesetError
+from unorules.record import Session
 from unorules.state import GameState, SeatView
 
 
@@ -48,6 +49,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help=f"bots for the other seats, cycled ({', '.join(BOTS)}; default heuristic)",
     )
     parser.add_argument("--seed", type=seed_arg, help="seed of the deal and the bots (default: random)")
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game record to FILE when the game ends or stops ('unorules replay FILE' checks it)",
+    )
     return parser
 
 
@@ -282,9 +288,27 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat {args.seat}: seats are 0 to {players - 1}")
     seed = args.seed if args.seed is not None else random_seed()
     try:
-        state = rules.new_game(players=players, seed=seed)
+        session = Session(rules, players, seed=seed, headers={"Human": args.seat})
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
+    try:
+        return _play(args, session, rules.names, seed)
+    finally:
+        if args.record:
+            _write_record(args.record, session)
+
+
+def _write_record(path: str, session: Session) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(session.record().dumps())
+    except OSError as exc:
+        raise Failure(f"cannot write the record to {path}: {exc}") from None
+
+
+def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed: int | str) -> int:
+    players: int = args.players
+    state = session.state
     out = sys.stdout
     if sys.stdin is None or sys.stdin.closed:
         raise Failure("no input: play reads your moves from standard input, which is closed")
@@ -297,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             bots.append(make_bot(bot_names[s % len(bot_names)], seed=f"{seed}/{s}"))
     print(
-        f"unorules play: {','.join(rules.names)}, {players} players, seed {seed!r}; "
+        f"unorules play: {','.join(names)}, {players} players, seed {seed!r}; "
         f"you are seat {args.seat}; type ? for help",
         file=out,
     )
@@ -308,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
         while not state.is_over:
             human.state = state
             action = next_action(state, bots)
-            state = state.apply(action)
+            state = session.apply(action)
             _describe(state, args.seat, out)
             if len(state.rounds) != finished:
                 for result in state.rounds[finished:]:

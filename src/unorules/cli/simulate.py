@@ -8,9 +8,11 @@ import importlib
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from unorules import __version__, sim
@@ -33,6 +35,7 @@ from unorules.cli.common import (
     split_names,
 )
 from unorules.errors import RulesetError
+from unorules.record import play_bots
 from unorules.sim import Tally
 
 
@@ -85,6 +88,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "--plot", metavar="FILE", help="write a chart of the distributions (.svg; .png needs matplotlib)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write each game's record to DIR (replayed in this process: the run takes longer)",
+    )
     parser.add_argument(
         "--max-actions",
         type=positive,
@@ -424,6 +432,24 @@ def print_summaries(summaries: Sequence[Mapping[str, Any]], heading: str, partia
     print(_summary_table(summaries))
 
 
+def _write_record(folder: Path, simulation: sim.Simulation, index: int) -> None:
+    """Write the record of game ``index`` of ``simulation`` (played again here, seeded alike)."""
+    record = play_bots(
+        simulation.ruleset(),
+        simulation.seat_bots,
+        seed=simulation.seed,
+        index=index,
+        max_actions=simulation.max_actions,
+        headers={"Label": simulation.label},
+    )
+    name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", simulation.label)
+    path = folder / f"{name}-{index:06d}.unorules"
+    try:
+        path.write_text(record.dumps(), encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"cannot write the record {path}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``unorules simulate``."""
     seed = args.seed if args.seed is not None else random_seed()
@@ -436,6 +462,12 @@ def run(args: argparse.Namespace) -> int:
     total = games * len(simulations)
     jsonl = _open_jsonl(args.jsonl) if args.jsonl else None
     tallies = {s.label: s.tally() for s in simulations}
+    by_label = {s.label: s for s in simulations}
+    if args.records:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Failure(f"cannot create the records folder {args.records}: {exc}") from None
     interrupted = False
     broken: str | None = None
     try:
@@ -448,6 +480,8 @@ def run(args: argparse.Namespace) -> int:
                     tallies[result.rules].add(result)
                     if jsonl is not None:
                         jsonl.write(result.to_json() + "\n")
+                    if args.records:
+                        _write_record(Path(args.records), by_label[result.rules], result.index)
                     bar.advance(1)
         except KeyboardInterrupt:
             interrupted = True

@@ -3,7 +3,9 @@
 * ``"state"``: a whole game state, :meth:`GameState.to_json <unorules.GameState.to_json>`
   (every hand and the draw pile: never send it to a player);
 * ``"view"``: what one seat or a spectator may know,
-  :meth:`SeatView.to_json <unorules.SeatView.to_json>`.
+  :meth:`SeatView.to_json <unorules.SeatView.to_json>`;
+* ``"record"``: a game record's data,
+  :meth:`GameRecord.to_data <unorules.record.GameRecord.to_data>`.
 
 >>> from unorules.schemas import schema
 >>> schema("view")["title"]
@@ -18,7 +20,7 @@ from typing import Any
 
 __all__ = ["SCHEMAS", "schema"]
 
-SCHEMAS = ("state", "view")
+SCHEMAS = ("state", "view", "record")
 """The names of the published schemas."""
 
 

@@ -1,0 +1,514 @@
+"""Game records: a whole game as readable, diffable text, and a session that keeps one.
+
+A record is to an unorules game what PGN is to a chess game: headers, then
+the actions, one per line, in action notation::
+
+    # unorules game record
+    [Format "unorules.record/1"]
+    [Ruleset "classic,stacking stack_mix=on"]
+    [Players 3]
+    [Seed 42]
+    [Result "1"]
+    [Termination "target score"]
+
+    2: play R7
+    0: draw        # a comment runs to the end of the line
+    ...
+
+Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
+(JSON escapes) or an integer. ``Seed 42`` (an integer) and ``Seed "42"``
+(text) are different seeds. The known headers:
+
+===============  ============================================================
+``Format``       ``"unorules.record/1"`` (required)
+``Ruleset``      the rule set's canonical spec text (required; ``Ruleset.spec_text``)
+``Players``      the number of seats (required)
+``Seed``         the seed of the deal (an integer or text)
+``Deck``         an arranged deck, top card first, in card notation (the
+                 cards it leaves out follow in the seed's order)
+``Dealer``       the first dealer's seat (optional)
+``Result``       the winning seats, e.g. ``"0"`` or ``"0,2"``; ``"*"`` while the game goes on
+``Termination``  why the game ended (the outcome's reason)
+===============  ============================================================
+
+Other headers (``Event``, ``Date``, ``Bots``, ...) are kept as they are.
+``#`` starts a comment (whole lines or after an action); blank lines are
+ignored. :meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
+line number of a bad line; :meth:`GameRecord.replay` checks every action and
+raises :class:`RecordReplayError` naming the line and the rule of the first
+one the rules refuse.
+
+:class:`Session` keeps a game's history in the spirit of python-chess's
+``Board.move_stack``: the current state, the actions so far, ``undo()``
+and ``record()``; the states underneath stay immutable.
+
+>>> import unorules
+>>> from unorules.record import GameRecord, Session
+>>> session = Session("classic", players=3, seed=7)
+>>> _ = session.apply(session.state.legal_actions()[0])
+>>> text = session.record().dumps()
+>>> GameRecord.parse(text).replay() == session.state
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from unorules.actions import Action
+from unorules.cards import Card, parse_cards
+from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.rng import Seed
+from unorules.ruleset import Ruleset
+from unorules.state import GameState
+
+__all__ = [
+    "RECORD_FORMAT",
+    "GameRecord",
+    "RecordError",
+    "RecordFormatError",
+    "RecordReplayError",
+    "Session",
+    "SessionError",
+    "play_bots",
+]
+
+RECORD_FORMAT = "unorules.record/1"
+"""The value of a record's ``Format`` header (and of its data's ``format``)."""
+
+_KNOWN = ("Format", "Ruleset", "Players", "Seed", "Deck", "Dealer", "Result", "Termination")
+_HEADER = re.compile(r"^\[([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]$")
+
+
+class RecordError(UnorulesError, ValueError):
+    """A game record that cannot be read or replayed; ``line`` is the line
+    number (from 1) of the bad line, or ``None`` when no line is to blame."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+        self.line = line
+
+
+class RecordFormatError(RecordError):
+    """Record text that is not a record: a malformed header or action, a
+    missing or unknown required header, a bad value."""
+
+
+class RecordReplayError(RecordError):
+    """A record whose game the rules refuse: the first illegal action (its
+    ``line``, the ``action`` and the ``rule`` that forbids it), a rule set or
+    deal that cannot be built, or a ``Result`` header the game contradicts."""
+
+    def __init__(
+        self, message: str, line: int | None = None, action: Action | None = None, rule: str | None = None
+    ) -> None:
+        super().__init__(message, line)
+        self.action = action
+        self.rule = rule
+
+
+class SessionError(UnorulesError, ValueError):
+    """A session asked for something it cannot do (``undo`` with no action to undo)."""
+
+
+def _result_text(state: GameState) -> tuple[str, str | None]:
+    outcome = state.outcome
+    if outcome is None:
+        return "*", None
+    return ",".join(map(str, outcome.winners)), outcome.reason
+
+
+@attrs.frozen
+class GameRecord:
+    """A whole game: how it was dealt (``ruleset`` spec text, ``players``,
+    ``seed`` or arranged ``deck``, ``dealer``), its ``actions`` and its
+    ``result`` (winning seats joined by commas, ``"*"`` while it goes on) with
+    the ``termination`` reason, plus any other ``headers``.
+
+    ``lines`` holds the line number of each action when the record was parsed
+    (for error messages); it takes no part in equality.
+    """
+
+    ruleset: str
+    players: int
+    actions: tuple[Action, ...] = ()
+    seed: int | str | None = None
+    deck: tuple[Card, ...] | None = None
+    dealer: int | None = None
+    result: str = "*"
+    termination: str | None = None
+    headers: tuple[tuple[str, str | int], ...] = ()
+    lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    header_lines: tuple[tuple[str, int], ...] = attrs.field(default=(), eq=False, repr=False)
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def header_items(self) -> list[tuple[str, str | int]]:
+        """Every header in the order :meth:`dumps` writes them."""
+        items: list[tuple[str, str | int]] = [
+            ("Format", RECORD_FORMAT),
+            ("Ruleset", self.ruleset),
+            ("Players", self.players),
+        ]
+        if self.seed is not None:
+            items.append(("Seed", self.seed))
+        if self.deck is not None:
+            items.append(("Deck", " ".join(map(str, self.deck))))
+        if self.dealer is not None:
+            items.append(("Dealer", self.dealer))
+        items.append(("Result", self.result))
+        if self.termination is not None:
+            items.append(("Termination", self.termination))
+        items += list(self.headers)
+        return items
+
+    def dumps(self) -> str:
+        """The record as text; :meth:`parse` reads it back as an equal record."""
+        out = ["# unorules game record"]
+        out += [f"[{name} {json.dumps(value)}]" for name, value in self.header_items()]
+        out.append("")
+        out += [str(action) for action in self.actions]
+        return "\n".join(out) + "\n"
+
+    def to_data(self) -> dict[str, Any]:
+        """The record as plain JSON-able data (described by the ``record`` JSON Schema)."""
+        return {
+            "format": RECORD_FORMAT,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "seed": self.seed,
+            "deck": None if self.deck is None else [str(c) for c in self.deck],
+            "dealer": self.dealer,
+            "result": self.result,
+            "termination": self.termination,
+            "headers": dict(self.headers),
+            "actions": [str(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> GameRecord:
+        """Read back :meth:`to_data` output (:class:`RecordFormatError` names a bad field)."""
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordFormatError(f"record data must be an object with format {RECORD_FORMAT!r}")
+        headers: list[str] = [f"[Format {json.dumps(RECORD_FORMAT)}]"]
+        for key, name in (
+            ("ruleset", "Ruleset"),
+            ("players", "Players"),
+            ("seed", "Seed"),
+            ("dealer", "Dealer"),
+            ("result", "Result"),
+            ("termination", "Termination"),
+        ):
+            if data.get(key) is not None:
+                headers.append(f"[{name} {json.dumps(data[key])}]")
+        deck = data.get("deck")
+        if deck is not None:
+            if not isinstance(deck, list):
+                raise RecordFormatError("deck: expected a list of cards")
+            headers.append(f"[Deck {json.dumps(' '.join(map(str, deck)))}]")
+        extra = data.get("headers", {})
+        actions = data.get("actions", [])
+        if not isinstance(extra, dict) or not isinstance(actions, list):
+            raise RecordFormatError("headers must be an object and actions a list")
+        headers += [f"[{k} {json.dumps(v)}]" for k, v in extra.items()]
+        if not all(isinstance(a, str) and "\n" not in a and "#" not in a for a in actions):
+            raise RecordFormatError("actions: expected a list of action texts")
+        return cls.parse("\n".join([*headers, "", *actions]))
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> GameRecord:
+        """Read a record's text. Raises :class:`RecordFormatError` with the
+        line number of the first bad line."""
+        if not isinstance(text, str):
+            raise RecordFormatError(f"a record is text, not {type(text).__name__}")
+        headers: dict[str, tuple[int, str | int]] = {}
+        actions: list[Action] = []
+        lines: list[int] = []
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
+            if not line:
+                continue
+            if line.startswith("["):
+                if actions:
+                    raise RecordFormatError("a header after the first action: headers come first", number)
+                name, value = _parse_header(line, number)
+                if name in headers:
+                    raise RecordFormatError(f"header {name!r} given twice", number)
+                headers[name] = (number, value)
+                continue
+            try:
+                actions.append(Action.parse(line))
+            except NotationError as exc:
+                raise RecordFormatError(f"not an action: {exc}", number) from None
+            lines.append(number)
+        return cls._from_headers(headers, tuple(actions), tuple(lines))
+
+    @classmethod
+    def _from_headers(
+        cls, headers: Mapping[str, tuple[int, str | int]], actions: tuple[Action, ...], lines: tuple[int, ...]
+    ) -> GameRecord:
+        def get(name: str, kind: type, required: bool = False) -> Any:
+            found = headers.get(name)
+            if found is None:
+                if required:
+                    raise RecordFormatError(f"missing header [{name} ...]", 1 if not headers else None)
+                return None
+            number, value = found
+            if not isinstance(value, kind):
+                what = "text in double quotes" if kind is str else "an integer"
+                raise RecordFormatError(f"header {name}: expected {what}, got {value!r}", number)
+            return value
+
+        fmt = get("Format", str, required=True)
+        if fmt != RECORD_FORMAT:
+            raise RecordFormatError(
+                f"header Format: expected {RECORD_FORMAT!r}, got {fmt!r}", headers["Format"][0]
+            )
+        players = get("Players", int, required=True)
+        if not 2 <= players <= 10:
+            raise RecordFormatError(f"header Players: 2 to 10 seats, not {players}", headers["Players"][0])
+        deck_text = get("Deck", str)
+        deck: tuple[Card, ...] | None = None
+        if deck_text is not None:
+            try:
+                deck = parse_cards(deck_text)
+            except NotationError as exc:
+                raise RecordFormatError(f"header Deck: {exc}", headers["Deck"][0]) from None
+        seed = headers.get("Seed", (0, None))[1]
+        dealer = get("Dealer", int)
+        if dealer is not None and not 0 <= dealer < players:
+            raise RecordFormatError(f"header Dealer: no seat {dealer} of {players}", headers["Dealer"][0])
+        result = get("Result", str)
+        if result is not None and not re.fullmatch(r"\*|\d(,\d)*|", result):
+            raise RecordFormatError(
+                f'header Result: expected winning seats such as "0" or "0,2", or "*", got {result!r}',
+                headers["Result"][0],
+            )
+        extra = tuple((k, v) for k, (_, v) in headers.items() if k not in _KNOWN)
+        return cls(
+            ruleset=get("Ruleset", str, required=True),
+            players=players,
+            actions=actions,
+            seed=seed,
+            deck=deck,
+            dealer=dealer,
+            result="*" if result is None else result,
+            termination=get("Termination", str),
+            headers=extra,
+            lines=lines,
+            header_lines=tuple((k, n) for k, (n, _) in headers.items()),
+        )
+
+    # -- replaying ----------------------------------------------------------------------------
+
+    def line_of(self, index: int) -> int | None:
+        """The line number of action ``index`` in the parsed text (``None`` if not parsed)."""
+        if self.lines is None or not 0 <= index < len(self.lines):
+            return None
+        return self.lines[index]
+
+    def _header_line(self, name: str) -> int | None:
+        return dict(self.header_lines).get(name)
+
+    def start(self) -> GameState:
+        """The state the game starts from (the deal). :class:`RecordReplayError`
+        if the rule set or the deal cannot be built."""
+        try:
+            rules = Ruleset.from_spec_text(self.ruleset)
+            return rules.new_game(players=self.players, seed=self.seed, deck=self.deck, dealer=self.dealer)
+        except RulesetError as exc:
+            raise RecordReplayError(f"cannot deal this game: {exc}") from None
+
+    def states(self) -> Iterator[GameState]:
+        """Every state of the game: the deal, then the state after each action
+        (each action checked as in :meth:`replay`)."""
+        state = self.start()
+        yield state
+        for index, action in enumerate(self.actions):
+            try:
+                state = state.apply(action)
+            except IllegalActionError as exc:
+                line = self.line_of(index)
+                where = f"action {index + 1} ({action})"
+                rule = f" [{exc.rule}]" if exc.rule else ""
+                raise RecordReplayError(f"{where} is illegal{rule}: {exc}", line, action, exc.rule) from None
+            yield state
+
+    def replay(self) -> GameState:
+        """The final state of the game, every action checked: the first illegal
+        one raises :class:`RecordReplayError` with its line and rule; so does a
+        ``Result`` header the game's outcome contradicts."""
+        *_, state = self.states()
+        result, _ = _result_text(state)
+        if self.result != "*" and self.result != result:
+            raise RecordReplayError(
+                f"the Result header says {self.result!r} but the game gives {result!r}",
+                self._header_line("Result"),
+            )
+        return state
+
+
+def _parse_header(line: str, number: int) -> tuple[str, str | int]:
+    match = _HEADER.match(line)
+    if match is None:
+        raise RecordFormatError(f'bad header {line!r}: expected [Name "text"] or [Name 123]', number)
+    name, raw = match.group(1), match.group(2).strip()
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        raise RecordFormatError(
+            f"header {name}: the value {raw!r} is neither text in double quotes nor an integer", number
+        ) from None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise RecordFormatError(
+            f"header {name}: expected text in double quotes or an integer, got {raw}", number
+        )
+    return name, value
+
+
+class Session:
+    """A game being played, with its history: the current :attr:`state`, the
+    actions so far (:attr:`history`), :meth:`apply`, :meth:`undo` and
+    :meth:`record`. States stay immutable underneath: the session keeps every
+    state, so undoing is a step back, not a recomputation.
+
+    ``ruleset`` is a :class:`~unorules.Ruleset` (of installed plugins, so the
+    record can name it) or its spec text. Without ``seed`` and ``deck`` a
+    random seed is drawn and kept, so the record always replays.
+    ``headers`` are extra record headers (``{"Event": "club night"}``).
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str,
+        players: int,
+        seed: Seed = None,
+        deck: Sequence[str | Card] | str | None = None,
+        dealer: int | None = None,
+        headers: Mapping[str, str | int] | None = None,
+    ) -> None:
+        rules = Ruleset.from_spec_text(ruleset) if isinstance(ruleset, str) else ruleset
+        if seed is None:  # a seed of our own, kept, so that the record replays
+            seed = int.from_bytes(os.urandom(6), "little")
+        try:
+            cards = None if deck is None else parse_cards(deck)
+        except NotationError as exc:
+            raise RulesetError(f"bad arranged deck: {exc}") from None
+        self._start = rules.new_game(players=players, seed=seed, deck=cards, dealer=dealer)
+        self.ruleset = rules
+        self.players = players
+        self.seed: int | str = seed if isinstance(seed, str) else int(seed)
+        self.deck = cards
+        self.dealer = dealer
+        self.headers: dict[str, str | int] = dict(headers or {})
+        self._states: list[GameState] = [self._start]
+        self._history: list[Action] = []
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Session:
+        """A session that has played ``record``'s actions (each checked), to
+        resume a saved game; :class:`RecordReplayError` on the first illegal one."""
+        session = cls(
+            record.ruleset,
+            record.players,
+            seed=record.seed,
+            deck=record.deck,
+            dealer=record.dealer,
+            headers=dict(record.headers),
+        )
+        states = list(record.states())
+        session._states = states
+        session._history = list(record.actions)
+        return session
+
+    @property
+    def state(self) -> GameState:
+        """The current state."""
+        return self._states[-1]
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied so far, oldest first."""
+        return tuple(self._history)
+
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """Every state so far: the deal, then one after each action."""
+        return tuple(self._states)
+
+    def apply(self, action: Action | str) -> GameState:
+        """Apply ``action`` (an action or its text) to the current state and
+        return the new state; an illegal action raises
+        :class:`~unorules.IllegalActionError` and changes nothing."""
+        new = self.state.apply(action)
+        self._states.append(new)
+        assert new.last_action is not None
+        self._history.append(new.last_action)
+        return new
+
+    def undo(self) -> Action:
+        """Take back the last action and return it (:class:`SessionError` if there is none)."""
+        if not self._history:
+            raise SessionError("nothing to undo: no action has been applied")
+        self._states.pop()
+        return self._history.pop()
+
+    def record(self) -> GameRecord:
+        """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over)."""
+        try:
+            spec = self.ruleset.spec_text
+        except RulesetError as exc:
+            raise SessionError(f"this rule set cannot be named in a record: {exc}") from None
+        result, termination = _result_text(self.state)
+        return GameRecord(
+            ruleset=spec,
+            players=self.players,
+            actions=tuple(self._history),
+            seed=self.seed,
+            deck=self.deck,
+            dealer=self.dealer,
+            result=result,
+            termination=termination,
+            headers=tuple(self.headers.items()),
+        )
+
+
+def play_bots(
+    ruleset: Ruleset,
+    bots: Sequence[str],
+    *,
+    seed: int | str,
+    index: int = 0,
+    max_actions: int = 1_000_000,
+    headers: Mapping[str, str | int] | None = None,
+) -> GameRecord:
+    """The record of game ``index`` of a bots' run seeded ``seed``, seeded as
+    :func:`unorules.sim.play_game` seeds it (the deal from ``f"{seed}/{index}"``,
+    the bot of seat ``s`` from ``f"{seed}/{index}/{s}"``), so it is the game the
+    simulation played. A game that raises or does not end within
+    ``max_actions`` is recorded up to that point, with a ``Failure`` header."""
+    from unorules.bots import make_bot, next_action
+
+    extra: dict[str, str | int] = {"Bots": ",".join(bots), "Run": f"{seed}", "Game": index}
+    extra.update(headers or {})
+    session = Session(ruleset, len(bots), seed=f"{seed}/{index}", headers=extra)
+    seat_bots = [make_bot(name, seed=f"{seed}/{index}/{s}") for s, name in enumerate(bots)]
+    try:
+        for _ in range(max_actions):
+            if session.state.is_over:
+                break
+            session.apply(next_action(session.state, seat_bots))
+        else:
+            if not session.state.is_over:
+                session.headers["Failure"] = f"did not end within {max_actions} actions"
+    except Exception as exc:  # the simulation reports it too; the record keeps the game up to it
+        session.headers["Failure"] = f"{type(exc).__name__}: {exc}"[:500]
+    return session.record()
