@@ -547,3 +547,16 @@ def test_events_carry_who_how_many_and_which_colour() -> None:
     assert (event.seat, event.target, event.count) == (1, 0, 2)
     (draw,) = [e for e in caught.events if e.kind == "draw"]
     assert (draw.seat, draw.count, draw.value("reason")) == (1, 2, "penalty")
+
+
+def test_the_soak_command_checks_the_states_it_says(capsys: pytest.CaptureFixture[str]) -> None:
+    from unorules.testing.soak import main, soak_combination
+
+    assert main(["--states", "12", "--plugins", "swap-hands"]) == 0
+    out = capsys.readouterr().out
+    assert "classic+swap-hands: 12 states" in out
+    assert "soak passed: 2 combinations, 24 states (12 each)" in out
+    refused = soak_combination(("classic", "nonesuch"), states=5)
+    assert refused.states == 0
+    assert refused.violation is not None
+    assert "does not build" in refused.violation

@@ -113,7 +113,7 @@ def test_the_first_illegal_action_is_reported_with_its_line_and_rule() -> None:
         ),
         (lambda t: t.replace('[Ruleset "classic,stacking"]\n', ""), None, "missing header [Ruleset"),
         (lambda t: t + "[Late 1]\n", -1, "a header after the first action"),
-        (lambda t: t + "0: dance\n", -1, "not an action: unknown verb 'dance'"),
+        (lambda t: t + "0: waltz\n", -1, "not an action: unknown verb 'waltz'"),
         (lambda t: t.replace("[Seed 5]", "Seed 5]"), 5, "not an action"),
         (lambda t: t.replace("[Seed 5]", "[Seed 5]\n[Seed 6]"), 6, "header 'Seed' given twice"),
         (lambda t: t.replace('[Result "*"]', '[Result "north"]'), 6, "header Result"),
