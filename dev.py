@@ -74,10 +74,14 @@ def demo(argv: list[str]) -> int:
         "4",
         "--seed",
         "1",
+        "--bots",
+        "heuristic",
         "--compare",
         "classic",
         "classic,stacking",
         "classic,seven-o,jump-in",
+        "--head-to-head",
+        "heuristic,random",
     ]
     return run(BIN / "unorules", *args, check=False)
 

@@ -15,8 +15,8 @@ play with as many workers as Ray has CPUs.
 Times are wall-clock (``time.perf_counter``): parallel speed-up is what is
 measured, so other work on a shared machine slows every engine; the load
 average is printed before and after so that a disturbed run can be told, and
-the CPU time per game of the local engines (this process and its workers)
-shows what the work itself costs whatever the load.
+the CPU time per game of the in-process engine shows what the work itself
+costs whatever the load.
 Ray is measured only when it is installed (``pip install 'unorules[ray]'``).
 """
 
@@ -43,10 +43,9 @@ def simulation() -> sim.Simulation:
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and of its children that ended (the local pool's workers)."""
+    """CPU time of this process."""
     me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    return me.ru_utime + me.ru_stime
 
 
 def timed_run(engine: sim.Engine, games: int) -> tuple[float, dict[str, Any]]:
@@ -112,10 +111,10 @@ def main() -> int:
             "seconds": elapsed,
             "games_per_s": args.games / elapsed,
             "setup_s": setup,
-            "cpu_ms_per_game": None if name == "ray" else 1000 * cpu / args.games,
+            "cpu_ms_per_game": 1000 * cpu / args.games if name == "local1" else None,
         }
         extra = f" (+ {setup:.1f} s to start Ray)" if setup else ""
-        per_game = "" if name == "ray" else f"  {1000 * cpu / args.games:6.1f} CPU ms/game"
+        per_game = f"  {1000 * cpu / args.games:6.1f} CPU ms/game" if name == "local1" else ""
         print(f"{name:7} {elapsed:8.1f} s  {args.games / elapsed:8.1f} games/s{per_game}{extra}", flush=True)
     first = next(iter(summaries.values()))
     assert all(s == first for s in summaries.values()), "the engines disagree: a seeding bug"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -52,7 +52,7 @@ def test_help_everywhere(command: list[str], capsys: pytest.CaptureFixture[str])
         (["simulate", "--option", "zzz=1"], "belongs to no plugin"),
         (["simulate", "--compare", "classic"], "two or more rule sets"),
         (["simulate", "--compare", "classic", "classic"], "listed twice"),
-        (["simulate", "--plot", "chart.pdf"], "must end in .svg"),
+        (["simulate", "--plot", "chart.pdf"], "must end in .svg or .png"),
         (["play", "--seat", "7"], "seats are 0 to 3"),
         (["play", "--rules", ""], "empty rule set"),
         (["rules", "nosuchplugin"], "no plugin named 'nosuchplugin'"),
@@ -69,14 +69,19 @@ def test_usage_errors_are_one_line_and_exit_2(
     assert out == ""
 
 
-def test_png_without_matplotlib_is_a_usage_error(
+def test_plot_without_matplotlib_is_a_usage_error_before_the_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     monkeypatch.setattr(simulate_command, "_matplotlib", lambda: None)
-    code, _, err = run(["simulate", "--games", "1", "--plot", str(tmp_path / "c.png")], capsys)
-    assert code == EXIT_USAGE
-    assert "PNG needs matplotlib" in one_error_line(err)
-    assert not (tmp_path / "c.png").exists()
+    for name in ("c.png", "c.svg"):
+        code, out, err = run(["simulate", "--games", "1", "--plot", str(tmp_path / name)], capsys)
+        assert code == EXIT_USAGE
+        assert (
+            "--plot needs matplotlib, which is not installed: pip install 'unorules[plot]'"
+            in one_error_line(err)
+        )
+        assert out == ""
+        assert not (tmp_path / name).exists()
 
 
 def test_version_and_python_dash_m() -> None:
@@ -177,32 +182,38 @@ def test_simulate_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["actions_per_round"] > 0
 
 
-def test_simulate_compare_with_options_and_svg_plot(
+def test_simulate_compare_with_options_and_the_same_chart_as_svg_and_png(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    chart = tmp_path / "chart.svg"
-    data = simulate_json(
-        [
-            "--games", "4", "--players", "2", "--seed", "7", "--workers", "1",
-            "--option", "target_score=100",
-            "--compare", "classic", "classic:uno_penalty=4", "--plot", str(chart),
-        ],
-        capsys,
-    )  # fmt: skip
+    pytest.importorskip("matplotlib", reason="needs matplotlib: pip install 'unorules[plot]'")
+    charts = {}
+    for suffix in ("svg", "png"):
+        chart = tmp_path / f"chart.{suffix}"
+        data = simulate_json(
+            [
+                "--games", "4", "--players", "2", "--seed", "7", "--workers", "1",
+                "--option", "target_score=100",
+                "--compare", "classic", "classic:uno_penalty=4", "--plot", str(chart),
+            ],
+            capsys,
+        )  # fmt: skip
+        charts[suffix] = chart
     labels = [r["rules"] for r in data["results"]]  # type: ignore[attr-defined]
     assert labels == ["classic", "classic:uno_penalty=4"]
     assert data["results"][1]["options"] == {"target_score": 100, "uno_penalty": 4}  # type: ignore[index]
-    root = ET.parse(chart).getroot()
-    assert root.tag.endswith("svg")
-    texts = [t.text for t in root.iter() if t.tag.endswith("text")]
-    assert "classic:uno_penalty=4" in texts
-    assert "Round length" in texts
+    svg = charts["svg"].read_text()
+    for text in ("Round length", "Game length", "actions in the round", "rounds in the game", "share"):
+        assert text in svg, text
+    assert "classic:uno_penalty=4" in svg
+    assert "4 games of 2 players" in svg  # the title
+    assert charts["png"].read_bytes().startswith(b"\x89PNG")
 
 
-def test_simulate_unwritable_plot_fails_with_exit_1(
+def test_simulate_plot_to_a_missing_folder_fails_before_the_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, _, err = run(
+    pytest.importorskip("matplotlib", reason="needs matplotlib: pip install 'unorules[plot]'")
+    code, out, err = run(
         [
             "simulate",
             "--games",
@@ -219,6 +230,8 @@ def test_simulate_unwritable_plot_fails_with_exit_1(
     )
     assert code == EXIT_FAILURE
     assert "cannot write" in one_error_line(err)
+    assert "does not exist" in err
+    assert out == ""  # nothing was played
 
 
 def test_simulate_game_failure_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,12 +252,31 @@ def test_simulate_progress_bar_on_a_terminal(
     fake = Tty()
     monkeypatch.setattr(sys, "stderr", fake)
     assert main(["simulate", "--games", "3", "--players", "2", "--seed", "1", "--workers", "1"]) == EXIT_OK
-    assert "3/3 games" in fake.getvalue()
+    assert "playing" in fake.getvalue()
+    assert "games" in fake.getvalue()
     fake.truncate(0)
+    fake.seek(0)
     assert (
         main(["simulate", "--games", "3", "--players", "2", "--seed", "1", "--workers", "1", "--quiet"]) == 0
     )
-    assert "games" not in fake.getvalue()
+    assert fake.getvalue() == ""
+
+
+def test_simulate_head_to_head_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        ["simulate", "--games", "4", "--players", "2", "--seed", "1", "--bots", "heuristic",
+         "--option", "target_score=100", "--head-to-head", "heuristic,random"],
+        capsys,
+    )  # fmt: skip
+    assert code == EXIT_OK
+    assert re.search(
+        r"^head to head on classic, 4 games: heuristic won [\d.]+% \(1 seat\), random won", out, re.M
+    )
+    assert "first player wins the game" in out
+    data = simulate_json(
+        ["--games", "2", "--players", "2", "--seed", "1", "--head-to-head", "random"], capsys
+    )
+    assert data["head_to_head"]["bot_seats"] == {"random": 2}  # type: ignore[index]
 
 
 def test_simulate_with_every_installed_plugin(capsys: pytest.CaptureFixture[str]) -> None:
@@ -281,46 +313,66 @@ def play(
     return run(["play", *args], capsys)
 
 
-def test_play_shows_the_table_lists_actions_and_explains_refusals(
+def test_play_shows_the_table_numbers_playable_cards_and_explains_refusals(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = play(
         "?\nW+4 B\nZZ top\nR1 2 3\n9\nlook\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys
     )
     assert code == EXIT_OK, err
-    assert "your hand (seat 0): R+2 R4 R5 R8 Y1 G3 GR" in out
-    assert "top: G8   colour: green" in out
-    assert "others: seat 1: 7 cards, seat 2: 7 cards" in out
-    assert "your legal actions now:" in out
-    assert "   1. 0: play G3" in out
+    assert "\x1b[" not in out  # no colour codes when standard output is not a terminal
+    assert "you are dealt R4 R5 R8 R+2 Y1 G3 GR" in out  # sorted by colour, then number
+    assert "your hand (7 cards): R4 R5 1:R8 R+2 Y1 2:G3 3:GR" in out  # playable cards numbered
+    assert "or: 4:draw" in out
+    assert "top G8  colour green  direction left (+1)  draw pile 86" in out
+    assert "seat 1: 7 cards   seat 2: 7 cards" in out
+    assert "your choices now:" in out
+    assert "   2. G3" in out
     assert "refused: 0: play W+4 B: seat 0 holds no W+4 (R-TURN-MATCH)" in out
     assert "not understood: 'ZZ top' is neither a card nor an action" in out
-    assert "not understood: there is no entry 9" in out
-    assert out.count("--- round 1") == 2  # the status, and again after 'look'
+    assert "not understood: there is no choice 9; the choices are 1 to 4" in out
+    assert out.count("round 1 · your turn") == 2  # the status, and again after 'look'
     assert out.rstrip().endswith("game stopped")
 
 
-def test_play_accepts_short_forms_and_reports_what_happened(
+def test_play_one_digit_plays_a_card_and_the_events_read_as_words(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = play("d\nG3\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
+    code, out, _ = play("d\n1\nquit\n", ["--seed", "3", "--players", "3"], monkeypatch, capsys)
     assert code == EXIT_OK
-    assert "you: draw" in out
-    assert "    you drew B3" in out
-    assert "seat 1: play G1" in out  # the bots' moves are shown
-    assert "you: play G3" in out
+    assert "\nyou draw B3\n" in out
+    assert "\nseat 1 plays G1\n" in out  # the bots' moves are shown
+    assert "since your last turn: seat 1 played G1, seat 2 played G9" in out
+    assert "\nyou play G3\n" in out  # 1 was the first playable card
+
+
+def test_play_asks_the_colour_of_a_wild_by_number(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 8, 2 players: the only playable card is a Wild; its number, then 4 (blue), or "1 G" at once.
+    code, out, _ = play("quit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
+    assert "your hand (7 cards): R2 R6 R6 RS RR B7 1:W" in out
+    number, wild = "1", "1:W"
+    code, out, _ = play(f"{number}\n4\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "which one? 1:red  2:yellow  3:green  4:blue" in out
+    assert f"you play {wild.split(':')[1]} (Wild" in out
+    assert "and name blue" in out
+    code, out, _ = play(f"{number} G\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
+    assert "and name green" in out
 
 
 def test_play_a_whole_game_from_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # "1" picks the first legal action every time: enough to finish a short game.
+    # "1" picks the first choice every time (the first playable card, a wild's first colour...).
     code, out, _ = play(
         "1\n" * 3000, ["--seed", "4", "--players", "2", "--option", "target_score=50"], monkeypatch, capsys
     )
     assert code == EXIT_OK
-    assert "*** round 1 over" in out
-    assert "*** game over (target-score)" in out
+    assert "round 1 is over (out)" in out
+    assert "scores" in out
+    assert "game over (target-score)" in out
 
 
 def test_play_input_ending_early_is_a_failure(

@@ -1,4 +1,11 @@
-"""``unorules play``: a game in the terminal against bots."""
+"""``unorules play``: a game in the terminal against bots, drawn with rich.
+
+Cards are shown in their colours (plain text when standard output is not a
+terminal or ``NO_COLOR`` is set), the hand sorted by colour and number, the
+playable cards numbered so that one digit plays them, every action said in
+plain words from your seat (:mod:`unorules.cli.words`), a recap of what the
+bots did since your last turn, and the scores as a table when a round ends.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,15 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+import attrs
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
 from unorules.actions import Action, verb_spec
 from unorules.bots import BOTS, Bot, make_bot, next_action
-from unorules.cards import COLORS, Card, Color
+from unorules.cards import Card, Color
+from unorules.cli import words
 from unorules.cli.common import (
     EXIT_OK,
     Failure,
@@ -33,8 +46,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "play",
         help="play a game in the terminal against bots",
         description="Play a game in the terminal against bots. Type ? during the game for help.",
-        epilog="input: a card (R7, 'W+4 B', 'R7 2'), draw/d, pass/p, uno/u, catch SEAT, challenge, "
-        "accept, color R, full notation ('0: play R7'), a number from the ? list, look, quit",
+        epilog="input: the number of a playable card or action, a card (R7, 'W+4 B', 'R7 2'), draw/d, "
+        "pass/p, uno/u, catch SEAT, challenge, accept, color R, full notation ('0: play R7'), look, quit",
     )
     add_rules_arguments(parser)
     parser.add_argument(
@@ -79,56 +92,81 @@ _SHORT = {
 }
 
 _HELP = """\
-Type an action: a card to play it (R7; wilds with a colour: W+4 B; a seat for cards that
-need one: R7 2), draw (d), pass (p), uno (u), catch SEAT, challenge, accept, color R,
-or full notation ('0: play R7'). A number picks that entry of the list below.
-Other commands: ? or help (this list), look (the table again), quit."""
+Type the number of a playable card (marked in your hand) or of an action, e.g. 2; a wild
+takes its colour after it (2 B) and a card that names a seat takes the seat (2 3), or you
+are asked. Or type a card (R7, W+4 B, R7 2), draw (d), pass (p), uno (u), catch SEAT (c 2),
+challenge, accept, color R, or full notation (0: play R7).
+Other commands: ? or help (this text and your choices), look (the table again), quit."""
 
 _PHASE_HINTS = {
     "play": "your turn: play a card or draw",
     "drawn": "you drew a playable card: play it or pass",
     "penalty": "you must draw {count}",
     "challenge": "a Wild Draw Four hit you: challenge it or accept and draw {count}",
-    "color": "the starter is a wild: name its colour (color R)",
+    "color": "the starter is a wild: name its colour",
 }
 
 
-def _hand_text(hand: Sequence[Card]) -> str:
-    order = {c: i for i, c in enumerate(COLORS)}
-    ranked = sorted(hand, key=lambda c: (order.get(c.color, 9) if c.color else 9, c.kind))
-    return " ".join(str(c) for c in ranked) if ranked else "(empty)"
+@attrs.frozen
+class Entry:
+    """One numbered choice: a card of the hand (its plays) or another action."""
+
+    label: Text
+    actions: tuple[Action, ...]
+    card: Card | None = None
 
 
-def _color_name(color: Color | None) -> str:
-    return "not named yet" if color is None else color.name.lower()
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
-class _Human:
-    """The terminal player: a bot whose choices are read from the input."""
+def _is_color(word: str) -> bool:
+    try:
+        Color.parse(word)
+    except NotationError:
+        return False
+    return True
+
+
+def _option_label(action: Action, me: int) -> Text:
+    """How one of several plays of a card differs from the others: its colour, its seat."""
+    out = Text()
+    if action.color is not None:
+        out.append_text(words.color(action.color))
+    if action.target is not None:
+        out.append((" " if action.color is not None else "") + words.who(action.target, me))
+    return out if out.plain else Text(str(action))
+
+
+class TerminalPlayer:
+    """The player at the terminal: a bot whose choices are read from the input."""
 
     name = "you"
 
-    def __init__(self, seat: int, inp: IO[str], out: IO[str]) -> None:
+    def __init__(self, seat: int, inp: IO[str], console: Console, echo: bool) -> None:
         self.seat = seat
         self.inp = inp
-        self.out = out
+        self.console = console
+        self.echo = echo
+        self.recap: list[str] = []
+        """What the bots did since the player's last decision."""
         self.state: GameState | None = None
         """The game's state, set by the command before each action: only to
         explain why a move typed at the terminal is refused (the rule)."""
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+    def say(self, *parts: str | Text) -> None:
+        self.console.print(*parts, sep="", highlight=False, soft_wrap=True)
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
+        self.console.print(prompt, end="", highlight=False, markup=False)
+        self.console.file.flush()
         while True:
             try:
                 line = self.inp.readline()
             except UnicodeDecodeError:
                 self.say("not understood: the input is not text in your terminal's encoding")
-                self.out.write(prompt)
-                self.out.flush()
+                self.console.print(prompt, end="", highlight=False, markup=False)
                 continue
             except (OSError, ValueError):  # standard input closed under us
                 line = ""
@@ -136,83 +174,179 @@ class _Human:
         if not line:
             self.say()
             raise Quit(eof=True)
-        if not getattr(self.inp, "isatty", lambda: False)():
-            self.say(_short(line.rstrip("\n")))  # echo scripted input so the transcript reads well
+        if self.echo:
+            self.say(_short(line.rstrip("\n")))  # scripted input: the transcript reads well
         return line.strip()
 
+    # -- the table --------------------------------------------------------------------
+
+    def entries(self, view: SeatView) -> list[Entry]:
+        """The numbered choices: the playable cards of the hand, then the other actions."""
+        mine = [a for a in view.legal_actions if a.seat == self.seat]
+        found: list[Entry] = []
+        plays: dict[Card, list[Action]] = {}
+        for action in mine:
+            if action.verb == "play" and action.card is not None:
+                plays.setdefault(action.card, []).append(action)
+        for card in words.sorted_hand(view.hand):
+            if card in plays:
+                found.append(Entry(words.card(card), tuple(plays[card]), card))
+        held = set(view.hand)
+        for action in mine:
+            if action.verb == "play" and action.card in held:
+                continue
+            found.append(Entry(words.choice_words(action, self.seat), (action,)))
+        return found
+
+    def hand_line(self, view: SeatView, entries: Sequence[Entry]) -> Text:
+        numbers = {e.card: i for i, e in enumerate(entries, 1) if e.card is not None}
+        line = Text(f"your hand ({words.plural(len(view.hand), 'card')}): ")
+        for k, card in enumerate(words.sorted_hand(view.hand)):
+            if k:
+                line.append(" ")
+            number = numbers.get(card)
+            if number is None:
+                line.append_text(words.card(card).copy())
+                line.stylize("dim", len(line) - len(str(card)))
+            else:
+                line.append(f"{number}:", style="bold")
+                line.append_text(words.card(card))
+        return line
+
     def status(self, view: SeatView) -> None:
+        """The table as this seat sees it, and what it may do."""
         n = len(view.hand_sizes)
+        mover = "your turn" if view.current_player == self.seat else f"seat {view.current_player} to move"
+        self.console.rule(f"round {len(view.rounds) + 1} · {mover}", style="dim")
         arrow = "left (+1)" if view.direction == 1 else "right (-1)"
-        self.say(f"--- round {len(view.rounds) + 1} - seat {view.current_player} to move ---")
         self.say(
-            f"top: {view.top_card}   colour: {_color_name(view.color)}   direction: {arrow}   "
-            f"draw pile: {view.draw_pile_size}"
+            Text("top ").append_text(words.card(view.top_card)),
+            Text("  colour ").append_text(words.color(view.color)),
+            f"  direction {arrow}  draw pile {view.draw_pile_size}",
         )
         others = []
         for s in range(n):
             if s == self.seat:
                 continue
             if s in view.left:
-                others.append(f"seat {s}: out of the game")
+                others.append(f"seat {s}: out")
                 continue
             size = view.hand_sizes[s]
             flag = " UNO!" if size == 1 else ""
             shown = view.visible_hands.get(s)
-            seen = f" [{_hand_text(shown)}]" if shown is not None else ""
-            others.append(f"seat {s}: {size} card{'s' if size != 1 else ''}{flag}{seen}")
-        self.say("others: " + ", ".join(others))
-        self.say("scores: " + " ".join(f"{s}:{p}" for s, p in enumerate(view.scores)))
-        self.say(f"your hand (seat {self.seat}): {_hand_text(view.hand)}")
+            seen = f" [{' '.join(str(c) for c in words.sorted_hand(shown))}]" if shown is not None else ""
+            others.append(f"seat {s}: {words.plural(size, 'card')}{flag}{seen}")
+        self.say("   ".join(others))
+        if any(view.scores):
+            self.say(
+                "scores: " + "  ".join(f"{words.who(s, self.seat)} {p}" for s, p in enumerate(view.scores))
+            )
+        entries = self.entries(view)
+        self.say(self.hand_line(view, entries))
+        rest = [(i, e) for i, e in enumerate(entries, 1) if e.card is None]
+        if rest:
+            line = Text("or: ")
+            for k, (i, e) in enumerate(rest):
+                if k:
+                    line.append("   ")
+                line.append(f"{i}:", style="bold")
+                line.append_text(e.label)
+            self.say(line)
         if view.current_player == self.seat:
             hint = _PHASE_HINTS.get(view.phase.name, f"phase {view.phase.name}")
-            self.say(hint.format(count=view.phase.count))
+            self.say(Text(hint.format(count=view.phase.count), style="italic"))
 
-    def list_actions(self, view: SeatView) -> None:
-        for i, action in enumerate(view.legal_actions, 1):
-            self.say(f"  {i:2}. {action}")
+    def list_choices(self, view: SeatView) -> None:
+        for i, entry in enumerate(self.entries(view), 1):
+            extra = ""
+            if len(entry.actions) > 1:
+                extra = " (" + ", ".join(_option_label(a, self.seat).plain for a in entry.actions) + ")"
+            self.say(Text(f"  {i:2}. ").append_text(entry.label), extra)
+
+    # -- reading a choice -------------------------------------------------------------
 
     def parse(self, text: str, view: SeatView) -> Action:
         """Turn what the player typed into an action of their seat (``NotationError`` if it is not one)."""
-        if text.isascii() and text.isdigit():
-            k = int(text) if len(text) <= 6 else 0
-            if not 1 <= k <= len(view.legal_actions):
+        words_typed = text.split()
+        first = words_typed[0]
+        if first.isascii() and first.isdigit():
+            entries = self.entries(view)
+            k = int(first) if len(first) <= 6 else 0
+            if not 1 <= k <= len(entries):
                 raise NotationError(
-                    f"there is no entry {_short(text, 12)}; type ? to list your {len(view.legal_actions)}"
+                    f"there is no choice {_short(first, 12)}; the choices are 1 to {len(entries)}"
                 )
-            return view.legal_actions[k - 1]
+            return self.pick(entries[k - 1], words_typed[1:], view)
         if ":" in text:
             return Action.parse(text, default_seat=self.seat)
-        words = text.split()
-        first = _SHORT.get(words[0].lower(), words[0].lower())
-        if first == "color":
-            if len(words) != 2:
+        verb = _SHORT.get(first.lower(), first.lower())
+        if verb == "color":
+            if len(words_typed) != 2:
                 raise NotationError("name one colour: color R (or Y, G, B)")
-            return Action.parse(f"color {words[1]}", default_seat=self.seat)
-        if len(words) == 1 and _is_color(first):
-            return Action.parse(f"color {first}", default_seat=self.seat)
+            return Action.parse(f"color {words_typed[1]}", default_seat=self.seat)
+        if len(words_typed) == 1 and _is_color(verb):
+            return Action.parse(f"color {verb}", default_seat=self.seat)
         try:
-            verb_spec(first)
+            verb_spec(verb)
         except KeyError:
             pass
         else:
-            return Action.parse(" ".join([first, *words[1:]]), default_seat=self.seat)
+            return Action.parse(" ".join([verb, *words_typed[1:]]), default_seat=self.seat)
         try:
-            Card.parse(words[0])
+            Card.parse(first)
         except NotationError:
-            raise NotationError(
-                f"{_short(text, 40)!r} is neither a card nor an action; type ? for help"
-            ) from None
+            shown = _short(text, 40)
+            raise NotationError(f"{shown!r} is neither a card nor an action; type ? for help") from None
         return Action.parse("play " + text, default_seat=self.seat)
+
+    def pick(self, entry: Entry, rest: Sequence[str], view: SeatView) -> Action:
+        """The action of a numbered choice, asking for the colour or seat when it has several."""
+        if len(entry.actions) == 1 and not rest:
+            return entry.actions[0]
+        if rest:
+            if entry.card is None:
+                raise NotationError("that choice takes nothing after its number")
+            return Action.parse(f"play {entry.card} {' '.join(rest)}", default_seat=self.seat)
+        options = entry.actions
+        line = Text("which one? ")
+        for i, action in enumerate(options, 1):
+            if i > 1:
+                line.append("  ")
+            line.append(f"{i}:", style="bold")
+            line.append_text(_option_label(action, self.seat))
+        self.say(line)
+        while True:
+            answer = self.read("which? > ")
+            if answer.lower() in ("quit", "q", "exit"):
+                raise Quit(eof=False)
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer[:6]) <= len(options):
+                return options[int(answer) - 1]
+            if answer and entry.card is not None:
+                try:
+                    return Action.parse(f"play {entry.card} {answer}", default_seat=self.seat)
+                except ValueError as exc:
+                    self.say(f"not understood: {_short(str(exc))}")
+                    continue
+            self.say(f"type a number from 1 to {len(options)}")
 
     def choose(self, view: SeatView) -> Action | None:
         seat = self.seat
         my_turn = view.current_player == seat
         if my_turn:
+            if self.recap:
+                self.say(Text("since your last turn: ", style="dim") + Text(", ".join(self.recap)))
+                self.recap.clear()
             self.status(view)
             prompt = "> "
         else:
-            offer = ", ".join(str(a) for a in view.legal_actions)
-            self.say(f"you may act now, out of turn: {offer}")
+            entries = self.entries(view)
+            offer = Text("you may act now: ")
+            for i, entry in enumerate(entries, 1):
+                if i > 1:
+                    offer.append("   ")
+                offer.append(f"{i}:", style="bold")
+                offer.append_text(entry.label)
+            self.say(offer)
             prompt = "(Enter to let play go on) > "
         while True:
             text = self.read(prompt)
@@ -221,8 +355,8 @@ class _Human:
                 raise Quit(eof=False)
             if lowered in ("?", "help", "h"):
                 self.say(_HELP)
-                self.say("your legal actions now:")
-                self.list_actions(view)
+                self.say("your choices now:")
+                self.list_choices(view)
                 continue
             if lowered in ("look", "l", "status"):
                 self.status(view)
@@ -247,36 +381,29 @@ class _Human:
             try:
                 self.state.apply(action)
             except IllegalActionError as exc:
-                self.say(f"refused: {exc}")
+                self.say(f"refused: {_short(str(exc), 300)}")
             else:  # pragma: no cover - legal_actions and apply agree (a core invariant)
                 return action
 
 
-def _short(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "..."
+def scores_table(state: GameState, seat: int, first: int) -> Table:
+    """The points of the rounds from ``first`` on and the totals, one row per seat."""
+    table = Table(title="scores", title_justify="left", show_edge=False)
+    table.add_column("seat")
+    for result in state.rounds[first:]:
+        table.add_column(f"round {result.number}", justify="right")
+    table.add_column("total", justify="right")
+    for s in range(state.players):
+        row = [words.who(s, seat)]
+        row += [str(r.points[s]) for r in state.rounds[first:]]
+        row.append(str(state.scores[s]))
+        table.add_row(*row, style="bold" if s == seat else None)
+    return table
 
 
-def _is_color(word: str) -> bool:
-    try:
-        Color.parse(word)
-    except NotationError:
-        return False
-    return True
-
-
-def _describe(state: GameState, seat: int, out: IO[str]) -> None:
-    """Print the last action and its events as ``seat`` may see them."""
-    view = state.view(seat)
-    action = view.last_action
-    if action is not None:
-        who = "you" if action.seat == seat else f"seat {action.seat}"
-        print(f"{who}: {str(action).partition(': ')[2]}", file=out)
-    for event in view.events:
-        if event.kind == "draw" and event.seat == seat and event.cards:
-            print(f"    you drew {' '.join(map(str, event.cards))}", file=out)
-        else:
-            print(f"    {event}", file=out)
+def make_console(out: IO[str]) -> Console:
+    """A console on ``out``: colour only on a terminal and without ``NO_COLOR`` (rich decides)."""
+    return Console(file=out, highlight=False, emoji=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -284,11 +411,12 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     rules = build_ruleset(args.rules, options)
     players: int = args.players
-    if not 0 <= args.seat < players:
-        raise UsageError(f"--seat {args.seat}: seats are 0 to {players - 1}")
+    me: int = args.seat
+    if not 0 <= me < players:
+        raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
     seed = args.seed if args.seed is not None else random_seed()
     try:
-        session = Session(rules, players, seed=seed, headers={"Human": args.seat})
+        session = Session(rules, players, seed=seed, headers={"Human": me})
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -308,49 +436,56 @@ def _write_record(path: str, session: Session) -> None:
 
 def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed: int | str) -> int:
     players: int = args.players
+    me: int = args.seat
     state = session.state
-    out = sys.stdout
     if sys.stdin is None or sys.stdin.closed:
         raise Failure("no input: play reads your moves from standard input, which is closed")
-    human = _Human(args.seat, sys.stdin, out)
-    bot_names: list[str] = args.bots
+    console = make_console(sys.stdout)
+    echo = not getattr(sys.stdin, "isatty", lambda: False)()
+    human = TerminalPlayer(me, sys.stdin, console, echo)
     bots: list[Bot] = []
     for s in range(players):
-        if s == args.seat:
+        if s == me:
             bots.append(human)
         else:
-            bots.append(make_bot(bot_names[s % len(bot_names)], seed=f"{seed}/{s}"))
-    print(
-        f"unorules play: {','.join(names)}, {players} players, seed {seed!r}; "
-        f"you are seat {args.seat}; type ? for help",
-        file=out,
+            bots.append(make_bot(args.bots[s % len(args.bots)], seed=f"{seed}/{s}"))
+    human.say(
+        Text(f"unorules play: {','.join(names)}, {players} players, seed {seed}", style="bold"),
+        f"; you are seat {me}; type ? for help",
     )
-    print("bots: " + ", ".join(f"seat {s}: {b.name}" for s, b in enumerate(bots) if s != args.seat), file=out)
-    _describe(state, args.seat, out)
+    human.say("bots: " + ", ".join(f"seat {s}: {b.name}" for s, b in enumerate(bots) if s != me))
+    deal = state.view(me)
+    human.say(Text("you are dealt ").append_text(words.cards(deal.hand)))
     finished = 0
     try:
         while not state.is_over:
             human.state = state
+            before = state.view(me)
             action = next_action(state, bots)
             state = session.apply(action)
-            _describe(state, args.seat, out)
+            after = state.view(me)
+            for line in words.describe(before, after, me):
+                human.say(line)
+            if action.seat != me:
+                human.recap.append(words.recap_words(action))
             if len(state.rounds) != finished:
                 for result in state.rounds[finished:]:
-                    who = "nobody" if result.winner is None else f"seat {result.winner}"
-                    print(
-                        f"*** round {result.number} over ({result.reason}): {who} won it; "
-                        f"points {list(result.points)}",
-                        file=out,
-                    )
+                    human.say(Text(words.round_words(result, me), style="bold"))
+                human.console.print(scores_table(state, me, finished))
                 finished = len(state.rounds)
-                print("*** scores: " + " ".join(f"{s}:{p}" for s, p in enumerate(state.scores)), file=out)
+                human.recap.clear()
+                if not state.is_over:
+                    human.say(Text("a new round is dealt: you hold ").append_text(words.cards(after.hand)))
     except Quit as stop:
         if stop.eof:
             raise Failure("the input ended before the game did") from None
-        print("game stopped", file=out)
+        human.say("game stopped")
         return EXIT_OK
     assert state.outcome is not None
     winners = state.outcome.winners
-    verdict = "you won!" if args.seat in winners else f"seat(s) {', '.join(map(str, winners))} won"
-    print(f"*** game over ({state.outcome.reason}): {verdict}", file=out)
+    if me in winners:
+        verdict = "you won!"
+    else:
+        verdict = " and ".join(f"seat {s}" for s in winners) + (" wins" if len(winners) == 1 else " win")
+    human.say(Text(f"game over ({state.outcome.reason}): {verdict}", style="bold"))
     return EXIT_OK

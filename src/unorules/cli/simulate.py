@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import importlib
 import json
-import math
 import os
 import re
 import sys
@@ -14,6 +13,18 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+import attrs
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
 
 from unorules import __version__, sim
 from unorules.bots import BOTS
@@ -87,6 +98,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--plot", metavar="FILE", help="write a chart of the distributions (.svg; .png needs matplotlib)"
     )
+    parser.add_argument(
+        "--head-to-head",
+        type=bot_names,
+        metavar="NAMES",
+        help="also play the first rule set with these bots cycled over the seats (e.g. heuristic,random) "
+        "and print one line: each bot's share of games won",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--records",
@@ -103,59 +121,51 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 class _Progress:
-    """A progress bar on stderr, drawn only when stderr is a terminal."""
+    """rich's progress bar on standard error (games done, rate, time left), only on a terminal."""
 
     def __init__(self, total: int, enabled: bool, stream: IO[str]) -> None:
         self.total = total
         self.done = 0
-        self.enabled = enabled and total > 0
-        self.stream = stream
-        self.start = time.monotonic()
-        self.last = 0.0
+        self.bar: Progress | None = None
+        if enabled and total > 0:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                console=Console(file=stream),
+                transient=True,
+            )
+            self.task = self.bar.add_task("playing", total=total, rate="")
+            self.bar.start()
 
     def advance(self, n: int) -> None:
         self.done += n
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if self.done < self.total and now - self.last < 0.1:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * self.done / self.total)
-        bar = "#" * filled + "-" * (width - filled)
-        pct = 100 * self.done / self.total
-        elapsed = now - self.start
-        self.stream.write(f"\r[{bar}] {pct:5.1f}% {self.done}/{self.total} games {elapsed:6.1f}s")
-        self.stream.flush()
+        if self.bar is not None:
+            speed = self.bar.tasks[0].speed
+            rate = f"{speed:.1f}/s" if speed else ""
+            self.bar.update(self.task, advance=n, rate=rate)
 
     def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * 72 + "\r")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for k, row in enumerate([header, *rows]):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
-        lines.append("  ".join(cells).rstrip())
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def _summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
-    header = ["", *(s["rules"] for s in summaries)]
+def _summary_rows(summaries: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     first = summaries[0]
     rows: list[list[str]] = [
         ["games", *(str(s["games"]) for s in summaries)],
         ["rounds per game", *(f"{s['rounds_per_game']:.2f}" for s in summaries)],
+        ["actions per game", *(f"{s['actions_per_game']:.1f}" for s in summaries)],
         ["actions per round", *(f"{s['actions_per_round']:.1f}" for s in summaries)],
         [
             "round length median/p90/max",
@@ -165,133 +175,36 @@ def _summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
             ),
         ],
         ["points per round", *(f"{s['points_per_round']:.1f}" for s in summaries)],
+        ["first player wins the round", *(_percent(s["first_player_round_win_rate"]) for s in summaries)],
+        ["first player wins the game", *(_percent(s["first_player_game_win_rate"]) for s in summaries)],
     ]
+    if any(s["failed"] or s["lost"] for s in summaries):
+        rows.append(["games failed/lost", *(f"{s['failed']}/{s['lost']}" for s in summaries)])
     for seat, bot in enumerate(first["seat_bots"]):
         rows.append([f"wins, seat {seat} ({bot})", *(_percent(s["seat_win_rate"][seat]) for s in summaries)])
-    for bot, seats in first["bot_seats"].items():
-        plural = "seat" if seats == 1 else "seats"
-        rows.append(
-            [f"wins, {bot} ({seats} {plural})", *(_percent(s["bot_win_rate"][bot]) for s in summaries)]
-        )
-    for bot in first["bot_seats"]:
-        rows.append([f"rounds won, {bot}", *(_percent(s["bot_round_win_rate"][bot]) for s in summaries)])
-    return _table(rows, header)
+    if len(first["bot_seats"]) > 1:
+        for bot, seats in first["bot_seats"].items():
+            plural = "seat" if seats == 1 else "seats"
+            rows.append(
+                [f"wins, {bot} ({seats} {plural})", *(_percent(s["bot_win_rate"][bot]) for s in summaries)]
+            )
+        for bot in first["bot_seats"]:
+            rows.append([f"rounds won, {bot}", *(_percent(s["bot_round_win_rate"][bot]) for s in summaries)])
+    return rows
+
+
+def summary_table(summaries: Sequence[Mapping[str, Any]]) -> Table:
+    """The summaries side by side as a rich table, one column per rule set."""
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column("")
+    for s in summaries:
+        table.add_column(s["rules"], justify="right")
+    for row in _summary_rows(summaries):
+        table.add_row(*row)
+    return table
 
 
 # -- plotting -------------------------------------------------------------------------
-
-
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
-
-
-def _histogram(values: Sequence[int], edges: Sequence[float]) -> list[float]:
-    """The share of ``values`` in each bin ``[edges[i], edges[i+1])`` (the last bin closed)."""
-    counts = [0] * (len(edges) - 1)
-    for v in values:
-        i = min(len(counts) - 1, max(0, int((v - edges[0]) / (edges[1] - edges[0]))))
-        counts[i] += 1
-    total = len(values) or 1
-    return [c / total for c in counts]
-
-
-def _edges(series: Mapping[str, Sequence[int]], bins: int) -> list[float]:
-    """At most ``bins`` bins of whole-number width covering every value."""
-    everything = [v for vs in series.values() for v in vs]
-    low = min(everything, default=0)
-    high = max(everything, default=1)
-    span = high - low + 1
-    step = max(1, math.ceil(span / bins))
-    count = max(1, math.ceil(span / step))
-    return [float(low + i * step) for i in range(count + 1)]
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def _svg_panel(
-    series: Mapping[str, Sequence[int]], title: str, xlabel: str, top: float, width: float, height: float
-) -> list[str]:
-    """One histogram panel (a line per series) as SVG elements, ``top`` pixels down."""
-    left, right, pad_top, pad_bottom = 60.0, 20.0, 30.0, 45.0
-    plot_w = width - left - right
-    plot_h = height - pad_top - pad_bottom
-    edges = _edges(series, 30)
-    shares = {label: _histogram(values, edges) for label, values in series.items()}
-    ymax = max((max(s) for s in shares.values() if s), default=1.0) or 1.0
-    x0, y0 = left, top + pad_top + plot_h
-
-    def x(v: float) -> float:
-        return x0 + plot_w * (v - edges[0]) / (edges[-1] - edges[0])
-
-    def y(share: float) -> float:
-        return y0 - plot_h * share / ymax
-
-    out = [
-        f'<text x="{width / 2:.1f}" y="{top + 18:.1f}" text-anchor="middle" font-size="14" '
-        f'font-weight="bold">{_escape(title)}</text>',
-        f'<line x1="{x0}" y1="{y0:.1f}" x2="{x0 + plot_w:.1f}" y2="{y0:.1f}" stroke="#333"/>',
-        f'<line x1="{x0}" y1="{y0:.1f}" x2="{x0}" y2="{y0 - plot_h:.1f}" stroke="#333"/>',
-        f'<text x="{x0 + plot_w / 2:.1f}" y="{y0 + 35:.1f}" text-anchor="middle" font-size="12">'
-        f"{_escape(xlabel)}</text>",
-        f'<text x="14" y="{y0 - plot_h / 2:.1f}" text-anchor="middle" font-size="12" '
-        f'transform="rotate(-90 14 {y0 - plot_h / 2:.1f})">share</text>',
-    ]
-    for i in range(6):
-        v = edges[0] + (edges[-1] - edges[0]) * i / 5
-        out.append(
-            f'<text x="{x(v):.1f}" y="{y0 + 16:.1f}" text-anchor="middle" font-size="10">{v:.0f}</text>'
-        )
-        share = ymax * i / 5
-        out.append(
-            f'<text x="{x0 - 6:.1f}" y="{y(share) + 3:.1f}" text-anchor="end" font-size="10">'
-            f"{100 * share:.0f}%</text>"
-        )
-        out.append(
-            f'<line x1="{x0:.1f}" y1="{y(share):.1f}" x2="{x0 + plot_w:.1f}" y2="{y(share):.1f}" '
-            'stroke="#ddd" stroke-width="0.5"/>'
-        )
-    for k, (label, share_list) in enumerate(shares.items()):
-        color = _PALETTE[k % len(_PALETTE)]
-        points = []
-        for i, share in enumerate(share_list):
-            points.append(f"{x(edges[i]):.1f},{y(share):.1f}")
-            points.append(f"{x(edges[i + 1]):.1f},{y(share):.1f}")
-        out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{" ".join(points)}"/>')
-        ly = top + pad_top + 14 * k + 4
-        out.append(
-            f'<line x1="{x0 + plot_w - 20:.1f}" y1="{ly:.1f}" x2="{x0 + plot_w:.1f}" y2="{ly:.1f}" '
-            f'stroke="{color}" stroke-width="2"/>'
-        )
-        out.append(
-            f'<text x="{x0 + plot_w - 25:.1f}" y="{ly + 4:.1f}" text-anchor="end" font-size="11">'
-            f"{_escape(label)}</text>"
-        )
-    return out
-
-
-def svg_chart(results: Sequence[Tally]) -> str:
-    """An SVG document: the distribution of round lengths and of rounds per game, per rule set."""
-    width, height = 720.0, 300.0
-    panels = [
-        ({r.rules: list(r.round_lengths.elements()) for r in results}, "Round length", "actions per round"),
-        ({r.rules: list(r.game_rounds.elements()) for r in results}, "Game length", "rounds per game"),
-    ]
-    body: list[str] = []
-    for i, (series, title, xlabel) in enumerate(panels):
-        body += _svg_panel(series, title, xlabel, i * height, width, height)
-    total = height * len(panels)
-    return "\n".join(
-        [
-            '<?xml version="1.0" encoding="UTF-8"?>',
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{total:.0f}" '
-            f'viewBox="0 0 {width:.0f} {total:.0f}" font-family="sans-serif">',
-            f'<rect width="{width:.0f}" height="{total:.0f}" fill="white"/>',
-            *body,
-            "</svg>",
-            "",
-        ]
-    )
 
 
 def _matplotlib() -> Any:
@@ -302,45 +215,69 @@ def _matplotlib() -> Any:
 
 
 def _check_plot_path(path: str) -> None:
-    lowered = path.lower()
-    if lowered.endswith(".svg"):
-        return
-    if lowered.endswith(".png"):
-        if _matplotlib() is None:
-            raise UsageError(f"--plot {path}: PNG needs matplotlib, which is not installed; use a .svg file")
-        return
-    raise UsageError(f"--plot {path}: the file name must end in .svg (or .png with matplotlib)")
+    """Before the run: a .svg or .png name, in a folder that exists, and matplotlib installed."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"--plot {path}: the file name must end in .svg or .png")
+    if _matplotlib() is None:
+        raise UsageError("--plot needs matplotlib, which is not installed: pip install 'unorules[plot]'")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise Failure(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise Failure(f"cannot write {path}: permission denied")
 
 
-def _write_plot(path: str, results: Sequence[Tally]) -> None:
+def _shares(counts: Mapping[int, int]) -> tuple[list[int], list[float]]:
+    total = sum(counts.values()) or 1
+    values = sorted(counts)
+    return values, [counts[v] / total for v in values]
+
+
+def write_plot(path: str, tallies: Sequence[Tally], title: str) -> None:
+    """The chart of ``simulate --plot`` (SVG or PNG by the name): shares of rounds by length and
+    of games by rounds, one line per rule set."""
+    mpl = _matplotlib()
+    mpl.use("Agg")
+    pyplot = importlib.import_module("matplotlib.pyplot")
+    ticker = importlib.import_module("matplotlib.ticker")
+    fig, axes = pyplot.subplots(2, 1, figsize=(8, 7))
+    panels = (
+        (axes[0], "round_lengths", "Round length", "actions in the round", 30),
+        (axes[1], "game_rounds", "Game length", "rounds in the game", 0),
+    )
+    for ax, attr, heading, xlabel, bins in panels:
+        for tally in tallies:
+            counts: Mapping[int, int] = getattr(tally, attr)
+            if not counts:
+                continue
+            values, weights = _shares(counts)
+            if bins:
+                edges = max(1, len(range(min(values), max(values) + 1)) // bins)
+                ax.hist(
+                    values,
+                    bins=range(min(values), max(values) + edges + 1, edges),
+                    weights=weights,
+                    histtype="step",
+                    linewidth=1.5,
+                    label=tally.rules,
+                )
+            else:
+                ax.plot(values, weights, marker="o", label=tally.rules)
+        ax.set_title(heading)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("share")
+        ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
     try:
-        if path.lower().endswith(".png"):
-            mpl = _matplotlib()
-            mpl.use("Agg")
-            pyplot = importlib.import_module("matplotlib.pyplot")
-            fig, axes = pyplot.subplots(2, 1, figsize=(7.2, 6.0))
-            for ax, attr, title in (
-                (axes[0], "round_lengths", "actions per round"),
-                (axes[1], "game_rounds", "rounds per game"),
-            ):
-                for r in results:
-                    ax.hist(
-                        list(getattr(r, attr).elements()),
-                        bins=30,
-                        histtype="step",
-                        density=True,
-                        label=r.rules,
-                    )
-                ax.set_xlabel(title)
-                ax.legend()
-            fig.tight_layout()
-            fig.savefig(path)
-            pyplot.close(fig)
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(svg_chart(results))
+        fig.savefig(path)
     except OSError as exc:
         raise Failure(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        pyplot.close(fig)
 
 
 def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulation]:
@@ -378,7 +315,25 @@ def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulati
             )
         except RulesetError as exc:
             raise UsageError(f"rule set {label}: {exc}") from None
+    if args.head_to_head:
+        first = simulations[0]
+        simulations.append(
+            attrs.evolve(
+                first,
+                label=f"{first.label} [head to head: {','.join(args.head_to_head)}]",
+                bots=tuple(args.head_to_head),
+            )
+        )
     return simulations
+
+
+def head_to_head_line(summary: Mapping[str, Any], rules: str) -> str:
+    """One line: each bot's share of the games won when they meet."""
+    parts = [
+        f"{bot} won {_percent(summary['bot_win_rate'][bot])} ({seats} seat{'s' if seats != 1 else ''})"
+        for bot, seats in summary["bot_seats"].items()
+    ]
+    return f"head to head on {rules}, {summary['games']} games: " + ", ".join(parts)
 
 
 def _failures(tallies: Sequence[Tally], seed: int | str) -> str | None:
@@ -425,11 +380,14 @@ def _open_jsonl(path: str) -> IO[str]:
 
 def print_summaries(summaries: Sequence[Mapping[str, Any]], heading: str, partial: str | None = None) -> None:
     """The summary table of ``summaries`` (``Tally.to_data()``) under a heading line."""
-    print(heading)
+    console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:
+        console.width = 200  # a file or a pipe: never squeeze the columns
+    console.print(heading)
     if partial:
-        print(partial)
-    print()
-    print(_summary_table(summaries))
+        console.print(partial)
+    console.print()
+    console.print(summary_table(summaries))
 
 
 def _write_record(folder: Path, simulation: sim.Simulation, index: int) -> None:
@@ -497,10 +455,13 @@ def run(args: argparse.Namespace) -> int:
             jsonl.close()
     elapsed = time.monotonic() - started
     done = [tallies[s.label] for s in simulations]
+    versus = done.pop() if args.head_to_head else None
     summaries = [t.to_data() for t in done]
-    played = sum(t.games + t.failed for t in done)
+    versus_summary = versus.to_data() if versus is not None else None
+    played_all = done + ([versus] if versus is not None else [])
+    played = sum(t.games + t.failed for t in played_all)
     if args.plot and not interrupted:
-        _write_plot(args.plot, done)
+        write_plot(args.plot, done, f"{games} games of {args.players} players, bots {','.join(args.bots)}")
     if args.json:
         data = {
             "command": "simulate",
@@ -512,6 +473,7 @@ def run(args: argparse.Namespace) -> int:
             "engine": args.engine,
             "complete": played == total,
             "results": summaries,
+            "head_to_head": versus_summary,
             "elapsed_seconds": round(elapsed, 3),
         }
         print(json.dumps(data, indent=2))
@@ -524,6 +486,9 @@ def run(args: argparse.Namespace) -> int:
             f"{elapsed:.1f}s on {where}",
             None if played == total else f"partial results: {played} of {total} games played",
         )
+        if versus_summary is not None and versus_summary["games"]:
+            print()
+            print(head_to_head_line(versus_summary, summaries[0]["rules"]))
         if args.plot and not interrupted:
             print()
             print(f"chart written to {args.plot}")
@@ -532,17 +497,17 @@ def run(args: argparse.Namespace) -> int:
     if broken is not None:
         lost = "; ".join(
             f"{t.rules} games {_ranges(t.lost_games)}{' and more' if t.lost > len(t.lost_games) else ''}"
-            for t in done
+            for t in played_all
             if t.lost
         )
-        count = sum(t.lost for t in done)
+        count = sum(t.lost for t in played_all)
         raise Failure(
             f"{broken}; {count} game(s) lost ({lost}); the summary above covers the {played} games played"
         )
     if interrupted:
         error(f"interrupted after {played} of {total} games; the summary above covers those")
         return EXIT_INTERRUPTED
-    failure = _failures(done, seed)
+    failure = _failures(played_all, seed)
     if failure is not None:
         raise Failure(failure)
     return EXIT_OK

@@ -1,0 +1,58 @@
+"""``unorules play`` driven through a pseudo-terminal, as a person would play it (needs pexpect)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="needs pexpect: pip install pexpect (python3 dev.py setup)")
+
+RULES = "classic,stacking,seven-o,swap-hands"
+COLOR_CODE = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]")
+
+
+def spawn(*args: str, color: bool = False) -> pexpect.spawn:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env.update(COLUMNS="100", LINES="40", TERM="xterm-256color")
+    if not color:
+        env["NO_COLOR"] = "1"
+    return pexpect.spawn(
+        sys.executable, ["-m", "unorules", *args], env=env, encoding="utf-8", timeout=60, dimensions=(40, 100)
+    )
+
+
+def test_a_whole_game_in_a_terminal_says_what_happens_in_plain_words() -> None:
+    child = spawn("play", "--seed", "1", "--players", "3", "--rules", RULES, "--option", "target_score=200")
+    transcript = []
+    while True:
+        found = child.expect([r"> ", pexpect.EOF])
+        transcript.append(child.before)
+        if found == 1:
+            break
+        child.sendline("1")  # the first choice: the first playable card, a colour, a seat, a call
+    child.close()
+    assert child.exitstatus == 0
+    raw = "".join(transcript).replace("\r\n", "\n")
+    assert not COLOR_CODE.search(raw)  # NO_COLOR: bold and italic, but no colours
+    text = re.sub(r"\x1b\[[0-9;]*m", "", raw)
+    assert re.search(r"^  (you are|seat \d is) skipped$", text, re.M)
+    assert re.search(r"^  (you|seat \d) must draw \d+ cards$", text, re.M)  # a penalty, with its count
+    assert re.search(r"^  seat \d swapped hands with you: your hand is now( [RYGBW][0-9A-Z+]*)+$", text, re.M)
+    assert re.search(r"^round 1 is over \(out\): .* won it, \d+ points scored$", text, re.M)
+    assert re.search(r"^ *you +│", text, re.M)  # the scores table
+    assert re.search(r"^game over \(target-score\): ", text, re.M)
+    assert "since your last turn: " in text
+
+
+def test_colour_in_a_terminal_and_ctrl_c_ends_the_line() -> None:
+    child = spawn("play", "--seed", "3", "--players", "3", color=True)
+    child.expect("> ")
+    assert COLOR_CODE.search(child.before)  # cards in colour on a terminal
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert child.before.replace("\r\n", "\n").endswith("\nunorules: error: interrupted\n")
