@@ -136,11 +136,60 @@ def test_r_pen_illegal_offender_cannot_catch_itself() -> None:
         played.apply("0: catch_play 0")
 
 
-def test_r_pen_illegal_last_card_must_be_legal() -> None:
+def test_r_pen_illegal_an_illegal_last_card_opens_the_catch_window_before_the_round_ends() -> None:
+    # [LT] makes no exception for the last card: seat 0's non-matching R5 may be
+    # played, and the round waits for a catch or for seat 1 to let it stand.
     state = rearranged(table(), hands={0: "R5"})
-    assert not state.is_legal("0: play R5")
-    with pytest.raises(IllegalActionError, match=r"last card.*\(R-PEN-ILLEGAL\)"):
-        state.apply("0: play R5")
+    assert state.is_legal("0: play R5")
+    played = state.apply("0: play R5")
+    assert played.hands[0] == ()
+    assert (played.phase.name, played.phase.seat, played.current_player) == ("illegal-out", 0, 1)
+    assert played.rounds == ()
+    assert {str(a) for a in played.legal_actions()} == {
+        "1: accept",
+        "1: catch_play 0",
+        "2: catch_play 0",
+        "3: catch_play 0",
+    }
+    with pytest.raises(IllegalActionError, match=r"illegal last card.*\(R-PEN-ILLEGAL\)"):
+        played.apply("1: draw")
+    with pytest.raises(IllegalActionError, match=r"illegal last card.*\(R-PEN-ILLEGAL\)"):
+        played.apply("2: catch_coach 1")
+
+
+def test_r_pen_illegal_a_caught_illegal_last_card_goes_back_and_the_round_goes_on() -> None:
+    played = rearranged(table(), hands={0: "R5"}).apply("0: play R5")
+    caught = played.apply("2: catch_play 0")
+    assert names(caught.hands[0]) == ["R5", "G8", "G9"]  # the card back, and 2 drawn
+    assert (caught.current_player, caught.phase.name, str(caught.top_card)) == (1, "play", "G7")
+    assert caught.rounds == ()
+
+
+def test_r_pen_illegal_an_uncaught_illegal_last_card_ends_the_round_when_the_window_closes() -> None:
+    played = rearranged(table(), hands={0: "R5"}).apply("0: play R5")
+    ended = played.apply("1: accept")
+    (result,) = ended.rounds
+    assert (result.winner, result.reason) == (0, "out")
+    assert result.points[0] == sum(ended.ruleset.hand_points(h) for h in result.hands[1:])
+    assert result.points[0] > 0
+
+
+def test_r_pen_illegal_r_out_last_draw_an_uncaught_last_draw_two_still_makes_the_next_seat_draw() -> None:
+    played = rearranged(table(), hands={0: "R+2"}).apply("0: play R+2")  # on a G7: illegal
+    assert played.phase.name == "illegal-out"
+    ended = played.apply("1: accept")
+    (result,) = ended.rounds
+    assert result.winner == 0
+    assert len(result.hands[1]) == 9  # R-OUT-LAST-DRAW: seat 1 drew 2, and they count
+
+
+def test_r_pen_illegal_r_jump_an_illegal_last_card_opens_no_jump_in_window() -> None:
+    rules_ = Ruleset.from_names(["classic", "penalties", "jump-in"], {"enforcement": "table"})
+    state = rules_.new_game(4, deck=arrange_deck(HANDS, STARTER, draw="G8 G9", dealer=3), dealer=3)
+    state = rearranged(state, hands={0: "R5", 2: "R5 B1 B2"})
+    played = state.apply("0: play R5")
+    assert not played.is_legal("2: play R5")
+    assert played.apply("1: accept").rounds[0].winner == 0
 
 
 def test_r_pen_illegal_not_offered_after_drawing() -> None:

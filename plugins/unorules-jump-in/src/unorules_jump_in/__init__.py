@@ -107,6 +107,9 @@ Decisions where the rules are silent
   out-of-turn calls are kept in ``state.extras`` under ``"jump-in.calls"``.
 * **Going out** on a jump-in ends the round as usual (R-OUT, R-OUT-LAST-DRAW:
   the seat after the jumper draws for a last Draw Two or Wild Draw Four).
+  A card that empties its player's hand never opens a window: the round ends,
+  or a plugin holds it open only to settle that card (``penalties``' catch of
+  an illegal last card).
 * Refusals cite ``R-JUMP``: an out-of-turn play while the window is closed, a
   card that is not identical (or, with ``color-or-number``, does not match),
   a card the seat does not hold.
@@ -136,7 +139,8 @@ Interactions
 ``penalties``
     An identical card may jump in on an illegal play (the jump-in closes the
     catch window, so the illegal play stands); a caught illegal play closes the
-    jump-in window; a coaching report leaves it open.
+    jump-in window; a coaching report leaves it open. An illegal last card
+    opens no jump-in window: it is caught or let stand first.
 
 Conflicts
 ---------
@@ -361,7 +365,7 @@ def _track_window(before: GameState, action: Action, after: GameState | None) ->
     same_round = after.rounds is before.rounds or len(after.rounds) == len(before.rounds)
     saved: Any = None
     if verb == "play":
-        if same_round and after.outcome is None:
+        if same_round and after.outcome is None and after.hands[action.seat]:
             # A card was played: the window opens on it. An identical jump-in keeps
             # the turn flow it replaced, so a jump on a jump replaces them all.
             saved = _replaces(before, action)

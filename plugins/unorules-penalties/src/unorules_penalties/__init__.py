@@ -30,6 +30,16 @@ Rules
     offender draws 2 and the turn passes to the next seat. Uncaught, the play
     stands.
 
+Phases and verbs
+----------------
+
+* ``illegal-out``: a seat played an illegal last card (``phase.seat``, the
+  card ``phase.card``, the play ``phase.data[0]``); the seat to move may
+  ``accept`` it (the round ends) and any other seat may ``catch_play`` it.
+
+Verbs: ``catch_play <seat>`` and ``catch_coach <seat>`` (registered here), and
+classic's ``accept`` in the ``illegal-out`` phase.
+
 Options
 -------
 
@@ -47,9 +57,18 @@ Decisions where the rules are silent
   colour). Wilds always match. Playing another card after drawing
   (R-TURN-CHOOSE-DRAW), acting out of turn and other wrong actions stay
   refused in both modes.
-* **Not as the last card.** Going out ends the round at once (R-OUT), which
-  leaves no moment to catch the play, so an illegal card is never offered as
-  a seat's last card.
+* **The last card.** [LT] makes no exception for the last card, so an
+  illegal card may be a seat's last card, and the catch window opens before
+  the round ends: the round waits in the phase ``illegal-out`` (the only
+  phase in which a seat in the game holds no cards while the round goes on).
+  The seat after the offender, in the direction of play before the card, is
+  to move: it lets the play stand with ``accept``, which closes the window and
+  ends the round as the card would have (R-OUT, and R-OUT-LAST-DRAW for a
+  last Draw Two); or any other seat catches it with ``catch_play``, which
+  undoes it as above: the card goes back to its player, who draws 2 and loses
+  the turn, and the round goes on. Nothing else can happen in the window: no
+  coaching report, UNO call or jump-in (a card that empties a hand opens no
+  jump-in window).
 * **The catch window** ("before the next seat acts") is exactly one action
   long: a catch must be the first action after the illegal play. Any other
   action (the next seat's move, but also an UNO call or catch, a coaching
@@ -111,6 +130,7 @@ from unorules import (
     GameState,
     Option,
     Phase,
+    PhaseSpec,
     Plugin,
     Ruleset,
     hookimpl,
@@ -139,6 +159,9 @@ register_verb("catch_play", target="required", doc="catch a seat's illegal play 
 register_verb("catch_coach", target="required", doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)")
 
 PENALTY_CARDS = 2  # R-PEN-COACH, R-PEN-ILLEGAL: both cost 2 cards
+
+ILLEGAL_OUT = "illegal-out"
+"""The phase in which an illegal last card waits to be caught or let stand (R-PEN-ILLEGAL)."""
 
 
 def coached_this_round(state: GameState) -> tuple[int, ...]:
@@ -224,7 +247,7 @@ class PenaltiesPlugin(Plugin):
     plays that other seats can catch (R-PEN-ILLEGAL)."""
 
     name = "penalties"
-    verbs = ("play", "catch_play", "catch_coach")
+    verbs = ("play", "catch_play", "catch_coach", "accept")
     events = (
         EventSpec(
             "illegal-play",
@@ -247,6 +270,15 @@ class PenaltiesPlugin(Plugin):
             ),
         ),
         EventSpec(
+            "uncaught",
+            "nobody caught an illegal last card: it stands and the round ends (R-PEN-ILLEGAL, R-OUT)",
+            (
+                ("seat", "the seat that played it"),
+                ("target", "the seat that let it stand"),
+                ("cards", "the card"),
+            ),
+        ),
+        EventSpec(
             "coaching",
             "a seat was reported for coaching and draws the penalty (R-PEN-COACH)",
             (
@@ -258,6 +290,14 @@ class PenaltiesPlugin(Plugin):
     )
     out_of_turn_verbs = ("catch_play", "catch_coach")
     public_extras = (COACHED_KEY,)
+    phases = (
+        PhaseSpec(
+            ILLEGAL_OUT,
+            "an illegal last card was played: catch it (catch_play) or let it stand (accept: the round "
+            "ends) (R-PEN-ILLEGAL)",
+            empty_hand=True,
+        ),
+    )
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
@@ -280,15 +320,23 @@ class PenaltiesPlugin(Plugin):
         if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
-        if state.phase.name == "play":
+        name = state.phase.name
+        if name == ILLEGAL_OUT:
+            # R-PEN-ILLEGAL on the last card: caught, or let stand by the next seat.
+            offender = state.phase.seat
+            assert offender is not None
+            return (
+                Action.of(state.current_player, "accept"),
+                *_catch_actions(len(state.hands), state.left, offender),
+            )
+        if name == "play":
             # R-PEN-ILLEGAL: the seat to play may play any card, matching or not,
-            # except as its last card (going out cannot be caught).
+            # its last card too.
             seat = state.current_player
             hand = state.hands[seat]
-            if len(hand) > 1:
-                for card in dict.fromkeys(hand):
-                    if not is_playable(state, seat, card):
-                        acts += state.play_actions(seat, card)
+            for card in dict.fromkeys(hand):
+                if not is_playable(state, seat, card):
+                    acts += state.play_actions(seat, card)
         pending = pending_illegal_play(state) if state.extras else None
         if pending is not None:
             # R-PEN-ILLEGAL: any other seat may catch it, right away.
@@ -304,6 +352,10 @@ class PenaltiesPlugin(Plugin):
         illegal = state.ruleset.options["enforcement"] == "table" and _is_illegal_play(previous, action)
         if earlier is None and not illegal:
             return None
+        if illegal and not state.hands[action.seat]:
+            # R-PEN-ILLEGAL has no exception for the last card: the catch window
+            # opens before the round ends (R-OUT waits for accept).
+            return _illegal_out(state, action, previous)
         others = _others_on_play(state.ruleset, self)
         result = others(state=state, action=action, previous=previous)
         if result is None:
@@ -312,23 +364,16 @@ class PenaltiesPlugin(Plugin):
             result = result.with_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
         if illegal and result.outcome is None and len(result.rounds) == len(previous.rounds):
             # R-PEN-ILLEGAL: the play takes effect, and stands unless the very next action catches it.
-            card = action.card
             result = result.with_extra(ILLEGAL_KEY, _snapshot(previous, action)).add_events(
-                Event(
-                    "illegal-play",
-                    action.seat,
-                    (card,) if card is not None else (),
-                    "R-PEN-ILLEGAL",
-                    f"on {previous.top_card} (colour {previous.color}); any other seat may catch it now",
-                    color=previous.color,
-                    data=(("top", previous.top_card),),
-                )
+                _illegal_event(previous, action)
             )
         return result
 
     @hookimpl
     def apply_action(self, state: GameState, action: Action) -> GameState | None:
         verb = action.verb
+        if verb == "accept" and state.phase.name == ILLEGAL_OUT:
+            return _let_stand(state, self)
         if verb == "catch_play":
             return _catch_play(state, action)
         if verb == "catch_coach":
@@ -359,6 +404,79 @@ def _snapshot(state: GameState, action: Action) -> tuple[Any, ...]:
         state.rng,
         extras,
     )
+
+
+def _illegal_event(previous: GameState, action: Action) -> Event:
+    card = action.card
+    return Event(
+        "illegal-play",
+        action.seat,
+        (card,) if card is not None else (),
+        "R-PEN-ILLEGAL",
+        f"on {previous.top_card} (colour {previous.color}); any other seat may catch it now",
+        color=previous.color,
+        data=(("top", previous.top_card),),
+    )
+
+
+def _illegal_out(state: GameState, action: Action, previous: GameState) -> GameState:
+    """An illegal last card: the round waits in phase ``illegal-out`` for a catch
+    or for the next seat to let it stand (R-PEN-ILLEGAL, R-OUT)."""
+    seat = action.seat
+    waiting = state.replace(
+        current_player=state.next_seat(seat),
+        phase=Phase(ILLEGAL_OUT, 0, action.card, seat, data=(action,)),
+    )
+    return waiting.with_extra(ILLEGAL_KEY, _snapshot(previous, action)).add_events(
+        _illegal_event(previous, action)
+    )
+
+
+def _before(state: GameState, record: tuple[Any, ...]) -> GameState:
+    """``state`` with every field an illegal play may change as ``record`` (a
+    :func:`_snapshot`) has it: the state just before the play."""
+    _, _, hands, draw, discard, color, direction, current, phase, declared, stalled, rng, extras = record
+    return state.replace(
+        hands=hands,
+        draw_pile=draw,
+        discard_pile=discard,
+        color=color,
+        direction=direction,
+        current_player=current,
+        phase=Phase(*phase),
+        uno_declared=declared,
+        stalled=stalled,
+        rng=rng,
+        extras=extras,
+    )
+
+
+def _let_stand(state: GameState, penalties: object) -> GameState:
+    # R-PEN-ILLEGAL: nobody caught the illegal last card: the window closes and
+    # the card acts as its player's last card (R-OUT, R-OUT-LAST-DRAW).
+    record = state.extra(ILLEGAL_KEY)
+    assert record is not None
+    phase = state.phase
+    (play,) = phase.data
+    offender = phase.seat
+    assert offender is not None
+    previous = _before(state, record)
+    played = state.replace(current_player=offender, phase=previous.phase).with_extra(ILLEGAL_KEY, None)
+    played = played.add_events(
+        Event(
+            "uncaught",
+            offender,
+            (play.card,),
+            "R-PEN-ILLEGAL",
+            f"seat {state.current_player} lets it stand",
+            target=state.current_player,
+        )
+    )
+    others = _others_on_play(state.ruleset, penalties)
+    result = others(state=played, action=play, previous=previous)
+    if result is None:
+        raise RuntimeError(f"no plugin applied the effect of the last card {play.card}")
+    return result
 
 
 def _catch_play(state: GameState, action: Action) -> GameState:
@@ -459,6 +577,15 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
             "R-PEN-ILLEGAL",
             f"the illegal play to catch is seat {pending[0]}'s, not seat {action.target}'s",
         )
+    phase = state.phase
+    if phase.name == ILLEGAL_OUT:
+        current = state.current_player
+        return (
+            "R-PEN-ILLEGAL",
+            f"seat {phase.seat} played an illegal last card ({phase.card}): any other seat may catch it "
+            f"('catch_play {phase.seat}'), or seat {current} lets it stand ('{current}: accept'), "
+            "which ends the round; nothing else may happen first",
+        )
     if verb == "catch_coach":
         coach = action.target
         if coach == action.seat:
@@ -471,19 +598,6 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
                 f"seat {coach} was already penalised for coaching this round (at most once a round)",
             )
         return "R-PEN-COACH", "no coaching report can be made now"
-    if (
-        verb == "play"
-        and table
-        and action.card is not None
-        and action.card in state.hands[action.seat]
-        and len(state.hands[action.seat]) == 1
-        and _is_illegal_play(state, action)
-    ):
-        return (
-            "R-PEN-ILLEGAL",
-            f"{action.card} does not match, and an illegal card cannot be a seat's last card: "
-            "going out ends the round at once, before anyone could catch it (R-OUT)",
-        )
     return None
 
 
