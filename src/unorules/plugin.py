@@ -230,7 +230,12 @@ class Plugin:
       handles, or ``None`` (every card): the rule set then asks only the
       plugins that claimed a card's kind.
     * ``max_round_actions``: a bound on the actions of one round that the
-      testing toolkit uses, or ``None`` for its default.
+      testing toolkit uses, or ``None`` for its default (which grows with the
+      number of seats and the plugins' ``round_length_factor``).
+    * ``round_length_factor``: how many times longer than under classic alone
+      a round of random play may last with this plugin (effects that make
+      players draw, say); the testing toolkit multiplies the factors of a rule
+      set's plugins into its bound on the actions of a round. Default 1.
     * ``testing_option_values``: option values the testing toolkit should draw
       from, by option name, when the ``Option.check`` accepts more than it can list.
     """
@@ -250,6 +255,7 @@ class Plugin:
     public_extras: ClassVar[tuple[str, ...]] = ()
     play_kinds: ClassVar[frozenset[str] | None] = None
     max_round_actions: ClassVar[int | None] = None
+    round_length_factor: ClassVar[float] = 1.0
     testing_option_values: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
 
     def set_aside_cards(self, state: GameState) -> Iterable[Card]:

@@ -14,6 +14,7 @@ from toolkit_broken_plugins import (
     ExplainsBadly,
     ForgetsTheSetAside,
     LosesFives,
+    NeverGoesOut,
     NothingAfterDrawing,
     RandomSkips,
     RemembersDraws,
@@ -29,6 +30,7 @@ from unorules.testing import Replay, arrange_deck
 from unorules.testing.invariants import (
     DEFAULT_MAX_ROUND_ACTIONS,
     DEFAULT_REPEAT_LIMIT,
+    ROUND_ACTIONS_PER_SEAT,
     InvariantViolation,
     RoundMonitor,
     check_apply_pure,
@@ -341,17 +343,31 @@ def test_rounds_a_state_coming_back_now_and_then_is_not_a_failure() -> None:
     assert monitor.actions_this_round == 2 * (DEFAULT_REPEAT_LIMIT - 2)
 
 
-def test_rounds_catches_a_round_longer_than_the_bound() -> None:
+def test_rounds_a_legal_round_longer_than_the_bound_is_probed_not_failed() -> None:
     rules = rules_with()
     monitor = RoundMonitor(rules, bound=5)
-    states = list(seeded_game(rules, steps=20))
-    for state in states[:6]:
+    states = list(seeded_game(rules, steps=40))
+    for state in states:
+        monitor.observe(state)  # eager play from action 6 ends the round: merely long
+    assert monitor.probes >= 2  # past 5, then past 12, ...
+    assert monitor.bound > 5
+
+
+def test_rounds_catches_a_round_that_can_never_end() -> None:
+    # No state comes back (draws reshuffle with the game's generator), so only
+    # the bound, and eager play failing to end the round, show it.
+    rules = rules_with(NeverGoesOut())
+    state = rules.new_game(players=2, seed=3)
+    monitor = RoundMonitor(rules, bound=300, probe_actions=2_000)
+    monitor.observe(state)
+    rng = random.Random(3)
+    for _ in range(300):
+        state = state.apply(choose_action(state, rng, 0.8))
         monitor.observe(state)
-    assert monitor.actions_this_round == 5
-    with pytest.raises(
-        InvariantViolation, match=r"\[rounds\] round 1 has lasted 6 actions, more than the bound of 5"
-    ):
-        monitor.observe(states[6])
+    assert not state.rounds
+    state = state.apply(choose_action(state, rng, 0.8))
+    with pytest.raises(InvariantViolation, match=r"\[rounds\] round 1 has lasted 301 actions.*may never end"):
+        monitor.observe(state)
 
 
 class LongRounds(Plugin):
@@ -362,10 +378,52 @@ class LongRounds(Plugin):
     max_round_actions = 123_456
 
 
-def test_rounds_bound_is_the_largest_a_plugin_declares() -> None:
-    assert round_bound(rules_with()) == DEFAULT_MAX_ROUND_ACTIONS
+class DrawsMore(Plugin):
+    """Declares that its rounds last three times as long as classic's."""
+
+    name = "draws-more"
+    requires = ("classic",)
+    round_length_factor = 3.0
+
+
+def test_rounds_bound_grows_with_the_seats_and_the_factors_plugins_declare() -> None:
+    assert round_bound(rules_with()) == DEFAULT_MAX_ROUND_ACTIONS == 4 * ROUND_ACTIONS_PER_SEAT
+    assert round_bound(rules_with(), 10) == 10 * ROUND_ACTIONS_PER_SEAT
     assert round_bound(rules_with(LongRounds())) == 123_456
+    assert round_bound(rules_with(LongRounds()), 10) == 125_000  # larger than the declared bound
+    assert round_bound(rules_with(DrawsMore(), LongRounds()), 2) == 123_456
+    assert round_bound(rules_with(DrawsMore()), 2) == 75_000
     assert RoundMonitor(rules_with(LongRounds())).bound == 123_456
+    monitor = RoundMonitor(rules_with(DrawsMore()))
+    monitor.observe(rules_with(DrawsMore()).new_game(players=6, seed=1))
+    assert monitor.bound == 6 * 3 * ROUND_ACTIONS_PER_SEAT
+
+
+ISSUE_12_OPTIONS = {
+    "custom_wild_1": "stiff-elbows",
+    "custom_wild_2": "crow-or-draw-4",
+    "custom_wild_3": "crow-and-draw-4",
+    "blank_cards": "R0 house-rule",
+}
+
+
+def test_rounds_a_ten_player_round_of_custom_wilds_and_blank_cards_is_never_a_false_alarm() -> None:
+    # Issue 12, point 3: a 10-player game of this rule set (seed 7000047) took
+    # 132,460 actions in one round, which ended, and the monitor's fixed bound of
+    # 50,000 called it endless. The bound is now a function of the rule set and
+    # the seats, and a round past it fails only if eager play cannot end it.
+    pytest.importorskip("unorules_custom_wilds")
+    pytest.importorskip("unorules_blank_cards")
+    rules = Ruleset.from_names(["classic", "custom-wilds", "blank-cards"], options=ISSUE_12_OPTIONS)
+    assert round_bound(rules, 10) > 132_460
+    # The same mechanism, cheaply: the seed's first round with a bound of 100.
+    state = rules.new_game(players=10, seed=7000047)
+    monitor = RoundMonitor(rules, bound=100)
+    monitor.observe(state)
+    ended = check_round_ends(state, seed=7000047, bound=100, each=monitor.observe)
+    assert len(ended.rounds) == 1
+    assert monitor.actions_this_round == 0  # the next round has begun
+    assert monitor.probes >= 1
 
 
 def test_check_round_ends_plays_the_round_to_its_end() -> None:

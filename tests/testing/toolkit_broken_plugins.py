@@ -222,3 +222,20 @@ class SkipsWithoutGoingOut(Plugin):
         if card is None or card.kind != "S":
             return None
         return state.pass_turn(2, action.seat)
+
+
+class NeverGoesOut(Plugin):
+    """Bug: a seat that plays its last card draws a new one instead of going out,
+    so no round can ever end; the draws reshuffle the pile with the game's
+    generator, so states do not repeat either (breaks ``rounds``: only the
+    bound on a round's length, and eager play failing to end it, show it)."""
+
+    name = "never-goes-out"
+    requires = ("classic",)
+
+    @hookimpl(tryfirst=True)
+    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        if state.hands[action.seat]:
+            return None
+        drawn, _ = state.draw(action.seat, 1, "penalty")
+        return drawn.pass_turn(1, action.seat)

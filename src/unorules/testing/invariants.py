@@ -26,15 +26,19 @@ name               what it checks
 ``view``           each seat's view shows its own hand, every hand's size, its own
                    legal actions, and no other seat's private cards
 ``replay``         the same seed and actions give an equal state
-``rounds``         every round ends: within a bound, and without going round a loop
+``rounds``         every round ends: past its bound eager play can still end it, and
+                   it does not go round a loop
 =================  ==============================================================
 
 A plugin may declare, as plain attributes the toolkit reads (pluggy ignores
 them):
 
 * ``max_round_actions: int``: the most actions a round of random play may
-  take (default :data:`DEFAULT_MAX_ROUND_ACTIONS`; the largest bound declared
-  by a rule set's plugins applies);
+  take before the toolkit suspects it never ends (the largest bound declared
+  by a rule set's plugins applies if it is larger than the default, see
+  :func:`round_bound`);
+* ``round_length_factor: float``: how many times longer than under classic
+  alone its rounds may last; the factors multiply into :func:`round_bound`;
 * ``set_aside_cards(state) -> Iterable[Card]``: cards the plugin keeps out of
   the hands and piles (counted by ``cards``);
 * ``turn_verbs``: verbs only the seat to move may use, added to
@@ -63,6 +67,8 @@ __all__ = [
     "CORE_VERBS",
     "DEFAULT_MAX_ROUND_ACTIONS",
     "DEFAULT_REPEAT_LIMIT",
+    "PROBE_ACTIONS",
+    "ROUND_ACTIONS_PER_SEAT",
     "STATE_INVARIANTS",
     "TURN_VERBS",
     "InvariantViolation",
@@ -86,10 +92,20 @@ __all__ = [
     "turn_only_verbs",
 ]
 
-DEFAULT_MAX_ROUND_ACTIONS = 50_000
-"""The default bound on the actions of one round. Random classic play, whose
-players call UNO, catch each other and draw instead of playing at random,
-takes about a thousand actions per round and very rarely more than 12,000."""
+ROUND_ACTIONS_PER_SEAT = 12_500
+"""The default bound on the actions of one round, per seat: random classic
+play, whose players call UNO, catch each other and draw instead of playing at
+random, takes about a thousand actions per round at four seats and very rarely
+more than 12,000; rounds grow with the number of seats (more hands to empty,
+more out-of-turn actions to choose from at random)."""
+
+DEFAULT_MAX_ROUND_ACTIONS = 4 * ROUND_ACTIONS_PER_SEAT
+"""The bound on the actions of one round of classic alone at four seats."""
+
+PROBE_ACTIONS = 20_000
+"""How many actions :class:`RoundMonitor` lets eager play (a card played
+whenever one may be) try to end a round that has passed its bound before it
+calls the round endless."""
 
 TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
 """Verbs that only the seat to move may use (unless a plugin lists one in its
@@ -157,16 +173,27 @@ def turn_only_verbs(ruleset: Ruleset) -> frozenset[str]:
     return _cached(ruleset, "turn_verbs", compute)
 
 
-def round_bound(ruleset: Ruleset) -> int:
-    """The most actions one round of ``ruleset`` may take: the largest
-    ``max_round_actions`` its plugins declare, else the default."""
+def round_bound(ruleset: Ruleset, players: int = 4) -> int:
+    """The number of actions after which :class:`RoundMonitor` suspects that a
+    round of ``ruleset`` with ``players`` seats never ends.
 
-    def compute(rules: Ruleset) -> int:
-        declared = [getattr(p, "max_round_actions", None) for p in rules.plugins]
-        bounds = [b for b in declared if isinstance(b, int) and b > 0]
-        return max(bounds) if bounds else DEFAULT_MAX_ROUND_ACTIONS
+    :data:`ROUND_ACTIONS_PER_SEAT` for each seat, times the
+    ``round_length_factor`` of each plugin (rule sets whose effects make
+    players draw have longer rounds), or the largest ``max_round_actions`` a
+    plugin declares if that is larger. Passing the bound is not yet a
+    failure: see :class:`RoundMonitor`."""
 
-    return _cached(ruleset, "round_bound", compute)
+    def compute(rules: Ruleset) -> tuple[float, int]:
+        factor = 1.0
+        for plugin in rules.plugins:
+            declared = getattr(plugin, "round_length_factor", 1.0)
+            if isinstance(declared, int | float) and declared > 0:
+                factor *= declared
+        bounds = [getattr(p, "max_round_actions", None) for p in rules.plugins]
+        return factor, max((b for b in bounds if isinstance(b, int) and b > 0), default=0)
+
+    factor, declared = _cached(ruleset, "round_bound", compute)
+    return max(declared, int(ROUND_ACTIONS_PER_SEAT * max(players, 1) * factor))
 
 
 def _aside_functions(ruleset: Ruleset) -> tuple[Callable[[GameState], Iterable[Card]], ...]:
@@ -681,19 +708,40 @@ calls the round stuck in a loop."""
 class RoundMonitor:
     """Watches a game state by state and fails when a round does not end.
 
-    A round fails when it lasts more than ``bound`` actions (default
-    :func:`round_bound`), or when one state comes up ``repeat_limit`` times
-    within it: play keeps going round a loop. (A state coming back once is
-    not a failure: the rules allow some loops that players leave by choice,
-    such as two seats drawing back and playing the last loose card in turn;
-    random play leaves those long before ``repeat_limit``, while a round that
-    cannot end comes back again and again.) Call :meth:`observe` with every
-    state of a game, in order.
+    A round fails when one state comes up ``repeat_limit`` times within it:
+    play keeps going round a loop. (A state coming back once is not a
+    failure: the rules allow some loops that players leave by choice, such as
+    two seats drawing back and playing the last loose card in turn; random
+    play leaves those long before ``repeat_limit``, while a round that cannot
+    end comes back again and again.)
+
+    A round that lasts more than ``bound`` actions (default
+    :func:`round_bound` for the rule set and the game's seats) is *probed*:
+    from its current state, eager play (a card played whenever one may be,
+    with a generator seeded from the state) tries to end it within
+    :data:`PROBE_ACTIONS` actions (or ``probe_actions``), on copies: the
+    game watched is not touched. If the probe ends the round, the round is
+    merely long (random play can take a very long way round) and the bound
+    doubles; only a round that even eager play cannot end fails. So a legal long round is never
+    reported, whatever its length, while a round that can never end is
+    reported soon after the bound. Call :meth:`observe` with every state of a
+    game, in order.
     """
 
-    def __init__(self, ruleset: Ruleset, bound: int | None = None, repeat_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        bound: int | None = None,
+        repeat_limit: int | None = None,
+        probe_actions: int | None = None,
+    ) -> None:
+        self._ruleset = ruleset
+        self.probe_actions = PROBE_ACTIONS if probe_actions is None else probe_actions
+        self._fixed = bound
         self.bound = round_bound(ruleset) if bound is None else bound
         self.repeat_limit = DEFAULT_REPEAT_LIMIT if repeat_limit is None else repeat_limit
+        self.probes = 0
+        """How many times a round passed its bound and eager play showed it could still end."""
         self._round: tuple[int, bool] | None = None
         self._count = 0
         self._seen: dict[tuple[Any, ...], tuple[int, int, int]] = {}
@@ -705,24 +753,21 @@ class RoundMonitor:
 
     def observe(self, state: GameState) -> None:
         """Take the next state of the game; raise :class:`InvariantViolation` if
-        its round has gone on too long or keeps coming back to one state."""
+        its round keeps coming back to one state, or has passed its bound and
+        cannot be ended even by eager play."""
         which = (len(state.rounds), state.is_over)
         if which != self._round:
             self._round = which
             self._count = 0
             self._seen = {} if state.is_over else {_key(state): (1, 0, 0)}
+            self.bound = round_bound(self._ruleset, state.players) if self._fixed is None else self._fixed
             return
         if state.is_over:
             return
         self._count += 1
         count = self._count
         if count > self.bound:
-            raise _fail(
-                "rounds",
-                f"round {state.round_number} has lasted {count} actions, more than the bound of "
-                f"{self.bound} (a plugin whose rounds are meant to last longer declares "
-                "max_round_actions)",
-            )
+            self._probe(state, count)
         key = _key(state)
         visits, first, last = self._seen.get(key, (0, count, count))
         visits += 1
@@ -734,6 +779,31 @@ class RoundMonitor:
                 f"loop of {count - last} actions, so the round may never end",
             )
         self._seen[key] = (visits, first, count)
+
+    def _probe(self, state: GameState, count: int) -> None:
+        """Fail unless eager play from ``state`` ends its round; else double the bound."""
+        from unorules.testing.replay import choose_action
+
+        rng = random.Random(f"probe:{count}:{state.rng}")
+        rounds = len(state.rounds)
+        probe = state
+        for _ in range(self.probe_actions):
+            if probe.is_over or len(probe.rounds) != rounds:
+                self.probes += 1
+                self.bound = 2 * count
+                return
+            probe = probe.apply(choose_action(probe, rng, 1.0))
+        if probe.is_over or len(probe.rounds) != rounds:
+            self.probes += 1
+            self.bound = 2 * count
+            return
+        raise _fail(
+            "rounds",
+            f"round {state.round_number} has lasted {count} actions, more than the bound of "
+            f"{self.bound}, and playing a card whenever one may be did not end it in "
+            f"{self.probe_actions} more actions either, so the round may never end (a plugin whose rounds "
+            "are meant to last longer declares round_length_factor or max_round_actions)",
+        )
 
 
 def check_round_ends(

@@ -57,6 +57,11 @@ The plugin adds no phases and no verbs.
 Decisions where the rules are silent
 ------------------------------------
 
+* **Round length.** House-rule blanks are cards more to get rid of: the plugin
+  declares ``round_length_factor = 1.5`` (random play at ten seats took 1.4
+  times as many actions per round as classic alone), so the testing toolkit's
+  bound on a round grows accordingly.
+
 * **Blanks set aside** are not part of ``ruleset.deck``: they are never dealt
   or drawn, and the game's card count is the deck's (``blanks_aside(ruleset)``
   says how many there are).
@@ -186,6 +191,9 @@ class BlankCardsPlugin(Plugin):
     summary = "The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK)"
     requires = ("classic",)
     rules = ("R-BLANK", "R-DECK-BLANK", "R-SCORE", "R-SETUP-STARTER")
+    # For unorules.testing: random play at ten seats took 1.4 times as many
+    # actions per round as under classic alone (four cards more to get rid of).
+    round_length_factor = 1.5
     options = (
         Option(
             "blank_cards",
