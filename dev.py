@@ -1,27 +1,46 @@
 #!/usr/bin/env python3
 """Set up a virtual environment and run the project's jobs.
 
-    python3 dev.py demo    # set up, then simulate games under three rule sets and compare them
-    python3 dev.py test    # set up, then run lint, types, tests and the docs build
-    python3 dev.py setup   # only set up (.venv with everything installed)
+    python3 dev.py demo            # set up, then simulate games under three rule sets and compare them
+    python3 dev.py test            # set up, then every check CI runs (lint, types, tests, docs, packaging)
+    python3 dev.py test --quick    # set up, then the quick tier: lint, types, tests not marked slow
+    python3 dev.py setup           # only set up (.venv with everything installed)
 
 Needs only Python 3.11+ with pip and venv. Everything is installed into
 ``.venv`` next to this file: the core, every plugin under ``plugins/``, the
 sample plugin under ``examples/``, and the tools in ``requirements-dev.txt``.
+The installs are skipped when nothing they depend on changed since the last
+set-up (a stamp in ``.venv`` holds a hash of every ``pyproject.toml`` and of
+``requirements-dev.txt``); ``python3 dev.py setup --force`` reinstalls.
+
+Arguments after ``test`` (or ``test --quick``) are passed on to pytest.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
 import venv
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
+STAMP = VENV / "unorules-setup.json"
+REQUIREMENTS = ROOT / "requirements-dev.txt"
+DOCS_OUT = ROOT / "docs" / "_build" / "html"
+
+
+def say(text: str) -> None:
+    print(f"[dev.py] {text}", flush=True)
 
 
 def run(*args: str | Path, check: bool = True) -> int:
@@ -50,18 +69,82 @@ def typed_packages() -> list[str]:
     return args
 
 
-def setup(dev: bool) -> None:
+def setup_hash() -> str:
+    """A hash of everything the installs depend on: each distribution's
+    ``pyproject.toml`` (by path) and ``requirements-dev.txt``. Sources are
+    installed editable, so changing them needs no reinstall."""
+    digest = hashlib.sha256(sys.version.encode())
+    for path in [*(p / "pyproject.toml" for p in packages()), REQUIREMENTS]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _up_to_date(dev: bool) -> bool:
+    try:
+        stamp = json.loads(STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return PY.exists() and stamp.get("hash") == setup_hash() and (stamp.get("dev") or not dev)
+
+
+def _pip(args: Sequence[str | Path], what: str) -> None:
+    """Run ``pip install`` and print one line per package it collects, so a
+    long first install shows it is moving."""
+    command = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"]
+    command += [str(a) for a in args]
+    say(f"installing {what} ...")
+    started = time.monotonic()
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, bufsize=1) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            words = line.split()
+            if line.startswith(("Collecting ", "Obtaining ")):
+                print("    found", words[1].replace(f"file://{ROOT}", "."), flush=True)
+            elif line.lstrip().startswith("Building editable for") and line.rstrip().endswith("started"):
+                print("    building", words[3], flush=True)
+            elif line.startswith("Successfully installed"):
+                print(f"    installed {len(words) - 2} packages", flush=True)
+    if proc.returncode:
+        sys.exit(f"[dev.py] pip failed while installing {what} (exit {proc.returncode}): see above")
+    say(f"installed {what} in {time.monotonic() - started:.0f} s")
+
+
+def _requirement(name: str) -> str:
+    """The pinned requirement ``name==X`` of ``requirements-dev.txt``."""
+    for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        if line.split("==")[0].strip().lower() == name:
+            return line.strip()
+    raise SystemExit(f"[dev.py] requirements-dev.txt pins no {name}")
+
+
+def setup(dev: bool, force: bool = False) -> None:
+    """Create ``.venv`` and install the distributions (and, with ``dev``, the
+    tools), unless the stamp says the same set-up is already there."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
         sys.exit(f"unorules needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not force and _up_to_date(dev):
+        say(f"{VENV.name} is up to date (no pyproject.toml or requirements-dev.txt changed): no install")
+        return
+    started = time.monotonic()
     if not PY.exists():
-        print(f"creating {VENV}", flush=True)
+        say(f"creating {VENV} (a first set-up takes about 2-3 minutes)")
         venv.EnvBuilder(with_pip=True).create(VENV)
-    pip = [PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    editable: list[str | Path] = []
-    for package in packages():
+    STAMP.unlink(missing_ok=True)
+    distributions = packages()
+    if dev:
+        _pip(["-r", REQUIREMENTS], "the development tools (requirements-dev.txt)")
+    else:
+        _pip([_requirement("hatchling"), _requirement("editables")], "the build backend")
+    # The build backend is installed, pinned: building the editable installs
+    # without isolation saves a fresh build environment per distribution.
+    editable: list[str | Path] = ["--no-build-isolation"]
+    for package in distributions:
         editable += ["-e", package]
-    extras = ["-r", ROOT / "requirements-dev.txt"] if dev else []
-    run(*pip, *editable, *extras)
+    plugins = sum(p.parent.name == "plugins" for p in distributions)
+    examples = sum(p.parent.name == "examples" for p in distributions)
+    _pip(editable, f"the core, {plugins} plugins and {examples} example plugin(s), editable")
+    STAMP.write_text(json.dumps({"hash": setup_hash(), "dev": dev}), encoding="utf-8")
+    say(f"set-up done in {time.monotonic() - started:.0f} s")
 
 
 def demo(argv: list[str]) -> int:
@@ -86,27 +169,77 @@ def demo(argv: list[str]) -> int:
     return run(BIN / "unorules", *args, check=False)
 
 
-def test(argv: list[str]) -> int:
-    setup(dev=True)
-    env_ci = os.environ.get("CI")
-    steps: list[list[str | Path]] = [
-        [PY, "-m", "ruff", "check", "."],
-        [PY, "-m", "ruff", "format", "--check", "."],
-        [PY, "-m", "mypy", *typed_packages()],
-        [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", *argv],
-        [PY, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", "docs/_build/html"],
+def check_packaging() -> int:
+    """Build the sdist and wheel of every distribution (without build
+    isolation: the pinned hatchling of requirements-dev.txt) and ``twine check``
+    them all. Returns 0 when all pass."""
+    with tempfile.TemporaryDirectory(prefix="unorules-dist-") as out:
+        for package in packages():
+            code = subprocess.run(
+                [str(PY), "-m", "build", "--no-isolation", "--outdir", out, str(package)],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+            ).returncode
+            if code:
+                print(f"building {package.relative_to(ROOT)} failed (exit {code})", flush=True)
+                return code
+        built = sorted(str(p) for p in Path(out).iterdir())
+        print(f"built {len(built)} files for {len(packages())} distributions", flush=True)
+        return run(PY, "-m", "twine", "check", "--strict", *built, check=False)
+
+
+@dataclass
+class Step:
+    """One check of ``dev.py test``: a command, or a function returning an exit code."""
+
+    name: str
+    command: Sequence[str | Path] | Callable[[], int]
+    quick: bool = True  # also part of ``test --quick``
+
+    def run(self) -> int:
+        say(f"step {self.name}")
+        if callable(self.command):
+            return self.command()
+        return run(*self.command, check=False)
+
+
+def steps(pytest_args: list[str], quick: bool) -> list[Step]:
+    """The checks, in order. Add a step here (``quick=False`` if it is slow)."""
+    marker = ["-m", "not slow"] if quick else []
+    return [
+        Step("ruff", [PY, "-m", "ruff", "check", "."]),
+        Step("ruff-format", [PY, "-m", "ruff", "format", "--check", "."]),
+        Step("mypy", [PY, "-m", "mypy", *typed_packages()]),
+        Step("pytest", [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", *marker, *pytest_args]),
+        Step(
+            "sphinx",
+            [PY, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", DOCS_OUT],
+            quick=False,
+        ),
+        Step("packaging", check_packaging, quick=False),
     ]
+
+
+def test(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    pytest_args = [a for a in argv if a != "--quick"]
+    setup(dev=True)
+    started = time.monotonic()
     failed = []
-    for step in steps:
-        code = run(*step, check=False)
-        if code == 5 and step[2] == "pytest":
+    for step in steps(pytest_args, quick):
+        if quick and not step.quick:
+            continue
+        code = step.run()
+        if code == 5 and step.name == "pytest":
             print("pytest collected no tests: that is a failure here", flush=True)
         if code != 0:
-            failed.append(str(step[2]))
+            failed.append(step.name)
+    took = f"{time.monotonic() - started:.0f} s"
     if failed:
-        print(f"FAILED steps: {', '.join(failed)}" + (" (CI)" if env_ci else ""), flush=True)
+        say(f"FAILED steps: {', '.join(failed)} ({took})" + (" (CI)" if os.environ.get("CI") else ""))
         return 1
-    print("all checks passed", flush=True)
+    tier = "quick tier" if quick else "all checks"
+    say(f"{tier} passed in {took}" + ("" if quick else f"; the docs are in {DOCS_OUT.relative_to(ROOT)}/"))
     return 0
 
 
@@ -116,7 +249,7 @@ def main() -> int:
         return 2
     command, argv = sys.argv[1], sys.argv[2:]
     if command == "setup":
-        setup(dev=True)
+        setup(dev=True, force="--force" in argv)
         return 0
     return demo(argv) if command == "demo" else test(argv)
 

@@ -1,0 +1,162 @@
+"""Packaging: every distribution's metadata, licence and readme, and the
+sample plugin built into a real wheel, installed into a fresh virtual
+environment and played there by name.
+
+``python3 dev.py test`` also builds the sdist and wheel of all 13
+distributions and runs ``twine check`` on them (its ``packaging`` step).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import unorules
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGINS = sorted(p for p in (ROOT / "plugins").iterdir() if (p / "pyproject.toml").is_file())
+EXAMPLE = ROOT / "examples" / "unorules-draw-until-playable"
+DISTRIBUTIONS = [ROOT, *PLUGINS, EXAMPLE]
+CORE_RANGE = "unorules>=0.1,<0.2"
+CLASSIC_RANGE = "unorules-classic>=0.1,<0.2"
+
+
+def _project(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = tomllib.loads((path / "pyproject.toml").read_text(encoding="utf-8"))
+    return data
+
+
+def test_thirteen_distributions() -> None:
+    assert len(DISTRIBUTIONS) == 13
+
+
+@pytest.mark.parametrize("path", DISTRIBUTIONS, ids=lambda p: p.name)
+def test_every_distribution_has_licence_readme_and_metadata(path: Path) -> None:
+    project = _project(path)["project"]
+    assert (path / "LICENSE").read_text(encoding="utf-8") == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert project["readme"] == "README.md"
+    assert (path / "README.md").is_file()
+    assert project["authors"] == [{"name": "unorules developers"}]
+    assert len(project["keywords"]) >= 4
+    classifiers = project["classifiers"]
+    assert "Typing :: Typed" in classifiers
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert any(c.startswith("Development Status ::") for c in classifiers)
+
+
+def test_licence_is_mit_2026() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License")
+    assert "Copyright (c) 2026 unorules developers" in text
+
+
+def test_the_core_version_is_written_once() -> None:
+    project = _project(ROOT)
+    assert "version" not in project["project"]
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["hatch"]["version"]["path"] == "src/unorules/__init__.py"
+    assert unorules.__version__.startswith("0.1.")
+
+
+@pytest.mark.parametrize("path", [*PLUGINS, EXAMPLE], ids=lambda p: p.name)
+def test_plugins_depend_on_a_compatible_core_range(path: Path) -> None:
+    project = _project(path)["project"]
+    deps = project["dependencies"]
+    assert CORE_RANGE in deps
+    (name,) = project["entry-points"]["unorules"]
+    plugin = unorules.installed_plugins()[name]
+    assert ("classic" in plugin.requires) == (CLASSIC_RANGE in deps)
+    for required in plugin.requires:
+        assert any(d.startswith(f"unorules-{required}>=") for d in deps), required
+    assert all("<" in d for d in deps if d.startswith("unorules"))
+    major_minor = ".".join(unorules.__version__.split(".")[:2])
+    assert f">={major_minor}," in CORE_RANGE
+
+
+def test_changelog_names_the_current_version() -> None:
+    assert f"## {unorules.__version__}" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def _build_wheel(source: Path, out: Path) -> Path:
+    before = set(out.glob("*.whl"))
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = set(out.glob("*.whl")) - before
+    return wheel
+
+
+@pytest.mark.slow
+def test_sample_plugin_builds_installs_into_a_fresh_venv_and_plays_by_name(tmp_path: Path) -> None:
+    if importlib.util.find_spec("build") is None or importlib.util.find_spec("hatchling") is None:
+        pytest.skip("needs build and hatchling: python3 dev.py setup installs requirements-dev.txt")
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    built = [_build_wheel(path, wheels) for path in (ROOT, ROOT / "plugins" / "unorules-classic", EXAMPLE)]
+    for wheel in built:
+        names = zipfile.ZipFile(wheel).namelist()
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), wheel.name
+
+    # A fresh venv without pip: this venv's pip installs the three wheels into
+    # it, offline and without their dependencies ...
+    env = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env)
+    python = env / ("Scripts" if sys.platform == "win32" else "bin") / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index", "--no-deps", "-q"]
+        + [str(w) for w in built],
+        check=True,
+        capture_output=True,
+    )
+    # ... and the two third-party dependencies (attrs, pluggy) come from this
+    # venv through a folder that holds nothing else, so no editable install of
+    # this checkout is visible there.
+    here = Path(sysconfig.get_paths()["purelib"])
+    deps = tmp_path / "deps"
+    deps.mkdir()
+    for entry in here.iterdir():
+        top = entry.name.split("-")[0].lower()
+        if top in {"attr", "attrs", "pluggy"}:
+            (deps / entry.name).symlink_to(entry)
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    (site / "deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+
+    script = textwrap.dedent(
+        """
+        import random, unorules, unorules_draw_until_playable
+        assert "/site-packages/" in unorules.__file__.replace("\\\\", "/"), unorules.__file__
+        assert sorted(unorules.installed_plugins()) == ["classic", "draw-until-playable"]
+        rules = unorules.Ruleset.from_names(["classic", "draw-until-playable"], options={"draw_limit": 3})
+        state = rules.new_game(players=3, seed=5)
+        rng = random.Random(5)
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_actions()))
+        print(state.winner, unorules.__version__)
+        """
+    )
+    result = subprocess.run([str(python), "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    winner, version = result.stdout.split()
+    assert winner in {"0", "1", "2"}
+    assert version == unorules.__version__
