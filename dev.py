@@ -175,14 +175,16 @@ def check_packaging() -> int:
     them all. Returns 0 when all pass."""
     with tempfile.TemporaryDirectory(prefix="unorules-dist-") as out:
         for package in packages():
-            code = subprocess.run(
+            done = subprocess.run(
                 [str(PY), "-m", "build", "--no-isolation", "--outdir", out, str(package)],
                 cwd=ROOT,
-                stdout=subprocess.DEVNULL,
-            ).returncode
-            if code:
-                print(f"building {package.relative_to(ROOT)} failed (exit {code})", flush=True)
-                return code
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode:
+                print(done.stdout + done.stderr, flush=True)
+                print(f"building {package.relative_to(ROOT)} failed (exit {done.returncode})", flush=True)
+                return done.returncode
         built = sorted(str(p) for p in Path(out).iterdir())
         print(f"built {len(built)} files for {len(packages())} distributions", flush=True)
         return run(PY, "-m", "twine", "check", "--strict", *built, check=False)

@@ -24,6 +24,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "unorules_plugins",
+    "unorules_rules",
 ]
 
 exclude_patterns = ["_build", "conftest.py", "Thumbs.db", ".DS_Store"]

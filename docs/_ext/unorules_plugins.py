@@ -1,31 +1,69 @@
-"""A small Sphinx extension: one page per installed unorules plugin.
+"""A small Sphinx extension: one page per plugin shipped with unorules.
 
 At every build (``builder-inited``) it writes ``plugins/index.rst`` and
-``plugins/<name>.rst`` for each plugin that ``unorules.installed_plugins()``
-finds, from the plugin's module docstring and its declarations (summary, rule
-ids, requirements, conflicts, options, the cards it adds, the hooks it
-implements, the hooks it offers). Plugins written by anyone are covered
-without editing the docs. Files are rewritten only when their text changes,
-so incremental builds stay incremental; pages of uninstalled plugins are
-removed.
+``plugins/<name>.rst`` for each plugin distribution under the repository's
+``plugins/`` folder, from the plugin's module docstring and its declarations
+(summary, rule ids, requirements, conflicts, options, the cards it adds, the
+hooks it implements, the hooks it offers). A new plugin distribution there is
+covered without editing the docs.
+
+Only the shipped plugins are documented, so the docs build the same in every
+environment: other plugins installed in the same environment (third-party
+ones, the sample under ``examples/``) are never loaded, get no page, and
+cannot break the build. A shipped plugin that is not installed is an error
+that says how to install it. Files are rewritten only when their text
+changes, so incremental builds stay incremental; other pages are removed.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 import textwrap
+import tomllib
 from collections import Counter
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
 import unorules
 from unorules import hookspecs
-from unorules.ruleset import CORE_EVENTS
+from unorules.ruleset import CORE_EVENTS, ENTRY_POINT_GROUP
 
 HOOKS = sorted(name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec"))
+PLUGINS_DIR = Path(__file__).resolve().parents[2] / "plugins"
+"""The repository's plugin distributions: the plugins these docs document."""
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def shipped_plugins(folder: Path = PLUGINS_DIR) -> dict[str, Any]:
+    """The plugin objects of the distributions under ``folder``, by entry-point
+    name. Each is loaded from its own distribution's entry point in the
+    ``unorules`` group; no other entry point of the group is loaded."""
+    wanted: dict[str, str] = {}
+    for pyproject in sorted(folder.glob("*/pyproject.toml")):
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+        for name in project.get("entry-points", {}).get("unorules", {}):
+            wanted[name] = _normalized(project["name"])
+    found: dict[str, Any] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = ep.dist.name if ep.dist is not None else ""
+        if ep.name in wanted and _normalized(dist) == wanted[ep.name] and ep.name not in found:
+            found[ep.name] = ep.load()
+    missing = sorted(set(wanted) - set(found))
+    if missing:
+        raise ExtensionError(
+            f"shipped plugins not installed: {', '.join(missing)}; "
+            "install them with `python3 dev.py setup` (or `pip install -e plugins/NAME`)"
+        )
+    return dict(sorted(found.items()))
 
 
 def _heading(text: str, char: str, over: bool = False) -> str:
@@ -50,16 +88,16 @@ def plugin_doc(plugin: Any) -> str:
     return doc or inspect.getdoc(plugin) or ""
 
 
-def _deck_added(name: str, plugin: Any) -> list[tuple[str, int]]:
+def _deck_added(name: str, plugin: Any, shipped: dict[str, Any]) -> list[tuple[str, int]]:
     """The cards this plugin adds to the deck of the plugins it requires (if it builds)."""
-    base_names = list(getattr(plugin, "requires", ()))
+    base = [shipped[r] for r in getattr(plugin, "requires", ()) if r in shipped]
     try:
-        with_it = unorules.Ruleset.from_names([*base_names, name])
-        base = Counter(unorules.Ruleset.from_names(base_names).deck) if base_names else Counter()
+        with_it = unorules.Ruleset([*base, plugin], {})
+        base_deck = Counter(unorules.Ruleset(base, {}).deck) if base else Counter()
     except unorules.UnorulesError:
         return []
     added = Counter(with_it.deck)
-    added.subtract(base)
+    added.subtract(base_deck)
     return [(f"{card} ({card.name})", n) for card, n in added.items() if n > 0]
 
 
@@ -83,7 +121,7 @@ def _offered(plugin: Any) -> list[tuple[str, str, str]]:
     return found
 
 
-def plugin_page(name: str, plugin: Any) -> str:
+def plugin_page(name: str, plugin: Any, shipped: dict[str, Any]) -> str:
     """The reStructuredText page of one plugin."""
     summary = getattr(plugin, "summary", "") or ""
     out = [f".. _plugin-{name}:\n", _heading(f"{name}", "=", over=True)]
@@ -133,7 +171,7 @@ def plugin_page(name: str, plugin: Any) -> str:
     if conflicts:
         out.append(_heading("Conflicts at a glance", "-"))
         out.append("\n".join(f"``{other}``\n    {_cell(why)}" for other, why in conflicts.items()) + "\n")
-    cards = _deck_added(name, plugin)
+    cards = _deck_added(name, plugin, shipped)
     if cards:
         out.append(_heading("Cards it adds", "-"))
         out.append("\n".join(f"* {n} x {text}" for text, n in cards) + "\n")
@@ -212,8 +250,9 @@ def index_page(plugins: dict[str, Any]) -> str:
 .. _plugins:
 
 {_heading("Plugins", "=", over=True)}
-The plugins installed where these pages were built, one page each, generated
-from each plugin's docstring and declarations. Every rule set starts from
+The plugins shipped with unorules, one page each, generated from each
+plugin's docstring and declarations. Rule ids link to the
+:doc:`rules reference <../rules>`. Every rule set starts from
 ``classic``; the others are added by name, e.g.
 ``Ruleset.from_names(["classic", "stacking"])``. ``unorules rules`` lists the
 same in a terminal. The :ref:`event catalogue <event-catalogue>` lists the
@@ -244,11 +283,11 @@ def generate(srcdir: Path) -> list[str]:
     """Write the plugin pages under ``srcdir/plugins``; return the plugin names."""
     folder = srcdir / "plugins"
     folder.mkdir(exist_ok=True)
-    plugins = dict(unorules.installed_plugins())
+    plugins = shipped_plugins()
     _write(folder / "index.rst", index_page(plugins))
     _write(folder / "events.rst", events_page(plugins))
     for name, plugin in plugins.items():
-        _write(folder / f"{name}.rst", plugin_page(name, plugin))
+        _write(folder / f"{name}.rst", plugin_page(name, plugin, plugins))
     keep = {f"{n}.rst" for n in plugins} | {"index.rst", "events.rst"}
     for old in folder.glob("*.rst"):
         if old.name not in keep:

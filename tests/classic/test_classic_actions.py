@@ -1,4 +1,4 @@
-"""Classic rules, RULES.md section 4: Draw Two, Reverse, Skip and the Wild Draw
+"""Classic rules, the rules reference's "Action cards": Draw Two, Reverse, Skip and the Wild Draw
 Four challenge (with the ``challenge`` and ``challenger`` options)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Classic rules, RULES.md section 6 and section 13: going out (also on a Draw
+"""Classic rules, the rules reference's "Going out" and classic's decisions: going out (also on a Draw
 Two or Wild Draw Four), scoring (both modes, ``wd4_points``), the target
 score (``target_score``), the next round, and the blocked round."""
 

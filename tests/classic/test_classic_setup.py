@@ -1,4 +1,4 @@
-"""Classic rules, RULES.md sections 1-2: the deck, the dealer draw, the deal,
+"""Classic rules, the rules reference's "Decks" and "Setting up": the deck, the dealer draw, the deal,
 the opening card (all six kinds) and who plays first."""
 
 from __future__ import annotations

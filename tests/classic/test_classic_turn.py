@@ -1,4 +1,4 @@
-"""Classic rules, RULES.md section 3: matching, wilds, the Wild Draw Four
+"""Classic rules, the rules reference's "A turn": matching, wilds, the Wild Draw Four
 restriction, drawing (and the ``drawn_card`` option), choosing to draw, and
 reshuffling the discard pile."""
 

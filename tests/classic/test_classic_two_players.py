@@ -45,7 +45,7 @@ def test_r_2p_after_a_wild_draw_four_the_opponent_draws_and_the_player_plays_aga
 
 
 def test_r_2p_playing_again_is_a_full_turn_that_may_draw() -> None:
-    # Section 13 / seed review: "plays again" includes drawing when nothing fits.
+    # Classic's decision: "plays again" includes drawing when nothing fits.
     state = play(game([BLUES, "RS G1 G2 G3 G4 G5 G6"], "R5", draw="Y9"), "1: play RS")
     assert [str(a) for a in state.legal_actions(1)] == ["1: draw"]
     state = play(state, "1: draw")

@@ -1,4 +1,4 @@
-"""Classic rules, RULES.md section 5: calling UNO, catching a player who did
+"""Classic rules, the rules reference's "Calling UNO": calling UNO, catching a player who did
 not, the ``uno_penalty`` option, late self-calls and the catch window."""
 
 from __future__ import annotations

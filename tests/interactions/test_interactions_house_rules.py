@@ -1,4 +1,4 @@
-"""Where the house rules meet (RULES.md section 10, issue 4's "Combining").
+"""Where the house rules meet (the rules reference's house rules and the plugins' interactions).
 
 Scenario tests built from arranged decks (dealer 0, seat 1 plays first) for
 each interaction the plugins' docs decide: a jump-in on a stacked Draw Two, a

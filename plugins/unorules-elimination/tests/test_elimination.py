@@ -126,7 +126,7 @@ def test_r_elim_classic_target_score_does_not_end_the_game() -> None:
 def test_r_elim_when_everyone_reaches_the_limit_the_lowest_total_survives() -> None:
     state = rules(elimination_limit=10).new_game(3, seed=4)
     state = rearranged(state, hands={0: "R5 R6", 1: "G7 G8", 2: "B9 B9"})
-    # A blocked round (RULES.md section 13): every seat, its winner too, is charged its hand.
+    # A blocked round (classic's decision): every seat, its winner too, is charged its hand.
     after = state.end_round(0, "blocked")
     assert after.scores == (11, 15, 18)
     assert after.outcome is not None

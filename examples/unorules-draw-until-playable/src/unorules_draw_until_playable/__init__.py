@@ -10,8 +10,8 @@ plugin is: its own distribution, found through the ``unorules`` entry-point
 group, changing the game only through hooks, and tested only with
 ``unorules.testing`` (see ``docs/testing-plugins.rst``).
 
-Rules (ids of this plugin; RULES.md does not have this house rule)
---------------------------------------------------------------------
+Rules (ids of this plugin; unorules' rules reference does not have this house rule)
+-----------------------------------------------------------------------------------
 
 **DUP-DRAW** When a seat draws for its turn (R-TURN-DRAW: it cannot or will
 not play) and the card drawn cannot be played, it draws again, one card at a

@@ -1,4 +1,4 @@
-"""Blank cards: the four blank cards of the older edition (RULES.md R-BLANK, R-DECK-BLANK).
+"""Blank cards: the four blank cards of the older edition (R-BLANK, R-DECK-BLANK).
 
 Enable it next to ``classic``::
 
@@ -14,8 +14,8 @@ R-BLANK
     that card. Or it carries a house rule and is laid beside the deck [CZ].
 R-SCORE
     [CZ] prints "?" for the points of a blank card: option ``blank_points``.
-    A replacement scores as the card written on it (the seed review's finding
-    13), so ``blank_points`` only counts for house-rule blanks in play.
+    A replacement scores as the card written on it (it *is* that card), so
+    ``blank_points`` only counts for house-rule blanks in play.
 
 Options
 -------
@@ -66,7 +66,7 @@ Decisions where the rules are silent
   or drawn, and the game's card count is the deck's (``blanks_aside(ruleset)``
   says how many there are).
 * **A house-rule blank in play.** [CZ] lays a house-rule blank beside the deck,
-  and RULES.md gives a blank points ("?"), which only matters for a blank that
+  and [CZ] gives a blank points ("?"), which only matters for a blank that
   can end in a hand. With ``house-rule`` the blank is a wild card: it is
   playable on any card, its player names the colour, and the table applies the
   rule written on it by hand; the library records a ``house-rule`` event and

@@ -1,4 +1,4 @@
-"""Classic UNO (RULES.md sections 1-6 and R-2P) as a unorules plugin.
+"""Classic UNO (the rules reference up to R-WIN-LOW, and R-2P) as a unorules plugin.
 
 Phases this plugin owns (``state.phase.name``):
 
@@ -41,7 +41,7 @@ plugin see each hook first and override it by returning a result.
 
 .. rubric:: Decisions
 
-Where RULES.md is silent (or leaves the detail open), this plugin does the
+Where the rules are silent (or leave the detail open), this plugin does the
 following; each point has a scenario test under ``tests/classic/``.
 
 * **Dealer draw** (R-SETUP-DEALER): every seat draws a card of a shuffled
@@ -59,10 +59,10 @@ following; each point has a scenario test under ``tests/classic/``.
   plays. In a two-player game an opening Reverse lets the dealer start too.
 * **Reshuffle** (R-TURN-RESHUFFLE): the top card stays; only the cards under
   it are shuffled into the new draw pile, also in the middle of a penalty.
-* **Nothing left to draw** (section 13): with both piles exhausted, ``draw``
+* **Nothing left to draw**: with both piles exhausted, ``draw``
   is legal only for a seat that cannot play; it draws nothing and the turn
   passes.
-* **Blocked round** (section 13): when every seat still in the game has, in
+* **Blocked round**: when every seat still in the game has, in
   turn, drawn nothing, the round ends (reason ``blocked``). The seat with the
   fewest hand points wins it, ties going to the lowest seat, and scoring is
   as usual.
@@ -71,7 +71,7 @@ following; each point has a scenario test under ``tests/classic/``.
   can then be caught); with it off such a play is refused. The same holds
   for a drawn Wild Draw Four. Guilt is the colour test: the bluffer held a
   card of the colour current before the Wild Draw Four.
-* **Challenges** (R-CHALLENGE, section 13): a guilty bluffer draws 4 and the
+* **Challenges** (R-CHALLENGE): a guilty bluffer draws 4 and the
   challenger plays on normally, the named colour standing; an innocent one
   makes the challenger draw 6 and lose the turn. With ``challenger=anyone`` a
   third seat's failed challenge costs it 6 and the victim still draws 4 and
@@ -81,7 +81,7 @@ following; each point has a scenario test under ``tests/classic/``.
   round is over, so the next player draws 4 at once; these cards, like a
   last Draw Two's 2, count in the score (in ``low-score`` they are charged
   to the seat that drew them).
-* **Penalty draws** (section 13): cards drawn for a Draw Two, a Wild Draw
+* **Penalty draws**: cards drawn for a Draw Two, a Wild Draw
   Four, a challenge or an UNO catch cannot be played at once.
 * **UNO** (R-UNO-CALL, R-UNO-CATCH, R-UNO-SELF): a seat calls ``uno`` on its
   turn while holding two cards (also after drawing, before playing the
@@ -317,7 +317,7 @@ class ClassicPlugin(Plugin):
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-SETUP-DEALER: each draws a card, the highest number deals, symbols
         # count as zero [E15][LT] (dealer_draw=points: every card its points [CZ]);
-        # tied players draw again (RULES.md section 13).
+        # tied players draw again (a decision of this plugin).
         by_points = ruleset.options["dealer_draw"] == "points"
         pile: list[Card] = []
         contenders = list(range(players))
@@ -560,7 +560,7 @@ def _draw(state: GameState, seat: int) -> GameState:
     state = _close_window(state, seat)
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
-        # playable at once (section 13).
+        # playable at once (a decision: penalty draws are not draws for the turn).
         drawn, _ = state.draw(seat, phase.count, "penalty")
         return drawn.pass_turn(1, seat)
     after, cards = state.draw(seat, 1, "turn")
@@ -637,7 +637,7 @@ def _challenge(state: GameState, seat: int) -> GameState:
     )
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and
-        # the named colour stands (section 13).
+        # the named colour stands (a decision of this plugin).
         drawn, _ = shown.draw(bluffer, phase.count, "penalty")
         return drawn.replace(phase=PLAY)
     drawn, _ = shown.draw(seat, phase.count + 2, "penalty")
@@ -690,7 +690,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         keep = " or keep it ('pass')" if state.ruleset.options["drawn_card"] == "may-keep" else ""
         return "R-TURN-DRAW", f"one draw per turn: play the card just drawn ({phase.card}){keep}"
     if verb == "draw":
-        return "R-TURN-DRAW", "the piles are empty and you can play: play a card (RULES.md section 13)"
+        return "R-TURN-DRAW", "the piles are empty and you can play: play a card"
     if verb == "color":
         return (
             "R-SETUP-STARTER",

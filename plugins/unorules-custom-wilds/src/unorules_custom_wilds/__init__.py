@@ -1,8 +1,8 @@
-"""Customizable ("write your own") wilds and the library's card effects (RULES.md R-CUSTOM).
+"""Customizable ("write your own") wilds and the library's card effects (R-CUSTOM).
 
 The 2015 edition has three blank wilds on which the table writes any rule
 [E15][PL]. This plugin deals them, binds each to an **effect**, ships the
-seeds' ten example rules as ready effects, and is the library's extension
+ten example rules of the sources as ready effects, and is the library's extension
 point for card effects: a program or another plugin supplies more.
 
 Enable it next to ``classic``::
@@ -34,7 +34,7 @@ R-CUSTOM
 R-DECK-112
     Before the game the table decides how many of the three cards are used
     (option ``customizable_wilds``). [E15] says "one or all three"; 0 is this
-    library's extension (the seed review's finding 14).
+    library's extension.
 R-SETUP-STARTER
     Turned as the starter, the first player names the colour and the effect
     does not happen (classic does this for every colourless starter other than
@@ -177,19 +177,19 @@ Decisions where the rules are silent
   With no card of that colour left to draw, the player draws every card left
   in the draw and discard piles (reshuffling as usual) and stops.
 * **Discards** (C2, C5, C6, C8) go under the top card of the discard pile: the
-  top card and the colour to match do not change (RULES.md section 13).
+  top card and the colour to match do not change.
 * **C2 empties a hand.** A player whose hand held only wild cards has got rid
   of every card: they go out and win the round (R-OUT), the first such seat in
   the order of play if there are several.
 * **C2's "wild cards".** The Hungarian, Czech and Slovak texts discard wild
-  cards; the Polish "special cards" are every symbol card (the seed review's
+  cards; the Polish "special cards" are every symbol card (two readings
   finding 15): two effects, ``discard-wilds`` (C2) and ``discard-specials``.
 * **C8's table.** The player after the teller answers for the table. After
   keeping one card the teller holds one card without having called "UNO": they
   may call it late, or be caught, as classic's R-UNO-SELF and R-UNO-CATCH say.
   A teller holding one card when it was laughed at keeps it.
 * **C10** is "crow *or* draw 4" in the Polish text and "crow *and* draw 4" in
-  the others (the seed review's finding 16): two effects, ``crow-or-draw-4``
+  the others: two effects, ``crow-or-draw-4``
   (C10) and ``crow-and-draw-4``.
 * **C7's end.** Hands close when the card's player is next the seat to move
   (their next turn, whatever they are asked to do then), and at the end of the
@@ -382,7 +382,7 @@ def _table(ruleset: Ruleset) -> _Table:
 
 def discard_under(state: GameState, seat: int, cards: Sequence[Card]) -> GameState:
     """``seat`` discards ``cards`` (one copy each) under the top card of the discard
-    pile: the top card and the colour to match do not change (RULES.md section 13).
+    pile: the top card and the colour to match do not change.
     The hand changes through the core's ``with_hand``, so the seat loses its UNO
     call and its exposure (R-UNO-CALL, R-UNO-CATCH)."""
     if not cards:
@@ -633,7 +633,7 @@ READY_EFFECTS: tuple[Effect, ...] = (
         _c10_crow_and_draw_4,
     ),
 )
-"""The seeds' ten example rules (C1-C10) and the seeds' variants of C2 and C10."""
+"""The sources' ten example rules (C1-C10) and the other readings of C2 and C10."""
 
 _READY_BY_NAME: dict[str, Effect] = {key: e for e in READY_EFFECTS for key in (e.name, *e.aliases)}
 

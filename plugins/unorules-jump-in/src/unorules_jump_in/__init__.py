@@ -9,7 +9,7 @@ before the jumping card takes effect (``on_play``, ``tryfirst``).
 Rules
 -----
 
-**R-JUMP** [LT], RULES.md section 10: a player holding a card identical to the
+**R-JUMP** [LT] (rules reference, house rules): a player holding a card identical to the
 top card (same colour and same number or symbol; the example is a blue 6 on a
 blue 6) may play it at once, out of turn. Play continues from the player who
 jumped in.
@@ -30,9 +30,9 @@ Options
 -------
 
 ``jump_in_match`` (``identical`` by default; ``color-or-number``)
-    ``identical``: only a card identical to the top card (RULES.md, after the
-    seed's example). ``color-or-number``: the seed's own sentence, "a card
-    matching the top card *by colour or number*" (seed review, finding 22):
+    ``identical``: only a card identical to the top card (the default, after
+    [LT]'s example). ``color-or-number``: [LT]'s own sentence, "a card
+    matching the top card *by colour or number*", read as it stands:
     any coloured card of the current colour or of the top card's number may
     jump in too, and identical cards always may. A card that is not identical
     never replaces the action of the card it lands on (point 2 speaks of
@@ -46,7 +46,7 @@ Decisions where the rules are silent
 * **Identical wilds.** Wild cards have no colour: a wild is identical to a
   wild of the same kind (a Wild on a Wild, a Wild Draw Four on a Wild Draw
   Four, a Swap Hands on a Swap Hands) whatever colour was named for it, and the
-  jumper names a new colour. The seed lists the Wild Draw Four among the cards
+  jumper names a new colour. [LT] lists the Wild Draw Four among the cards
   that may be jumped on (point 2).
 * **Who.** Any seat still in the game other than the seat to move. The seat to
   move plays its turn: its plays are turn plays, never jump-ins. So a seat told
@@ -213,7 +213,7 @@ class JumpInPlugin(Plugin):
         Option(
             "jump_in_match",
             "identical",
-            "R-JUMP: which cards may jump in: identical ones (RULES.md, the seed's example) "
+            "R-JUMP: which cards may jump in: identical ones ([LT]'s example) "
             "or any of the colour or number [LT text]",
             one_of("identical", "color-or-number"),
             "identical, color-or-number",

@@ -42,18 +42,18 @@ Decisions where the rules are silent
   partner keeps a private hand (no seeing or passing cards), plays their own
   turns, calls their own UNO and takes their own penalties. A player may even
   catch their own partner's missing UNO call (legal, if unwise).
-* **Blocked rounds** (RULES.md section 13) keep classic's winner, the seat with
+* **Blocked rounds** (classic's decision) keep classic's winner, the seat with
   the fewest hand points; that seat's pair scores the opponents' hands.
 * **Ties.** In low-score scoring both pairs can reach the target in the same
   round; equal totals go to the pair of seat 0.
 * **Four-player rotation: 4 rounds, or 3.** Four players have only three
   different pairings ({0,1}+{2,3}, {0,2}+{1,3}, {0,3}+{1,2}), so "4 rounds in
   which every player partners every other" [LT] is impossible without a
-  repeat. The schedule follows the seed's count by default: rounds 1 to 3 use
+  repeat. The schedule follows [LT]'s count by default: rounds 1 to 3 use
   the three pairings (after them every player has partnered every other
   exactly once) and round 4 repeats the first pairing. ``rounds=3`` gives the
   balanced schedule; any other count cycles through the pairings the same way.
-* **Eight players, two tables.** The seed says "28 partijos" (28 games); with
+* **Eight players, two tables.** [LT] says "28 partijos" (28 games); with
   two tables of two pairs each, a round produces four partnerships, so the
   28 partnerships of 8 players take 7 rounds (14 table games). The schedule is
   the classic round-robin "circle" construction: each player partners every
@@ -178,7 +178,7 @@ def rotation_schedule(players: int, rounds: int | None = None) -> tuple[tuple[Se
     """The seatings of a rotating-partner tournament, round by round and table by table (R-TEAM-ROTATE).
 
     * 4 players, one table: round ``r`` uses pairing ``r mod 3`` of the three
-      possible pairings; ``rounds`` defaults to the seed's 4 (the fourth round
+      possible pairings; ``rounds`` defaults to [LT]'s 4 (the fourth round
       repeats the first pairing; ``rounds=3`` is the balanced schedule).
     * 8 players, two tables: 7 rounds by default, in which every player
       partners every other player exactly once (28 partnerships); more rounds

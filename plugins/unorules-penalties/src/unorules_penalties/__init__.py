@@ -79,7 +79,7 @@ Decisions where the rules are silent
   closed (the offender had begun their turn, R-UNO-CATCH); an UNO call the
   offender made for the illegal card is void; the colour and the direction
   are those before the illegal play; and the penalty cards cannot be played
-  at once (RULES.md section 13).
+  at once (the rules reference, "Where the sources are silent").
 * **Who may catch.** Any seat still in the game except the offender (the next
   seat included, and in a partners game the offender's partner).
 * **Coaching reports** may be made by any seat still in the game, in any

@@ -8,7 +8,7 @@ played.
 Rules
 -----
 
-**R-SEVEN-O** [LT], RULES.md section 10:
+**R-SEVEN-O** [LT] (rules reference, house rules):
 
 * Whenever a **0** is played, every player passes their hand to the next player
   in the direction of play.
@@ -28,17 +28,17 @@ game, so ``legal_actions()`` shows every choice. A 0 takes no seat.
 Options
 -------
 
-None. The [LT] seed's sentence for the 7 reads "every time a 7 comes up, *all
-players* pass their cards to a chosen player" (seed review, finding 21). Read
+None. [LT]'s sentence for the 7 reads "every time a 7 comes up, *all
+players* pass their cards to a chosen player". Read
 literally it is not a playable rule: every hand would go to one seat, or each
 player would choose a receiver and two hands could land on one seat. It reads as
-a garbled form of the usual rule, which RULES.md states and this plugin plays;
+a garbled form of the usual rule, which the rules reference states and this plugin plays;
 no option offers the literal text.
 
 Decisions where the rules are silent
 ------------------------------------
 
-* **The last card** (RULES.md section 13): a 7 or 0 that is its player's last
+* **The last card**: a 7 or 0 that is its player's last
   card ends the round (R-OUT) and moves no hands; the seat a 7 names is ignored.
 * **Who takes part.** Seats that have left the game (``state.left``, an
   elimination tournament) hold no hand: the 0 passes each hand to the next seat

@@ -1,4 +1,4 @@
-"""Shuffle Hands: the special wild of the Polish 2015 edition (RULES.md R-SHUFFLE).
+"""Shuffle Hands: the special wild of the Polish 2015 edition (R-SHUFFLE).
 
 Enable it next to ``classic``::
 
@@ -23,8 +23,8 @@ R-SETUP-STARTER
     not shuffled (the classic plugin does this for every colourless starter
     other than a Wild Draw Four).
 R-SCORE
-    Worth 40 points. No seed gives a value for this card: 40 is RULES.md's
-    extrapolation from the Swap Hands card it replaces [E15].
+    Worth 40 points. No source gives a value for this card: 40 is this
+    library's choice, the value of the Swap Hands card it replaces [E15].
 R-DECK-112
     Adds one card to the deck ([PL]: in the place of Swap Hands).
 
@@ -49,7 +49,7 @@ Decisions where the rules are silent
 
 * **Shuffle Hands and Swap Hands.** [E15] and [PL] print the same card slot of
   the 112-card deck differently: Swap Hands in the one, Shuffle Hands in the
-  other (RULES.md section 12; its option ``swap_card`` is expressed here by the
+  other (the rules reference, "Where the sources disagree"; the choice is made by the
   plugin chosen, ``swap-hands`` or ``shuffle-hands``). A rule set naming both
   plugins is refused when it is built, since that is most likely a mistake,
   unless ``with_swap_hands`` is ``on``: then the table wants both cards and the
@@ -62,7 +62,7 @@ Decisions where the rules are silent
   each seat held a card, or the round would have ended.
 * **The last card.** A Shuffle Hands played as its player's last card ends the
   round at once (R-OUT): its player has gone out and the hands are not
-  shuffled, as for a Swap Hands (and RULES.md section 13's 7 or 0 played last).
+  shuffled, as for a Swap Hands (and a 7 or 0 of ``seven-o`` played last).
 * **UNO after a shuffle.** UNO calls follow the cards (the core's rule for
   every change of hands, ``GameState.set_hands``): every seat whose hand
   changed loses any UNO call made for the hand it held, and is no longer open
@@ -101,7 +101,7 @@ register_kind("SH", "Shuffle Hands", wild=True)
 SHUFFLE_HANDS = Card.parse("SH")
 """The Shuffle Hands card (notation ``SH``)."""
 
-POINTS = 40  # R-SCORE: RULES.md's extrapolation; no seed values this card
+POINTS = 40  # R-SCORE: the library's choice (Swap Hands' value); no source values this card
 
 
 class ShuffleHandsPlugin(Plugin):
@@ -147,7 +147,7 @@ class ShuffleHandsPlugin(Plugin):
         if "swap-hands" in ruleset.names and not ruleset.options["with_swap_hands"]:
             raise RulesetError(
                 "plugins 'shuffle-hands' and 'swap-hands' both fill the 2015 deck's one special slot "
-                "(Swap Hands [E15], Shuffle Hands [PL]; RULES.md option swap_card): keep one of them, "
+                "(Swap Hands [E15], Shuffle Hands [PL]): keep one of them, "
                 "or set option with_swap_hands=on to play with both cards"
             )
 

@@ -8,7 +8,7 @@ when one is played.
 Rules
 -----
 
-**R-STACK** [LT], RULES.md section 10:
+**R-STACK** [LT] (rules reference, house rules):
 
 1. On a Draw Two, the seat told to draw may play a Draw Two (of any colour)
    instead; the seat after them must then draw 4, and so on.
@@ -36,11 +36,11 @@ Options
 
 ``stack_mix`` (``off`` by default; ``on``)
     ``off``: a Draw Two only on a Draw Two, a Wild Draw Four only on a Wild
-    Draw Four (RULES.md's reading). ``on``: also a Wild Draw Four on a Draw
+    Draw Four (the default reading). ``on``: also a Wild Draw Four on a Draw
     Two, and a Draw Two on a Wild Draw Four when the Draw Two is of the colour
     the Wild Draw Four's player named. [LT] point 3 reads "players may in turn
     lay Draw Two *and* Wild Draw Four cards as long as they have them", which
-    on its plain reading allows mixing (seed review, finding 19); RULES.md
+    on its plain reading allows mixing; the library
     chose the stricter default.
 
 Decisions where the rules are silent
@@ -59,8 +59,8 @@ Decisions where the rules are silent
   named, or the Draw Two's colour under ``stack_mix``. Guilty: the bluffer
   draws the whole stack and the challenger takes the turn normally; innocent:
   the challenger draws the stack plus 2 and loses the turn (classic's
-  R-CHALLENGE with ``phase.count``; the "plus 2" is RULES.md's reading, the
-  seed only grows the bluffer's penalty: seed review, finding 20).
+  R-CHALLENGE with ``phase.count``; the "plus 2" is the library's reading:
+  [LT] only grows the bluffer's penalty).
 * **A Draw Two laid on a Wild Draw Four** (``stack_mix=on``) turns the stack
   into a plain penalty: the seat after it may stack or draw, never challenge.
 * **The starter.** A Draw Two turned as the starter puts the first player in

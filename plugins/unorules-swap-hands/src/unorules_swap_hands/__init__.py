@@ -1,4 +1,4 @@
-"""Swap Hands: the special wild of the 2015 edition (RULES.md R-SWAP).
+"""Swap Hands: the special wild of the 2015 edition (R-SWAP).
 
 Enable it next to ``classic``::
 
@@ -45,7 +45,7 @@ Decisions where the rules are silent
 
 * **The last card.** A Swap Hands played as its player's last card ends the
   round at once (R-OUT): its player has gone out and **no hands move**; the
-  seat named is ignored. This follows RULES.md section 13's resolution for a 7
+  seat named is ignored. This is the same decision as ``seven-o``'s for a 7
   or 0 played as the last card, and it is what the card's text implies: the
   player has no hand left to swap.
 * **UNO after a swap.** UNO calls follow the cards (the core's rule for
@@ -59,7 +59,7 @@ Decisions where the rules are silent
   before playing down to one card, or be caught. Seats not in the trade keep
   their calls and exposure.
 * **Combining with Shuffle Hands.** The 2015 deck has one card in this slot:
-  Swap Hands [E15] or Shuffle Hands [PL] (RULES.md option ``swap_card``, which
+  Swap Hands [E15] or Shuffle Hands [PL] (a difference between the sources, which
   this library expresses by the plugin chosen). The ``shuffle-hands`` plugin
   refuses to be combined with this one unless its option ``with_swap_hands``
   is on, in which case both cards are in the deck.
