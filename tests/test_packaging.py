@@ -97,54 +97,69 @@ def _build_wheel(source: Path, out: Path) -> Path:
         capture_output=True,
     )
     (wheel,) = set(out.glob("*.whl")) - before
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names) == (source / "LICENSE").is_file()
     return wheel
 
 
-@pytest.mark.slow
-def test_sample_plugin_builds_installs_into_a_fresh_venv_and_plays_by_name(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def core_wheels(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Wheels of the core and of classic, built from this checkout."""
     if importlib.util.find_spec("build") is None or importlib.util.find_spec("hatchling") is None:
         pytest.skip("needs build and hatchling: python3 dev.py setup installs requirements-dev.txt")
-    wheels = tmp_path / "wheels"
-    wheels.mkdir()
-    built = [_build_wheel(path, wheels) for path in (ROOT, ROOT / "plugins" / "unorules-classic", EXAMPLE)]
-    for wheel in built:
-        names = zipfile.ZipFile(wheel).namelist()
-        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), wheel.name
+    out = tmp_path_factory.mktemp("wheels")
+    return [_build_wheel(path, out) for path in (ROOT, ROOT / "plugins" / "unorules-classic")]
 
-    # A fresh venv without pip: this venv's pip installs the three wheels into
-    # it, offline and without their dependencies ...
-    env = tmp_path / "venv"
+
+def _fresh_venv(where: Path, wheels: list[Path]) -> Path:
+    """A new venv without pip holding ``wheels`` (installed offline by this
+    venv's pip, without dependencies) and the core's two dependencies (attrs,
+    pluggy), taken from this venv through a folder that holds nothing else, so
+    no editable install of this checkout is visible there. Returns its python."""
+    env = where / "venv"
     venv.EnvBuilder(with_pip=False).create(env)
     python = env / ("Scripts" if sys.platform == "win32" else "bin") / "python"
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index", "--no-deps", "-q"]
-        + [str(w) for w in built],
+        + [str(w) for w in wheels],
         check=True,
         capture_output=True,
     )
-    # ... and the two third-party dependencies (attrs, pluggy) come from this
-    # venv through a folder that holds nothing else, so no editable install of
-    # this checkout is visible there.
     here = Path(sysconfig.get_paths()["purelib"])
-    deps = tmp_path / "deps"
+    deps = where / "deps"
     deps.mkdir()
     for entry in here.iterdir():
-        top = entry.name.split("-")[0].lower()
-        if top in {"attr", "attrs", "pluggy"}:
+        if entry.name.split("-")[0].lower() in {"attr", "attrs", "pluggy"}:
             (deps / entry.name).symlink_to(entry)
-    site = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    )
-    (site / "deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(site) / "deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+    return python
 
-    script = textwrap.dedent(
+
+def _run(python: Path, script: str, cwd: Path) -> str:
+    result = subprocess.run(
+        [str(python), "-I", "-c", textwrap.dedent(script)], capture_output=True, text=True, cwd=cwd
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_sample_plugin_builds_installs_into_a_fresh_venv_and_plays_by_name(
+    tmp_path: Path, core_wheels: list[Path]
+) -> None:
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    python = _fresh_venv(tmp_path, [*core_wheels, _build_wheel(EXAMPLE, wheels)])
+    out = _run(
+        python,
         """
-        import random, unorules, unorules_draw_until_playable
+        import random, unorules
         assert "/site-packages/" in unorules.__file__.replace("\\\\", "/"), unorules.__file__
         assert sorted(unorules.installed_plugins()) == ["classic", "draw-until-playable"]
         rules = unorules.Ruleset.from_names(["classic", "draw-until-playable"], options={"draw_limit": 3})
@@ -153,10 +168,63 @@ def test_sample_plugin_builds_installs_into_a_fresh_venv_and_plays_by_name(tmp_p
         while not state.is_over:
             state = state.apply(rng.choice(state.legal_actions()))
         print(state.winner, unorules.__version__)
-        """
+        """,
+        tmp_path,
     )
-    result = subprocess.run([str(python), "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    winner, version = result.stdout.split()
+    winner, version = out.split()
     assert winner in {"0", "1", "2"}
     assert version == unorules.__version__
+
+
+def captioned_blocks(page: Path) -> dict[str, str]:
+    """The code blocks of a reStructuredText page that have a ``:caption:``, by caption."""
+    blocks: dict[str, str] = {}
+    lines = page.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(".. code-block::") and lines[i + 1].strip().startswith(":caption:"):
+            caption = lines[i + 1].split(":caption:", 1)[1].strip()
+            body: list[str] = []
+            for text in lines[i + 3 :]:
+                if text and not text.startswith("   "):
+                    break
+                body.append(text[3:])
+            blocks[caption] = "\n".join(body).strip() + "\n"
+    return blocks
+
+
+@pytest.mark.slow
+def test_the_writing_plugins_page_distribution_builds_installs_and_plays(
+    tmp_path: Path, core_wheels: list[Path]
+) -> None:
+    """The pyproject.toml and module shown on docs/writing-plugins.rst, as
+    written there, make a distribution that installs and plays by name."""
+    blocks = captioned_blocks(ROOT / "docs" / "writing-plugins.rst")
+    source = tmp_path / "unorules-zero-skips"
+    package = source / "src" / "unorules_zero_skips"
+    package.mkdir(parents=True)
+    (source / "pyproject.toml").write_text(blocks["pyproject.toml"], encoding="utf-8")
+    (package / "__init__.py").write_text(blocks["src/unorules_zero_skips/__init__.py"], encoding="utf-8")
+    (package / "py.typed").write_text("", encoding="utf-8")
+    project = tomllib.loads(blocks["pyproject.toml"])
+    assert "build-system" in project
+    assert CORE_RANGE in project["project"]["dependencies"]
+    assert CLASSIC_RANGE in project["project"]["dependencies"]
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    python = _fresh_venv(tmp_path, [*core_wheels, _build_wheel(source, wheels)])
+    out = _run(
+        python,
+        """
+        import unorules
+        from unorules.testing import arrange_deck
+        from unorules_zero_skips import ZeroSkips, plugin
+        assert isinstance(plugin, ZeroSkips)
+        assert sorted(unorules.installed_plugins()) == ["classic", "zero-skips"]
+        rules = unorules.Ruleset.from_names(["classic", "zero-skips"])
+        hands = ["R0 R1 R2 R3 R4 R5 R6", "G1 G2 G3 G4 G5 G6 G7", "B1 B2 B3 B4 B5 B6 B7"]
+        state = rules.new_game(players=3, deck=arrange_deck(hands, "R9", dealer=2), dealer=2)
+        print(state.apply("0: play R0").current_player, state.apply("0: play R1").current_player)
+        """,
+        tmp_path,
+    )
+    assert out.split() == ["2", "1"]

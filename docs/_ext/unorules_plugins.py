@@ -121,8 +121,11 @@ def _offered(plugin: Any) -> list[tuple[str, str, str]]:
     return found
 
 
-def plugin_page(name: str, plugin: Any, shipped: dict[str, Any]) -> str:
-    """The reStructuredText page of one plugin."""
+def plugin_page(name: str, plugin: Any, shipped: dict[str, Any] | None = None) -> str:
+    """The reStructuredText page of one plugin (``shipped``: the plugins by
+    name, for the ones it requires; by default :func:`shipped_plugins`)."""
+    if shipped is None:
+        shipped = shipped_plugins()
     summary = getattr(plugin, "summary", "") or ""
     out = [f".. _plugin-{name}:\n", _heading(f"{name}", "=", over=True)]
     if summary:

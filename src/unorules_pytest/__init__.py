@@ -83,22 +83,34 @@ class _ConformanceRun:
 
     def __init__(self, names: Iterable[str], budget: str) -> None:
         from unorules.errors import RulesetError
-        from unorules.testing.conformance import CI_BUDGET, DEFAULT_BUDGET, QUICK_BUDGET, resolve_plugin
+        from unorules.testing.conformance import require_hypothesis, resolve_budget, resolve_plugin
 
+        try:
+            require_hypothesis()
+        except ModuleNotFoundError as exc:
+            raise pytest.UsageError(f"{_OPTION}: {exc}") from None
         self.names: list[str] = []
         for name in names:
             try:
                 self.names.append(resolve_plugin(name)[0])
             except RulesetError as exc:
                 raise pytest.UsageError(f"{_OPTION} {name}: {exc}") from None
-        self.budget = {"ci": CI_BUDGET, "quick": QUICK_BUDGET}.get(budget, DEFAULT_BUDGET)
+        self.budget = resolve_budget(budget)
 
-    def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> bool:
+        """Collect the conformance items instead of the test files, reporting
+        them as collected (so pytest's header counts them)."""
+        hook = session.config.hook
+        items = self._items(session)
+        hook.pytest_collectreport(report=pytest.CollectReport(session.nodeid, "passed", None, items))
+        session.items = items
+        hook.pytest_collection_modifyitems(session=session, config=session.config, items=items)
+        session.testscollected = len(items)
+        hook.pytest_collection_finish(session=session)
         return True
 
-    def pytest_collection_modifyitems(
-        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-    ) -> None:
+    def _items(self, session: pytest.Session) -> list[pytest.Item]:
         from unorules.testing.conformance import conformance_combinations
 
         made: list[pytest.Item] = []
@@ -122,7 +134,7 @@ class _ConformanceRun:
                         session, name=f"conformance[{name}][{label}]", reason=reason
                     )
                 )
-        items[:] = made
+        return made
 
 
 class ConformanceFailure(AssertionError):

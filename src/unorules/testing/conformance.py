@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, UnorulesError
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
 from unorules.testing.invariants import (
@@ -53,17 +53,20 @@ from unorules.testing.invariants import (
 from unorules.testing.replay import Replay, choose_action, ruleset_line
 
 __all__ = [
+    "BUDGETS",
     "CI_BUDGET",
     "DEFAULT_BUDGET",
     "QUICK_BUDGET",
     "Budget",
     "Combination",
     "ConformanceReport",
+    "UnknownBudgetError",
     "Violation",
     "check_conformance",
     "conformance_combinations",
     "option_variant",
     "play_checked_game",
+    "resolve_budget",
     "resolve_plugin",
     "run_combination",
     "run_conformance",
@@ -126,6 +129,39 @@ QUICK_BUDGET = Budget(
     together=False,
 )
 """The plugin with classic only, briefly: for a quick check while writing a plugin."""
+
+BUDGETS: dict[str, Budget] = {"default": DEFAULT_BUDGET, "ci": CI_BUDGET, "quick": QUICK_BUDGET}
+"""The budgets by the names ``pytest --unorules-budget`` and the functions
+below accept: ``"default"``, ``"ci"``, ``"quick"``."""
+
+
+def resolve_budget(budget: Budget | str) -> Budget:
+    """``budget`` itself, or the budget of :data:`BUDGETS` it names (case does
+    not matter). An unknown name raises :class:`~unorules.UnorulesError`
+    listing the known ones."""
+    if isinstance(budget, Budget):
+        return budget
+    if isinstance(budget, str) and budget.strip().lower() in BUDGETS:
+        return BUDGETS[budget.strip().lower()]
+    known = ", ".join(repr(name) for name in BUDGETS)
+    raise UnknownBudgetError(f"unknown conformance budget {budget!r}: give a Budget or one of {known}")
+
+
+class UnknownBudgetError(UnorulesError, ValueError):
+    """A budget name that is not one of :data:`BUDGETS`."""
+
+
+def require_hypothesis() -> None:
+    """Raise ``ModuleNotFoundError`` saying how to install hypothesis, which
+    the strategies, the state machine and this runner need, when it is missing."""
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError as exc:
+        raise ModuleNotFoundError(
+            "the unorules conformance runner needs hypothesis, which is not installed: "
+            "install unorules[testing] (pip install 'unorules[testing]')",
+            name="hypothesis",
+        ) from exc
 
 
 @attrs.frozen
@@ -641,14 +677,18 @@ def _run_machine(ruleset: Ruleset, counts: Sequence[int], budget: Budget) -> Vio
 
 def run_conformance(
     plugin: str | Any,
-    budget: Budget = DEFAULT_BUDGET,
+    budget: Budget | str = DEFAULT_BUDGET,
     *,
     out: Callable[[str], None] | None = None,
 ) -> ConformanceReport:
     """Check every invariant over ``plugin`` (an installed name or a plugin
     object) alone with classic and combined with the other installed plugins;
-    see the module docstring. ``out`` receives progress lines and each
-    violation (with its replay) as soon as it is found."""
+    see the module docstring. ``budget`` is a :class:`Budget` or its name
+    (``"default"``, ``"ci"``, ``"quick"``: :data:`BUDGETS`). ``out`` receives
+    progress lines and each violation (with its replay) as soon as it is
+    found."""
+    budget = resolve_budget(budget)
+    require_hypothesis()
     name, _ = resolve_plugin(plugin)
     report = ConformanceReport(name)
     combos, skipped = conformance_combinations(plugin, pairs=budget.pairs, together=budget.together)
@@ -664,9 +704,11 @@ def run_conformance(
     return report
 
 
-def check_conformance(plugin: str | Any, budget: Budget = DEFAULT_BUDGET) -> ConformanceReport:
+def check_conformance(plugin: str | Any, budget: Budget | str = DEFAULT_BUDGET) -> ConformanceReport:
     """:func:`run_conformance`, raising ``AssertionError`` with the whole report
-    (replays included) when an invariant fails; returns the report otherwise."""
+    (replays included) when an invariant fails; returns the report otherwise.
+    ``budget`` is a :class:`Budget` or its name, e.g. ``check_conformance(name,
+    budget="quick")``."""
     report = run_conformance(plugin, budget)
     if not report.ok:
         raise AssertionError(report.format())
