@@ -20,7 +20,8 @@ class IllegalActionError(UnorulesError, ValueError):
     """An action that the rules do not allow in this state.
 
     ``rule`` is the id of the rule that forbids it (``"R-TURN-WD4"``) when one
-    applies; the message always says why. The state it was applied to is
+    applies; the message always says why. The ids ``R-…`` are defined in the
+    rules reference (``docs/rules.rst``); a plugin's own ids on its page. The state it was applied to is
     unchanged: states are immutable.
     """
 

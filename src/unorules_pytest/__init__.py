@@ -103,7 +103,8 @@ class _ConformanceRun:
         them as collected (so pytest's header counts them)."""
         hook = session.config.hook
         items = self._items(session)
-        hook.pytest_collectreport(report=pytest.CollectReport(session.nodeid, "passed", None, items))
+        result: list[pytest.Item | pytest.Collector] = list(items)
+        hook.pytest_collectreport(report=pytest.CollectReport(session.nodeid, "passed", None, result))
         session.items = items
         hook.pytest_collection_modifyitems(session=session, config=session.config, items=items)
         session.testscollected = len(items)
