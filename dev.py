@@ -127,7 +127,7 @@ def setup(dev: bool, force: bool = False) -> None:
         return
     started = time.monotonic()
     if not PY.exists():
-        say(f"creating {VENV} (a first set-up takes about 2-3 minutes)")
+        say(f"creating {VENV} (a first set-up takes a few minutes)")
         venv.EnvBuilder(with_pip=True).create(VENV)
     STAMP.unlink(missing_ok=True)
     distributions = packages()
