@@ -79,7 +79,7 @@ def test_every_shipped_plugin_gets_a_page_and_nothing_else_does(tmp_path: Path) 
     names = ext.generate(tmp_path)
     assert names == _shipped_names()
     assert "draw-until-playable" in unorules.installed_plugins()  # installed, yet not a shipped plugin
-    assert sorted(p.stem for p in (tmp_path / "plugins").glob("*.rst")) == sorted([*names, "index"])
+    assert sorted(p.stem for p in (tmp_path / "plugins").glob("*.rst")) == sorted([*names, "events", "index"])
     index = (tmp_path / "plugins" / "index.rst").read_text()
     installed = unorules.installed_plugins()
     for name in names:
