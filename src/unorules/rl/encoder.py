@@ -1,0 +1,263 @@
+"""A fixed-size numeric observation of what one seat may see.
+
+:class:`ObservationEncoder` turns a :class:`~unorules.SeatView` (never the
+full state) into a ``float32`` vector whose layout depends only on the rule
+set and the player count. Everything constant for the rule set (the index of
+each card, phase and public extra, the bounds) is worked out once when the
+encoder is built; :meth:`ObservationEncoder.encode` then writes the features
+of one view, into a reused array if one is passed.
+
+Seat-dependent features are **seat-relative**: entry ``k`` of a per-seat
+feature is the seat ``k`` places after the observing seat in seat order, so
+entry 0 is the observer itself.
+
+Features, in order (see :attr:`ObservationEncoder.layout` for offsets):
+
+==================  =================  ====================================================
+name                size               value
+==================  =================  ====================================================
+``hand``            D                  copies of each distinct card of the deck in the hand
+``top_card``        D                  one-hot: the top card of the discard pile
+``color``           4                  one-hot: the colour to match (R, Y, G, B; none: 0)
+``phase``           P                  one-hot over the phases the rule set declares
+``phase_count``     1                  ``phase.count`` (cards to draw, a stack's size)
+``phase_card``      D                  one-hot: ``phase.card`` when this seat may see it
+``phase_seat``      N                  one-hot, relative: ``phase.seat``
+``phase_color``     4                  one-hot: ``phase.color``
+``to_move``         N                  one-hot, relative: the seat to move
+``hand_sizes``      N                  relative: cards in each hand
+``uno_declared``    N                  relative: 1 for seats that called "UNO"
+``uno_exposed``     N                  relative: 1 for seats that may be caught
+``left``            N                  relative: 1 for seats that have left the game
+``direction``       1                  1 in seat order, -1 against it
+``draw_pile``       1                  cards in the draw pile
+``scores``          N                  relative: game scores divided by 100
+``extra:KEY``       2 per public key   1 if the public extra is set; its value if a number
+                                       (a bool counts as 0/1), its length if a tuple
+``visible_hands``   (N-1)·D            relative: copies of each card in the hands shown to
+                                       this seat (only for rule sets whose plugins can
+                                       show hands)
+==================  =================  ====================================================
+
+D is the number of distinct cards of the deck (canonical order, as in
+:func:`unorules.rl.spaces.card_order`), P the number of declared phases
+(sorted by name), N the number of seats. :data:`OBSERVATION_VERSION` changes
+whenever this layout changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from unorules.cards import COLORS, Card
+from unorules.errors import UnorulesError
+from unorules.ruleset import Ruleset
+from unorules.rl.spaces import card_order
+
+__all__ = ["OBSERVATION_VERSION", "Feature", "ObservationEncoder"]
+
+OBSERVATION_VERSION = 1
+"""The version of the observation layout described in this module."""
+
+_SCORE_SCALE = 100.0
+_BIG = 1.0e6
+_COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+
+
+@attrs.frozen
+class Feature:
+    """One named slice of the observation vector: ``vector[offset:offset + size]``."""
+
+    name: str
+    offset: int
+    size: int
+    doc: str
+
+
+class ObservationEncoder:
+    """Encodes :class:`~unorules.SeatView` objects of ``players`` seats playing ``ruleset``.
+
+    >>> import unorules
+    >>> from unorules.rl import ObservationEncoder
+    >>> rules = unorules.Ruleset.from_names(["classic"])
+    >>> encoder = ObservationEncoder(rules, players=2)
+    >>> state = rules.new_game(players=2, seed=1)
+    >>> vector = encoder.encode(state.view(0))
+    >>> vector.shape == (encoder.size,), int(encoder.slice(vector, "hand").sum())
+    (True, 7)
+    """
+
+    version = OBSERVATION_VERSION
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+            raise UnorulesError(f"players must be 2 to 10, not {players!r}")
+        self.ruleset = ruleset
+        self.players = players
+        n = players
+        cards = card_order(ruleset.deck)
+        self.cards: tuple[Card, ...] = tuple(cards)
+        """The distinct cards of the deck, in the order of the per-card features."""
+        self._card_index = {c: i for i, c in enumerate(cards)}
+        d = len(cards)
+        copies = np.zeros(d, dtype=np.float32)
+        for card in ruleset.deck:
+            copies[self._card_index[card]] += 1
+        deck_size = float(len(ruleset.deck))
+        self.phases: tuple[str, ...] = tuple(sorted(ruleset.phases))
+        """The declared phases, in the order of the ``phase`` one-hot."""
+        self._phase_index = {p: i for i, p in enumerate(self.phases)}
+        self.extras: tuple[str, ...] = tuple(sorted(ruleset.public_extras))
+        """The public extras, in the order of the ``extra:KEY`` features."""
+        self.shows_hands: bool = bool(ruleset.hook.visible_hands.get_hookimpls())
+        """Whether the rule set has a plugin that can show hands (the ``visible_hands`` feature)."""
+
+        parts: list[tuple[str, int, str, Any, Any]] = [
+            ("hand", d, "copies of each distinct card of the deck in the hand", 0.0, copies),
+            ("top_card", d, "one-hot: the top card of the discard pile", 0.0, 1.0),
+            ("color", 4, "one-hot: the colour to match", 0.0, 1.0),
+            ("phase", len(self.phases), "one-hot over the declared phases", 0.0, 1.0),
+            ("phase_count", 1, "phase.count", 0.0, _BIG),
+            ("phase_card", d, "one-hot: phase.card when visible", 0.0, 1.0),
+            ("phase_seat", n, "one-hot, relative: phase.seat", 0.0, 1.0),
+            ("phase_color", 4, "one-hot: phase.color", 0.0, 1.0),
+            ("to_move", n, "one-hot, relative: the seat to move", 0.0, 1.0),
+            ("hand_sizes", n, "relative: cards in each hand", 0.0, deck_size),
+            ("uno_declared", n, 'relative: seats that called "UNO"', 0.0, 1.0),
+            ("uno_exposed", n, "relative: seats that may be caught", 0.0, 1.0),
+            ("left", n, "relative: seats that have left", 0.0, 1.0),
+            ("direction", 1, "1 in seat order, -1 against it", -1.0, 1.0),
+            ("draw_pile", 1, "cards in the draw pile", 0.0, deck_size),
+            ("scores", n, "relative: game scores / 100", -_BIG, _BIG),
+        ]
+        for key in self.extras:
+            parts.append((f"extra:{key}", 2, f"public extra {key!r}: set, value", -_BIG, _BIG))
+        if self.shows_hands:
+            parts.append(
+                ("visible_hands", (n - 1) * d, "relative: cards of the hands shown", 0.0, np.tile(copies, n - 1))
+            )
+        layout: list[Feature] = []
+        low: list[npt.NDArray[np.float32]] = []
+        high: list[npt.NDArray[np.float32]] = []
+        offset = 0
+        for name, size, doc, lo, hi in parts:
+            layout.append(Feature(name, offset, size, doc))
+            low.append(np.broadcast_to(np.asarray(lo, dtype=np.float32), (size,)))
+            high.append(np.broadcast_to(np.asarray(hi, dtype=np.float32), (size,)))
+            offset += size
+        self.layout: tuple[Feature, ...] = tuple(layout)
+        """Every feature's name, offset and size, in order."""
+        self.size = offset
+        """The length of an observation vector."""
+        self.low: npt.NDArray[np.float32] = np.concatenate(low).astype(np.float32)
+        """The smallest value of each entry (for an observation space)."""
+        self.high: npt.NDArray[np.float32] = np.concatenate(high).astype(np.float32)
+        """The largest value of each entry (for an observation space)."""
+        at = {f.name: f.offset for f in layout}
+        self._hand = at["hand"]
+        self._top = at["top_card"]
+        self._color = at["color"]
+        self._phase = at["phase"]
+        self._phase_count = at["phase_count"]
+        self._phase_card = at["phase_card"]
+        self._phase_seat = at["phase_seat"]
+        self._phase_color = at["phase_color"]
+        self._to_move = at["to_move"]
+        self._sizes = at["hand_sizes"]
+        self._declared = at["uno_declared"]
+        self._exposed = at["uno_exposed"]
+        self._left = at["left"]
+        self._direction = at["direction"]
+        self._draw = at["draw_pile"]
+        self._scores = at["scores"]
+        self._extra_at = {key: at[f"extra:{key}"] for key in self.extras}
+        self._visible = at.get("visible_hands", -1)
+        # Relative position of every seat, for every observing seat.
+        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+
+    def __repr__(self) -> str:
+        return f"<ObservationEncoder v{self.version} {list(self.ruleset.names)} players={self.players} size={self.size}>"
+
+    def feature(self, name: str) -> Feature:
+        """The :class:`Feature` called ``name`` (``KeyError`` naming the known ones if absent)."""
+        for feature in self.layout:
+            if feature.name == name:
+                return feature
+        raise KeyError(f"no feature {name!r}; features: {', '.join(f.name for f in self.layout)}")
+
+    def slice(self, vector: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:
+        """The part of ``vector`` holding feature ``name``."""
+        f = self.feature(name)
+        return vector[f.offset : f.offset + f.size]
+
+    def encode(self, view: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The observation of ``view`` (a :class:`~unorules.SeatView` of this rule set
+        and player count); written into ``out`` (zeroed first) if given."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        seat: int = view.seat
+        n = self.players
+        if len(view.hand_sizes) != n:
+            raise UnorulesError(f"a view of a {len(view.hand_sizes)}-seat game given to a {n}-seat encoder")
+        rel = self._rel[seat]
+        index = self._card_index
+        base = self._hand
+        for card in view.hand:
+            out[base + index[card]] += 1.0
+        out[self._top + index[view.top_card]] = 1.0
+        color = view.color
+        if color is not None:
+            out[self._color + _COLOR_INDEX[color]] = 1.0
+        phase = view.phase
+        found = self._phase_index.get(phase.name)
+        if found is not None:
+            out[self._phase + found] = 1.0
+        out[self._phase_count] = phase.count
+        if phase.card is not None:
+            i = index.get(phase.card)
+            if i is not None:
+                out[self._phase_card + i] = 1.0
+        if phase.seat is not None and 0 <= phase.seat < n:
+            out[self._phase_seat + rel[phase.seat]] = 1.0
+        if phase.color is not None:
+            out[self._phase_color + _COLOR_INDEX[phase.color]] = 1.0
+        out[self._to_move + rel[view.current_player]] = 1.0
+        sizes = self._sizes
+        for s, size in enumerate(view.hand_sizes):
+            out[sizes + rel[s]] = size
+        for s in view.uno_declared:
+            out[self._declared + rel[s]] = 1.0
+        for s in view.uno_exposed:
+            out[self._exposed + rel[s]] = 1.0
+        for s in view.left:
+            out[self._left + rel[s]] = 1.0
+        out[self._direction] = view.direction
+        out[self._draw] = view.draw_pile_size
+        scores = self._scores
+        for s, score in enumerate(view.scores):
+            out[scores + rel[s]] = score / _SCORE_SCALE
+        if self._extra_at:
+            for key, value in view.extras:
+                at = self._extra_at.get(key)
+                if at is None or value is None:
+                    continue
+                out[at] = 1.0
+                if isinstance(value, bool | int):
+                    out[at + 1] = float(value)
+                elif isinstance(value, tuple):
+                    out[at + 1] = float(len(value))
+        if self._visible >= 0:
+            d = len(self.cards)
+            for s, hand in view.visible_hands.items():
+                if s == seat:
+                    continue
+                start = self._visible + (rel[s] - 1) * d
+                for card in hand:
+                    out[start + index[card]] += 1.0
+        return out
