@@ -85,3 +85,21 @@ def test_plugin_defaults() -> None:
     assert plugin.api_version == unorules.PLUGIN_API_VERSION
     assert (plugin.verbs, plugin.phases, plugin.public_extras, plugin.play_kinds) == ((), (), (), None)
     assert tuple(plugin.set_aside_cards(Ruleset.from_names(["classic"]).new_game(2, seed=1))) == ()
+
+
+def test_teams_come_from_the_plugin_that_groups_seats() -> None:
+    assert Ruleset.from_names(["classic"]).teams(3) == ((0,), (1,), (2,))
+    assert Ruleset.from_names(["classic", "partners"]).teams(4) == ((0, 2), (1, 3))
+
+
+class _BadTeams(Plugin):
+    name = "bad-teams"
+    requires = ("classic",)
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return ((0, 1),)
+
+
+def test_teams_must_cover_every_seat_once() -> None:
+    with pytest.raises(RulesetError, match="do not cover each of the 3 seats"):
+        Ruleset.from_names(["classic"], plugins=[_BadTeams()]).teams(3)

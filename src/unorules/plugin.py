@@ -11,7 +11,7 @@ defaults. Installed plugins are found through the entry-point group
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -238,6 +238,8 @@ class Plugin:
       set's plugins into its bound on the actions of a round. Default 1.
     * ``testing_option_values``: option values the testing toolkit should draw
       from, by option name, when the ``Option.check`` accepts more than it can list.
+    * ``teams(players)``: a method naming the seats that play as teams (see
+      :meth:`Plugin.teams`).
     """
 
     name: ClassVar[str] = ""
@@ -263,6 +265,13 @@ class Plugin:
         in ``state`` (for instance a card held in ``state.extras``), so that
         card conservation can be checked. Default: none."""
         return ()
+
+    def teams(self, players: int) -> Sequence[Sequence[int]] | None:
+        """The teams of a game of ``players`` seats, each a sequence of seats
+        (together every seat once), or ``None`` when this plugin does not group
+        seats. A team shares its results; outer layers such as the RL
+        environments reward a round winner's whole team. Default: ``None``."""
+        return None
 
     def __repr__(self) -> str:
         return f"<unorules plugin {self.name!r}>"

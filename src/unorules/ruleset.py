@@ -431,6 +431,23 @@ class Ruleset:
         """Whether playing ``card`` names a seat."""
         return card in self._targeted
 
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The teams of a game of ``players`` seats: what the last registered plugin
+        that groups seats declares (:meth:`Plugin.teams <unorules.Plugin.teams>`),
+        else every seat alone."""
+        for plugin in reversed(self._plugins):
+            method = getattr(plugin, "teams", None)
+            found = None if method is None else method(players)
+            if found is not None:
+                teams = tuple(tuple(team) for team in found)
+                if sorted(s for team in teams for s in team) != list(range(players)):
+                    raise RulesetError(
+                        f"plugin {_plugin_name(plugin)!r} declares teams {teams} that do not cover "
+                        f"each of the {players} seats exactly once"
+                    )
+                return teams
+        return tuple((seat,) for seat in range(players))
+
     def hand_points(self, hand: Iterable[Card]) -> int:
         """The points of the cards in ``hand``."""
         points = self._points

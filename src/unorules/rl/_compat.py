@@ -12,6 +12,7 @@ main, :func:`seat_view` returns ``state.view(seat)`` itself and
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any
 
 from unorules.state import GameState, Outcome, SeatView
@@ -52,6 +53,12 @@ class ViewLike:
         return getattr(self._view, name)
 
 
+# The view's own fields as properties (a failed attribute look-up before
+# __getattr__ would cost more than the encoding itself).
+for _name in (a.name for a in SeatView.__attrs_attrs__):
+    setattr(ViewLike, _name, property(operator.attrgetter(f"_view.{_name}")))
+
+
 def seat_view(state: GameState, seat: int) -> Any:
     """``state.view(seat)`` with the contract's fields (``players``, ``uno_declared``,
     the public ``extras``, ``outcome``)."""
@@ -72,11 +79,15 @@ def seats_to_act(state: GameState) -> tuple[int, ...]:
     legal = state.legal_actions()
     if not legal:
         return ()
+    seats = {a.seat for a in legal}
+    if len(seats) == 1:
+        return tuple(seats)
     current = state.current_player
     n = state.players
-    seats = {a.seat for a in legal}
-    order = sorted(seats, key=lambda s: (s - current) % n) if state.direction == 1 else sorted(
-        seats, key=lambda s: (current - s) % n
+    order = (
+        sorted(seats, key=lambda s: (s - current) % n)
+        if state.direction == 1
+        else sorted(seats, key=lambda s: (current - s) % n)
     )
     return tuple(order)
 

@@ -47,6 +47,7 @@ whenever this layout changes.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import attrs
@@ -55,8 +56,8 @@ import numpy.typing as npt
 
 from unorules.cards import COLORS, Card
 from unorules.errors import UnorulesError
-from unorules.ruleset import Ruleset
 from unorules.rl.spaces import card_order
+from unorules.ruleset import Ruleset
 
 __all__ = ["OBSERVATION_VERSION", "Feature", "ObservationEncoder"]
 
@@ -138,7 +139,13 @@ class ObservationEncoder:
             parts.append((f"extra:{key}", 2, f"public extra {key!r}: set, value", -_BIG, _BIG))
         if self.shows_hands:
             parts.append(
-                ("visible_hands", (n - 1) * d, "relative: cards of the hands shown", 0.0, np.tile(copies, n - 1))
+                (
+                    "visible_hands",
+                    (n - 1) * d,
+                    "relative: cards of the hands shown",
+                    0.0,
+                    np.tile(copies, n - 1),
+                )
             )
         layout: list[Feature] = []
         low: list[npt.NDArray[np.float32]] = []
@@ -176,11 +183,17 @@ class ObservationEncoder:
         self._scores = at["scores"]
         self._extra_at = {key: at[f"extra:{key}"] for key in self.extras}
         self._visible = at.get("visible_hands", -1)
-        # Relative position of every seat, for every observing seat.
+        # Relative position of every seat, for every observing seat, and the
+        # positions of each per-seat feature's entries in seat order (so that a
+        # tuple indexed by seat goes into the vector with one list extension).
         self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._at_sizes = [[self._sizes + r for r in rel] for rel in self._rel]
+        self._at_scores = [[self._scores + r for r in rel] for rel in self._rel]
+        self._template = array("f", bytes(4 * self.size))
 
     def __repr__(self) -> str:
-        return f"<ObservationEncoder v{self.version} {list(self.ruleset.names)} players={self.players} size={self.size}>"
+        names = list(self.ruleset.names)
+        return f"<ObservationEncoder v{self.version} {names} players={self.players} size={self.size}>"
 
     def feature(self, name: str) -> Feature:
         """The :class:`Feature` called ``name`` (``KeyError`` naming the known ones if absent)."""
@@ -196,68 +209,71 @@ class ObservationEncoder:
 
     def encode(self, view: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """The observation of ``view`` (a :class:`~unorules.SeatView` of this rule set
-        and player count); written into ``out`` (zeroed first) if given."""
-        if out is None:
-            out = np.zeros(self.size, dtype=np.float32)
-        else:
-            out.fill(0.0)
+        and player count); written into ``out`` if given, else into a new array."""
+        # The entries are written into a copy of a zeroed ``array.array`` (a C
+        # float per item: writing one is a plain Python store, where a write
+        # into a numpy array costs several times more), which numpy then wraps
+        # without copying.
         seat: int = view.seat
+        sizes = view.hand_sizes
         n = self.players
-        if len(view.hand_sizes) != n:
-            raise UnorulesError(f"a view of a {len(view.hand_sizes)}-seat game given to a {n}-seat encoder")
+        if len(sizes) != n:
+            raise UnorulesError(f"a view of a {len(sizes)}-seat game given to a {n}-seat encoder")
         rel = self._rel[seat]
         index = self._card_index
-        base = self._hand
-        for card in view.hand:
-            out[base + index[card]] += 1.0
-        out[self._top + index[view.top_card]] = 1.0
+        a = self._template[:]
+        for card in view.hand:  # the hand is the first feature: its offset is 0
+            a[index[card]] += 1.0
+        for at, size in zip(self._at_sizes[seat], sizes, strict=True):
+            a[at] = size
+        for at, score in zip(self._at_scores[seat], view.scores, strict=True):
+            if score:
+                a[at] = score / _SCORE_SCALE
+        phase = view.phase
+        a[self._direction] = view.direction
+        a[self._draw] = view.draw_pile_size
+        a[self._phase_count] = phase.count
+        a[self._top + index[view.top_card]] = 1.0
+        a[self._to_move + rel[view.current_player]] = 1.0
         color = view.color
         if color is not None:
-            out[self._color + _COLOR_INDEX[color]] = 1.0
-        phase = view.phase
+            a[self._color + _COLOR_INDEX[color]] = 1.0
         found = self._phase_index.get(phase.name)
         if found is not None:
-            out[self._phase + found] = 1.0
-        out[self._phase_count] = phase.count
+            a[self._phase + found] = 1.0
         if phase.card is not None:
-            i = index.get(phase.card)
-            if i is not None:
-                out[self._phase_card + i] = 1.0
+            i = index.get(phase.card, -1)
+            if i >= 0:
+                a[self._phase_card + i] = 1.0
         if phase.seat is not None and 0 <= phase.seat < n:
-            out[self._phase_seat + rel[phase.seat]] = 1.0
+            a[self._phase_seat + rel[phase.seat]] = 1.0
         if phase.color is not None:
-            out[self._phase_color + _COLOR_INDEX[phase.color]] = 1.0
-        out[self._to_move + rel[view.current_player]] = 1.0
-        sizes = self._sizes
-        for s, size in enumerate(view.hand_sizes):
-            out[sizes + rel[s]] = size
+            a[self._phase_color + _COLOR_INDEX[phase.color]] = 1.0
         for s in view.uno_declared:
-            out[self._declared + rel[s]] = 1.0
+            a[self._declared + rel[s]] = 1.0
         for s in view.uno_exposed:
-            out[self._exposed + rel[s]] = 1.0
+            a[self._exposed + rel[s]] = 1.0
         for s in view.left:
-            out[self._left + rel[s]] = 1.0
-        out[self._direction] = view.direction
-        out[self._draw] = view.draw_pile_size
-        scores = self._scores
-        for s, score in enumerate(view.scores):
-            out[scores + rel[s]] = score / _SCORE_SCALE
+            a[self._left + rel[s]] = 1.0
         if self._extra_at:
             for key, value in view.extras:
-                at = self._extra_at.get(key)
-                if at is None or value is None:
+                offset = self._extra_at.get(key)
+                if offset is None or value is None:
                     continue
-                out[at] = 1.0
+                a[offset] = 1.0
                 if isinstance(value, bool | int):
-                    out[at + 1] = float(value)
+                    a[offset + 1] = float(value)
                 elif isinstance(value, tuple):
-                    out[at + 1] = float(len(value))
+                    a[offset + 1] = float(len(value))
         if self._visible >= 0:
             d = len(self.cards)
             for s, hand in view.visible_hands.items():
-                if s == seat:
-                    continue
-                start = self._visible + (rel[s] - 1) * d
-                for card in hand:
-                    out[start + index[card]] += 1.0
+                if s != seat:
+                    start = self._visible + (rel[s] - 1) * d
+                    for card in hand:
+                        a[start + index[card]] += 1.0
+        vector: npt.NDArray[np.float32] = np.frombuffer(a, dtype=np.float32)
+        if out is None:
+            return vector
+        out[:] = vector
         return out

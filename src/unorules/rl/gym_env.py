@@ -49,7 +49,7 @@ Obs = npt.NDArray[np.float32]
 class UnoEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of a unorules game as a Gymnasium environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -73,7 +73,9 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         if isinstance(opponents, str):
             make_bot(opponents)  # an unknown name fails here
         elif len(opponents) != players - 1:
-            raise RulesetError(f"opponents: give {players - 1} bots (one per other seat), not {len(opponents)}")
+            raise RulesetError(
+                f"opponents: give {players - 1} bots (one per other seat), not {len(opponents)}"
+            )
         self.opponents = opponents
         self.seat = seat
         self.illegal = illegal
@@ -83,7 +85,9 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         self.observation_space = spaces.Box(self.game.encoder.low, self.game.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.space.n)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         seeds = self.np_random.integers(0, 2**62, size=self.game.players)
         others = [s for s in range(self.game.players) if s != self.seat]
@@ -120,7 +124,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         truncated = not terminated and game.truncations[agent]
         return self._observe(), float(reward), bool(terminated), bool(truncated), self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """``"ansi"``: the game as text; ``"human"``: the same printed."""
         if self.render_mode is None:
             return None

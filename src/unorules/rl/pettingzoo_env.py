@@ -49,8 +49,9 @@ an episode after that many applied actions (no-ops not counted).
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -84,10 +85,14 @@ def make_ruleset(rules: Rules, options: Mapping[str, Any] | None = None) -> Rule
     raise RulesetError(f"rules must be a Ruleset, a list of plugin names or 'a,b' text, not {rules!r}")
 
 
-class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
+class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """The raw environment (see the module docstring); :func:`env` wraps it."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "unorules_uno_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "unorules_uno_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -127,14 +132,15 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
                 "action_mask": spaces.Box(0, 1, shape=(self.space.n,), dtype=np.int8),
             }
         )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
         self._seeds = random.Random()
         self.state_: GameState = self.ruleset.new_game(players=players, seed=0)
         """The full game state (for logging and tests; agents see only their observations)."""
         self._queue: list[int] = []
+        self._no_bits = array("b", bytes(self.space.n))
+        self.agent_selection: str = self.possible_agents[0]
         self._actions = 0
-        self._zero_mask = np.zeros(self.space.n, dtype=np.int8)
 
     # -- PettingZoo API -----------------------------------------------------------
 
@@ -158,6 +164,8 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._actions = 0
+        self._rewarded = False  # whether self.rewards holds anything but zeros
+        self._ended = False  # whether some agent is terminated or truncated
         self._left: tuple[int, ...] = self.state_.left
         self._open_window()
 
@@ -165,11 +173,20 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         seat = self._seat_of[agent]
         state = self.state_
         observation = self.encoder.encode(seat_view(state, seat))
+        bits = self._no_bits[:]  # an array.array copy: item stores are cheap (see the encoder)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
-            mask = self.space.mask(state, seat)
-        else:
-            mask = self._zero_mask.copy()
-        return {"observation": observation, "action_mask": mask}
+            table = self.space._index[seat]
+            try:
+                for action in state.legal_actions():
+                    if action.seat == seat:
+                        bits[table[action]] = 1
+            except KeyError:
+                self.space.legal_indices(state, seat)  # raises, naming the action outside the space
+                raise
+            current = state.current_player
+            if seat != current and self._queue[-1] == current:
+                bits[NOOP] = 1
+        return {"observation": observation, "action_mask": np.frombuffer(bits, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -181,42 +198,60 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         seat = self._seat_of[agent]
         state = self.state_
         index = int(action)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        space = self.space
         if index == NOOP:
-            if not self.space.noop_allowed(state, seat):
+            current = state.current_player
+            if seat == current or self._queue[-1] != current:
                 raise IllegalActionError(
                     f"{agent} may not pass (index {NOOP}): it is the seat to move, or someone must act"
                 )
+            self._start_step(agent)
             self._queue.pop(0)  # the seat to move is last and may not pass: the queue never empties
             self.agent_selection = self.possible_agents[self._queue[0]]
         else:
-            chosen = self.space.action(index, seat)
+            if not 0 < index < space.n:
+                raise IllegalActionError(f"{agent}: action index {index} is outside 0..{space.n - 1}")
+            chosen = space._actions[seat][index]
             assert chosen is not None
-            if not state.is_legal(chosen):
-                legal = ", ".join(self.space.describe(i) for i in self.space.legal_indices(state, seat))
+            try:
+                new = state.apply(chosen)
+            except IllegalActionError as exc:
+                legal = ", ".join(space.describe(i) for i in space.legal_indices(state, seat))
                 raise IllegalActionError(
-                    f"{agent}: action {index} ({chosen}) is not legal now; legal: {legal or 'only the no-op'}"
-                )
-            rounds = len(state.rounds)
-            self.state_ = state = state.apply(chosen)
+                    f"{agent}: action {index} ({chosen}) is not legal now: {exc}; "
+                    f"legal indices: {legal or 'only the no-op'}",
+                    rule=exc.rule,
+                ) from None
+            self._start_step(agent)
+            self.state_ = new
             self._actions += 1
-            if state.is_over or (self.episode == "round" and len(state.rounds) > rounds):
-                self._finish(state)
-            elif state.left != self._left:
-                self._eliminate(state)
+            if new.is_over or (self.episode == "round" and len(new.rounds) > len(state.rounds)):
+                self._finish(new)
+            elif new.left != self._left:
+                self._eliminate(new)
                 self._open_window()
             elif self.max_actions is not None and self._actions >= self.max_actions:
                 for a in self.agents:
                     self.truncations[a] = True
+                self._ended = True
             else:
                 self._open_window()
-        self._accumulate_rewards()
-        self._deads_step_first()
+            if self._rewarded:
+                self._accumulate_rewards()
+            if self._ended:
+                self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def _start_step(self, agent: str) -> None:
+        """PettingZoo's bookkeeping at the start of a step: the acting agent's
+        accumulated reward is handed over, the last step's rewards are cleared."""
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+
+    def render(self) -> str | None:
         """``"ansi"``: the game as text; ``"human"``: the same printed."""
         if self.render_mode is None:
             return None
@@ -236,6 +271,10 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         state = self.state_
         current = state.current_player
         seats = seats_to_act(state)
+        if seats == (current,):  # the usual case: nobody may act out of turn
+            self._queue = [current]
+            self.agent_selection = self.possible_agents[current]
+            return
         queue = [s for s in seats if s != current]
         if current in seats:
             queue.append(current)
@@ -263,6 +302,7 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
                 self.rewards[agent] = points[self._seat_of[agent]] / 100.0
         for agent in self.agents:
             self.terminations[agent] = True
+        self._rewarded = self._ended = True
 
     def _eliminate(self, state: GameState) -> None:
         for seat in state.left:
@@ -270,6 +310,7 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             if seat not in self._left and agent in self.terminations:
                 self.terminations[agent] = True
                 self.rewards[agent] = -1.0 if self.reward_mode == "win" else state.scores[seat] / 100.0
+                self._rewarded = self._ended = True
         self._left = state.left
 
     def _text(self) -> str:
@@ -280,9 +321,7 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         ]
         for seat, hand in enumerate(state.hands):
             marks = "".join(
-                m
-                for m, on in (("*", seat == state.current_player), ("x", seat in state.left))
-                if on
+                m for m, on in (("*", seat == state.current_player), ("x", seat in state.left)) if on
             )
             lines.append(f"  player_{seat}{marks}: {len(hand)} cards, score {state.scores[seat]}")
         if state.last_action is not None:
@@ -291,12 +330,10 @@ class UnoAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
 
 def _team_of(ruleset: Ruleset, players: int, seat: int) -> tuple[int, ...]:
-    """The seats that share ``seat``'s result (its team), ``seat`` first."""
-    teams = getattr(ruleset, "teams", None)
-    if callable(teams):
-        for team in teams(players) or ():
-            if seat in team:
-                return (seat, *(s for s in team if s != seat))
+    """The seats that share ``seat``'s result: its team (``Ruleset.teams``)."""
+    for team in ruleset.teams(players):
+        if seat in team:
+            return team
     return (seat,)
 
 
@@ -321,10 +358,10 @@ def env(
     reward: str = "win",
     render_mode: str | None = None,
     max_actions: int | None = None,
-) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+) -> Any:
     """The environment with PettingZoo's usual wrappers (order enforcing,
     out-of-bounds check), as its classic environments are made."""
     wrapped: Any = UnoAECEnv(rules, players, options, episode, reward, render_mode, max_actions)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped  # type: ignore[no-any-return]
+    return wrapped

@@ -107,30 +107,30 @@ class ActionSpace:
                 raise ActionSpaceError(
                     f"the rule set declares verb {verb!r}, which no plugin registered (register_verb)"
                 ) from None
-            card_choices: Sequence[Card | None] = {
-                "required": cards,
-                "optional": [None, *cards],
-                "absent": [None],
-            }[spec.card]
+            card_choices: Sequence[Card | None]
+            if spec.card == "required":
+                card_choices = cards
+            elif spec.card == "optional":
+                card_choices = [None, *cards]
+            else:
+                card_choices = [None]
             for card in card_choices:
                 colours: Sequence[Color | None]
                 if spec.color == "required":
                     colours = COLORS
+                elif spec.color == "optional" and card is not None:
+                    colours = COLORS if card.color is None else [None]
                 elif spec.color == "optional":
-                    if card is None:
-                        colours = [None, *COLORS]
-                    else:
-                        colours = COLORS if card.color is None else [None]
+                    colours = [None, *COLORS]
                 else:
                     colours = [None]
                 rels: Sequence[int | None]
                 if spec.target == "required":
                     rels = targets
+                elif spec.target == "optional" and card is not None:
+                    rels = targets if ruleset.needs_target(card) else [None]
                 elif spec.target == "optional":
-                    if card is None:
-                        rels = [None, *targets]
-                    else:
-                        rels = targets if ruleset.needs_target(card) else [None]
+                    rels = [None, *targets]
                 else:
                     rels = [None]
                 entries.extend((verb, card, colour, rel) for colour in colours for rel in rels)
@@ -212,7 +212,9 @@ class ActionSpace:
         current = state.current_player
         return any(a.seat == current for a in state.legal_actions())
 
-    def mask(self, state: GameState, seat: int, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+    def mask(
+        self, state: GameState, seat: int, out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
         """An ``int8`` array of :attr:`n` entries, 1 where ``seat`` may act in ``state``
         (the no-op included when :meth:`noop_allowed`); fills ``out`` if given."""
         indices = self.legal_indices(state, seat)

@@ -124,6 +124,10 @@ class PartnersPlugin(Plugin):
     }
     rules = ("R-TEAM", "R-TEAM-ROTATE")
 
+    def teams(self, players: int) -> Sequence[Sequence[int]] | None:
+        """R-TEAM: seats 0 and 2 against seats 1 and 3 (four seats only)."""
+        return PAIRS if players == 4 else None
+
     @hookimpl
     def check_game(self, ruleset: Ruleset, players: int) -> None:
         # R-TEAM: four players, two pairs sitting opposite.
