@@ -25,7 +25,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         'pip install "unorules[rl]"'
     ) from exc
 
-from unorules.rl.encoder import OBSERVATION_VERSION, Feature, ObservationEncoder
+from unorules.rl.encoder import OBSERVATION_VERSION, Feature, ObservationEncoder, ObservationError
 from unorules.rl.gym_env import UnoEnv, register
 from unorules.rl.pettingzoo_env import UnoAECEnv, env, raw_env
 from unorules.rl.spaces import ACTION_SPACE_VERSION, NOOP, ActionSpace, ActionSpaceError, card_order
@@ -38,6 +38,7 @@ __all__ = [
     "ActionSpaceError",
     "Feature",
     "ObservationEncoder",
+    "ObservationError",
     "UnoAECEnv",
     "UnoEnv",
     "card_order",

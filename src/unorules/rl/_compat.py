@@ -95,11 +95,17 @@ def seats_to_act(state: GameState) -> tuple[int, ...]:
 def bot_choose(bot: Any, state: GameState, seat: int) -> Any:
     """Ask ``bot`` for ``seat``'s action: ``bot.choose(view)`` under the contract's
     view-based bot protocol, ``bot.choose(state, seat)`` under today's."""
-    choose = bot.choose
-    try:
-        takes_view = len(inspect.signature(choose).parameters) == 1
-    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-        takes_view = False
+    kind = type(bot)
+    takes_view = _TAKES_VIEW.get(kind)
+    if takes_view is None:
+        try:
+            takes_view = len(inspect.signature(bot.choose).parameters) == 1
+        except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+            takes_view = False
+        _TAKES_VIEW[kind] = takes_view
     if takes_view:
-        return choose(state.view(seat))
-    return choose(state, seat)
+        return bot.choose(state.view(seat))
+    return bot.choose(state, seat)
+
+
+_TAKES_VIEW: dict[type, bool] = {}

@@ -59,7 +59,7 @@ from unorules.errors import UnorulesError
 from unorules.rl.spaces import card_order
 from unorules.ruleset import Ruleset
 
-__all__ = ["OBSERVATION_VERSION", "Feature", "ObservationEncoder"]
+__all__ = ["OBSERVATION_VERSION", "Feature", "ObservationEncoder", "ObservationError"]
 
 OBSERVATION_VERSION = 1
 """The version of the observation layout described in this module."""
@@ -67,6 +67,10 @@ OBSERVATION_VERSION = 1
 _SCORE_SCALE = 100.0
 _BIG = 1.0e6
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+
+
+class ObservationError(UnorulesError, ValueError):
+    """A view that does not fit the encoder (another player count), or a bad player count."""
 
 
 @attrs.frozen
@@ -87,7 +91,8 @@ class ObservationEncoder:
     >>> rules = unorules.Ruleset.from_names(["classic"])
     >>> encoder = ObservationEncoder(rules, players=2)
     >>> state = rules.new_game(players=2, seed=1)
-    >>> vector = encoder.encode(state.view(0))
+    >>> from unorules.rl._compat import seat_view  # ADAPTER: state.view(0) once SeatView is extended
+    >>> vector = encoder.encode(seat_view(state, 0))
     >>> vector.shape == (encoder.size,), int(encoder.slice(vector, "hand").sum())
     (True, 7)
     """
@@ -96,7 +101,7 @@ class ObservationEncoder:
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-            raise UnorulesError(f"players must be 2 to 10, not {players!r}")
+            raise ObservationError(f"players must be 2 to 10, not {players!r}")
         self.ruleset = ruleset
         self.players = players
         n = players
@@ -218,7 +223,7 @@ class ObservationEncoder:
         sizes = view.hand_sizes
         n = self.players
         if len(sizes) != n:
-            raise UnorulesError(f"a view of a {len(sizes)}-seat game given to a {n}-seat encoder")
+            raise ObservationError(f"a view of a {len(sizes)}-seat game given to a {n}-seat encoder")
         rel = self._rel[seat]
         index = self._card_index
         a = self._template[:]

@@ -152,11 +152,26 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: with ``seed``, the same game every time; without, the
-        next seed of the generator the last seeded reset started."""
+        next seed of the generator the last seeded reset started.
+
+        ``options={"state": state}`` starts the episode from a
+        :class:`~unorules.GameState` of this rule set and player count instead
+        (for scenarios, curricula and tests)."""
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
-        self.state_ = self.ruleset.new_game(players=self.players, seed=game_seed)
+        start = (options or {}).get("state")
+        if start is None:
+            self.state_ = self.ruleset.new_game(players=self.players, seed=game_seed)
+        elif not isinstance(start, GameState) or start.ruleset != self.ruleset or start.players != self.players:
+            raise RulesetError(
+                f"options['state'] must be a running GameState of {list(self.ruleset.names)} with "
+                f"{self.players} seats, not {start!r}"
+            )
+        elif start.is_over:
+            raise RulesetError("options['state'] is a finished game: there is nothing to play")
+        else:
+            self.state_ = start
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
