@@ -33,8 +33,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from unorules.rl import raw_env
 
 Runner = Callable[[int], int]

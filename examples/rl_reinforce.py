@@ -165,7 +165,7 @@ def two_proportion_p_value(wins_a: int, wins_b: int, n: int) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="REINFORCE against RandomBot (numpy only)")
     parser.add_argument("--episodes", type=int, default=200, help="training episodes (default 200)")
-    parser.add_argument("--games", type=int, default=200, help="evaluation games of each policy (default 200)")
+    parser.add_argument("--games", type=int, default=200, help="evaluation games per policy")
     parser.add_argument("--block", type=int, default=50, help="episodes per learning-curve point")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", help="write the learning curve to this CSV file")

@@ -152,6 +152,7 @@ class Ruleset:
         )
         self._watch_draws: bool = bool(h.on_draw.get_hookimpls())  # else draw skips the call
         self._visible: Callable[[GameState, int], list[Iterable[int]]] = compile_hook(h.visible_hands)
+        self._shows_hands: bool = bool(h.visible_hands.get_hookimpls())  # else views skip the call
         self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = compile_hook(
             h.score_round
         )

@@ -454,6 +454,7 @@ class GameState:
         shown: dict[int, tuple[Card, ...]] = {}
         if seat is not None:
             shown[seat] = self.hands[seat]
+        if seat is not None and rules._shows_hands:
             try:
                 visible = rules._visible_hands(self, seat)
             except Exception as exc:
@@ -463,9 +464,7 @@ class GameState:
                 shown[other] = self.hands[other]
         events = self.events
         if any(e.private and e.seat != seat for e in events):
-            events = tuple(
-                e if not e.private or e.seat == seat else attrs.evolve(e, cards=()) for e in events
-            )
+            events = tuple(e if not e.private or e.seat == seat else _hidden(e) for e in events)
         phase = self.phase
         if phase.secret and (seat is None or self.current_player != seat):
             phase = attrs.evolve(phase, card=None)
@@ -476,7 +475,7 @@ class GameState:
         return SeatView(
             seat=seat,
             hand=() if seat is None else self.hands[seat],
-            hand_sizes=tuple(len(h) for h in self.hands),
+            hand_sizes=tuple(map(len, self.hands)),
             visible_hands=shown,
             discard_pile=self.discard_pile,
             draw_pile_size=len(self.draw_pile),
@@ -783,6 +782,12 @@ def _spec_text(rules: Ruleset) -> str:
 def _unpickle_state(*values: Any) -> GameState:
     """A state from its pickled field values (see ``GameState.__reduce__``)."""
     return _from_fields(dict(zip(_PICKLED_FIELDS, values, strict=True)))
+
+
+def _hidden(e: Event) -> Event:
+    """``e`` without its private cards, as other seats see it (built directly:
+    ``attrs.evolve`` costs several times more, and views are built on every RL step)."""
+    return Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-pytest.importorskip("numpy", reason='unorules.rl needs numpy, gymnasium and pettingzoo: pip install "unorules[rl]"')
+pytest.importorskip("numpy", reason='unorules.rl needs numpy: pip install "unorules[rl]"')
 pytest.importorskip("gymnasium", reason='unorules.rl needs gymnasium: pip install "unorules[rl]"')
 pytest.importorskip("pettingzoo", reason='unorules.rl needs pettingzoo: pip install "unorules[rl]"')
 

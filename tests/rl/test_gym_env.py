@@ -22,7 +22,9 @@ from unorules.rl import NOOP, UnoEnv
         (["classic", "partners"], {}, 4, "random"),
     ],
 )
-def test_gymnasium_env_checker(names: list[str], options: dict[str, object], players: int, opponents: str) -> None:
+def test_gymnasium_env_checker(
+    names: list[str], options: dict[str, object], players: int, opponents: str
+) -> None:
     uno = gymnasium.make(ENV_ID, rules=names, players=players, options=options, opponents=opponents)
     check_env(uno.unwrapped)
 
@@ -37,7 +39,8 @@ def _episode(uno: UnoEnv, seed: int) -> tuple[float, int, dict[str, object]]:
     while True:
         assert uno.observation_space.contains(observation)
         mask = info["action_mask"]
-        assert mask.dtype == np.int8 and mask.any()
+        assert mask.dtype == np.int8
+        assert mask.any()
         observation, reward, terminated, truncated, info = uno.step(int(rng.choice(np.flatnonzero(mask))))
         total += reward
         steps += 1
@@ -49,7 +52,8 @@ def test_masked_random_play_ends_with_a_reward() -> None:
     uno = UnoEnv(["classic"], players=3, opponents="heuristic", episode="round")
     for seed in range(3):
         total, steps, info = _episode(uno, seed)
-        assert total in (1.0, -1.0) and steps > 0
+        assert total in (1.0, -1.0)
+        assert steps > 0
         assert not info["action_mask"].any()
         winner = uno.game.state_.rounds[0].winner
         assert (total == 1.0) == (winner == 0)
@@ -114,4 +118,13 @@ def test_render_modes() -> None:
     uno = UnoEnv(["classic"], players=2, render_mode="ansi")
     uno.reset(seed=0)
     text = uno.render()
-    assert isinstance(text, str) and "player_0" in text
+    assert isinstance(text, str)
+    assert "player_0" in text
+
+
+def test_action_masks_for_masked_policy_libraries() -> None:
+    uno = UnoEnv(["classic"], players=2)
+    _, info = uno.reset(seed=3)
+    masks = uno.action_masks()
+    assert masks.dtype == np.bool_
+    assert np.array_equal(masks, info["action_mask"].astype(bool))

@@ -21,7 +21,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_reinforce.py"
 
 def _example() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rl_reinforce", EXAMPLE)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
     spec.loader.exec_module(module)

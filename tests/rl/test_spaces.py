@@ -18,7 +18,7 @@ from unorules import Action, Plugin, Ruleset, register_verb
 from unorules.rl import ACTION_SPACE_VERSION, NOOP, ActionSpace, ActionSpaceError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import HOUSE, HOUSE_OPTIONS  # noqa: E402
+from conftest import HOUSE, HOUSE_OPTIONS
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {
@@ -30,8 +30,8 @@ CASES = {
 
 def golden_text(space: ActionSpace) -> str:
     lines = [
-        f"# unorules action space v{space.version}: {','.join(space.ruleset.names)}, {space.players} players, "
-        f"{space.n} indices"
+        f"# unorules action space v{space.version}: {','.join(space.ruleset.names)}, "
+        f"{space.players} players, {space.n} indices"
     ]
     lines += [f"{i}\t{space.describe(i)}" for i in range(space.n)]
     return "\n".join(lines) + "\n"
@@ -93,7 +93,8 @@ def test_every_index_round_trips_for_every_seat(name: str) -> None:
         assert space.action(NOOP, seat) is None
         for i in range(1, space.n):
             action = space.action(i, seat)
-            assert action is not None and action.seat == seat
+            assert action is not None
+            assert action.seat == seat
             assert space.index(action, seat) == i
 
 
@@ -103,7 +104,7 @@ def test_bad_input_is_refused_clearly() -> None:
         space.index(Action.parse("1: draw"), 0)
     with pytest.raises(ActionSpaceError, match="not in the action space"):
         space.index(Action.parse("0: catch 5"), 0)
-    with pytest.raises(ActionSpaceError, match="outside 0..70"):
+    with pytest.raises(ActionSpaceError, match=r"outside 0\.\.70"):
         space.action(71, 0)
     with pytest.raises(ActionSpaceError, match="no seat 2"):
         space.action(1, 2)
@@ -159,7 +160,8 @@ def test_masks_are_the_legal_actions_in_random_games(
             current_acts = bool(state.legal_actions(current))
             for seat in range(players):
                 mask = space.mask(state, seat)
-                assert mask.dtype == np.int8 and mask.shape == (space.n,)
+                assert mask.dtype == np.int8
+                assert mask.shape == (space.n,)
                 legal = set(state.legal_actions(seat))
                 chosen = {space.action(i, seat) for i in np.flatnonzero(mask) if i != NOOP}
                 assert chosen == legal

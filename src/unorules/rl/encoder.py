@@ -91,8 +91,7 @@ class ObservationEncoder:
     >>> rules = unorules.Ruleset.from_names(["classic"])
     >>> encoder = ObservationEncoder(rules, players=2)
     >>> state = rules.new_game(players=2, seed=1)
-    >>> from unorules.rl._compat import seat_view  # ADAPTER: state.view(0) once SeatView is extended
-    >>> vector = encoder.encode(seat_view(state, 0))
+    >>> vector = encoder.encode(state.view(0))
     >>> vector.shape == (encoder.size,), int(encoder.slice(vector, "hand").sum())
     (True, 7)
     """
@@ -229,10 +228,11 @@ class ObservationEncoder:
         a = self._template[:]
         for card in view.hand:  # the hand is the first feature: its offset is 0
             a[index[card]] += 1.0
-        for at, size in zip(self._at_sizes[seat], sizes, strict=True):
+        for at, size in zip(self._at_sizes[seat], sizes):  # noqa: B905 - lengths checked above
             a[at] = size
-        for at, score in zip(self._at_scores[seat], view.scores, strict=True):
-            if score:
+        scores = view.scores
+        if any(scores):
+            for at, score in zip(self._at_scores[seat], scores):  # noqa: B905
                 a[at] = score / _SCORE_SCALE
         phase = view.phase
         a[self._direction] = view.direction
@@ -254,12 +254,15 @@ class ObservationEncoder:
             a[self._phase_seat + rel[phase.seat]] = 1.0
         if phase.color is not None:
             a[self._phase_color + _COLOR_INDEX[phase.color]] = 1.0
-        for s in view.uno_declared:
-            a[self._declared + rel[s]] = 1.0
-        for s in view.uno_exposed:
-            a[self._exposed + rel[s]] = 1.0
-        for s in view.left:
-            a[self._left + rel[s]] = 1.0
+        if view.uno_declared:
+            for s in view.uno_declared:
+                a[self._declared + rel[s]] = 1.0
+        if view.uno_exposed:
+            for s in view.uno_exposed:
+                a[self._exposed + rel[s]] = 1.0
+        if view.left:
+            for s in view.left:
+                a[self._left + rel[s]] = 1.0
         if self._extra_at:
             for key, value in view.extras:
                 offset = self._extra_at.get(key)

@@ -34,7 +34,6 @@ from gymnasium import spaces
 
 from unorules.bots import Bot, make_bot
 from unorules.errors import IllegalActionError, RulesetError
-from unorules.rl._compat import bot_choose, seat_view
 from unorules.rl.pettingzoo_env import Rules, UnoAECEnv
 from unorules.rl.spaces import NOOP
 
@@ -134,6 +133,12 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
             return None
         return text
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal indices now, as booleans (the method masked-policy
+        libraries such as sb3-contrib's ``MaskablePPO`` look for)."""
+        mask: npt.NDArray[np.bool_] = self._info()["action_mask"].astype(bool)
+        return mask
+
     def _advance(self) -> float:
         """Let the bots act until the learner is selected or its episode is over;
         returns the learner's rewards meanwhile."""
@@ -148,13 +153,13 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
                 game.step(None)  # an eliminated seat's last step
                 continue
             seat = game._seat_of[selected]
-            chosen = bot_choose(self._bots[seat], game.state_, seat)
+            chosen = self._bots[seat].choose(game.state_.view(seat))
             game.step(NOOP if chosen is None else game.space.index(chosen, seat))
             reward += game.rewards.get(agent, 0.0)
         return reward
 
     def _observe(self) -> Obs:
-        return self.game.encoder.encode(seat_view(self.game.state_, self.seat))
+        return self.game.encoder.encode(self.game.state_.view(self.seat))
 
     def _info(self) -> dict[str, Any]:
         game = self.game

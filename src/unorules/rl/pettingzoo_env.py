@@ -60,7 +60,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from unorules.errors import IllegalActionError, RulesetError
-from unorules.rl._compat import seat_view, seats_to_act
 from unorules.rl.encoder import ObservationEncoder
 from unorules.rl.spaces import NOOP, ActionSpace
 from unorules.ruleset import Ruleset
@@ -163,7 +162,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         start = (options or {}).get("state")
         if start is None:
             self.state_ = self.ruleset.new_game(players=self.players, seed=game_seed)
-        elif not isinstance(start, GameState) or start.ruleset != self.ruleset or start.players != self.players:
+        elif not (
+            isinstance(start, GameState) and start.ruleset == self.ruleset and start.players == self.players
+        ):
             raise RulesetError(
                 f"options['state'] must be a running GameState of {list(self.ruleset.names)} with "
                 f"{self.players} seats, not {start!r}"
@@ -187,14 +188,14 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seat_of[agent]
         state = self.state_
-        observation = self.encoder.encode(seat_view(state, seat))
+        view = state.view(seat)
+        observation = self.encoder.encode(view)
         bits = self._no_bits[:]  # an array.array copy: item stores are cheap (see the encoder)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             table = self.space._index[seat]
             try:
-                for action in state.legal_actions():
-                    if action.seat == seat:
-                        bits[table[action]] = 1
+                for action in view.legal_actions:
+                    bits[table[action]] = 1
             except KeyError:
                 self.space.legal_indices(state, seat)  # raises, naming the action outside the space
                 raise
@@ -220,7 +221,10 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 raise IllegalActionError(
                     f"{agent} may not pass (index {NOOP}): it is the seat to move, or someone must act"
                 )
-            self._start_step(agent)
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self._clear_rewards()
+                self._rewarded = False
             self._queue.pop(0)  # the seat to move is last and may not pass: the queue never empties
             self.agent_selection = self.possible_agents[self._queue[0]]
         else:
@@ -237,7 +241,10 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                     f"legal indices: {legal or 'only the no-op'}",
                     rule=exc.rule,
                 ) from None
-            self._start_step(agent)
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self._clear_rewards()
+                self._rewarded = False
             self.state_ = new
             self._actions += 1
             if new.is_over or (self.episode == "round" and len(new.rounds) > len(state.rounds)):
@@ -258,14 +265,6 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         if self.render_mode == "human":
             self.render()
 
-    def _start_step(self, agent: str) -> None:
-        """PettingZoo's bookkeeping at the start of a step: the acting agent's
-        accumulated reward is handed over, the last step's rewards are cleared."""
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewarded:
-            self._clear_rewards()
-            self._rewarded = False
-
     def render(self) -> str | None:
         """``"ansi"``: the game as text; ``"human"``: the same printed."""
         if self.render_mode is None:
@@ -285,7 +284,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         """Queue the seats offered a decision now (see the window protocol)."""
         state = self.state_
         current = state.current_player
-        seats = seats_to_act(state)
+        seats = state.seats_to_act()
         if seats == (current,):  # the usual case: nobody may act out of turn
             self._queue = [current]
             self.agent_selection = self.possible_agents[current]
