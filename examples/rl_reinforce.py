@@ -7,7 +7,7 @@ policy is a softmax over the legal action indices (``info["action_mask"]``) of
 a linear function of the observation vector: everything it learns comes from
 the observations. Training uses REINFORCE with a running-mean baseline.
 
-    .venv/bin/python examples/rl_reinforce.py        # under a minute: 200 episodes, 200 games
+    .venv/bin/python examples/rl_reinforce.py        # seconds: 50 episodes, 50 games
     .venv/bin/python examples/rl_reinforce.py --episodes 4000 --games 1000 --curve curve.csv  # minutes
 
 At the end the trained and the untrained (uniform) policy each play the same
@@ -164,9 +164,9 @@ def two_proportion_p_value(wins_a: int, wins_b: int, n: int) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="REINFORCE against RandomBot (numpy only)")
-    parser.add_argument("--episodes", type=int, default=200, help="training episodes (default 200)")
-    parser.add_argument("--games", type=int, default=200, help="evaluation games per policy")
-    parser.add_argument("--block", type=int, default=50, help="episodes per learning-curve point")
+    parser.add_argument("--episodes", type=int, default=50, help="training episodes (default 50)")
+    parser.add_argument("--games", type=int, default=50, help="evaluation games per policy")
+    parser.add_argument("--block", type=int, default=25, help="episodes per learning-curve point")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", help="write the learning curve to this CSV file")
     args = parser.parse_args(argv)

@@ -31,7 +31,7 @@ def _example() -> ModuleType:
 
 def _check(episodes: int, games: int = 1000) -> tuple[float, float, float]:
     example = _example()
-    trained, curve = example.train(episodes, seed=0)
+    trained, curve = example.train(episodes, seed=0, block=50)
     untrained = example.LinearPolicy.untrained(example.make_env())
     wins_trained = example.evaluate(trained, games)
     wins_untrained = example.evaluate(untrained, games)
