@@ -87,6 +87,8 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
+        """Start an episode (seeded: the same deal and bots every time); returns the
+        learner's first observation and ``info`` with its ``"action_mask"``."""
         super().reset(seed=seed)
         seeds = self.np_random.integers(0, 2**62, size=self.game.players)
         others = [s for s in range(self.game.players) if s != self.seat]
@@ -99,6 +101,10 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The learner takes ``action`` (an index); the bots play until the learner
+        is asked again or the episode ends. Returns the observation, the learner's
+        reward meanwhile, ``terminated``, ``truncated`` and ``info`` (with
+        ``"action_mask"``)."""
         game = self.game
         agent = self._agent
         if agent not in game.agents or game.terminations[agent] or game.truncations[agent]:

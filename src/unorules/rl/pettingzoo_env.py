@@ -186,6 +186,8 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._open_window()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s observation vector and its action mask (all zeros unless
+        the agent is selected)."""
         seat = self._seat_of[agent]
         state = self.state_
         view = state.view(seat)
@@ -205,6 +207,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         return {"observation": observation, "action_mask": np.frombuffer(bits, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
+        """The selected agent takes ``action`` (an index of :attr:`space`; ``None``
+        for a terminated agent's last step). An illegal index raises
+        :class:`~unorules.IllegalActionError` and changes nothing."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
