@@ -10,9 +10,6 @@ pytest.importorskip("numpy", reason='unorules.rl needs numpy: pip install "unoru
 pytest.importorskip("gymnasium", reason='unorules.rl needs gymnasium: pip install "unorules[rl]"')
 pytest.importorskip("pettingzoo", reason='unorules.rl needs pettingzoo: pip install "unorules[rl]"')
 
-HOUSE = ["classic", "stacking", "seven-o", "jump-in", "swap-hands", "custom-wilds", "blank-cards"]
-HOUSE_OPTIONS = {"customizable_wilds": 3, "blank_cards": "R0 house-rule"}
-
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: minutes of CPU; run with UNORULES_SLOW=1")

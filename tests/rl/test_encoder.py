@@ -14,7 +14,7 @@ from unorules.rl import OBSERVATION_VERSION, ObservationEncoder
 from unorules.testing import arrange_deck, rearranged
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import HOUSE, HOUSE_OPTIONS
+from rl_cases import HOUSE, HOUSE_OPTIONS
 
 CLASSIC = Ruleset.from_names(["classic"])
 

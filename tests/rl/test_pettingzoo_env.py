@@ -16,7 +16,7 @@ from unorules.rl import NOOP, UnoAECEnv, env, raw_env
 from unorules.testing import rearranged
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import HOUSE, HOUSE_OPTIONS
+from rl_cases import HOUSE, HOUSE_OPTIONS
 
 SPECIAL_WILDS = (
     ["classic", "swap-hands", "shuffle-hands", "custom-wilds", "blank-cards"],

@@ -18,7 +18,7 @@ from unorules import Action, Plugin, Ruleset, register_verb
 from unorules.rl import ACTION_SPACE_VERSION, NOOP, ActionSpace, ActionSpaceError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import HOUSE, HOUSE_OPTIONS
+from rl_cases import HOUSE, HOUSE_OPTIONS
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {
