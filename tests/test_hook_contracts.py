@@ -112,6 +112,7 @@ def test_on_round_end_adjusts_the_state_after_scoring() -> None:
     class Recorder(Plugin):
         name = "recorder"
         requires = ("classic",)
+        private_extras = ("recorder.rounds",)
 
         @hookimpl
         def on_round_end(self, state: GameState, result: RoundResult) -> GameState:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from unorules import Action, Card, Color, GameState, Phase, Ruleset
+from unorules import Action, Card, Color, GameState, Phase, PhaseSpec, Plugin, Ruleset, hookimpl
 
 SETTINGS: list[tuple[dict[str, Any], int]] = [
     ({}, 4),
@@ -108,8 +109,23 @@ def test_json_is_plain_data_with_a_format_tag() -> None:
     assert GameState.from_json(state.to_json(indent=2)) == state
 
 
+class _Keeper(Plugin):
+    """Declares the phase and the extras keys the round trip below stores values in."""
+
+    name = "keeper"
+    requires = ("classic",)
+    verbs = ("draw",)
+    phases = (PhaseSpec("test-phase"),)
+    private_extras = tuple(f"test-{i}" for i in range(9))
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> Sequence[Action]:
+        return (Action.of(state.current_player, "draw"),) if state.phase.name == "test-phase" else ()
+
+
 def test_plugin_values_round_trip() -> None:
-    state = _games()[0][10]
+    rules = Ruleset.from_names(["classic"], plugins=[_Keeper()])
+    state = rules.new_game(players=4, seed=100)
     values: list[Any] = [
         None,
         True,

@@ -32,6 +32,7 @@ from unorules.plugin import (
 from unorules.rng import Rng, Seed, seed_state
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
+from unorules.validate import validate_state
 
 __version__ = "0.1.0"
 
@@ -71,4 +72,5 @@ __all__ = [
     "register_verb",
     "seed_state",
     "switch",
+    "validate_state",
 ]

@@ -20,7 +20,11 @@ verb           arguments                   meaning
 
 Plugins add verbs with :func:`register_verb`. The seat prefix may be left out
 when parsing against a state: the action is then the current player's.
-Actions are interned like cards, so comparing them is cheap.
+Actions are interned like cards, so comparing them is cheap. Only actions
+whose seats (actor and target) are below :data:`INTERNED_SEATS` are interned
+for good: those are the only ones a game can make legal, so text from strangers
+naming other seats cannot make the table grow without end (such actions are
+kept in a small cache that is emptied when it fills up).
 """
 
 from __future__ import annotations
@@ -28,9 +32,15 @@ from __future__ import annotations
 import attrs
 
 from unorules.cards import Card, Color
-from unorules.errors import NotationError
+from unorules.errors import NotationError, excerpt
 
-__all__ = ["Action", "VerbSpec", "register_verb", "verb_spec"]
+__all__ = ["INTERNED_SEATS", "Action", "VerbSpec", "register_verb", "verb_spec"]
+
+INTERNED_SEATS = 16
+"""Actions whose seat and target are below this are interned for good (a game
+has at most 10 seats)."""
+
+_MAX_SEAT_DIGITS = 6  # a seat written with more digits is refused by parse
 
 _REQUIRED, _OPTIONAL, _ABSENT = "required", "optional", "absent"
 _PRESENCE = (_REQUIRED, _OPTIONAL, _ABSENT)
@@ -118,10 +128,18 @@ class Action:
         key = (seat, verb, card, color, target)
         action = _INTERNED.get(key)
         if action is None:
+            action = _OTHERS.get(key)
+            if action is not None:
+                return action
             action = object.__new__(cls)
             for name, value in zip(_FIELDS, key, strict=True):
                 object.__setattr__(action, name, value)
-            _INTERNED[key] = action
+            if 0 <= seat < INTERNED_SEATS and (target is None or 0 <= target < INTERNED_SEATS):
+                _INTERNED[key] = action
+            else:  # never legal in any game: kept only for a while
+                if len(_OTHERS) >= _OTHERS_LIMIT:
+                    _OTHERS.clear()
+                _OTHERS[key] = action
         return action
 
     def __str__(self) -> str:
@@ -164,62 +182,72 @@ class Action:
         with neither, parsing fails.
         """
         if not isinstance(text, str):
-            raise NotationError(f"action notation must be text such as '1: play R7', not {text!r}")
+            raise NotationError(f"action notation must be text such as '1: play R7', not {excerpt(text)}")
+        quoted = excerpt(text)
         body = text.strip()
         seat: int | None = default_seat
         if ":" in body:
             head, _, body = body.partition(":")
-            try:
-                seat = int(head.strip())
-            except ValueError:
-                raise NotationError(
-                    f"bad seat {head.strip()!r} in action {text!r}: expected a number"
-                ) from None
-            if seat < 0:
-                raise NotationError(f"bad seat {seat} in action {text!r}: seats count from 0")
+            seat = _seat_number(head.strip(), quoted)
         words = body.split()
         if not words:
-            raise NotationError(f"empty action {text!r}: expected e.g. '1: play R7' or '2: draw'")
+            raise NotationError(f"empty action {quoted}: expected e.g. '1: play R7' or '2: draw'")
         if seat is None:
-            raise NotationError(f"action {text!r} names no seat: write '<seat>: {body}'")
+            raise NotationError(f"action {quoted} names no seat: write '<seat>: {excerpt(body)[1:-1]}'")
         verb = words[0].lower()
         spec = _VERBS.get(verb)
         if spec is None:
-            raise NotationError(f"unknown verb {words[0]!r} in action {text!r}; verbs: {', '.join(_VERBS)}")
+            raise NotationError(
+                f"unknown verb {excerpt(words[0], 30)} in action {quoted}; verbs: {', '.join(_VERBS)}"
+            )
         card: Card | None = None
         color: Color | None = None
         target: int | None = None
         for word in words[1:]:
             if word.isdecimal():  # not isdigit: int() refuses digits such as "²"
                 if target is not None:
-                    raise NotationError(f"two seats in action {text!r}")
-                target = int(word)
+                    raise NotationError(f"two seats in action {quoted}")
+                target = _seat_number(word, quoted)
             elif (len(word) == 1 and word.upper() in "RYGB") or word.upper() in _COLOR_NAMES:
                 if color is not None:
-                    raise NotationError(f"two colours in action {text!r}")
+                    raise NotationError(f"two colours in action {quoted}")
                 color = Color.parse(word)
             else:
                 if card is not None:
-                    raise NotationError(f"unexpected {word!r} in action {text!r}")
+                    raise NotationError(f"unexpected {excerpt(word, 30)} in action {quoted}")
                 try:
                     card = Card.parse(word)
                 except NotationError as exc:
-                    raise NotationError(f"in action {text!r}: {exc}") from None
+                    raise NotationError(f"in action {quoted}: {exc}") from None
         for label, value, presence in (
             ("a card", card, spec.card),
             ("a colour", color, spec.color),
             ("a seat", target, spec.target),
         ):
             if presence == _REQUIRED and value is None:
-                raise NotationError(f"'{verb}' needs {label}: {text!r}")
+                raise NotationError(f"'{verb}' needs {label}: {quoted}")
             if presence == _ABSENT and value is not None:
-                raise NotationError(f"'{verb}' takes no {label[2:]}: {text!r}")
+                raise NotationError(f"'{verb}' takes no {label[2:]}: {quoted}")
         return cls.of(seat, verb, card, color, target)
+
+
+def _seat_number(word: str, quoted: str) -> int:
+    """The seat number ``word`` (decimal digits, at most six of them)."""
+    if not word.isdecimal():
+        if word.startswith("-") and word[1:].isdecimal():
+            raise NotationError(f"bad seat {excerpt(word, 30)} in action {quoted}: seats count from 0")
+        raise NotationError(f"bad seat {excerpt(word, 30)} in action {quoted}: expected a number")
+    if len(word) > _MAX_SEAT_DIGITS:
+        raise NotationError(f"bad seat {excerpt(word, 30)} in action {quoted}: no game has that many seats")
+    return int(word)
 
 
 _FIELDS = ("seat", "verb", "card", "color", "target")
 _COLOR_NAMES = {"RED", "YELLOW", "GREEN", "BLUE"}
 _INTERNED: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}
+_OTHERS: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}
+"""Actions naming seats no game has, kept for a while (see the module's docstring)."""
+_OTHERS_LIMIT = 4096
 
 
 def _unpickle_action(

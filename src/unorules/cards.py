@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from unorules.errors import NotationError
+from unorules.errors import NotationError, excerpt
 
 __all__ = [
     "COLORS",
@@ -55,11 +55,13 @@ class Color(enum.Enum):
     @classmethod
     def parse(cls, text: str) -> Color:
         """Parse a colour letter or name (``"r"``, ``"Red"``)."""
+        if not isinstance(text, str):
+            raise NotationError(f"a colour must be text such as 'R' or 'red', not {excerpt(text, 30)}")
         key = text.strip().upper()
         found = _COLOR_BY_TEXT.get(key)
         if found is None:
             raise NotationError(
-                f"bad colour {text!r}: expected one of R, Y, G, B (or red, yellow, green, blue)"
+                f"bad colour {excerpt(text, 30)}: expected one of R, Y, G, B (or red, yellow, green, blue)"
             )
         return found
 
@@ -185,13 +187,16 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
         if not isinstance(text, str):
-            raise NotationError(f"card notation must be text such as 'R7', not {text!r}")
+            raise NotationError(f"card notation must be text such as 'R7', not {excerpt(text)}")
         card = _PARSED.get(text)
         if card is not None:
             return card
         key = text.strip().upper()
         if not key:
             raise NotationError("empty card: expected e.g. R7, GS, YR, B+2, W or W+4")
+        card = _PARSED.get(key)
+        if card is not None:
+            return card
         info = _KINDS.get(key)
         if info is not None and info.wild:
             card = cls(None, key)
@@ -200,11 +205,14 @@ class Card:
             info = _KINDS.get(key[1:])
             if color is None or info is None or info.wild:
                 raise NotationError(
-                    f"bad card {text!r}: expected a colour letter (R, Y, G, B) and one of "
+                    f"bad card {excerpt(text, 40)}: expected a colour letter (R, Y, G, B) and one of "
                     f"{_coloured_kinds()}, or a wild: {_wild_kinds()}"
                 )
             card = cls(color, key[1:])
-        _PARSED[text] = card
+        # Only the canonical spelling and its lower case are remembered (a
+        # bounded table), never the raw text: strangers' spellings are many.
+        canonical = str(card)
+        _PARSED[canonical] = _PARSED[canonical.lower()] = card
         return card
 
     def __reduce__(self) -> tuple[object, tuple[Color | None, str]]:
@@ -215,6 +223,7 @@ class Card:
 
 _INTERNED: dict[tuple[Color | None, str], Card] = {}
 _PARSED: dict[str, Card] = {}
+"""Card text already parsed: each card's canonical spelling and its lower case."""
 
 
 def _unpickle_card(color: Color | None, kind: str) -> Card:

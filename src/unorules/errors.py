@@ -2,18 +2,67 @@
 
 from __future__ import annotations
 
+import functools
+import reprlib
+
 __all__ = [
+    "MAX_MESSAGE",
     "IllegalActionError",
     "NotationError",
     "RulesetError",
     "SeatError",
     "StateFormatError",
     "UnorulesError",
+    "excerpt",
 ]
 
 
+MAX_MESSAGE = 2000
+"""The longest error message unorules builds: a longer one (an error quoting a
+huge untrusted input) keeps its beginning and its end around a note of how
+many characters were cut."""
+
+
+def excerpt(value: object, limit: int = 80) -> str:
+    """A ``repr`` of ``value`` of about ``limit`` characters at most, for error
+    messages that quote untrusted input (long text is cut in the middle and its
+    length given; long lists, deep nesting and big numbers are abridged)."""
+    try:
+        shown = _repr_for(limit).repr(value)
+    except ValueError:  # an int over Python's digit limit, possibly nested
+        shown = f"<a {type(value).__name__} too large to show>"
+    if isinstance(value, str) and len(value) > limit:
+        shown += f" ({len(value)} characters)"
+    return shown
+
+
+@functools.cache
+def _repr_for(limit: int) -> reprlib.Repr:
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = short.maxlong = limit
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 6
+    short.maxlevel = 3
+    return short
+
+
+def _shorten(message: str) -> str:
+    if len(message) <= MAX_MESSAGE:
+        return message
+    head, tail = MAX_MESSAGE * 3 // 4, MAX_MESSAGE // 5
+    return f"{message[:head]} [... {len(message) - head - tail} characters cut ...] {message[-tail:]}"
+
+
 class UnorulesError(Exception):
-    """Base class of every error unorules raises on purpose."""
+    """Base class of every error unorules raises on purpose.
+
+    Messages longer than :data:`MAX_MESSAGE` characters are cut in the middle,
+    so an error about a huge input never repeats all of it.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            args = (_shorten(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class IllegalActionError(UnorulesError, ValueError):
@@ -39,7 +88,17 @@ class RulesetError(UnorulesError, ValueError):
 
 
 class StateFormatError(UnorulesError, ValueError):
-    """Serialised state (JSON) that is malformed; the message names the bad part."""
+    """A state that is malformed (bad JSON) or makes no sense under its rule set
+    (a seat that does not exist, a card the deck lacks, a phase no plugin
+    declares); the message names the bad part and the rule it breaks.
+
+    ``field`` is the path of the bad part (``"uno_exposed[0]"``,
+    ``"phase.count"``, ``"extras.jump-in"``) when one is known.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class SeatError(UnorulesError, ValueError):

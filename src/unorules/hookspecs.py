@@ -101,6 +101,36 @@ def check_game(ruleset: Ruleset, players: int) -> None:
     """
 
 
+@hookspec
+def check_state(state: GameState) -> None:
+    """Refuse a state whose data owned by this plugin makes no sense.
+
+    Called by :func:`~unorules.validate_state`, hence by
+    :meth:`GameState.from_json <unorules.GameState.from_json>` for every state
+    read from outside, after the core checked what it owns: the seats, the
+    turn, the cards (each a card of the deck), the scores, the rounds and the
+    general shape of ``state.phase`` (a declared name, a seat of the game or
+    ``None``, a ``count`` from 0 to the deck's size), of the extras (keys
+    declared, values of the allowed types) and of the events. Card
+    conservation and the check that a seat has a legal action come after this
+    hook, so they can rely on it.
+
+    Check only what this plugin owns: ``state.phase`` when its name is one of
+    the plugin's :attr:`~unorules.Plugin.phases` (its ``count``, ``card``,
+    ``seat``, ``color`` and ``data``), the ``state.extras`` keys it declares,
+    and facts of the state that its rules fix (partners: four seats). Keep it
+    cheap: it runs for every state restored. The helpers of
+    :mod:`unorules.validate` (``require``, ``check_seat``, ...) build the
+    errors.
+
+    :param state: the state to check (never one the game produced itself
+        unless a server asks for it).
+    :return: nothing; results are ignored.
+    :raises StateFormatError: naming the field (``"phase.data[0]"``,
+        ``"extras.jump-in"``) and the rule or fact that it breaks.
+    """
+
+
 # ---------------------------------------------------------------------------
 # Dealing
 # ---------------------------------------------------------------------------

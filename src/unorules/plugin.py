@@ -226,6 +226,10 @@ class Plugin:
       (the core's own kinds, such as ``draw``, need no declaration).
     * ``public_extras``: the keys of ``state.extras`` this plugin owns that
       every seat may see; other keys never leave the full state.
+    * ``private_extras``: the other keys of ``state.extras`` this plugin owns
+      (seen by no seat). A state holding a key that no plugin of its rule set
+      declares in ``public_extras`` or ``private_extras`` is refused by
+      :func:`~unorules.validate_state` (and so by ``GameState.from_json``).
     * ``play_kinds``: the card kinds whose play this plugin's ``on_play``
       handles, or ``None`` (every card): the rule set then asks only the
       plugins that claimed a card's kind.
@@ -255,6 +259,7 @@ class Plugin:
     phases: ClassVar[tuple[PhaseSpec, ...]] = ()
     events: ClassVar[tuple[EventSpec, ...]] = ()
     public_extras: ClassVar[tuple[str, ...]] = ()
+    private_extras: ClassVar[tuple[str, ...]] = ()
     play_kinds: ClassVar[frozenset[str] | None] = None
     max_round_actions: ClassVar[int | None] = None
     round_length_factor: ClassVar[float] = 1.0

@@ -26,7 +26,7 @@ from unorules import hookspecs
 from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames, single
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
-from unorules.errors import IllegalActionError, NotationError, RulesetError
+from unorules.errors import IllegalActionError, NotationError, RulesetError, excerpt
 from unorules.plugin import EventSpec, Option, PhaseSpec
 from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
@@ -193,6 +193,7 @@ class Ruleset:
         public: dict[str, None] = {}
         events: dict[str, EventSpec] = {spec.kind: spec for spec in CORE_EVENTS}
         emitters: dict[str, str] = dict.fromkeys(events, "core")
+        extras: dict[str, str] = {}
         for plugin in self._plugins:
             name = _plugin_name(plugin)
             for event in getattr(plugin, "events", ()):
@@ -207,6 +208,11 @@ class Ruleset:
             verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
             out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
             public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
+            for key in (*getattr(plugin, "public_extras", ()), *getattr(plugin, "private_extras", ())):
+                if extras.setdefault(key, name) != name:
+                    raise RulesetError(
+                        f"plugins {extras[key]!r} and {name!r} both declare extras key {key!r}"
+                    )
             for spec in getattr(plugin, "phases", ()):
                 if not isinstance(spec, PhaseSpec):
                     raise RulesetError(f"plugin {name!r} declares phase {spec!r}: use unorules.PhaseSpec")
@@ -231,6 +237,8 @@ class Ruleset:
         then each plugin's (see ``Plugin.events``), in registration order."""
         self.event_owners: Mapping[str, str] = emitters
         """Who declares each event kind: ``"core"`` or a plugin's name."""
+        self.extras_owners: Mapping[str, str] = extras
+        """The name of the plugin that declares each ``state.extras`` key (public or private)."""
 
     # -- building -------------------------------------------------------------
 
@@ -748,7 +756,7 @@ def _check_options(declared: Mapping[str, tuple[str, Option]], given: dict[str, 
     unknown = [k for k in given if k not in declared]
     if unknown:
         allowed = ", ".join(f"{n} ({p})" for n, (p, _) in sorted(declared.items())) or "none"
-        raise RulesetError(f"unknown option {unknown[0]!r}; options of these plugins: {allowed}")
+        raise RulesetError(f"unknown option {excerpt(unknown[0], 40)}; options of these plugins: {allowed}")
     values: dict[str, Any] = {}
     for name, (plugin_name, option) in declared.items():
         if name in given:

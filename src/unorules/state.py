@@ -18,7 +18,13 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.errors import NotationError, RulesetError, SeatError, StateFormatError
+from unorules.errors import (
+    NotationError,
+    RulesetError,
+    SeatError,
+    StateFormatError,
+    excerpt,
+)
 from unorules.rng import Rng
 
 if TYPE_CHECKING:
@@ -379,6 +385,8 @@ class GameState:
         if legal is None:
             legal = self.legal_actions()
         if action not in legal:
+            if not isinstance(action, Action):
+                raise NotationError(f"expected an Action or action text, not {excerpt(action)}")
             raise self.ruleset._refuse(self, action)
         # The state handed to apply_action: this one with last_action set and no
         # events yet (built inline: this runs on every action).
@@ -745,18 +753,36 @@ class GameState:
         return json.dumps(_state_to_data(self), indent=indent)
 
     @classmethod
-    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> GameState:
+    def from_json(cls, text: str | bytes, ruleset: Ruleset | None = None) -> GameState:
         """Rebuild a state from :meth:`to_json` text.
 
         The rule set is rebuilt from the plugin names and options recorded in
         the text (plugins found through entry points) unless ``ruleset`` is
-        given; malformed text raises :class:`StateFormatError` naming the bad part.
+        given. The text may come from anywhere: malformed text, and a state
+        that makes no sense under its rule set (see
+        :func:`~unorules.validate_state`), raise :class:`StateFormatError`
+        naming the bad part.
         """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise StateFormatError(f"state JSON is not valid JSON: {exc}") from None
-        return _state_from_data(data, ruleset)
+        except RecursionError:
+            raise StateFormatError("state JSON is nested too deeply") from None
+        except (ValueError, TypeError) as exc:  # e.g. an integer over Python's digit limit
+            raise StateFormatError(f"state JSON cannot be read: {exc}") from None
+        state = _state_from_data(data, ruleset)
+        state.validate()
+        return state
+
+    def validate(self) -> None:
+        """Check that this state makes sense under its rule set; raise
+        :class:`StateFormatError` naming the first field that does not (see
+        :func:`~unorules.validate_state`). :meth:`from_json` calls it; a server
+        that builds states itself may too."""
+        from unorules.validate import validate_state
+
+        validate_state(self)
 
 
 _new = object.__new__
@@ -825,7 +851,7 @@ def encode_value(value: Value) -> Any:
     )
 
 
-def decode_value(data: Any, where: str) -> Value:
+def decode_value(data: Any, where: str, depth: int = 0) -> Value:
     """Decode a value written by :func:`encode_value`."""
     if data is None or isinstance(data, bool | int | str):
         return data
@@ -838,22 +864,26 @@ def decode_value(data: Any, where: str) -> Value:
         if tag == "action":
             return _action(inner, where)
         if tag == "tuple" and isinstance(inner, list):
-            return tuple(decode_value(v, f"{where}[{i}]") for i, v in enumerate(inner))
-    raise StateFormatError(f"{where}: cannot decode {data!r}")
+            if depth >= _MAX_VALUE_DEPTH:
+                raise StateFormatError(f"{where}: tuples nested more than {_MAX_VALUE_DEPTH} deep", where)
+            return tuple(decode_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(inner))
+    raise StateFormatError(f"{where}: cannot decode {excerpt(data)}", where)
+
+
+_MAX_VALUE_DEPTH = 16
 
 
 def _card(text: Any, where: str) -> Card:
     if not isinstance(text, str):
-        raise StateFormatError(f"{where}: expected card text, got {text!r}")
+        raise StateFormatError(f"{where}: expected card text, got {excerpt(text)}", where)
     try:
         return Card.parse(text)
     except NotationError as exc:
-        raise StateFormatError(f"{where}: {exc}") from None
+        raise StateFormatError(f"{where}: {exc}", where) from None
 
 
-def _cards(items: Any, where: str) -> tuple[Card, ...]:
-    if not isinstance(items, list):
-        raise StateFormatError(f"{where}: expected a list of cards, got {items!r}")
+def _cards(items: Any, where: str, limit: int = 1000) -> tuple[Card, ...]:
+    _list(items, where, limit, "cards")
     return tuple(_card(c, f"{where}[{i}]") for i, c in enumerate(items))
 
 
@@ -861,28 +891,49 @@ def _color(text: Any, where: str) -> Color:
     try:
         return Color.parse(text) if isinstance(text, str) else Color(text)
     except (NotationError, ValueError):
-        raise StateFormatError(f"{where}: bad colour {text!r}") from None
+        raise StateFormatError(f"{where}: bad colour {excerpt(text)}", where) from None
 
 
 def _action(text: Any, where: str) -> Action:
     if not isinstance(text, str):
-        raise StateFormatError(f"{where}: expected action text, got {text!r}")
+        raise StateFormatError(f"{where}: expected action text, got {excerpt(text)}", where)
     try:
         return Action.parse(text)
     except NotationError as exc:
-        raise StateFormatError(f"{where}: {exc}") from None
+        raise StateFormatError(f"{where}: {exc}", where) from None
 
 
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StateFormatError(f"{where}: expected an integer, got {value!r}")
+        raise StateFormatError(f"{where}: expected an integer, got {excerpt(value)}", where)
     return value
 
 
-def _ints(items: Any, where: str) -> tuple[int, ...]:
-    if not isinstance(items, list):
-        raise StateFormatError(f"{where}: expected a list of integers, got {items!r}")
+def _ints(items: Any, where: str, limit: int = 16) -> tuple[int, ...]:
+    _list(items, where, limit, "integers")
     return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(items))
+
+
+def _list(items: Any, where: str, limit: int, what: str) -> list[Any]:
+    """``items`` if it is a list of at most ``limit`` items (sizes are checked
+    before anything is built from them)."""
+    if not isinstance(items, list):
+        raise StateFormatError(f"{where}: expected a list of {what}, got {excerpt(items)}", where)
+    if len(items) > limit:
+        raise StateFormatError(f"{where}: {len(items)} {what}, more than {limit}", where)
+    return items
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise StateFormatError(f"{where}: expected text, got {excerpt(value)}", where)
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise StateFormatError(f"{where}: expected true or false, got {excerpt(value)}", where)
+    return value
 
 
 def _opt(value: Any, convert: Any, where: str) -> Any:
@@ -901,19 +952,18 @@ def _phase_data(p: Phase) -> dict[str, Any]:
     }
 
 
-def _phase_from(data: Any, where: str) -> Phase:
+def _phase_from(data: Any, where: str, limit: int = 1000) -> Phase:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise StateFormatError(f"{where}: expected an object with a 'name'")
-    if not isinstance(data.get("data", []), list):
-        raise StateFormatError(f"{where}.data: expected a list, got {data['data']!r}")
+        raise StateFormatError(f"{where}: expected an object with a 'name'", where)
+    items = _list(data.get("data", []), f"{where}.data", limit, "values")
     return Phase(
         data["name"],
         _int(data.get("count", 0), f"{where}.count"),
         _opt(data.get("card"), _card, f"{where}.card"),
         _opt(data.get("seat"), _int, f"{where}.seat"),
         _opt(data.get("color"), _color, f"{where}.color"),
-        tuple(decode_value(v, f"{where}.data[{i}]") for i, v in enumerate(data.get("data", []))),
-        bool(data.get("secret", False)),
+        tuple(decode_value(v, f"{where}.data[{i}]") for i, v in enumerate(items)),
+        _bool(data.get("secret", False), f"{where}.secret"),
     )
 
 
@@ -932,28 +982,27 @@ def _event_data(e: Event) -> dict[str, Any]:
     }
 
 
-def _event_from(data: Any, where: str) -> Event:
+def _event_from(data: Any, where: str, limit: int = 1000) -> Event:
     # The typed fields (target, count, color, data) may be missing: JSON written
     # before they existed reads as events without them.
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise StateFormatError(f"{where}: expected an object with a 'kind'")
-    rule = data.get("rule")
-    if rule is not None and not isinstance(rule, str):
-        raise StateFormatError(f"{where}.rule: expected text or null, got {rule!r}")
+        raise StateFormatError(f"{where}: expected an object with a 'kind'", where)
     values = data.get("data", {})
     if not isinstance(values, dict):
-        raise StateFormatError(f"{where}.data: expected an object, got {values!r}")
+        raise StateFormatError(f"{where}.data: expected an object, got {excerpt(values)}", f"{where}.data")
+    if len(values) > limit:
+        raise StateFormatError(f"{where}.data: {len(values)} values, more than {limit}", f"{where}.data")
     return Event(
         data["kind"],
         _opt(data.get("seat"), _int, f"{where}.seat"),
-        _cards(data.get("cards", []), f"{where}.cards"),
-        rule,
-        str(data.get("detail", "")),
-        bool(data.get("private", False)),
+        _cards(data.get("cards", []), f"{where}.cards", limit),
+        _opt(data.get("rule"), _text, f"{where}.rule"),
+        _text(data.get("detail", ""), f"{where}.detail"),
+        _bool(data.get("private", False), f"{where}.private"),
         _opt(data.get("target"), _int, f"{where}.target"),
         _opt(data.get("count"), _int, f"{where}.count"),
         _opt(data.get("color"), _color, f"{where}.color"),
-        tuple((str(k), decode_value(v, f"{where}.data.{k}")) for k, v in values.items()),
+        tuple((str(k), decode_value(v, f"{where}.data.{excerpt(k, 40)[1:-1]}")) for k, v in values.items()),
     )
 
 
@@ -1135,88 +1184,102 @@ def _state_to_data(s: GameState) -> dict[str, Any]:
 
 def _state_from_data(data: Any, ruleset: Ruleset | None) -> GameState:
     from unorules.ruleset import Ruleset
+    from unorules.validate import MAX_ROUNDS, max_events
 
     if not isinstance(data, dict):
         raise StateFormatError("state JSON must be an object")
     if data.get("format") != FORMAT:
-        raise StateFormatError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+        raise StateFormatError(f"format: expected {FORMAT!r}, got {excerpt(data.get('format'))}", "format")
 
     def need(key: str) -> Any:
         if key not in data:
-            raise StateFormatError(f"{key}: missing")
+            raise StateFormatError(f"{key}: missing", key)
         return data[key]
 
     if ruleset is None:
         ruleset = Ruleset.from_spec(need("ruleset"))
+    # Lists are measured before anything is built from them: no list of a state
+    # is longer than the deck (cards), the seats (seat numbers) or the size limits.
+    deck = len(ruleset.deck)
     hands = need("hands")
     if not isinstance(hands, list) or not 2 <= len(hands) <= 10:
-        raise StateFormatError("hands: expected a list of 2 to 10 hands")
+        raise StateFormatError("hands: expected a list of 2 to 10 hands", "hands")
+    players = len(hands)
     rng_text = need("rng")
+    if not isinstance(rng_text, str) or not 1 <= len(rng_text) <= 16:
+        raise StateFormatError(f"rng: expected 1 to 16 hexadecimal digits, got {excerpt(rng_text)}", "rng")
     try:
         rng = int(rng_text, 16)
-    except (TypeError, ValueError):
-        raise StateFormatError(f"rng: expected hexadecimal text, got {rng_text!r}") from None
-    rounds = need("rounds")
-    if not isinstance(rounds, list):
-        raise StateFormatError("rounds: expected a list")
+    except ValueError:
+        raise StateFormatError(f"rng: expected hexadecimal text, got {excerpt(rng_text)}", "rng") from None
+    rounds = _list(need("rounds"), "rounds", MAX_ROUNDS, "rounds")
     outcome = need("outcome")
     extras = need("extras")
     if not isinstance(extras, dict):
-        raise StateFormatError("extras: expected an object")
+        raise StateFormatError("extras: expected an object", "extras")
+    if len(extras) > 1000:
+        raise StateFormatError(f"extras: {len(extras)} keys, more than 1000", "extras")
     direction = _int(need("direction"), "direction")
     if direction not in (1, -1):
-        raise StateFormatError(f"direction: expected 1 or -1, got {direction}")
-    players = len(hands)
+        raise StateFormatError(f"direction: expected 1 or -1, got {direction}", "direction")
     current = _int(need("current_player"), "current_player")
     if not 0 <= current < players:
-        raise StateFormatError(f"current_player: {current} is not a seat of {players}")
-    discard = _cards(need("discard_pile"), "discard_pile")
+        raise StateFormatError(f"current_player: {current} is not a seat of {players}", "current_player")
+    discard = _cards(need("discard_pile"), "discard_pile", deck)
     if not discard:
-        raise StateFormatError("discard_pile: must hold at least the top card")
-    try:
-        round_results = tuple(
-            RoundResult(
-                _int(r["number"], f"rounds[{i}].number"),
-                _opt(r["winner"], _int, f"rounds[{i}].winner"),
-                str(r["reason"]),
-                _ints(r["points"], f"rounds[{i}].points"),
-                tuple(_cards(h, f"rounds[{i}].hands[{j}]") for j, h in enumerate(r["hands"])),
+        raise StateFormatError("discard_pile: must hold at least the top card", "discard_pile")
+    round_results = []
+    for i, r in enumerate(rounds):
+        where = f"rounds[{i}]"
+        if not isinstance(r, dict) or not {"number", "winner", "reason", "points", "hands"} <= r.keys():
+            raise StateFormatError(
+                f"{where}: expected an object with number, winner, reason, points, hands", where
             )
-            for i, r in enumerate(rounds)
+        round_hands = _list(r["hands"], f"{where}.hands", players, "hands")
+        round_results.append(
+            RoundResult(
+                _int(r["number"], f"{where}.number"),
+                _opt(r["winner"], _int, f"{where}.winner"),
+                _text(r["reason"], f"{where}.reason"),
+                _ints(r["points"], f"{where}.points", players),
+                tuple(_cards(h, f"{where}.hands[{j}]", deck) for j, h in enumerate(round_hands)),
+            )
         )
-        out = (
-            None
-            if outcome is None
-            else Outcome(_ints(outcome["winners"], "outcome.winners"), str(outcome["reason"]))
+    if outcome is None:
+        out = None
+    elif isinstance(outcome, dict) and {"winners", "reason"} <= outcome.keys():
+        out = Outcome(
+            _ints(outcome["winners"], "outcome.winners", players), _text(outcome["reason"], "outcome.reason")
         )
-    except (KeyError, TypeError) as exc:
-        raise StateFormatError(f"rounds/outcome: missing or bad field {exc}") from None
-    scores = _ints(need("scores"), "scores")
+    else:
+        raise StateFormatError("outcome: expected null or an object with winners and reason", "outcome")
+    scores = _ints(need("scores"), "scores", players)
     if len(scores) != players:
-        raise StateFormatError(f"scores: expected {players} scores, got {len(scores)}")
+        raise StateFormatError(f"scores: expected {players} scores, got {len(scores)}", "scores")
     last = need("last_action")
-    events = need("events")
-    if not isinstance(events, list):
-        raise StateFormatError("events: expected a list")
+    limit = max_events(ruleset)
+    events = _list(need("events"), "events", limit, "events")
     return GameState(
         ruleset=ruleset,
-        hands=tuple(_cards(h, f"hands[{i}]") for i, h in enumerate(hands)),
-        draw_pile=_cards(need("draw_pile"), "draw_pile"),
+        hands=tuple(_cards(h, f"hands[{i}]", deck) for i, h in enumerate(hands)),
+        draw_pile=_cards(need("draw_pile"), "draw_pile", deck),
         discard_pile=discard,
         color=_opt(need("color"), _color, "color"),
         direction=direction,
         current_player=current,
-        phase=_phase_from(need("phase"), "phase"),
+        phase=_phase_from(need("phase"), "phase", deck),
         dealer=_int(need("dealer"), "dealer"),
         scores=scores,
-        uno_declared=_ints(need("uno_declared"), "uno_declared"),
-        uno_exposed=_ints(need("uno_exposed"), "uno_exposed"),
+        uno_declared=_ints(need("uno_declared"), "uno_declared", players),
+        uno_exposed=_ints(need("uno_exposed"), "uno_exposed", players),
         stalled=_int(need("stalled"), "stalled"),
-        left=_ints(need("left"), "left"),
-        rounds=round_results,
+        left=_ints(need("left"), "left", players),
+        rounds=tuple(round_results),
         outcome=out,
         rng=rng,
-        extras=tuple(sorted((str(k), decode_value(v, f"extras.{k}")) for k, v in extras.items())),
+        extras=tuple(
+            sorted((str(k), decode_value(v, f"extras.{excerpt(k, 40)[1:-1]}")) for k, v in extras.items())
+        ),
         last_action=_opt(last, _action, "last_action"),
-        events=tuple(_event_from(e, f"events[{i}]") for i, e in enumerate(events)),
+        events=tuple(_event_from(e, f"events[{i}]", deck) for i, e in enumerate(events)),
     )

@@ -176,6 +176,7 @@ class SetsAsideACard(Plugin):
 
     name = "sets-aside"
     requires = ("classic",)
+    private_extras = ("aside",)
 
     @hookimpl(wrapper=True)
     def on_starter(self, state: GameState) -> Generator[None, GameState | None, GameState | None]:

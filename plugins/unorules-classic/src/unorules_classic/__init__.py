@@ -125,6 +125,7 @@ from unorules import (
 )
 from unorules.ruleset import MAX_PLAYERS
 from unorules.state import PLAY
+from unorules.validate import require
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
 
@@ -365,6 +366,12 @@ class ClassicPlugin(Plugin):
             return state.replace(phase=Phase("color", card=top))
         return state
 
+    # -- checking states read from outside ----------------------------------------------
+
+    @hookimpl(trylast=True)
+    def check_state(self, state: GameState) -> None:
+        _check_phase(state)
+
     # -- legal actions --------------------------------------------------------------
 
     @hookimpl(trylast=True)
@@ -509,6 +516,47 @@ class ClassicPlugin(Plugin):
             return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
         best = max(scores[s] for s in seats)
         return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
+
+
+# -- checking states -------------------------------------------------------------------
+
+
+def _check_phase(state: GameState) -> None:
+    """Classic's phases carry what their handlers need (``validate_state``)."""
+    phase = state.phase
+    name = phase.name
+    seat = state.current_player
+    if name == "play":
+        require(
+            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
+        )
+    elif name == "drawn":
+        require(
+            phase.card is not None and phase.card in state.hands[seat],
+            "phase.card",
+            "R-TURN-DRAW: phase 'drawn' names the card just drawn, which the seat to move holds",
+        )
+    elif name in ("penalty", "challenge"):
+        rule = "R-CHALLENGE" if name == "challenge" else "R-ACT-D2, R-TURN-WD4"
+        require(phase.count >= 1, "phase.count", f"{rule}: a seat told to draw draws at least one card")
+        require(phase.card is not None, "phase.card", f"{rule}: phase {name!r} names the card that caused it")
+        if name == "challenge":
+            require(
+                phase.seat is not None and phase.seat != seat and phase.seat not in state.left,
+                "phase.seat",
+                "R-CHALLENGE: the seat that played the Wild Draw Four, another seat still in the game",
+            )
+            require(
+                phase.color is not None,
+                "phase.color",
+                "R-CHALLENGE: the colour before the Wild Draw Four, against which a bluff is judged",
+            )
+    elif name == "color":
+        require(
+            state.color is None,
+            "color",
+            "R-SETUP-STARTER: in phase 'color' the wild starter's colour is still to be named",
+        )
 
 
 # -- the action handlers ----------------------------------------------------------------

@@ -242,6 +242,7 @@ from unorules import (
     register_kind,
     register_verb,
 )
+from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
     "CUSTOM_WILDS",
@@ -914,6 +915,10 @@ class CustomWildsPlugin(Plugin):
         return result
 
     @hookimpl
+    def check_state(self, state: GameState) -> None:
+        _check_state(state)
+
+    @hookimpl
     def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
         # C7: while an open-hands card is in force, every hand is open.
         if state.extras and state.extra(OPEN_HANDS):
@@ -957,6 +962,52 @@ class CustomWildsPlugin(Plugin):
         if name == JOKE:
             return "R-CUSTOM", "answer for the table: 'laughed' (somebody laughed) or 'nolaugh' (nobody did)"
         return "R-CUSTOM", "crow like a rooster ('crow') or draw 4 ('draw')"
+
+
+def _check_state(state: GameState) -> None:
+    """The effects' phases carry what their handlers need; the open hands are seats (R-CUSTOM)."""
+    owners = state.extra(OPEN_HANDS)
+    if owners is not None:
+        check_seats(state, owners, f"extras.{OPEN_HANDS}")
+        require(
+            bool(owners), f"extras.{OPEN_HANDS}", "R-CUSTOM C7: the seats whose open-hands card is in force"
+        )
+    phase = state.phase
+    name = phase.name
+    if name not in _PHASE_VERBS:
+        return
+    seat = state.current_player
+    hand = state.hands[seat]
+    require(phase.card is not None, "phase.card", f"R-CUSTOM: phase {name!r} names the customizable wild")
+    if name == DRAW_COLOR:
+        require(phase.color is not None, "phase.color", "R-CUSTOM C1: the colour to draw until")
+    elif name == DISCARD:
+        require(
+            1 <= phase.count <= len(hand),
+            "phase.count",
+            f"R-CUSTOM C5/C6: the seat to move discards 1 to {len(hand)} card(s) (its hand)",
+        )
+        data = phase.data
+        require(
+            len(data) % 2 == 1,
+            "phase.data",
+            "R-CUSTOM C5/C6: the seat that plays next, then (seat, hand size) pairs still to adjust",
+        )
+        check_seat(state, data[0], "phase.data[0]", in_play=True)
+        for i in range(1, len(data), 2):
+            check_seat(state, data[i], f"phase.data[{i}]", in_play=True)
+            size = data[i + 1]
+            require(
+                isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= len(state.ruleset.deck),
+                f"phase.data[{i + 1}]",
+                "R-CUSTOM C5/C6: a hand size, from 0 to the deck's size",
+            )
+    elif name == JOKE:
+        require(phase.seat is not None, "phase.seat", "R-CUSTOM C8: the seat that told the joke")
+    elif name == KEEP:
+        require(bool(hand), f"hands[{seat}]", "R-CUSTOM C8: the seat to move keeps one card of its hand")
+        require(len(phase.data) == 1, "phase.data", "R-CUSTOM C8: the seat that plays next")
+        check_seat(state, phase.data[0], "phase.data[0]", in_play=True)
 
 
 def _played(effect: Effect, seat: int, card: Card) -> Event:

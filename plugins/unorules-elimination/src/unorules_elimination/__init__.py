@@ -76,6 +76,7 @@ from unorules import (
     hookimpl,
     positive_int,
 )
+from unorules.validate import require
 
 __all__ = ["EliminationPlugin", "plugin"]
 
@@ -120,6 +121,24 @@ class EliminationPlugin(Plugin):
                 "elimination charges every seat its own hand (R-ELIM), which contradicts "
                 "scoring='winner-takes-all'; leave scoring out"
             )
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        # R-ELIM: only seats at the limit leave, and they hold no cards while the game goes on.
+        limit = state.ruleset.options["elimination_limit"]
+        for i, seat in enumerate(state.left):
+            require(
+                state.scores[seat] >= limit,
+                f"left[{i}]",
+                f"R-ELIM: seat {seat} has {state.scores[seat]} points, under the limit {limit}, "
+                "so it cannot have left",
+            )
+            if state.outcome is None:
+                require(
+                    not state.hands[seat],
+                    f"hands[{seat}]",
+                    "R-ELIM: a seat that has left the game holds no cards",
+                )
 
     @hookimpl
     def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:

@@ -154,6 +154,7 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from unorules import PLAY, Action, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, one_of
+from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
 
@@ -256,6 +257,30 @@ class JumpInPlugin(Plugin):
             if found and len(hand) == 2 and seat not in declared:
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
         return acts
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        # R-JUMP: the window keeps the phase and direction an identical jump-in restores.
+        value = state.extra(WINDOW)
+        if value is None:
+            return
+        field = f"extras.{WINDOW}"
+        require(
+            isinstance(value, tuple)
+            and len(value) == 2
+            and isinstance(value[0], tuple)
+            and len(value[0]) == 6
+            and isinstance(value[0][0], str)
+            and isinstance(value[0][1], int)
+            and isinstance(value[0][5], tuple),
+            field,
+            "R-JUMP: the window is ((phase name, count, card, seat, colour, data), direction)",
+        )
+        (name, count, card, seat, color, data), direction = value
+        require(
+            direction in (1, -1) and not isinstance(direction, bool), f"{field}[1]", "a direction, 1 or -1"
+        )
+        check_phase(state, Phase(name, count, card, seat, color, data), f"{field}[0]")
 
     @hookimpl(wrapper=True)
     def apply_action(

@@ -83,6 +83,7 @@ from typing import ClassVar
 import attrs
 
 from unorules import GameState, Outcome, Plugin, RoundResult, Ruleset, RulesetError, hookimpl
+from unorules.validate import require
 
 __all__ = [
     "PAIRS",
@@ -135,6 +136,24 @@ class PartnersPlugin(Plugin):
             raise RulesetError(
                 f"partners (R-TEAM) is played by exactly 4 players in two pairs sitting opposite, "
                 f"not {players}; for 4 or 8 players changing partners see unorules_partners.play_rotation"
+            )
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        # R-TEAM: four seats in two pairs sitting opposite, each pair one score.
+        require(state.players == 4, "hands", f"R-TEAM: partners is played by 4 seats, not {state.players}")
+        scores = state.scores
+        for a, b in PAIRS:
+            require(
+                scores[a] == scores[b],
+                f"scores[{b}]",
+                f"R-TEAM: partners share their pair's score (seats {a} and {b})",
+            )
+        if state.outcome is not None:
+            require(
+                state.outcome.winners in PAIRS,
+                "outcome.winners",
+                f"R-TEAM: a pair wins, {PAIRS[0]} or {PAIRS[1]}",
             )
 
     @hookimpl

@@ -137,6 +137,8 @@ from unorules import (
     one_of,
     register_verb,
 )
+from unorules.errors import StateFormatError
+from unorules.validate import check_card, check_seat, check_seats, require, validate_state
 
 __all__ = [
     "COACHED_KEY",
@@ -172,6 +174,7 @@ def coached_this_round(state: GameState) -> tuple[int, ...]:
     return tuple(record[1:])
 
 
+_CACHE_LIMIT = 4096
 _COACH_ACTIONS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
 _CATCH_ACTIONS: dict[tuple[int, tuple[int, ...], int], tuple[Action, ...]] = {}
 
@@ -188,6 +191,8 @@ def _coach_actions(players: int, left: tuple[int, ...], coached: tuple[int, ...]
             for reporter in seats
             if reporter != coach
         )
+        if len(_COACH_ACTIONS) >= _CACHE_LIMIT:  # states restored from outside may vary without end
+            _COACH_ACTIONS.clear()
         _COACH_ACTIONS[key] = actions
     return actions
 
@@ -201,6 +206,8 @@ def _catch_actions(players: int, left: tuple[int, ...], offender: int) -> tuple[
             for s in range(players)
             if s != offender and s not in left
         )
+        if len(_CATCH_ACTIONS) >= _CACHE_LIMIT:
+            _CATCH_ACTIONS.clear()
         _CATCH_ACTIONS[key] = actions
     return actions
 
@@ -298,6 +305,7 @@ class PenaltiesPlugin(Plugin):
             empty_hand=True,
         ),
     )
+    private_extras = (ILLEGAL_KEY,)
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
@@ -383,6 +391,97 @@ class PenaltiesPlugin(Plugin):
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
         return _explain(state, action)
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        _check_coached(state)
+        _check_record(state)
+
+
+def _check_coached(state: GameState) -> None:
+    coached = state.extra(COACHED_KEY)
+    if coached is None:
+        return
+    field = f"extras.{COACHED_KEY}"
+    require(
+        isinstance(coached, tuple)
+        and bool(coached)
+        and isinstance(coached[0], int)
+        and not isinstance(coached[0], bool)
+        and 0 <= coached[0] <= len(state.rounds),
+        field,
+        "R-PEN-COACH: (the index of a round played so far, then the seats penalised for coaching in it)",
+    )
+    seats = check_seats(state, coached[1:], f"{field}[1:]")
+    require(list(seats) == sorted(seats), f"{field}[1:]", "R-PEN-COACH: the seats in seat order")
+
+
+def _check_record(state: GameState) -> None:
+    """The record of an illegal play holds the state before it, which a catch
+    restores: that state must be valid too (R-PEN-ILLEGAL)."""
+    record = state.extra(ILLEGAL_KEY)
+    if record is None:
+        return
+    field = f"extras.{ILLEGAL_KEY}"
+    require(
+        isinstance(record, tuple) and len(record) == 13,
+        field,
+        "R-PEN-ILLEGAL: (offender, card, hands, draw pile, discard pile, colour, direction, seat to move, "
+        "phase, UNO calls, stalled turns, generator, extras) as they were before the illegal play",
+    )
+    offender, card, hands, draw, discard, color, direction, current, phase, declared, stalled, rng, extras = (
+        record
+    )
+    check_seat(state, offender, f"{field}[0]", in_play=True)
+    check_card(state, card, f"{field}[1]")
+    require(
+        isinstance(hands, tuple) and len(hands) == state.players,
+        f"{field}[2]",
+        "R-PEN-ILLEGAL: one hand per seat",
+    )
+    require(
+        isinstance(hands[offender], tuple) and card in hands[offender],
+        f"{field}[1]",
+        f"R-PEN-ILLEGAL: the card taken back was in seat {offender}'s hand before the play",
+    )
+    require(
+        isinstance(phase, tuple)
+        and len(phase) == 6
+        and isinstance(phase[0], str)
+        and isinstance(phase[1], int)
+        and isinstance(phase[5], tuple),
+        f"{field}[8]",
+        "R-PEN-ILLEGAL: the phase as (name, count, card, seat, colour, data)",
+    )
+    require(
+        isinstance(extras, tuple)
+        and all(isinstance(item, tuple) and len(item) == 2 and item[0] != ILLEGAL_KEY for item in extras),
+        f"{field}[12]",
+        "R-PEN-ILLEGAL: the other extras, as (key, value) pairs",
+    )
+    before = state.replace(
+        hands=hands,
+        draw_pile=draw,
+        discard_pile=discard,
+        color=color,
+        direction=direction,
+        current_player=current,
+        phase=Phase(*phase),
+        uno_declared=declared,
+        uno_exposed=(),
+        stalled=stalled,
+        rng=rng,
+        extras=extras,
+        events=(),
+    )
+    try:
+        validate_state(before)
+    except StateFormatError as exc:
+        raise StateFormatError(
+            f"{field}: R-PEN-ILLEGAL: the state before the illegal play, which a catch restores, "
+            f"makes no sense: {exc}",
+            field,
+        ) from None
 
 
 def _snapshot(state: GameState, action: Action) -> tuple[Any, ...]:

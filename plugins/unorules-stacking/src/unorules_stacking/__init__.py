@@ -111,6 +111,7 @@ from collections.abc import Sequence
 from unorules_classic import is_playable
 
 from unorules import Action, Card, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, switch
+from unorules.validate import require
 
 __all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
 
@@ -198,6 +199,25 @@ class StackingPlugin(Plugin):
         if acts and len(hand) == 2 and seat not in state.uno_declared:
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before laying the next-to-last card
         return acts
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        # R-STACK: a stack holds from its top card's draw to every draw card of the deck.
+        phase = stack_phase(state)
+        if phase is None:
+            return
+        assert phase.card is not None
+        rules = state.ruleset
+        most: int | None = rules.cache.get(("stacking", "most"))
+        if most is None:
+            most = rules.cache["stacking", "most"] = sum(DRAWS.get(c.kind, 0) for c in rules.deck)
+        least = DRAWS[phase.card.kind]
+        require(
+            least <= phase.count <= most,
+            "phase.count",
+            f"R-STACK: a stack topped by a {_NAMES[phase.card.kind]} holds {least} to {most} cards "
+            "(the draws of every Draw Two and Wild Draw Four of the deck)",
+        )
 
     @hookimpl
     def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
