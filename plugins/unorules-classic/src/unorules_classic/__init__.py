@@ -123,6 +123,7 @@ from unorules import (
     positive_int,
     switch,
 )
+from unorules.errors import StateFormatError
 from unorules.ruleset import MAX_PLAYERS
 from unorules.state import PLAY
 from unorules.validate import require
@@ -551,11 +552,17 @@ def _check_phase(state: GameState) -> None:
                 "phase.color",
                 "R-CHALLENGE: the colour before the Wild Draw Four, against which a bluff is judged",
             )
-    elif name == "color":
+    if name == "color":
         require(
             state.color is None,
             "color",
             "R-SETUP-STARTER: in phase 'color' the wild starter's colour is still to be named",
+        )
+    elif state.color is None and state.outcome is None:
+        raise StateFormatError(
+            "color: R-TURN-MATCH: the colour to match is unnamed only while a wild starter's colour "
+            "is to be named (phase 'color', R-SETUP-STARTER)",
+            "color",
         )
 
 
