@@ -330,12 +330,9 @@ def test_an_action_target_or_seat_over_the_digit_limit() -> None:
     assert not state.is_legal("0: catch " + "1" * 5000)
 
 
-def test_text_that_is_neither_text_nor_an_action() -> None:
-    state = _new()
-    for thing in (None, 5, b"0: draw", ["0: draw"]):
-        with pytest.raises(UnorulesError):
-            state.apply(thing)  # type: ignore[arg-type]
-        with pytest.raises(UnorulesError):
+def test_state_json_that_is_not_text() -> None:
+    for thing in (None, 5, b"\xff", ["{}"]):
+        with pytest.raises(StateFormatError):
             GameState.from_json(thing)  # type: ignore[arg-type]
 
 

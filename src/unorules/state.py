@@ -385,8 +385,6 @@ class GameState:
         if legal is None:
             legal = self.legal_actions()
         if action not in legal:
-            if not isinstance(action, Action):
-                raise NotationError(f"expected an Action or action text, not {excerpt(action)}")
             raise self.ruleset._refuse(self, action)
         # The state handed to apply_action: this one with last_action set and no
         # events yet (built inline: this runs on every action).
