@@ -443,6 +443,28 @@ def _check_events(state: GameState, facts: _Facts) -> None:
         _check_text(event.detail, f"{where}.detail")
         if not isinstance(event.private, bool):
             raise _refuse(f"{where}.private", f"expected true or false, got {excerpt(event.private)}")
+        if event.target is not None:
+            check_seat(state, event.target, f"{where}.target")
+        if event.count is not None:
+            _check_int(event.count, f"{where}.count", 0, MAX_SCORE)
+        if event.color is not None and not isinstance(event.color, Color):
+            raise _refuse(f"{where}.color", f"expected a colour, got {excerpt(event.color)}")
+        _check_pairs(state, event.data, f"{where}.data")
+
+
+def _check_pairs(state: GameState, pairs: Any, field: str) -> None:
+    """``(name, value)`` pairs with distinct names in order and plugin values."""
+    if not isinstance(pairs, tuple):
+        raise _refuse(field, f"expected (name, value) pairs, got {excerpt(pairs)}")
+    previous: str | None = None
+    for item in pairs:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+            raise _refuse(field, f"expected (name, value) pairs, got {excerpt(item)}")
+        name, value = item
+        _check_text(name, field)
+        require(previous is None or previous < name, field, "names must be distinct and sorted")
+        previous = name
+        check_value(state, value, f"{field}.{name}")
 
 
 def _set_aside(state: GameState, facts: _Facts) -> list[Card]:
