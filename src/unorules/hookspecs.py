@@ -110,7 +110,7 @@ def check_state(state: GameState) -> None:
     read from outside, after the core checked what it owns: the seats, the
     turn, the cards (each a card of the deck), the scores, the rounds and the
     general shape of ``state.phase`` (a declared name, a seat of the game or
-    ``None``, a ``count`` from 0 to the deck's size), of the extras (keys
+    ``None``, a ``count`` from 0 to twice the deck's size), of the extras (keys
     declared, values of the allowed types) and of the events. Card
     conservation and the check that a seat has a legal action come after this
     hook, so they can rely on it.

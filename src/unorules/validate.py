@@ -12,7 +12,8 @@ may call it too. The core checks what it owns:
   seats still in the game; two seats in play unless the game is over;
 * numbers: the direction (1 or -1), ``stalled`` (0 to the number of seats),
   scores and points (at most :data:`MAX_SCORE` either way), the generator's
-  state (64 bits), ``phase.count`` (0 to the deck's size);
+  state (64 bits), ``phase.count`` (0 to twice the deck's size: a stack of
+  draw cards may recycle some through a reshuffle);
 * cards: every card a card of the rule set's deck, and the hands, the piles
   and the cards plugins set aside (:meth:`Plugin.set_aside_cards
   <unorules.Plugin.set_aside_cards>`) together exactly the deck;
@@ -242,7 +243,7 @@ def _check_int(value: Any, field: str, low: int, high: int) -> None:
 def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
     """The core's checks of a phase (``state.phase``, or one a plugin stores to
     restore later): a name some plugin of the rule set declares, ``count`` from
-    0 to the deck's size, ``card`` a card of the deck or ``None``, ``seat`` a
+    0 to twice the deck's size, ``card`` a card of the deck or ``None``, ``seat`` a
     seat or ``None``, ``color`` a :class:`Color` or ``None``, ``data`` a tuple of
     plugin values, ``secret`` a bool."""
     from unorules.state import Phase
@@ -257,7 +258,7 @@ def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
             f"{field}.name",
             f"{excerpt(name)} is a phase no plugin of this rule set declares (declared: {declared})",
         )
-    _check_int(phase.count, f"{field}.count", 0, _facts(rules).deck_size)
+    _check_int(phase.count, f"{field}.count", 0, 2 * _facts(rules).deck_size)
     if phase.card is not None:
         check_card(state, phase.card, f"{field}.card")
     if phase.seat is not None:
