@@ -523,7 +523,10 @@ class ClassicPlugin(Plugin):
 
 
 def _check_phase(state: GameState) -> None:
-    """Classic's phases carry what their handlers need (``validate_state``)."""
+    """Classic's phases carry what their handlers need (``validate_state``).
+    Once the game is over no handler runs: the last phase stays as it was."""
+    if state.outcome is not None:
+        return
     phase = state.phase
     name = phase.name
     seat = state.current_player

@@ -974,8 +974,8 @@ def _check_state(state: GameState) -> None:
         )
     phase = state.phase
     name = phase.name
-    if name not in _PHASE_VERBS:
-        return
+    if name not in _PHASE_VERBS or state.outcome is not None:
+        return  # not an effect's phase, or the game is over and the last phase stays as it was
     seat = state.current_player
     hand = state.hands[seat]
     require(phase.card is not None, "phase.card", f"R-CUSTOM: phase {name!r} names the customizable wild")
