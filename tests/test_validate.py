@@ -273,12 +273,8 @@ def test_core_fields_out_of_range() -> None:
     _refused(state.replace(events=(Event("x", detail="d" * 5000),)), "events[0].detail", "at most 1000")
     _refused(state.replace(events=(Event("x", target=7),)), "events[0].target", "not a seat")
     _refused(state.replace(events=(Event("x", count=-2),)), "events[0].count")
-    _refused(
-        state.replace(events=(Event("x", data=(("b", 1), ("a", 2))),)),
-        "events[0].data",
-        "sorted",
-        json_too=False,
-    )
+    twice = Event("x", data=(("b", 1), ("b", 2)))
+    _refused(state.replace(events=(twice,)), "events[0].data", "twice", json_too=False)
     _refused(state.replace(events=(Event("x", data=(("a", Card.parse("SW")),)),)), "events[0].data.a")
     many = (Event("x"),) * (max_events(state.ruleset) + 1)
     _refused(state.replace(events=many), "events", "more than")

@@ -454,17 +454,17 @@ def _check_events(state: GameState, facts: _Facts) -> None:
 
 
 def _check_pairs(state: GameState, pairs: Any, field: str) -> None:
-    """``(name, value)`` pairs with distinct names in order and plugin values."""
+    """``(name, value)`` pairs with distinct names and plugin values."""
     if not isinstance(pairs, tuple):
         raise _refuse(field, f"expected (name, value) pairs, got {excerpt(pairs)}")
-    previous: str | None = None
+    seen: set[str] = set()
     for item in pairs:
         if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
             raise _refuse(field, f"expected (name, value) pairs, got {excerpt(item)}")
         name, value = item
         _check_text(name, field)
-        require(previous is None or previous < name, field, "names must be distinct and sorted")
-        previous = name
+        require(name not in seen, field, f"the name {excerpt(name, 40)} is given twice")
+        seen.add(name)
         check_value(state, value, f"{field}.{name}")
 
 
