@@ -22,7 +22,7 @@ what pluggy's call would do:
 
 A hook with an old-style wrapper (``hookwrapper=True``) or an implementation
 with keyword defaults is called through pluggy itself (once). The compiled
-callers bypass pluggy's call tracing and monitoring. ``tests/test_hook_layer.py``
+callers bypass pluggy's call tracing and monitoring. ``tests/test_compiled_hooks.py``
 checks all of this against pluggy on random mixes of implementations.
 """
 
@@ -85,10 +85,12 @@ def _teardown(
     _wrapfail(gen, "has second yield")
 
 
-def single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
-    """The implementation of ``hook`` when there is exactly one, plain (not a
-    wrapper) and taking the spec's arguments in the spec's order; else ``None``."""
-    impls = hook.get_hookimpls()
+def single(hook: pluggy.HookCaller, impls: list[pluggy.HookImpl] | None = None) -> Callable[..., Any] | None:
+    """The implementation of ``hook`` (or the one of ``impls``) when there is
+    exactly one, plain (not a wrapper) and taking the spec's arguments in the
+    spec's order; else ``None``."""
+    if impls is None:
+        impls = hook.get_hookimpls()
     if len(impls) != 1 or hook.spec is None:
         return None
     impl = impls[0]
@@ -103,13 +105,24 @@ def single(hook: pluggy.HookCaller) -> Callable[..., Any] | None:
     return function
 
 
-def compile_hook(hook: pluggy.HookCaller, concatenate: bool = False) -> Callable[..., Any]:
+def compile_hook(
+    hook: pluggy.HookCaller,
+    concatenate: bool = False,
+    keep: Callable[[pluggy.HookImpl], bool] | None = None,
+) -> Callable[..., Any]:
     """A caller of ``hook`` taking the spec's arguments positionally, returning
     and raising what ``hook(**arguments)`` would.
 
     With ``concatenate`` (a hook that is not ``firstresult``, whose results
     are sequences) the caller returns the tuple of every result's items, as
     ``tuple(itertools.chain.from_iterable(hook(...)))`` would.
+
+    With ``keep``, only the implementations it accepts are called, in the
+    same order (a per-card-kind ``on_play`` caller leaves out the plugins that
+    declared they do nothing for that kind): the caller then returns what
+    ``hook(...)`` returns whenever the implementations left out return
+    ``None`` and wrap without changing anything. A hook with an old-style
+    wrapper goes through pluggy with every implementation.
     """
     spec = hook.spec
     if spec is None:
@@ -121,11 +134,13 @@ def compile_hook(hook: pluggy.HookCaller, concatenate: bool = False) -> Callable
     impls = hook.get_hookimpls()
     if any(impl.hookwrapper or impl.kwargnames for impl in impls):
         return _through_pluggy(hook, argnames, concatenate)
+    if keep is not None:
+        impls = [impl for impl in impls if keep(impl)]
     if not impls:
         if firstresult:
             return lambda *args: None
         return (lambda *args: ()) if concatenate else (lambda *args: [])
-    function = single(hook)
+    function = single(hook, impls)
     if function is not None and firstresult:
         return function
     return _generate(hook.name, argnames, impls[::-1], firstresult, concatenate)

@@ -231,8 +231,11 @@ class Plugin:
       declares in ``public_extras`` or ``private_extras`` is refused by
       :func:`~unorules.validate_state` (and so by ``GameState.from_json``).
     * ``play_kinds``: the card kinds whose play this plugin's ``on_play``
-      handles, or ``None`` (every card): the rule set then asks only the
-      plugins that claimed a card's kind.
+      handles (a ``frozenset`` such as ``frozenset({"7", "0"})``), or ``None``
+      (every card): the rule set then asks only the plugins that claimed a
+      card's kind. It covers every ``on_play`` implementation of the plugin,
+      wrappers included: for other kinds they must return ``None`` and change
+      nothing (see :doc:`hooks`).
     * ``max_round_actions``: a bound on the actions of one round that the
       testing toolkit uses, or ``None`` for its default (which grows with the
       number of seats and the plugins' ``round_length_factor``).

@@ -167,6 +167,11 @@ class Ruleset:
             raise RulesetError(f"the plugins {list(self.names)} put no cards in the deck")
         self._points: dict[Card, int] = {}
         self._targeted: set[Card] = set()
+        # on_play by card kind (Plugin.play_kinds): a play calls only the plugins
+        # that claimed its card's kind or declared every card, in pluggy's order.
+        self._play_callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {
+            kind: self._compile_play_caller(kind) for kind in dict.fromkeys(c.kind for c in self.deck)
+        }
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
             if points is None:
@@ -183,6 +188,31 @@ class Ruleset:
         are shared by every rule set, so per-rule-set data belongs here."""
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
+
+    def _compile_play_caller(self, kind: str) -> Callable[[GameState, Action, GameState], GameState | None]:
+        """The ``on_play`` caller for plays of a card of ``kind``: the
+        implementations of the plugins whose ``play_kinds`` is ``None`` or
+        holds ``kind``, in pluggy's order, with pluggy's semantics."""
+        claims = self._play_kinds
+        return compile_hook(
+            self.hook.on_play,
+            keep=lambda impl: (kinds := claims.get(impl.plugin_name)) is None or kind in kinds,
+        )
+
+    def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+        """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
+        what ``ruleset.hook.on_play(state=state, action=action,
+        previous=previous)`` returns, asking only the plugins whose
+        :attr:`~unorules.Plugin.play_kinds` claim the card's kind (or every
+        card). For plugins that call the hook again, such as a jump-in
+        replaying a card from another seat."""
+        card = action.card
+        if card is None:
+            raise ValueError(f"play_effect needs a play with a card, not {action}")
+        caller = self._play_callers.get(card.kind)
+        if caller is None:  # a kind outside this rule set's deck
+            caller = self._play_callers[card.kind] = self._compile_play_caller(card.kind)
+        return caller(state, action, previous)
 
     def _declare(self) -> None:
         """Gather what the plugins declare (see :class:`~unorules.Plugin`)."""
@@ -205,6 +235,20 @@ class Ruleset:
                     )
                 emitters.setdefault(event.kind, name)
                 events[event.kind] = event
+        play_kinds: dict[str, frozenset[str] | None] = {}
+        for plugin in self._plugins:
+            name = _plugin_name(plugin)
+            kinds = getattr(plugin, "play_kinds", None)
+            if kinds is not None:
+                if not isinstance(kinds, frozenset | set | tuple | list) or not all(
+                    isinstance(k, str) for k in kinds
+                ):
+                    raise RulesetError(
+                        f"plugin {name!r} declares play_kinds {kinds!r}: use a frozenset of card kinds "
+                        "such as frozenset({'7', '0'}), or None for every card"
+                    )
+                kinds = frozenset(kinds)
+            play_kinds[name] = kinds
             verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
             out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
             public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
@@ -239,6 +283,7 @@ class Ruleset:
         """Who declares each event kind: ``"core"`` or a plugin's name."""
         self.extras_owners: Mapping[str, str] = extras
         """The name of the plugin that declares each ``state.extras`` key (public or private)."""
+        self._play_kinds: Mapping[str, frozenset[str] | None] = play_kinds
 
     # -- building -------------------------------------------------------------
 

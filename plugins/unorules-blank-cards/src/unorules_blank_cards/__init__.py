@@ -188,6 +188,7 @@ class BlankCardsPlugin(Plugin):
             (("seat", "the seat that played it"), ("cards", "the Blank card")),
         ),
     )
+    play_kinds = frozenset({"BLANK"})  # on_play acts on the blank card only
     summary = "The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK)"
     requires = ("classic",)
     rules = ("R-BLANK", "R-DECK-BLANK", "R-SCORE", "R-SETUP-STARTER")

@@ -314,7 +314,7 @@ class JumpInPlugin(Plugin):
             state = state.add_events(Event("jump-in", seat, (card,), "R-JUMP", "matches the top card"))
             previous = previous.replace(current_player=seat)
         # R-JUMP: play continues from the jumper; the other plugins now see a turn play.
-        result: GameState | None = state.ruleset.hook.on_play(state=state, action=action, previous=previous)
+        result: GameState | None = state.ruleset.play_effect(state, action, previous)
         return result
 
     @hookimpl

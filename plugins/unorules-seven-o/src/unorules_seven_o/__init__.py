@@ -166,6 +166,7 @@ class SevenOPlugin(Plugin):
             ),
         ),
     )
+    play_kinds = frozenset({"7", "0"})  # on_play acts on 7s and 0s only
     summary = "7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat"
     requires = ("classic",)
     rules = ("R-SEVEN-O",)

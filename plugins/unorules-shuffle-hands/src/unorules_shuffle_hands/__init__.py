@@ -120,6 +120,7 @@ class ShuffleHandsPlugin(Plugin):
             ),
         ),
     )
+    play_kinds = frozenset({"SH"})  # on_play acts on the Shuffle Hands card only
     summary = "The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE)"
     requires = ("classic",)
     rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")

@@ -169,6 +169,7 @@ class StackingPlugin(Plugin):
             ),
         ),
     )
+    play_kinds = frozenset(DRAWS)  # on_play acts on Draw Twos and Wild Draw Fours only
     summary = "Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows"
     requires = ("classic",)
     rules = ("R-STACK",)

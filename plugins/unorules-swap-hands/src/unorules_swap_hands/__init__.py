@@ -103,6 +103,7 @@ class SwapHandsPlugin(Plugin):
             ),
         ),
     )
+    play_kinds = frozenset({"SW"})  # on_play acts on the Swap Hands card only
     summary = "The 2015 edition's Swap Hands wild: trade hands with any other player (R-SWAP)"
     requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")

@@ -1,0 +1,62 @@
+"""Seeded random play for instruction counts under callgrind (deterministic, unlike timings).
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python benchmarks/instructions.py classic 3000
+    callgrind_annotate /tmp/cg.out | head -20
+
+Plays 4-player games (seeds 0, 1, ...) through the public API only
+(``legal_actions()`` then ``apply()`` of a ``random.Random(seed)`` choice)
+until ``ACTIONS`` actions were applied, and prints the count. Run it once more
+with ``0`` actions: the difference of the two totals, divided by the actions,
+is the instructions per action without start-up. ``all`` is classic with every
+non-mode plugin and the options ``run.py`` uses for its "all plugins" figures.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from unorules import Ruleset
+
+ALL = [
+    "classic",
+    "blank-cards",
+    "custom-wilds",
+    "jump-in",
+    "seven-o",
+    "shuffle-hands",
+    "stacking",
+    "swap-hands",
+]
+ALL_OPTIONS = {
+    "with_swap_hands": True,
+    "stack_mix": True,
+    "custom_wild_1": "extra-turn",
+    "custom_wild_2": "draw-until-color",
+    "custom_wild_3": "open-hands",
+    "blank_cards": "house-rule house-rule W Y7",
+}
+
+
+def main() -> None:
+    which, wanted = sys.argv[1], int(sys.argv[2])
+    rules = Ruleset.from_names(ALL, ALL_OPTIONS) if which == "all" else Ruleset.from_names(which.split(","))
+    done = 0
+    seed = 0
+    state = rules.new_game(4, seed=seed)
+    while done < wanted:
+        rng = random.Random(seed)
+        state = rules.new_game(4, seed=seed)
+        while done < wanted:
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state = state.apply(rng.choice(legal))
+            done += 1
+        seed += 1
+    print(which, done, "actions", seed, "games")
+
+
+if __name__ == "__main__":
+    main()
