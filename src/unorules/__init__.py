@@ -30,13 +30,22 @@ from unorules.plugin import (
     switch,
 )
 from unorules.rng import Rng, Seed, seed_state
-from unorules.ruleset import Ruleset, installed_plugins
+from unorules.ruleset import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PluginLoadWarning,
+    Ruleset,
+    installed_plugins,
+    load_plugin,
+)
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
 
 __version__ = "0.1.0"
 
 __all__ = [
     "COLORS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PLAY",
     "PLUGIN_API_VERSION",
     "Action",
@@ -52,6 +61,7 @@ __all__ = [
     "Phase",
     "PhaseSpec",
     "Plugin",
+    "PluginLoadWarning",
     "Rng",
     "RoundResult",
     "Ruleset",
@@ -64,6 +74,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "installed_plugins",
+    "load_plugin",
     "one_of",
     "parse_cards",
     "positive_int",

@@ -105,6 +105,7 @@ from collections.abc import Iterable, Sequence
 
 from unorules import (
     COLORS,
+    MAX_PLAYERS,
     Action,
     Card,
     Event,
@@ -123,7 +124,6 @@ from unorules import (
     positive_int,
     switch,
 )
-from unorules.ruleset import MAX_PLAYERS
 from unorules.state import PLAY
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
@@ -549,7 +549,7 @@ def _play(state: GameState, action: Action) -> GameState:
         uno_declared=tuple(s for s in declared if s != seat) if declared else declared,
         stalled=0,
     )
-    result = state.ruleset._on_play(played, action, state)
+    result: GameState | None = state.ruleset.call_hook("on_play", played, action, state)
     if result is None:
         raise RuntimeError(f"no plugin applied the effect of {card}")
     return result

@@ -284,8 +284,8 @@ class JumpInPlugin(Plugin):
         else:
             state = state.add_events(Event("jump-in", seat, (card,), "R-JUMP", "matches the top card"))
             previous = previous.replace(current_player=seat)
-        # R-JUMP: play continues from the jumper; the other plugins now see a turn play.
-        result: GameState | None = state.ruleset.hook.on_play(state=state, action=action, previous=previous)
+        # R-JUMP: play continues from the jumper; the rest of the chain now sees a turn play.
+        result: GameState | None = state.ruleset.call_hook("on_play", state, action, previous, after=self)
         return result
 
     @hookimpl
