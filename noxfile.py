@@ -20,7 +20,7 @@ import nox
 
 ROOT = Path(__file__).resolve().parent
 CONSTRAINTS = ".ci/tools-constraints.txt"
-LOWEST = ("attrs==23.1.0", "pluggy==1.5.0")
+LOWEST = ("attrs==23.1.0", "pluggy==1.6.0")
 NEWEST = ("attrs<27", "pluggy<2")
 
 nox.options.default_venv_backend = "venv"
