@@ -1,17 +1,22 @@
-"""Every combination of the shipped plugins, played with every invariant checked.
+"""Combinations of the shipped plugins, played with every invariant checked.
 
 The shipped plugins are the installed ones whose code lives under
 ``plugins/``; they are found when the tests are collected, so a new plugin is
-covered without editing this file. Three layers, sized for the CI budget:
+covered without editing this file. Sized for the CI budget, in layers:
 
-* **every subset** of the shipped plugins with ``classic``, with 2, 3 and 6
-  players: a subset refused when its rule set is built must be refused with a
-  ``RulesetError`` that names one of its plugins; any other plays one seeded
-  random game (eager to play cards, so rounds end) checking the cheap
-  invariants after every action and all of them every few actions; the
-  2- and 6-player games use option values drawn for the subset. A rule set
-  that deals only for another player count (partners: four) plays that
-  count in each of the three items;
+* **every subset** of the shipped plugins with ``classic`` is built: one
+  refused must be refused with a ``RulesetError`` that names one of its
+  plugins (never mid-game);
+* **singles, pairs and triples** (every subset of at most three shipped
+  plugins besides ``classic``) each play a few seeded random games, with 2, 3
+  and 6 players (a rule set that deals only for another count, partners: four,
+  plays that count), eager to play cards so rounds end, checking the cheap
+  invariants after every action and all of them every few actions; the 2- and
+  6-player games use option values drawn for the subset;
+* **a search over drawn subsets**: hypothesis draws larger subsets of the
+  shipped plugins with their options, a player count and a seed, and plays
+  one checked game each. It is not derandomized, so every CI run tries new
+  inputs (``HYPOTHESIS_PROFILE=thorough`` for long runs, see DEVELOPING.md);
 * **the state machine** over rule sets drawn from the shipped plugins with
   their options, and over the two largest combinations that build;
 * **the conformance suite** over each shipped plugin, with the bounded CI budget.
@@ -27,6 +32,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
 
 from unorules import Ruleset, RulesetError, installed_plugins
 from unorules.testing.conformance import CI_BUDGET, check_conformance, option_variant, play_checked_game
@@ -56,7 +63,9 @@ def shipped_plugins() -> list[str]:
 
 
 SHIPPED = [n for n in shipped_plugins() if n != "classic"]
-SUBSETS = [extra for size in range(len(SHIPPED) + 1) for extra in itertools.combinations(SHIPPED, size)]
+ALL_SUBSETS = [extra for size in range(len(SHIPPED) + 1) for extra in itertools.combinations(SHIPPED, size)]
+SMALL_SUBSETS = [extra for extra in ALL_SUBSETS if len(extra) <= 3]
+SEEDS = (0, 1, 2)  # one game per seed, with PLAYERS[i] players
 
 
 def _label(extra: tuple[str, ...]) -> str:
@@ -101,27 +110,25 @@ def combination(extra: tuple[str, ...]) -> Ruleset | str:
     return refusal
 
 
-@pytest.mark.parametrize("players", PLAYERS, ids=[f"{n}p" for n in PLAYERS])
-@pytest.mark.parametrize("extra", SUBSETS, ids=[_label(s) for s in SUBSETS])
-def test_every_combination_builds_or_is_refused_and_plays_keeping_every_invariant(
-    extra: tuple[str, ...], players: int
-) -> None:
-    built = combination(extra)
-    if isinstance(built, str):
-        # Refused when built, never mid-game: the message names a plugin of the combination.
-        assert any(name in built for name in extra), built
-        return
-    # A rule set for a set number of players (partners: four) plays that
-    # number in each item, with the item's seed and options.
+def test_every_combination_builds_or_is_refused_naming_one_of_its_plugins() -> None:
+    for extra in ALL_SUBSETS:
+        built = combination(extra)
+        if isinstance(built, str):
+            # Refused when built, never mid-game: the message names a plugin of the combination.
+            assert any(name in built for name in extra), built
+
+
+def _play_checked(built: Ruleset, label: str, players: int, seed: int) -> None:
+    """One seeded random game of ``built`` (options drawn from ``label`` unless
+    with 3 players), every invariant checked; fails with the shrunk replay."""
     counts = supported_players(built, (players,)) or supported_players(built)[:1]
     rules = built
     if players != 3:
-        options = {**built.spec()["options"], **option_variant(built, f"{_label(extra)}:{players}")}
+        options = {**built.spec()["options"], **option_variant(built, f"{label}:{players}")}
         try:
             rules = Ruleset.from_names(built.names, options=options)
         except RulesetError:
             rules = built  # the drawn options refuse each other: play the defaults
-    seed = len(extra) * 10 + players
     violation, _ = play_checked_game(
         rules,
         counts[0],
@@ -132,6 +139,29 @@ def test_every_combination_builds_or_is_refused_and_plays_keeping_every_invarian
         shrink_steps=100_000,
     )
     assert violation is None, violation.format() if violation else ""
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=[f"seed{s}-{PLAYERS[s]}p" for s in SEEDS])
+@pytest.mark.parametrize("extra", SMALL_SUBSETS, ids=[_label(s) for s in SMALL_SUBSETS])
+def test_singles_pairs_and_triples_play_keeping_every_invariant(extra: tuple[str, ...], seed: int) -> None:
+    built = combination(extra)
+    if isinstance(built, str):
+        return  # refused when built (checked above)
+    players = PLAYERS[seed]
+    _play_checked(built, _label(extra), players, len(extra) * 10 + players + 100 * seed)
+
+
+# Explores: not derandomized even under the CI profile, so each run draws new
+# subsets, options and seeds; as many examples as the profile allows, at least 30.
+@settings(derandomize=False, database=None, max_examples=max(30, settings.default.max_examples))
+@given(
+    built=rulesets(names=SHIPPED, max_size=len(SHIPPED)),
+    players=st.sampled_from(PLAYERS),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_search_drawn_combinations_keep_every_invariant(built: Ruleset, players: int, seed: int) -> None:
+    note(f"rule set: {built.spec_text}, {players} players, seed {seed}")
+    _play_checked(built, built.spec_text, players, seed)
 
 
 def _largest(names: list[str]) -> tuple[str, ...]:

@@ -328,6 +328,7 @@ def _outcome(call: Any) -> tuple[str, Any]:
 # wrappers it skipped are closed later by the garbage collector, and a drawn
 # old-style wrapper may raise then ("exception ignored"): not a finding.
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore::pluggy.PluggyTeardownRaisedWarning")
 @given(data=st.data())
 @settings(max_examples=300)
 def test_compiled_callers_return_and_raise_what_pluggy_does(data: st.DataObject) -> None:

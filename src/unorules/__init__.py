@@ -30,7 +30,14 @@ from unorules.plugin import (
     switch,
 )
 from unorules.rng import Rng, Seed, seed_state
-from unorules.ruleset import Ruleset, installed_plugins
+from unorules.ruleset import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PluginLoadWarning,
+    Ruleset,
+    installed_plugins,
+    load_plugin,
+)
 from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
 from unorules.validate import validate_state
 
@@ -38,6 +45,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "COLORS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PLAY",
     "PLUGIN_API_VERSION",
     "Action",
@@ -53,6 +62,7 @@ __all__ = [
     "Phase",
     "PhaseSpec",
     "Plugin",
+    "PluginLoadWarning",
     "Rng",
     "RoundResult",
     "Ruleset",
@@ -65,6 +75,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "installed_plugins",
+    "load_plugin",
     "one_of",
     "parse_cards",
     "positive_int",

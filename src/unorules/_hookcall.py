@@ -37,7 +37,7 @@ import pluggy
 
 from unorules.errors import RulesetError
 
-__all__ = ["ClosedPluginManager", "annotate", "compile_hook", "impl_frames", "single"]
+__all__ = ["ClosedPluginManager", "annotate", "compile_hook", "compile_rest", "impl_frames", "single"]
 
 Teardown = Generator[None, object, object]
 
@@ -144,6 +144,38 @@ def compile_hook(
     if function is not None and firstresult:
         return function
     return _generate(hook.name, argnames, impls[::-1], firstresult, concatenate)
+
+
+def compile_rest(pm: pluggy.PluginManager, name: str, after: object) -> Callable[..., Any]:
+    """A caller of the plain implementations of ``hook`` that pluggy calls after
+    the one of plugin ``after`` (the rest of the chain), taking the spec's
+    arguments positionally: the first result that is not ``None`` for a
+    ``firstresult`` hook, else the list of results. Wrappers are not part of
+    it (they wrap the whole call, which is already under way)."""
+    hook: pluggy.HookCaller = getattr(pm.hook, name)
+    spec = hook.spec
+    if spec is None:
+        raise RulesetError(f"hook {hook.name!r} has no specification")
+    in_order = hook.get_hookimpls()[::-1]
+    mine = [i for i, impl in enumerate(in_order) if impl.plugin is after and not impl.wrapper]
+    if not mine:
+        raise RulesetError(
+            f"{after!r} has no plain implementation of hook {hook.name!r}: only an implementation "
+            "can call the rest of its hook chain"
+        )
+    rest = [impl for impl in in_order[mine[0] + 1 :] if not (impl.wrapper or impl.hookwrapper)]
+    firstresult = bool(spec.opts.get("firstresult"))
+    argnames = tuple(spec.argnames)
+    if any(impl.kwargnames for impl in rest):
+        keep = {id(impl.plugin) for impl in rest}
+        others = [impl.plugin for impl in hook.get_hookimpls() if id(impl.plugin) not in keep]
+        # Keyword defaults: pluggy itself calls the rest (the same implementations).
+        return _through_pluggy(
+            pm.subset_hook_caller(name, remove_plugins=others), argnames, concatenate=False
+        )
+    if not rest:
+        return (lambda *args: None) if firstresult else (lambda *args: [])
+    return _generate(hook.name, argnames, rest, firstresult, concatenate=False)
 
 
 def _through_pluggy(

@@ -221,6 +221,8 @@ class Plugin:
       :func:`~unorules.register_verb`), including core verbs such as ``play``.
     * ``out_of_turn_verbs``: those of ``verbs`` a seat may use when it is not
       the seat to move (an UNO call, a catch, a jump-in ``play``).
+    * ``turn_verbs``: verbs of its own that only the seat to move may use
+      (the testing toolkit adds them to its ``TURN_VERBS``).
     * ``phases``: the :class:`PhaseSpec` of every phase the plugin puts into states.
     * ``events``: the :class:`EventSpec` of every event kind the plugin emits
       (the core's own kinds, such as ``draw``, need no declaration).
@@ -259,6 +261,7 @@ class Plugin:
     api_version: ClassVar[int] = PLUGIN_API_VERSION
     verbs: ClassVar[tuple[str, ...]] = ()
     out_of_turn_verbs: ClassVar[tuple[str, ...]] = ()
+    turn_verbs: ClassVar[tuple[str, ...]] = ()
     phases: ClassVar[tuple[PhaseSpec, ...]] = ()
     events: ClassVar[tuple[EventSpec, ...]] = ()
     public_extras: ClassVar[tuple[str, ...]] = ()

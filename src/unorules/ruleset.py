@@ -14,27 +14,36 @@ import functools
 import heapq
 import itertools
 import threading
+import warnings
 import weakref
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from importlib.metadata import entry_points
-from typing import Any
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, TypeVar
 
 import pluggy
 
 from unorules import hookspecs
-from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames, single
+from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, compile_rest, impl_frames, single
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, excerpt
-from unorules.plugin import EventSpec, Option, PhaseSpec
+from unorules.plugin import PLUGIN_API_VERSION, EventSpec, Option, PhaseSpec, Plugin
 from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
-__all__ = ["CORE_EVENTS", "ENTRY_POINT_GROUP", "Ruleset", "installed_plugins"]
+__all__ = [
+    "CORE_EVENTS",
+    "ENTRY_POINT_GROUP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PluginLoadWarning",
+    "Ruleset",
+    "installed_plugins",
+    "load_plugin",
+]
 
 ENTRY_POINT_GROUP = "unorules"
-
 CORE_EVENTS: tuple[EventSpec, ...] = (
     EventSpec(
         "deal",
@@ -67,16 +76,105 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     ),
 )
 """The event kinds the core's mechanics emit (every rule set has them)."""
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MIN_PLAYERS = 2
+"""The fewest seats a game may have."""
+MAX_PLAYERS = 10
+"""The most seats a game may have (``new_game`` refuses more; a plugin may size tables by it)."""
+
+_T = TypeVar("_T")
+
+
+class PluginLoadWarning(UserWarning):
+    """An installed plugin that cannot be loaded, skipped while listing the
+    installed plugins (asking for it by name raises :class:`RulesetError`)."""
+
+
+@functools.cache
+def _entry_points() -> Mapping[str, EntryPoint]:
+    """The entry points of the ``unorules`` group, by name (not loaded)."""
+    found: dict[str, EntryPoint] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        found.setdefault(ep.name, ep)
+    return found
+
+
+_loaded: dict[str, Any] = {}
+_load_lock = threading.RLock()
+
+
+def _where(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    package = getattr(dist, "name", None) or "an unknown distribution"
+    return f"entry point {ep.name} = {ep.value!r} of {package}"
+
+
+def load_plugin(name: str) -> Any:
+    """The installed plugin ``name`` (its entry-point name), loaded once and checked.
+
+    :raises RulesetError: if no plugin of that name is installed; if importing
+        it fails (naming the entry point, its distribution and the error); if
+        the object's ``name`` is not the entry-point name; or if it needs a
+        newer plugin API (``api_version``) than this core offers.
+    """
+    key = name.strip().lower()
+    found = _loaded.get(key)
+    if found is not None:
+        return found
+    eps = _entry_points()
+    ep = eps.get(key)
+    if ep is None:
+        known = ", ".join(sorted(eps)) or "none"
+        raise RulesetError(f"no plugin named {_short(name)} is installed; installed plugins: {known}")
+    with _load_lock:
+        try:
+            plugin = ep.load()
+        except Exception as exc:
+            raise RulesetError(
+                f"plugin {key!r} cannot be loaded ({_where(ep)}): {type(exc).__name__}: {exc}"
+            ) from exc
+        own = getattr(plugin, "name", None)
+        if own != key:
+            raise RulesetError(
+                f"plugin {key!r} is named {own!r} ({_where(ep)}): a plugin's name must be its "
+                "entry-point name, or its saved games could not be restored"
+            )
+        _check_api_version(plugin, f"plugin {key!r} ({_where(ep)})")
+        _loaded[key] = plugin
+    return plugin
+
+
+def _check_api_version(plugin: Any, what: str) -> None:
+    wanted = getattr(plugin, "api_version", PLUGIN_API_VERSION)
+    if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
+        raise RulesetError(f"{what}: api_version must be a positive int, not {wanted!r}")
+    if wanted > PLUGIN_API_VERSION:
+        raise RulesetError(
+            f"{what} needs plugin API version {wanted}, but this unorules core offers version "
+            f"{PLUGIN_API_VERSION}: install a newer unorules"
+        )
 
 
 @functools.cache
 def installed_plugins() -> Mapping[str, Any]:
-    """The plugins installed in this environment, by entry-point name (loaded once)."""
+    """The plugins installed in this environment that load, by entry-point name
+    (each loaded once). A plugin that cannot be loaded (see :func:`load_plugin`)
+    is left out with a :class:`PluginLoadWarning`, so one broken plugin never
+    hides the others."""
     found: dict[str, Any] = {}
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        found[ep.name] = ep.load()
+    for name in _entry_points():
+        try:
+            found[name] = load_plugin(name)
+        except RulesetError as exc:
+            warnings.warn(PluginLoadWarning(f"skipped: {exc}"), stacklevel=2)
     return found
+
+
+def _reset_plugins() -> None:
+    """Forget the entry points, the loaded plugins and the cached rule sets (for tests)."""
+    _entry_points.cache_clear()
+    installed_plugins.cache_clear()
+    _loaded.clear()
+    _CACHE.clear()
 
 
 def _plugin_name(plugin: Any) -> str:
@@ -101,6 +199,7 @@ class Ruleset:
         by_name: dict[str, Any] = {}
         for plugin in plugins:
             name = _plugin_name(plugin)
+            _check_api_version(plugin, f"plugin {name!r}")
             if name in by_name and by_name[name] is not plugin:
                 raise RulesetError(f"two different plugins are named {name!r}")
             by_name[name] = plugin
@@ -111,6 +210,12 @@ class Ruleset:
         """The plugin names in canonical registration order: each plugin after the
         plugins it requires, plugins that do not depend on one another by name;
         the order they were listed in never matters."""
+        self.cache: dict[Hashable, Any] = {}
+        """The one place for per-rule-set data that plugins and tools derive
+        (plugin objects are shared by every rule set): keyed by something of
+        their own, e.g. ``(plugin_name, "what")``; prefer :meth:`cached`.
+        Available from the first hook called while the rule set is built."""
+        self._rest_callers: dict[tuple[str, int], Callable[..., Any]] = {}
         self._declared_options = _declared_options(self._plugins)
         self.options: Mapping[str, Any] = _check_options(self._declared_options, dict(options or {}))
         self._given = {k: v for k, v in self.options.items() if k in (options or {})}
@@ -161,6 +266,18 @@ class Ruleset:
         )
         self._game_outcome: Callable[[GameState], Outcome | None] = compile_hook(h.game_outcome)
         self._on_starter: Callable[[GameState], GameState | None] = compile_hook(h.on_starter)
+        self._hook_callers: dict[str, Callable[..., Any]] = {
+            "legal_actions": compile_hook(h.legal_actions),
+            "apply_action": self._apply,
+            "explain_illegal": self._explain,
+            "on_play": self._on_play,
+            "on_draw": self._on_draw,
+            "visible_hands": self._visible,
+            "score_round": self._score_round,
+            "on_round_end": self._on_round_end,
+            "game_outcome": self._game_outcome,
+            "on_starter": self._on_starter,
+        }
 
         self.deck: tuple[Card, ...] = tuple(itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1]))
         if not self.deck:
@@ -182,10 +299,6 @@ class Ruleset:
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
         self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
-        self.cache: dict[object, Any] = {}
-        """Room for plugins to keep what they derive from this rule set (keyed by
-        something of their own, e.g. ``(plugin_name, "what")``): plugin objects
-        are shared by every rule set, so per-rule-set data belongs here."""
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
 
@@ -224,6 +337,9 @@ class Ruleset:
         events: dict[str, EventSpec] = {spec.kind: spec for spec in CORE_EVENTS}
         emitters: dict[str, str] = dict.fromkeys(events, "core")
         extras: dict[str, str] = {}
+        turn: dict[str, None] = {}
+        bounds: list[int] = []
+        aside: list[Callable[[GameState], Iterable[Card]]] = []
         for plugin in self._plugins:
             name = _plugin_name(plugin)
             for event in getattr(plugin, "events", ()):
@@ -249,6 +365,20 @@ class Ruleset:
                     )
                 kinds = frozenset(kinds)
             play_kinds[name] = kinds
+            turn.update(dict.fromkeys(getattr(plugin, "turn_verbs", ())))
+            bound = getattr(plugin, "max_round_actions", None)
+            if bound is not None:
+                if isinstance(bound, bool) or not isinstance(bound, int) or bound <= 0:
+                    raise RulesetError(
+                        f"plugin {name!r}: max_round_actions must be a positive int, not {bound!r}"
+                    )
+                bounds.append(bound)
+            set_aside = getattr(plugin, "set_aside_cards", None)
+            if (
+                callable(set_aside)
+                and getattr(type(plugin), "set_aside_cards", None) is not Plugin.set_aside_cards
+            ):
+                aside.append(set_aside)
             verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
             out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
             public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
@@ -284,6 +414,64 @@ class Ruleset:
         self.extras_owners: Mapping[str, str] = extras
         """The name of the plugin that declares each ``state.extras`` key (public or private)."""
         self._play_kinds: Mapping[str, frozenset[str] | None] = play_kinds
+        self.turn_verbs: frozenset[str] = frozenset(turn)
+        """The verbs some plugin declares only the seat to move may use (see ``Plugin.turn_verbs``)."""
+        self.max_round_actions: int | None = max(bounds) if bounds else None
+        """The largest ``Plugin.max_round_actions`` declared, or ``None``."""
+        self._set_aside = tuple(aside)
+
+    def set_aside_cards(self, state: GameState) -> tuple[Card, ...]:
+        """The cards the plugins say they keep out of the hands and piles in
+        ``state`` (``Plugin.set_aside_cards``), so that every card can be accounted for."""
+        if not self._set_aside:
+            return ()
+        return tuple(itertools.chain.from_iterable(f(state) for f in self._set_aside))
+
+    # -- for plugins -------------------------------------------------------------
+
+    def cached(self, key: Hashable, compute: Callable[[Ruleset], _T]) -> _T:
+        """``compute(self)``, worked out once per rule set and kept in
+        :attr:`cache` under ``key`` (use a key of your own, such as
+        ``(plugin_name, "what")``): the place for whatever a plugin or tool
+        derives from a rule set, since plugin objects are shared by every
+        rule set."""
+        try:
+            found: _T = self.cache[key]
+            return found
+        except KeyError:
+            value = self.cache[key] = compute(self)
+            return value
+
+    def call_hook(self, name: str, *args: Any, after: object = None) -> Any:
+        """Call the per-action hook ``name`` with the spec's arguments, in order;
+        the one public way for a plugin to call a hook during play.
+
+        * Without ``after``, the whole hook, as the core calls it.
+        * With ``after=self`` inside an implementation, *the rest of the
+          chain*: the plain implementations pluggy calls after this plugin's
+          (wrappers excluded: they wrap the whole call). An implementation
+          that wants the others' result to adjust it calls
+          ``state.ruleset.call_hook("on_play", state, action, previous, after=self)``.
+
+        Returns what pluggy would: the first result that is not ``None`` for
+        a ``firstresult`` hook, else the list of results. Callers are compiled
+        once per rule set. :class:`RulesetError` for an unknown hook or an
+        ``after`` that does not implement it.
+        """
+        if after is None:
+            caller = self._hook_callers.get(name)
+            if caller is None:
+                raise RulesetError(
+                    f"no per-action hook {name!r}; hooks: {', '.join(sorted(self._hook_callers))}"
+                )
+            return caller(*args)
+        key = (name, id(after))
+        rest = self._rest_callers.get(key)
+        if rest is None:
+            if not isinstance(getattr(self.hook, name, None), pluggy.HookCaller):
+                raise RulesetError(f"no hook {name!r} in this rule set")
+            rest = self._rest_callers.setdefault(key, compile_rest(self.pm, name, after))
+        return rest(*args)
 
     # -- building -------------------------------------------------------------
 
@@ -314,17 +502,12 @@ class Ruleset:
                 key = None
             if key is not None and (found := _CACHE.get(key)) is not None:
                 return found
-        installed = installed_plugins()
         extra_names = {_plugin_name(p) for p in extra}
         chosen: list[Any] = []
         for name in names:
-            key_name = name.strip().lower()
-            if key_name in extra_names:
+            if name.strip().lower() in extra_names:
                 continue
-            if key_name not in installed:
-                known = ", ".join(sorted(installed)) or "none"
-                raise RulesetError(f"no plugin named {_short(name)} is installed; installed plugins: {known}")
-            chosen.append(installed[key_name])
+            chosen.append(load_plugin(name))
         built = cls(chosen + extra, given)
         if extra:
             return built
@@ -352,17 +535,12 @@ class Ruleset:
         if found is not None:
             return found
         names, texts = _parse_spec_text(text)
-        installed = installed_plugins()
         chosen: list[Any] = []
         for name in names:
-            plugin = installed.get(name.lower())
-            if plugin is None:
-                known = ", ".join(sorted(installed)) or "none"
-                raise RulesetError(
-                    f"rule-set spec {_short(text)}: no plugin named {_short(name)} is installed; "
-                    f"installed plugins: {known}"
-                )
-            chosen.append(plugin)
+            try:
+                chosen.append(load_plugin(name))
+            except RulesetError as exc:
+                raise RulesetError(f"rule-set spec {_short(text)}: {exc}") from exc.__cause__
         declared = _declared_options(chosen)
         options: dict[str, Any] = {}
         for name, value in texts.items():

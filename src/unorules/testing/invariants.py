@@ -30,8 +30,10 @@ name               what it checks
                    it does not go round a loop
 =================  ==============================================================
 
-A plugin may declare, as plain attributes the toolkit reads (pluggy ignores
-them):
+The toolkit reads these declarations of :class:`~unorules.Plugin` (typed
+there), as the rule set gathers them (``ruleset.max_round_actions``,
+``ruleset.set_aside_cards(state)``, ``ruleset.turn_verbs``,
+``ruleset.out_of_turn_verbs``):
 
 * ``max_round_actions: int``: the most actions a round of random play may
   take before the toolkit suspects it never ends (the largest bound declared
@@ -50,9 +52,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -141,34 +142,17 @@ def _fail(invariant: str, detail: str) -> InvariantViolation:
 # -- what plugins declare, worked out once per rule set ---------------------------------
 
 _T = TypeVar("_T")
-_per_ruleset: dict[int, tuple[weakref.ref[Ruleset], dict[str, Any]]] = {}
 
 
 def _cached(ruleset: Ruleset, key: str, compute: Callable[[Ruleset], _T]) -> _T:
-    entry = _per_ruleset.get(id(ruleset))
-    if entry is None or entry[0]() is not ruleset:
-        entry = (weakref.ref(ruleset), {})
-        _per_ruleset[id(ruleset)] = entry
-        if len(_per_ruleset) > 256:
-            for k in [k for k, (ref, _) in _per_ruleset.items() if ref() is None]:
-                del _per_ruleset[k]
-    values = entry[1]
-    if key not in values:
-        values[key] = compute(ruleset)
-    result: _T = values[key]
-    return result
+    return ruleset.cached(("unorules.testing.invariants", key), compute)
 
 
 def turn_only_verbs(ruleset: Ruleset) -> frozenset[str]:
     """The verbs only the seat to move may use in ``ruleset``."""
 
     def compute(rules: Ruleset) -> frozenset[str]:
-        verbs = set(TURN_VERBS)
-        for plugin in rules.plugins:
-            verbs |= set(getattr(plugin, "turn_verbs", ()))
-        for plugin in rules.plugins:
-            verbs -= set(getattr(plugin, "out_of_turn_verbs", ()))
-        return frozenset(verbs)
+        return (TURN_VERBS | rules.turn_verbs) - rules.out_of_turn_verbs
 
     return _cached(ruleset, "turn_verbs", compute)
 
@@ -196,13 +180,6 @@ def round_bound(ruleset: Ruleset, players: int = 4) -> int:
     return max(declared, int(ROUND_ACTIONS_PER_SEAT * max(players, 1) * factor))
 
 
-def _aside_functions(ruleset: Ruleset) -> tuple[Callable[[GameState], Iterable[Card]], ...]:
-    def compute(rules: Ruleset) -> tuple[Callable[[GameState], Iterable[Card]], ...]:
-        found = (getattr(p, "set_aside_cards", None) for p in rules.plugins)
-        return tuple(f for f in found if callable(f))
-
-    return _cached(ruleset, "aside", compute)
-
 
 def _deck_count(ruleset: Ruleset) -> Counter[Card]:
     return _cached(ruleset, "deck", lambda rules: Counter(rules.deck))
@@ -214,10 +191,7 @@ def _deck_ids(ruleset: Ruleset) -> list[int]:
 
 def set_aside_cards(state: GameState) -> list[Card]:
     """The cards ``state``'s plugins say they keep out of the hands and piles."""
-    cards: list[Card] = []
-    for function in _aside_functions(state.ruleset):
-        cards.extend(function(state))
-    return cards
+    return list(state.ruleset.set_aside_cards(state))
 
 
 # -- single-state invariants ---------------------------------------------------------------
@@ -238,8 +212,7 @@ def check_cards(state: GameState) -> None:
     cards += state.discard_pile
     for hand in state.hands:
         cards += hand
-    if _aside_functions(state.ruleset):
-        cards += set_aside_cards(state)
+    cards += state.ruleset.set_aside_cards(state)
     # Cards are interned, so the multiset of their ids is the multiset of cards.
     if sorted(map(id, cards)) != _deck_ids(state.ruleset):
         expected = _deck_count(state.ruleset)

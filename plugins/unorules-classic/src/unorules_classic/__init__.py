@@ -105,6 +105,7 @@ from collections.abc import Iterable, Sequence
 
 from unorules import (
     COLORS,
+    MAX_PLAYERS,
     Action,
     Card,
     Event,
@@ -124,7 +125,6 @@ from unorules import (
     switch,
 )
 from unorules.errors import StateFormatError
-from unorules.ruleset import MAX_PLAYERS
 from unorules.state import PLAY
 from unorules.validate import require
 

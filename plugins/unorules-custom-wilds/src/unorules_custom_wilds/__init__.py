@@ -215,7 +215,6 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -358,7 +357,7 @@ class _Table:
     bound: Mapping[Card, Effect]
 
 
-_TABLES: dict[int, _Table] = {}
+_TABLE_KEY = ("custom-wilds", "effects")  # the rule set's _Table, in ruleset.cache
 
 
 def known_effects(ruleset: Ruleset) -> Mapping[str, Effect]:
@@ -372,7 +371,7 @@ def bound_effect(ruleset: Ruleset, card: Card) -> Effect | None:
 
 
 def _table(ruleset: Ruleset) -> _Table:
-    table = _TABLES.get(id(ruleset))
+    table: _Table | None = ruleset.cache.get(_TABLE_KEY)
     if table is None:
         raise ValueError(f"{ruleset!r} has no custom-wilds plugin")
     return table
@@ -795,9 +794,7 @@ class CustomWildsPlugin(Plugin):
                     f"option custom_wild_{i}: no effect named {name!r}; known effects: {listed}"
                 )
             bound[card] = chosen
-        key = id(ruleset)
-        _TABLES[key] = _Table(known, bound)
-        weakref.finalize(ruleset, _TABLES.pop, key, None)
+        ruleset.cache[_TABLE_KEY] = _Table(known, bound)
 
     # -- playing -----------------------------------------------------------------------------------
 
@@ -806,7 +803,7 @@ class CustomWildsPlugin(Plugin):
         card = action.card
         if card is None or card not in _CUSTOM:
             return None
-        effect = _TABLES[id(state.ruleset)].bound.get(card)
+        effect = _table(state.ruleset).bound.get(card)
         if effect is None:
             return None  # R-CUSTOM: without an effect, a plain wild
         seat = action.seat

@@ -118,7 +118,7 @@ with any other plugin's card effects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from unorules_classic import is_playable
@@ -132,7 +132,6 @@ from unorules import (
     Phase,
     PhaseSpec,
     Plugin,
-    Ruleset,
     hookimpl,
     one_of,
     register_verb,
@@ -226,15 +225,6 @@ def pending_illegal_play(state: GameState) -> tuple[Any, ...] | None:
         if event.kind == "illegal-play" and event.rule == "R-PEN-ILLEGAL":
             return tuple(record)
     return None
-
-
-def _others_on_play(ruleset: Ruleset, penalties: object) -> Callable[..., GameState | None]:
-    """The ``on_play`` hook of ``ruleset`` without ``penalties``: the card's ordinary effect."""
-    key = ("penalties", "others_on_play")
-    caller: Callable[..., GameState | None] | None = ruleset.cache.get(key)
-    if caller is None:
-        caller = ruleset.cache[key] = ruleset.pm.subset_hook_caller("on_play", remove_plugins=[penalties])
-    return caller
 
 
 def _is_illegal_play(state: GameState, action: Action) -> bool:
@@ -364,8 +354,8 @@ class PenaltiesPlugin(Plugin):
             # R-PEN-ILLEGAL has no exception for the last card: the catch window
             # opens before the round ends (R-OUT waits for accept).
             return _illegal_out(state, action, previous)
-        others = _others_on_play(state.ruleset, self)
-        result = others(state=state, action=action, previous=previous)
+        # The card's ordinary effect: the rest of the on_play chain.
+        result: GameState | None = state.ruleset.call_hook("on_play", state, action, previous, after=self)
         if result is None:
             return None
         if earlier is not None and result.extra(ILLEGAL_KEY) is earlier:
@@ -571,8 +561,7 @@ def _let_stand(state: GameState, penalties: object) -> GameState:
             target=state.current_player,
         )
     )
-    others = _others_on_play(state.ruleset, penalties)
-    result = others(state=played, action=play, previous=previous)
+    result: GameState | None = state.ruleset.call_hook("on_play", played, play, previous, after=penalties)
     if result is None:
         raise RuntimeError(f"no plugin applied the effect of the last card {play.card}")
     return result
