@@ -180,7 +180,6 @@ def round_bound(ruleset: Ruleset, players: int = 4) -> int:
     return max(declared, int(ROUND_ACTIONS_PER_SEAT * max(players, 1) * factor))
 
 
-
 def _deck_count(ruleset: Ruleset) -> Counter[Card]:
     return _cached(ruleset, "deck", lambda rules: Counter(rules.deck))
 
