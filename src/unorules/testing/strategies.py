@@ -52,7 +52,9 @@ _SMALL_INTS = (1, 2, 3, 4, 7, 10, 50, 100, 200)
 # -- rule sets ------------------------------------------------------------------------------
 
 
-_built: dict[tuple[tuple[str, ...], str], Ruleset | str] = {}
+_refused: dict[tuple[tuple[str, ...], str], str] = {}
+"""Why a combination does not build, by names and options (the rule sets that build are
+cached by :meth:`Ruleset.from_names`)."""
 
 
 def build_ruleset(names: Iterable[str], options: Mapping[str, Any] | None = None) -> Ruleset | str:
@@ -60,14 +62,15 @@ def build_ruleset(names: Iterable[str], options: Mapping[str, Any] | None = None
     ``RulesetError`` message saying why it does not build (cached)."""
     names = tuple(names)
     key = (names, repr(sorted((options or {}).items())))
-    found = _built.get(key)
-    if found is None:
-        try:
-            found = Ruleset.from_names(list(names), options=dict(options or {}))
-        except RulesetError as exc:
-            found = str(exc)
-        _built[key] = found
-    return found
+    refused = _refused.get(key)
+    if refused is not None:
+        return refused
+    try:
+        # Rule sets themselves are cached by Ruleset.from_names (one object per spec).
+        return Ruleset.from_names(list(names), options=dict(options or {}))
+    except RulesetError as exc:
+        refused = _refused[key] = str(exc)
+        return refused
 
 
 def buildable_combinations(

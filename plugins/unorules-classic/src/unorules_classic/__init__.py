@@ -607,11 +607,8 @@ def _play(state: GameState, action: Action) -> GameState:
         uno_declared=tuple(s for s in declared if s != seat) if declared else declared,
         stalled=0,
     )
-    rules = state.ruleset
-    # The rule set's on_play caller for this card's kind (Plugin.play_kinds); play_effect for
-    # a kind outside the deck.
-    caller = rules._play_callers.get(card.kind)
-    result = rules.play_effect(played, action, state) if caller is None else caller(played, action, state)
+    # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
+    result = state.ruleset.play_effect(played, action, state)
     if result is None:
         raise RuntimeError(f"no plugin applied the effect of {card}")
     return result
