@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import pytest
 from unorules_penalties import COACHED_KEY, ILLEGAL_KEY, coached_this_round, pending_illegal_play
 
-from unorules import Action, Card, Color, GameState, IllegalActionError, Ruleset, RulesetError
+from unorules import (
+    Action,
+    Card,
+    Color,
+    GameState,
+    IllegalActionError,
+    Ruleset,
+    RulesetError,
+    StateFormatError,
+)
 from unorules.testing import arrange_deck, rearranged
 
 # Seat 0 plays first (dealer 3) on a G7; only G1 and the Wild match.
@@ -302,3 +312,24 @@ def test_r_pen_illegal_caught_play_voids_the_uno_call_made_for_it() -> None:
     caught = called.apply("1: catch_play 0")
     assert names(caught.hands[0]) == ["R5", "G1", "G8", "G9"]
     assert 0 not in caught.uno_declared
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("phase", "data"), []),
+        (("phase", "data"), [{"action": "0: draw"}]),
+        (("phase", "data"), [{"action": "2: play R5"}]),
+        (("phase", "data"), [{"action": "0: play R5"}, {"action": "0: play R5"}]),
+        (("phase", "seat"), 2),
+        (("phase", "card"), "G7"),
+    ],
+)
+def test_r_pen_illegal_a_forged_illegal_out_phase_is_refused(path: tuple[str, str], value: object) -> None:
+    # The phase must hold the offender's play it waits on, or a later accept could not let it stand.
+    played = rearranged(table(), hands={0: "R5"}).apply("0: play R5")
+    data = json.loads(played.to_json())
+    assert GameState.from_json(json.dumps(data)) == played
+    data[path[0]][path[1]] = value
+    with pytest.raises(StateFormatError, match=r"R-PEN-ILLEGAL|phase"):
+        GameState.from_json(json.dumps(data))

@@ -386,6 +386,32 @@ class PenaltiesPlugin(Plugin):
     def check_state(self, state: GameState) -> None:
         _check_coached(state)
         _check_record(state)
+        _check_illegal_out(state)
+
+
+def _check_illegal_out(state: GameState) -> None:
+    """The ``illegal-out`` phase holds the illegal last play it waits on: one
+    ``play`` action of the offender (``phase.seat``), whose card is ``phase.card``
+    and the record's, with the offender's hand empty (R-PEN-ILLEGAL, R-OUT)."""
+    phase = state.phase
+    if phase.name != ILLEGAL_OUT or state.outcome is not None:
+        return
+    rule = "R-PEN-ILLEGAL: an illegal last card waits for a catch"
+    offender = check_seat(state, phase.seat, "phase.seat", in_play=True)
+    require(len(phase.data) == 1 and isinstance(phase.data[0], Action), "phase.data", f"{rule} (its play)")
+    play = phase.data[0]
+    require(
+        play.verb == "play" and play.seat == offender and play.card is not None and play.card is phase.card,
+        "phase.data[0]",
+        f"{rule}: the offender's play of phase.card",
+    )
+    require(not state.hands[offender], f"hands[{offender}]", f"{rule}: the offender holds no card")
+    record = state.extra(ILLEGAL_KEY)
+    require(
+        record is not None and record[0] == offender and record[1] is play.card,
+        f"extras.{ILLEGAL_KEY}",
+        f"{rule}: the record of that play",
+    )
 
 
 def _check_coached(state: GameState) -> None:
