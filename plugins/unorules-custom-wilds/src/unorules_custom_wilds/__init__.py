@@ -183,7 +183,7 @@ Decisions where the rules are silent
   the order of play if there are several.
 * **C2's "wild cards".** The Hungarian, Czech and Slovak texts discard wild
   cards; the Polish "special cards" are every symbol card (two readings
-  finding 15): two effects, ``discard-wilds`` (C2) and ``discard-specials``.
+  of the text): two effects, ``discard-wilds`` (C2) and ``discard-specials``.
 * **C8's table.** The player after the teller answers for the table. After
   keeping one card the teller holds one card without having called "UNO": they
   may call it late, or be caught, as classic's R-UNO-SELF and R-UNO-CATCH say.
