@@ -219,7 +219,38 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
             quick=False,
         ),
         Step("packaging", check_packaging, quick=False),
+        # The version matrix: the tests of VERSION_TESTS against the lowest and newest attrs and pluggy.
+        *(
+            Step(
+                f"deps-{bounds}",
+                [PY, "-m", "nox", "-s", f"deps(bounds='{bounds}')", "--", *VERSION_TESTS],
+                quick=False,
+            )
+            for bounds in ("lowest", "newest")
+        ),
     ]
+
+
+VERSION_TESTS = [
+    "-q",
+    "-n",
+    "2",
+    "-p",
+    "no:cacheprovider",
+    "tests/test_compiled_hooks.py",
+    "tests/test_canonical.py",
+    "tests/test_plugin_api.py",
+    "tests/test_plugin_loading.py",
+    "tests/test_declarations.py",
+    "tests/test_embedding.py",
+    "tests/test_json.py",
+    "tests/test_errors.py",
+    "tests/test_record.py",
+    "tests/classic",
+]
+"""The tests the version matrix (noxfile.py) runs against the lowest and the newest attrs and pluggy
+the core supports: the hook layer, rule-set building and plugin loading, pickling and JSON (attrs),
+errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
 
 
 def test(argv: list[str]) -> int:
