@@ -445,9 +445,7 @@ def _check_record(state: GameState) -> None:
         "R-PEN-ILLEGAL: (offender, card, hands, draw pile, discard pile, colour, direction, seat to move, "
         "phase, UNO calls, stalled turns, generator, extras) as they were before the illegal play",
     )
-    offender, card, hands, draw, discard, color, direction, current, phase, declared, stalled, rng, extras = (
-        record
-    )
+    offender, card, hands, _, _, _, _, _, phase, _, _, _, extras = record
     check_seat(state, offender, f"{field}[0]", in_play=True)
     check_card(state, card, f"{field}[1]")
     require(
@@ -475,21 +473,7 @@ def _check_record(state: GameState) -> None:
         f"{field}[12]",
         "R-PEN-ILLEGAL: the other extras, as (key, value) pairs",
     )
-    before = state.replace(
-        hands=hands,
-        draw_pile=draw,
-        discard_pile=discard,
-        color=color,
-        direction=direction,
-        current_player=current,
-        phase=Phase(*phase),
-        uno_declared=declared,
-        uno_exposed=(),
-        stalled=stalled,
-        rng=rng,
-        extras=extras,
-        events=(),
-    )
+    before = _before(state, record).replace(uno_exposed=(), events=())
     try:
         validate_state(before)
     except StateFormatError as exc:
