@@ -58,15 +58,25 @@ def packages() -> list[Path]:
 
 
 def typed_packages() -> list[str]:
-    """``-p NAME`` for every package under a ``src/`` folder of the core and the plugins."""
+    """``-p NAME`` for every package under a ``src/`` folder of the core, the
+    plugins and the example plugins."""
     args: list[str] = []
     for package in packages():
         src = package / "src"
-        if package.parent.name != "examples" and src.is_dir():
+        if src.is_dir():
             for module in sorted(src.iterdir()):
                 if (module / "__init__.py").is_file():
                     args += ["-p", module.name]
     return args
+
+
+def typed_scripts() -> list[str]:
+    """The example and benchmark scripts (mypy checks files apart from packages)."""
+    return [
+        str(s.relative_to(ROOT))
+        for folder in ("examples", "benchmarks")
+        for s in sorted((ROOT / folder).glob("*.py"))
+    ]
 
 
 def setup_hash() -> str:
@@ -212,6 +222,7 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
         Step("ruff", [PY, "-m", "ruff", "check", "."]),
         Step("ruff-format", [PY, "-m", "ruff", "format", "--check", "."]),
         Step("mypy", [PY, "-m", "mypy", *typed_packages()]),
+        Step("mypy-scripts", [PY, "-m", "mypy", *typed_scripts()]),
         Step("pytest", [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", *marker, *pytest_args]),
         Step(
             "sphinx",

@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -34,7 +35,7 @@ import unorules.rl  # noqa: F401 - registers "unorules/Uno-v0"
 Array = npt.NDArray[np.float64]
 
 
-def make_env(seed_offset: int = 0) -> gymnasium.Env:  # type: ignore[type-arg]
+def make_env(seed_offset: int = 0) -> gymnasium.Env[Any, Any]:
     """The training and evaluation environment: seat 0 against RandomBot, one round."""
     del seed_offset
     return gymnasium.make(
@@ -57,7 +58,7 @@ class LinearPolicy:
     scale: Array
 
     @classmethod
-    def untrained(cls, env: gymnasium.Env) -> LinearPolicy:  # type: ignore[type-arg]
+    def untrained(cls, env: gymnasium.Env[Any, Any]) -> LinearPolicy:
         n = int(env.action_space.n)  # type: ignore[attr-defined]
         size = env.observation_space.shape[0]  # type: ignore[index]
         high = np.asarray(env.observation_space.high, dtype=np.float64)  # type: ignore[attr-defined]
