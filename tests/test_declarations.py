@@ -1,4 +1,5 @@
-"""What plugins declare (verbs, out-of-turn verbs, phases, public extras) matches what they do.
+"""What plugins declare (verbs, out-of-turn verbs, phases, public extras, the phases
+and verbs their hooks serve) matches what they do.
 
 Random seeded games over every shipped plugin (and large combinations) check
 that every phase a state is in, every verb a legal action uses and every
@@ -37,7 +38,17 @@ def _play(rules: Ruleset, players: int, seed: int, steps: int = 1500) -> None:
             assert action.verb in rules.verbs, f"verb of {action} is declared by no plugin"
             if action.seat != state.current_player:
                 assert action.verb in rules.out_of_turn_verbs, f"{action} is out of turn but not declared so"
-        state = state.apply(rng.choice(state.legal_actions()))
+        action = rng.choice(state.legal_actions())
+        for plugin in rules.plugins:
+            # legal_phases and apply_verbs: outside them a plugin lists and does nothing.
+            phases = getattr(plugin, "legal_phases", None)
+            if phases is not None and state.phase.name not in phases:
+                assert not plugin.legal_actions(state), f"{plugin.name} lists actions in {state.phase.name!r}"
+            verbs = getattr(plugin, "apply_verbs", None)
+            if verbs is not None and action.verb not in verbs:
+                handed = state.replace(last_action=action, events=())
+                assert plugin.apply_action(handed, action) is None, f"{plugin.name} applied {action}"
+        state = state.apply(action)
 
 
 @pytest.mark.parametrize(("names", "options"), COMBINATIONS)
@@ -84,6 +95,7 @@ def test_plugin_defaults() -> None:
     plugin = Plugin()
     assert plugin.api_version == unorules.PLUGIN_API_VERSION
     assert (plugin.verbs, plugin.phases, plugin.public_extras, plugin.play_kinds) == ((), (), (), None)
+    assert (plugin.legal_phases, plugin.apply_verbs) == (None, None)
     assert tuple(plugin.set_aside_cards(Ruleset.from_names(["classic"]).new_game(2, seed=1))) == ()
 
 

@@ -238,6 +238,17 @@ class Plugin:
       card's kind. It covers every ``on_play`` implementation of the plugin,
       wrappers included: for other kinds they must return ``None`` and change
       nothing (see :doc:`hooks`).
+    * ``legal_phases``: the phases (``state.phase.name``) in which this
+      plugin's ``legal_actions`` may list actions, or ``None`` (every phase):
+      the rule set then asks only the plugins that declared a state's phase.
+      It covers every ``legal_actions`` implementation of the plugin,
+      wrappers included: in other phases they must list nothing and change
+      nothing (see :doc:`hooks`).
+    * ``apply_verbs``: the verbs of the actions this plugin's ``apply_action``
+      handles, or ``None`` (every action): other actions are applied without
+      asking it. It covers every ``apply_action`` implementation of the
+      plugin, wrappers included: for other verbs they must return ``None``
+      and change nothing (see :doc:`hooks`).
     * ``max_round_actions``: a bound on the actions of one round that the
       testing toolkit uses, or ``None`` for its default (which grows with the
       number of seats and the plugins' ``round_length_factor``).
@@ -267,6 +278,8 @@ class Plugin:
     public_extras: ClassVar[tuple[str, ...]] = ()
     private_extras: ClassVar[tuple[str, ...]] = ()
     play_kinds: ClassVar[frozenset[str] | None] = None
+    legal_phases: ClassVar[frozenset[str] | None] = None
+    apply_verbs: ClassVar[frozenset[str] | None] = None
     max_round_actions: ClassVar[int | None] = None
     round_length_factor: ClassVar[float] = 1.0
     testing_option_values: ClassVar[Mapping[str, tuple[Any, ...]]] = {}

@@ -289,6 +289,15 @@ class Ruleset:
         self._play_callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {
             kind: self._compile_play_caller(kind) for kind in dict.fromkeys(c.kind for c in self.deck)
         }
+        # legal_actions by phase (Plugin.legal_phases) and apply_action by verb
+        # (Plugin.apply_verbs), each caller compiled on first use; None while no
+        # plugin implementing the hook declares anything (the callers above serve).
+        self._legal_callers: dict[str, Callable[[GameState], tuple[Action, ...]]] | None = (
+            {} if _declares(h.legal_actions, self._legal_phases) else None
+        )
+        self._apply_callers: dict[str, Callable[[GameState, Action], GameState | None]] | None = (
+            {} if _declares(h.apply_action, self._apply_verbs) else None
+        )
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
             if points is None:
@@ -311,6 +320,35 @@ class Ruleset:
             self.hook.on_play,
             keep=lambda impl: (kinds := claims.get(impl.plugin_name)) is None or kind in kinds,
         )
+
+    def _legal_caller(self, phase: str) -> Callable[[GameState], tuple[Action, ...]]:
+        """The ``legal_actions`` caller for states in ``phase``: the
+        implementations of the plugins whose ``legal_phases`` is ``None`` or
+        holds ``phase``, in pluggy's order, their lists concatenated."""
+        claims = self._legal_phases
+        caller: Callable[[GameState], tuple[Action, ...]] = compile_hook(
+            self.hook.legal_actions,
+            concatenate=True,
+            keep=lambda impl: (phases := claims.get(impl.plugin_name)) is None or phase in phases,
+        )
+        callers = self._legal_callers
+        if callers is not None and len(callers) < _MAX_CALLERS:
+            callers[phase] = caller
+        return caller
+
+    def _apply_caller(self, verb: str) -> Callable[[GameState, Action], GameState | None]:
+        """The ``apply_action`` caller for actions with ``verb``: the
+        implementations of the plugins whose ``apply_verbs`` is ``None`` or
+        holds ``verb``, in pluggy's order, with pluggy's semantics."""
+        claims = self._apply_verbs
+        caller: Callable[[GameState, Action], GameState | None] = compile_hook(
+            self.hook.apply_action,
+            keep=lambda impl: (verbs := claims.get(impl.plugin_name)) is None or verb in verbs,
+        )
+        callers = self._apply_callers
+        if callers is not None and len(callers) < _MAX_CALLERS:
+            callers[verb] = caller
+        return caller
 
     def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
         """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
@@ -352,19 +390,13 @@ class Ruleset:
                 emitters.setdefault(event.kind, name)
                 events[event.kind] = event
         play_kinds: dict[str, frozenset[str] | None] = {}
+        legal_phases: dict[str, frozenset[str] | None] = {}
+        apply_verbs: dict[str, frozenset[str] | None] = {}
         for plugin in self._plugins:
             name = _plugin_name(plugin)
-            kinds = getattr(plugin, "play_kinds", None)
-            if kinds is not None:
-                if not isinstance(kinds, frozenset | set | tuple | list) or not all(
-                    isinstance(k, str) for k in kinds
-                ):
-                    raise RulesetError(
-                        f"plugin {name!r} declares play_kinds {kinds!r}: use a frozenset of card kinds "
-                        "such as frozenset({'7', '0'}), or None for every card"
-                    )
-                kinds = frozenset(kinds)
-            play_kinds[name] = kinds
+            play_kinds[name] = _names_declared(plugin, "play_kinds", "card kinds, e.g. frozenset({'7', '0'})")
+            legal_phases[name] = _names_declared(plugin, "legal_phases", "phases, e.g. frozenset({'drawn'})")
+            apply_verbs[name] = _names_declared(plugin, "apply_verbs", "verbs, e.g. frozenset({'catch'})")
             turn.update(dict.fromkeys(getattr(plugin, "turn_verbs", ())))
             bound = getattr(plugin, "max_round_actions", None)
             if bound is not None:
@@ -414,6 +446,8 @@ class Ruleset:
         self.extras_owners: Mapping[str, str] = extras
         """The name of the plugin that declares each ``state.extras`` key (public or private)."""
         self._play_kinds: Mapping[str, frozenset[str] | None] = play_kinds
+        self._legal_phases: Mapping[str, frozenset[str] | None] = legal_phases
+        self._apply_verbs: Mapping[str, frozenset[str] | None] = apply_verbs
         self.turn_verbs: frozenset[str] = frozenset(turn)
         """The verbs some plugin declares only the seat to move may use (see ``Plugin.turn_verbs``)."""
         self.max_round_actions: int | None = max(bounds) if bounds else None
@@ -842,7 +876,16 @@ class Ruleset:
     # -- the per-action path -----------------------------------------------------
 
     def _legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        return self._legal_all(state)
+        """Every implementation's legal actions, or those of the plugins that
+        declared the state's phase (``Plugin.legal_phases``), concatenated."""
+        callers = self._legal_callers
+        if callers is None:
+            return self._legal_all(state)
+        name = state.phase.name
+        caller = callers.get(name)
+        if caller is None:
+            caller = self._legal_caller(name)
+        return caller(state)
 
     def _annotate(self, exc: BaseException, doing: str) -> None:
         """Name the plugin and hook that raised ``exc`` in a note (see :func:`annotate`)."""
@@ -921,6 +964,30 @@ def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
     if isinstance(spec, str):
         return Ruleset.from_spec_text(spec)
     return Ruleset.from_spec(spec)
+
+
+_MAX_CALLERS = 1024
+"""At most this many compiled callers per rule set and hook are kept (phase
+names and verbs come from states and actions, which may come from outside)."""
+
+
+def _declares(hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | None]) -> bool:
+    """Whether a plugin implementing ``hook`` narrowed it with a declaration."""
+    return any(claims.get(impl.plugin_name) is not None for impl in hook.get_hookimpls())
+
+
+def _names_declared(plugin: Any, attribute: str, example: str) -> frozenset[str] | None:
+    """A plugin's declaration ``attribute`` (``play_kinds``, ``legal_phases``,
+    ``apply_verbs``): ``None`` (every one), else the frozenset of names it holds."""
+    names = getattr(plugin, attribute, None)
+    if names is None:
+        return None
+    if not isinstance(names, frozenset | set | tuple | list) or not all(isinstance(n, str) for n in names):
+        raise RulesetError(
+            f"plugin {_plugin_name(plugin)!r} declares {attribute} {names!r}: use a frozenset of "
+            f"{example}, or None for every one"
+        )
+    return frozenset(names)
 
 
 def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:

@@ -353,11 +353,16 @@ class GameState:
                 rules = self.ruleset
                 single = rules._legal_single
                 try:
-                    if single is None:
-                        legal = rules._legal_actions(self)
-                    else:  # Ruleset._legal_actions inlined for the usual case, one implementation
+                    if single is not None:  # the usual case, one implementation
                         found = single(self)
                         legal = () if found is None else tuple(found)
+                    elif rules._legal_callers is None:
+                        legal = rules._legal_all(self)
+                    else:  # by phase (Plugin.legal_phases)
+                        caller = rules._legal_callers.get(self.phase.name)
+                        if caller is None:
+                            caller = rules._legal_caller(self.phase.name)
+                        legal = caller(self)
                 except Exception as exc:
                     rules._annotate(exc, "listing the legal actions")
                     raise
@@ -391,8 +396,14 @@ class GameState:
         fields = self.__dict__.copy()
         fields["last_action"] = action
         fields["events"] = ()
+        rules = self.ruleset
+        by_verb = rules._apply_callers
+        if by_verb is None:
+            apply = rules._apply
+        else:  # by verb (Plugin.apply_verbs)
+            apply = by_verb.get(action.verb) or rules._apply_caller(action.verb)
         try:
-            new = self.ruleset._apply(_from_fields(fields), action)
+            new = apply(_from_fields(fields), action)
         except Exception as exc:
             self.ruleset._annotate(exc, f"applying {action}")
             raise

@@ -708,6 +708,7 @@ class CustomWildsPlugin(Plugin):
         ),
     )
     play_kinds = frozenset(card.kind for card in CUSTOM_WILDS)  # on_play acts on CW1-CW3 only
+    legal_phases = frozenset(_PHASE_VERBS)  # legal_actions lists actions in its own phases only
     phases = (
         PhaseSpec(DRAW_COLOR, "draw until a card of the named colour comes (an effect)"),
         PhaseSpec(DISCARD, "discard phase.count cards under the top card (an effect)"),

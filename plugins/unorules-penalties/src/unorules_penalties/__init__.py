@@ -296,6 +296,7 @@ class PenaltiesPlugin(Plugin):
         ),
     )
     private_extras = (ILLEGAL_KEY,)
+    apply_verbs = frozenset({"catch_play", "catch_coach", "accept"})  # apply_action handles only these
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
