@@ -350,6 +350,27 @@ class Ruleset:
             callers[verb] = caller
         return caller
 
+    @property
+    def watches_draws(self) -> bool:
+        """Whether a plugin implements ``on_draw`` (else a draw asks no plugin,
+        and the cards drawn are the top cards of the draw pile, in order)."""
+        return self._watch_draws
+
+    def play_claimants(self, kind: str) -> tuple[str, ...]:
+        """The names of the plugins whose ``on_play`` implementations a play
+        of a card of ``kind`` asks (see :attr:`~unorules.Plugin.play_kinds`),
+        in pluggy's calling order, wrappers included. A plugin that finds
+        itself alone here may apply the effect of such a card itself."""
+        claims = self._play_kinds
+        impls = self.hook.on_play.get_hookimpls()
+        everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)  # through pluggy
+        names = (
+            impl.plugin_name
+            for impl in impls[::-1]
+            if everyone or (kinds := claims.get(impl.plugin_name)) is None or kind in kinds
+        )
+        return tuple(dict.fromkeys(names))
+
     def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
         """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
         what ``ruleset.hook.on_play(state=state, action=action,

@@ -648,7 +648,9 @@ class GameState:
         """A copy with ``events`` added to the last action's events."""
         return self.replace(events=self.events + events)
 
-    def draw(self, seat: int, count: int = 1, reason: str = "turn") -> tuple[GameState, tuple[Card, ...]]:
+    def draw(
+        self, seat: int, count: int = 1, reason: str = "turn", **changes: Any
+    ) -> tuple[GameState, tuple[Card, ...]]:
         """``seat`` draws ``count`` cards; returns the new state and the cards drawn.
 
         When the draw pile runs out, the discard pile except its top card is
@@ -657,6 +659,11 @@ class GameState:
         are drawn. A seat that draws a card is no longer open to an UNO catch
         (``uno_exposed``: it holds more than the one card it played down to;
         R-UNO-CATCH). Then the ``on_draw`` hook may replace the result.
+
+        ``changes`` are fields to set afterwards: ``state.draw(seat, 1,
+        current_player=2)`` gives what ``drawn.replace(current_player=2)`` of
+        the drawn state would (the ``on_draw`` hook sees the state before
+        them), in one copy when no plugin implements ``on_draw``.
         """
         pile = self.draw_pile
         rng = self.rng
@@ -701,12 +708,18 @@ class GameState:
         exposed = self.uno_exposed
         if drawn and exposed and seat in exposed:
             fields["uno_exposed"] = tuple(s for s in exposed if s != seat)
-        state = _from_fields(fields)
         rules = self.ruleset
         if not rules._watch_draws:  # no plugin implements on_draw
-            return state, drawn
+            if changes:
+                fields.update(changes)
+                if len(fields) != _FIELD_COUNT:
+                    raise _unknown_fields(changes)
+            return _from_fields(fields), drawn
+        state = _from_fields(fields)
         hooked = rules._on_draw(state, seat, drawn, reason)
-        return (state if hooked is None else hooked), drawn
+        if hooked is not None:
+            state = hooked
+        return (state.replace(**changes) if changes else state), drawn
 
     def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> GameState:
         """A copy with ``cards`` added to the draw pile and the pile shuffled."""

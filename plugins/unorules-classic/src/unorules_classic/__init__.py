@@ -472,9 +472,7 @@ class ClassicPlugin(Plugin):
             flipped = state.replace(direction=-state.direction)
             return flipped.pass_turn(2 if len(state.active_seats) == 2 else 1, seat)
         if kind == "+2":  # R-ACT-D2
-            penalty = _PENALTIES.get((card, seat))
-            if penalty is None:
-                penalty = _PENALTIES[card, seat] = Phase("penalty", 2, card, seat)
+            penalty = _PENALTIES.get((card, seat)) or _penalty(card, seat)
             return state.replace(current_player=state.next_seat(seat), phase=penalty)
         if kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
             name = "challenge" if state.ruleset.options["challenge"] else "penalty"
@@ -578,6 +576,28 @@ _PENALTIES: dict[tuple[Card, int], Phase] = {}
 """The ``penalty`` phase after each Draw Two card and seat, shared likewise."""
 
 
+_OWN_KINDS = ("classic", "own-kinds")
+"""``ruleset.cache`` key of :func:`_own_kinds`."""
+
+
+def _own_kinds(ruleset: Ruleset) -> frozenset[str]:
+    """The card kinds of the deck whose play asks this plugin's ``on_play`` alone."""
+    kinds = dict.fromkeys(card.kind for card in ruleset.deck)
+    return frozenset(k for k in kinds if ruleset.play_claimants(k) == (ClassicPlugin.name,))
+
+
+def _penalty(card: Card, seat: int) -> Phase:
+    """The shared ``penalty`` phase after ``seat`` played the Draw Two ``card``."""
+    phase = _PENALTIES[card, seat] = Phase("penalty", 2, card, seat)
+    return phase
+
+
+def _drawn(card: Card) -> Phase:
+    """The shared ``drawn`` phase of ``card``."""
+    phase = _DRAWN_PHASES[card] = Phase("drawn", card=card, secret=True)
+    return phase
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
     next player began their turn. After a Skip or Reverse with two players
@@ -598,17 +618,59 @@ def _play(state: GameState, action: Action) -> GameState:
     declared = state.uno_declared
     # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
     exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
+    hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
+    discard = state.discard_pile + (card,)
+    color = card.color if action.color is None else action.color
+    if declared:
+        declared = tuple(s for s in declared if s != seat)
+    rules = state.ruleset
+    kind = card.kind
+    if new_hand and not state.left:
+        own = rules.cache.get(_OWN_KINDS)
+        if own is None:
+            own = rules.cached(_OWN_KINDS, _own_kinds)
+        if kind in own:
+            # Nobody but this plugin's on_play acts on this kind: its effect (the
+            # same as on_play's below, for a hand that is not empty) in the same copy.
+            n = len(hands)
+            direction = state.direction
+            phase = PLAY
+            if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
+                nxt = (seat + 2 * direction) % n
+            elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
+                direction = -direction
+                nxt = (seat + (2 if n == 2 else 1) * direction) % n
+            elif kind == "+2":  # R-ACT-D2
+                nxt = (seat + direction) % n
+                phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
+            elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
+                nxt = (seat + direction) % n
+                name = "challenge" if rules.options["challenge"] else "penalty"
+                phase = Phase(name, 4, card, seat, state.color)
+            else:
+                nxt = (seat + direction) % n
+            return state.replace(
+                hands=hands,
+                discard_pile=discard,
+                color=color,
+                direction=direction,
+                current_player=nxt,
+                phase=phase,
+                uno_exposed=exposed,
+                uno_declared=declared,
+                stalled=0,
+            )
     played = state.replace(
-        hands=hands[:seat] + (new_hand,) + hands[seat + 1 :],
-        discard_pile=state.discard_pile + (card,),
-        color=card.color if action.color is None else action.color,
+        hands=hands,
+        discard_pile=discard,
+        color=color,
         current_player=seat,
         uno_exposed=exposed,
-        uno_declared=tuple(s for s in declared if s != seat) if declared else declared,
+        uno_declared=declared,
         stalled=0,
     )
     # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
-    result = state.ruleset.play_effect(played, action, state)
+    result = rules.play_effect(played, action, state)
     if result is None:
         raise RuntimeError(f"no plugin applied the effect of {card}")
     return result
@@ -620,16 +682,32 @@ def _draw(state: GameState, seat: int) -> GameState:
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
         # playable at once (a decision: penalty draws are not draws for the turn).
-        drawn, _ = state.draw(seat, phase.count, "penalty")
-        return drawn.pass_turn(1, seat)
+        if state.left:
+            drawn, _ = state.draw(seat, phase.count, "penalty")
+            return drawn.pass_turn(1, seat)
+        next_seat = (seat + state.direction) % len(state.hands)
+        drawn, _ = state.draw(seat, phase.count, "penalty", current_player=next_seat, phase=PLAY)
+        return drawn
+    pile = state.draw_pile
+    if pile and not state.left and not state.ruleset.watches_draws:
+        # The card to draw is known (no on_draw hook can change it): the draw
+        # and what follows in one copy. A draw keeps the top card and the
+        # colour, so whether the card is playable does not depend on the draw.
+        card = pile[0]
+        if is_playable(state, seat, card):
+            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+            drawn_phase = _DRAWN_PHASES.get(card) or _drawn(card)
+            after, _ = state.draw(seat, 1, "turn", phase=drawn_phase, stalled=0)
+        else:
+            next_seat = (seat + state.direction) % len(state.hands)
+            after, _ = state.draw(seat, 1, "turn", current_player=next_seat, phase=PLAY, stalled=0)
+        return after
     after, cards = state.draw(seat, 1, "turn")
     if cards:
         card = after.hands[seat][-1]
         if is_playable(after, seat, card):
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            drawn_phase = _DRAWN_PHASES.get(card)
-            if drawn_phase is None:
-                drawn_phase = _DRAWN_PHASES[card] = Phase("drawn", card=card, secret=True)
+            drawn_phase = _DRAWN_PHASES.get(card) or _drawn(card)
             return after.replace(phase=drawn_phase, stalled=0)
         return after.pass_turn(1, seat, stalled=0)
     stalled = state.stalled + 1
