@@ -396,6 +396,9 @@ class GameState:
         fields = self.__dict__.copy()
         fields["last_action"] = action
         fields["events"] = ()
+        fields["_legal"] = None
+        handed: GameState = _new(GameState)  # _from_fields inlined: this runs on every action
+        _set(handed, "__dict__", fields)
         rules = self.ruleset
         by_verb = rules._apply_callers
         if by_verb is None:
@@ -403,7 +406,7 @@ class GameState:
         else:  # by verb (Plugin.apply_verbs)
             apply = by_verb.get(action.verb) or rules._apply_caller(action.verb)
         try:
-            new = apply(_from_fields(fields), action)
+            new = apply(handed, action)
         except Exception as exc:
             self.ruleset._annotate(exc, f"applying {action}")
             raise
@@ -531,7 +534,10 @@ class GameState:
         fields.update(changes)
         if len(fields) != _FIELD_COUNT:
             raise _unknown_fields(changes)
-        return _from_fields(fields)
+        fields["_legal"] = None  # _from_fields inlined (hot)
+        state: GameState = _new(GameState)
+        _set(state, "__dict__", fields)
+        return state
 
     def with_extra(self, key: str, value: Value) -> GameState:
         """A copy with plugin value ``key`` set (``None`` removes it)."""
@@ -572,7 +578,10 @@ class GameState:
                 raise _unknown_fields(changes)
         fields["current_player"] = seat
         fields["phase"] = PLAY
-        return _from_fields(fields)
+        fields["_legal"] = None  # _from_fields inlined (hot)
+        state: GameState = _new(GameState)
+        _set(state, "__dict__", fields)
+        return state
 
     def move_to_discard(self, seat: int, card: Card, color: Color | None = None) -> GameState:
         """Move one ``card`` from ``seat``'s hand onto the discard pile and set the
@@ -714,7 +723,10 @@ class GameState:
                 fields.update(changes)
                 if len(fields) != _FIELD_COUNT:
                     raise _unknown_fields(changes)
-            return _from_fields(fields), drawn
+            fields["_legal"] = None  # _from_fields inlined (hot)
+            state: GameState = _new(GameState)
+            _set(state, "__dict__", fields)
+            return state, drawn
         state = _from_fields(fields)
         hooked = rules._on_draw(state, seat, drawn, reason)
         if hooked is not None:
