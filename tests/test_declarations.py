@@ -22,6 +22,7 @@ COMBINATIONS = [
     (["classic"], {}),
     (HOUSE, {"customizable_wilds": 3, "blank_cards": "R0 house-rule"}),
     (["classic", "shuffle-hands", "penalties", "partners"], {"enforcement": "table"}),
+    (["classic", "penalties", "stacking"], {}),
     (["classic", "jump-in", "elimination"], {}),
     (["classic", "custom-wilds"], {"customizable_wilds": 3, "custom_wild_1": "discard-specials"}),
 ]
@@ -41,10 +42,10 @@ def _play(rules: Ruleset, players: int, seed: int, steps: int = 1500) -> None:
         action = rng.choice(state.legal_actions())
         for plugin in rules.plugins:
             # legal_phases and apply_verbs: outside them a plugin lists and does nothing.
-            phases = getattr(plugin, "legal_phases", None)
+            phases = rules._legal_phases[plugin.name]  # as declared for these options
             if phases is not None and state.phase.name not in phases:
                 assert not plugin.legal_actions(state), f"{plugin.name} lists actions in {state.phase.name!r}"
-            verbs = getattr(plugin, "apply_verbs", None)
+            verbs = rules._apply_verbs[plugin.name]
             if verbs is not None and action.verb not in verbs:
                 handed = state.replace(last_action=action, events=())
                 assert plugin.apply_action(handed, action) is None, f"{plugin.name} applied {action}"

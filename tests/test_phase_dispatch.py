@@ -20,7 +20,16 @@ from typing import Any, ClassVar
 
 import pytest
 
-from unorules import Action, GameState, Plugin, Ruleset, RulesetError, hookimpl, installed_plugins
+from unorules import (
+    Action,
+    ByOption,
+    GameState,
+    Plugin,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    installed_plugins,
+)
 from unorules.testing.conformance import option_variant
 from unorules.testing.strategies import supported_players
 
@@ -161,4 +170,25 @@ def test_shipped_plugins_narrow_their_hooks() -> None:
     assert plugins["stacking"].legal_phases == frozenset({"penalty", "challenge"})
     assert "play" not in (plugins["custom-wilds"].legal_phases or {"play"})
     assert plugins["penalties"].apply_verbs == frozenset({"catch_play", "catch_coach", "accept"})
+    strict = Ruleset.from_names(["classic", "penalties"])
+    table = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
+    assert strict.play_claimants("5") == ("classic",)  # strict: no illegal play to record
+    assert table.play_claimants("5") == ("penalties", "classic")
     assert (Plugin.legal_phases, Plugin.apply_verbs) == (None, None)
+
+
+def test_a_declaration_by_option_is_looked_up_once_per_rule_set() -> None:
+    by_option = ByOption("drawn_card", {"must-play": frozenset({"play"})}, default=frozenset({"penalty"}))
+    keep = Ruleset.from_names(["classic"], plugins=[_Logs("narrow", phases=by_option)])
+    must = Ruleset.from_names(
+        ["classic"], {"drawn_card": "must-play"}, plugins=[_Logs("narrow", phases=by_option)]
+    )
+    assert keep._legal_phases["narrow"] == frozenset({"penalty"})
+    assert must._legal_phases["narrow"] == frozenset({"play"})
+    everyone = ByOption("drawn_card", {"must-play": frozenset()})
+    assert Ruleset.from_names(["classic"], plugins=[_Logs("n", verbs=everyone)])._apply_verbs["n"] is None
+
+
+def test_a_declaration_by_an_unknown_option_is_refused() -> None:
+    with pytest.raises(RulesetError, match="declares apply_verbs by option 'nonsense'"):
+        Ruleset.from_names(["classic"], plugins=[_Logs("bad", verbs=ByOption("nonsense", {}))])

@@ -19,6 +19,7 @@ from unorules.errors import (
 )
 from unorules.plugin import (
     PLUGIN_API_VERSION,
+    ByOption,
     EventSpec,
     Option,
     PhaseSpec,
@@ -50,6 +51,7 @@ __all__ = [
     "PLAY",
     "PLUGIN_API_VERSION",
     "Action",
+    "ByOption",
     "Card",
     "Color",
     "Event",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_FIELDS",
     "PLUGIN_API_VERSION",
+    "ByOption",
     "EventSpec",
     "Option",
     "PhaseSpec",
@@ -199,6 +200,22 @@ class EventSpec:
                 )
 
 
+@attrs.frozen(eq=False)
+class ByOption:
+    """A declaration that depends on the value of an option, for ``play_kinds``,
+    ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`): the rule set
+    looks the value of ``option`` up in ``values`` once, when it is built; a
+    value not listed gives ``default``. For a plugin whose options decide which
+    cards, phases or verbs its hooks handle, e.g.
+    ``ByOption("enforcement", {"strict": frozenset()})`` (the hook is never
+    asked with ``enforcement=strict``, always otherwise).
+    """
+
+    option: str
+    values: Mapping[Any, frozenset[str] | None]
+    default: frozenset[str] | None = None
+
+
 class Plugin:
     """Convenience base class for plugins; every attribute may be overridden.
 
@@ -249,6 +266,9 @@ class Plugin:
       asking it. It covers every ``apply_action`` implementation of the
       plugin, wrappers included: for other verbs they must return ``None``
       and change nothing (see :doc:`hooks`).
+
+      Each of these three may be a :class:`ByOption` instead, when the
+      plugin's options decide what its hooks handle.
     * ``max_round_actions``: a bound on the actions of one round that the
       testing toolkit uses, or ``None`` for its default (which grows with the
       number of seats and the plugins' ``round_length_factor``).
@@ -277,9 +297,9 @@ class Plugin:
     events: ClassVar[tuple[EventSpec, ...]] = ()
     public_extras: ClassVar[tuple[str, ...]] = ()
     private_extras: ClassVar[tuple[str, ...]] = ()
-    play_kinds: ClassVar[frozenset[str] | None] = None
-    legal_phases: ClassVar[frozenset[str] | None] = None
-    apply_verbs: ClassVar[frozenset[str] | None] = None
+    play_kinds: ClassVar[frozenset[str] | ByOption | None] = None
+    legal_phases: ClassVar[frozenset[str] | ByOption | None] = None
+    apply_verbs: ClassVar[frozenset[str] | ByOption | None] = None
     max_round_actions: ClassVar[int | None] = None
     round_length_factor: ClassVar[float] = 1.0
     testing_option_values: ClassVar[Mapping[str, tuple[Any, ...]]] = {}

@@ -28,7 +28,7 @@ from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, comp
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, excerpt
-from unorules.plugin import PLUGIN_API_VERSION, EventSpec, Option, PhaseSpec, Plugin
+from unorules.plugin import PLUGIN_API_VERSION, ByOption, EventSpec, Option, PhaseSpec, Plugin
 from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
@@ -415,9 +415,12 @@ class Ruleset:
         apply_verbs: dict[str, frozenset[str] | None] = {}
         for plugin in self._plugins:
             name = _plugin_name(plugin)
-            play_kinds[name] = _names_declared(plugin, "play_kinds", "card kinds, e.g. frozenset({'7', '0'})")
-            legal_phases[name] = _names_declared(plugin, "legal_phases", "phases, e.g. frozenset({'drawn'})")
-            apply_verbs[name] = _names_declared(plugin, "apply_verbs", "verbs, e.g. frozenset({'catch'})")
+            for attribute, found, example in (
+                ("play_kinds", play_kinds, "card kinds, e.g. frozenset({'7', '0'})"),
+                ("legal_phases", legal_phases, "phases, e.g. frozenset({'penalty'})"),
+                ("apply_verbs", apply_verbs, "verbs, e.g. frozenset({'catch'})"),
+            ):
+                found[name] = _names_declared(self, plugin, attribute, example)
             turn.update(dict.fromkeys(getattr(plugin, "turn_verbs", ())))
             bound = getattr(plugin, "max_round_actions", None)
             if bound is not None:
@@ -997,10 +1000,18 @@ def _declares(hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | Non
     return any(claims.get(impl.plugin_name) is not None for impl in hook.get_hookimpls())
 
 
-def _names_declared(plugin: Any, attribute: str, example: str) -> frozenset[str] | None:
+def _names_declared(ruleset: Ruleset, plugin: Any, attribute: str, example: str) -> frozenset[str] | None:
     """A plugin's declaration ``attribute`` (``play_kinds``, ``legal_phases``,
-    ``apply_verbs``): ``None`` (every one), else the frozenset of names it holds."""
+    ``apply_verbs``) in ``ruleset``: ``None`` (every one), else the frozenset
+    of names it holds; a :class:`ByOption` is looked up with the option's value."""
     names = getattr(plugin, attribute, None)
+    if isinstance(names, ByOption):
+        if names.option not in ruleset.options:
+            raise RulesetError(
+                f"plugin {_plugin_name(plugin)!r} declares {attribute} by option {names.option!r}, "
+                "which no plugin of the rule set has"
+            )
+        names = names.values.get(ruleset.options[names.option], names.default)
     if names is None:
         return None
     if not isinstance(names, frozenset | set | tuple | list) or not all(isinstance(n, str) for n in names):

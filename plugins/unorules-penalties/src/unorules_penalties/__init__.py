@@ -40,6 +40,10 @@ Phases and verbs
 Verbs: ``catch_play <seat>`` and ``catch_coach <seat>`` (registered here), and
 classic's ``accept`` in the ``illegal-out`` phase.
 
+Its ``apply_action`` handles only these verbs (``apply_verbs``), and its
+``on_play``, which records illegal plays, is asked only with
+``enforcement="table"`` (``play_kinds``, by option).
+
 Options
 -------
 
@@ -125,6 +129,7 @@ from unorules_classic import is_playable
 
 from unorules import (
     Action,
+    ByOption,
     Event,
     EventSpec,
     GameState,
@@ -297,6 +302,8 @@ class PenaltiesPlugin(Plugin):
     )
     private_extras = (ILLEGAL_KEY,)
     apply_verbs = frozenset({"catch_play", "catch_coach", "accept"})  # apply_action handles only these
+    # on_play acts only with enforcement=table (illegal plays); with strict it is never asked.
+    play_kinds = ByOption("enforcement", {"strict": frozenset()})
     summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
