@@ -50,14 +50,6 @@ def _wrapfail(gen: Any, message: str) -> NoReturn:
     )
 
 
-def _start(gen: Teardown) -> None:
-    """Run a new-style wrapper up to its ``yield``."""
-    try:
-        next(gen)
-    except StopIteration:
-        _wrapfail(gen, "did not yield")
-
-
 def _teardown(
     gen: Teardown, result: object, exception: BaseException | None
 ) -> tuple[Any, BaseException | None]:
@@ -77,6 +69,18 @@ def _teardown(
                 raise
         else:
             gen.send(result)
+        gen.close()
+    except StopIteration as stop:
+        return stop.value, None
+    except BaseException as error:
+        return result, error
+    _wrapfail(gen, "has second yield")
+
+
+def _second_yield(gen: Teardown, result: object) -> tuple[Any, BaseException | None]:
+    """The end of :func:`_teardown` for a wrapper that took the result sent in
+    (inlined by the generated callers) and yielded again."""
+    try:
         gen.close()
     except StopIteration as stop:
         return stop.value, None
@@ -198,7 +202,14 @@ def _generate(
 ) -> Callable[..., Any]:
     """Straight-line code calling ``in_order`` (pluggy's calling order): no
     loop, no per-call argument packing."""
-    namespace: dict[str, Any] = {"_start": _start, "_teardown": _teardown, "_tuple": tuple}
+    namespace: dict[str, Any] = {
+        "_teardown": _teardown,
+        "_second_yield": _second_yield,
+        "_wrapfail": _wrapfail,
+        "_next": next,
+        "_Stop": StopIteration,
+        "_tuple": tuple,
+    }
     calls: list[tuple[bool, str]] = []
     for i, impl in enumerate(in_order):
         namespace[f"_f{i}"] = impl.function
@@ -246,7 +257,15 @@ def _wrapped_body(calls: list[tuple[bool, str]], wrappers: list[int], firstresul
     body += ["try:", "    while True:  # one pass; break: no further calls"]
     for i, (is_wrapper, call) in enumerate(calls):
         if is_wrapper:
-            body += [f"        _t = {call}", "        _start(_t)", f"        _g{i} = _t"]
+            # _start inlined: run the wrapper up to its yield.
+            body += [
+                f"        _t = {call}",
+                "        try:",
+                "            _next(_t)",
+                "        except _Stop:",
+                '            _wrapfail(_t, "did not yield")',
+                f"        _g{i} = _t",
+            ]
         elif firstresult:
             body += [
                 f"        _r = {call}",
@@ -258,7 +277,21 @@ def _wrapped_body(calls: list[tuple[bool, str]], wrappers: list[int], firstresul
             body += [f"        _r = {call}", "        if _r is not None:", "            _res.append(_r)"]
     body += ["        break", "except BaseException as _e:", "    _exc = _e"]
     for i in reversed(wrappers):
-        body += [f"if _g{i} is not None:", f"    _res, _exc = _teardown(_g{i}, _res, _exc)"]
+        # _teardown inlined for the usual case, no exception to throw in.
+        body += [
+            f"if _g{i} is not None:",
+            "    if _exc is None:",
+            "        try:",
+            f"            _g{i}.send(_res)",
+            "        except _Stop as _s:",
+            "            _res = _s.value",
+            "        except BaseException as _e:",
+            "            _exc = _e",
+            "        else:",
+            f"            _res, _exc = _second_yield(_g{i}, _res)",
+            "    else:",
+            f"        _res, _exc = _teardown(_g{i}, _res, _exc)",
+        ]
     body += ["if _exc is not None:", "    raise _exc", "return _res"]
     return body
 
