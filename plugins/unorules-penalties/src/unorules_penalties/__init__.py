@@ -320,9 +320,13 @@ class PenaltiesPlugin(Plugin):
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
         # R-PEN-COACH: any seat may report another, each seat penalised once a round.
-        coach = _coach_actions(
-            len(state.hands), state.left, coached_this_round(state) if state.extras else ()
-        )
+        coached: tuple[int, ...] = ()
+        for key, record in state.extras:  # coached_this_round, inlined (every state)
+            if key == COACHED_KEY:
+                if record[0] == len(state.rounds):
+                    coached = record[1:]
+                break
+        coach = _coach_actions(len(state.hands), state.left, coached)
         if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
