@@ -366,7 +366,7 @@ class GameState:
                 except Exception as exc:
                     rules._annotate(exc, "listing the legal actions")
                     raise
-            object.__setattr__(self, "_legal", legal)
+            _set(self, "_legal", legal)
         if seat is None:
             return legal
         return tuple(a for a in legal if a.seat == seat)

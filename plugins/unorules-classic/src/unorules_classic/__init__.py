@@ -678,7 +678,8 @@ def _play(state: GameState, action: Action) -> GameState:
 
 def _draw(state: GameState, seat: int) -> GameState:
     phase = state.phase
-    state = _close_window(state, seat)
+    if state.uno_exposed:  # R-UNO-CATCH: the turn action closes the window (_close_window, inlined)
+        state = state.replace(uno_exposed=())
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
         # playable at once (a decision: penalty draws are not draws for the turn).
