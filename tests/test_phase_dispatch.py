@@ -24,6 +24,7 @@ from unorules import (
     Action,
     ByOption,
     GameState,
+    Option,
     Plugin,
     Ruleset,
     RulesetError,
@@ -187,6 +188,15 @@ def test_a_declaration_by_option_is_looked_up_once_per_rule_set() -> None:
     assert must._legal_phases["narrow"] == frozenset({"play"})
     everyone = ByOption("drawn_card", {"must-play": frozenset()})
     assert Ruleset.from_names(["classic"], plugins=[_Logs("n", verbs=everyone)])._apply_verbs["n"] is None
+
+
+def test_a_declaration_by_an_option_with_an_unhashable_value_gives_its_default() -> None:
+    class _Listy(_Logs):
+        options = (Option("listy", ["a"]),)
+
+    plugin = _Listy("listy", phases=ByOption("listy", {"a": frozenset()}, default=frozenset({"play"})))
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    assert rules._legal_phases["listy"] == frozenset({"play"})
 
 
 def test_a_declaration_by_an_unknown_option_is_refused() -> None:

@@ -205,7 +205,7 @@ class ByOption:
     """A declaration that depends on the value of an option, for ``play_kinds``,
     ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`): the rule set
     looks the value of ``option`` up in ``values`` once, when it is built; a
-    value not listed gives ``default``. For a plugin whose options decide which
+    value not listed (or unhashable) gives ``default``. For a plugin whose options decide which
     cards, phases or verbs its hooks handle, e.g.
     ``ByOption("enforcement", {"strict": frozenset()})`` (the hook is never
     asked with ``enforcement=strict``, always otherwise).

@@ -1011,7 +1011,11 @@ def _names_declared(ruleset: Ruleset, plugin: Any, attribute: str, example: str)
                 f"plugin {_plugin_name(plugin)!r} declares {attribute} by option {names.option!r}, "
                 "which no plugin of the rule set has"
             )
-        names = names.values.get(ruleset.options[names.option], names.default)
+        by_option = names
+        try:
+            names = by_option.values.get(ruleset.options[by_option.option], by_option.default)
+        except TypeError:  # an unhashable value (a list) is listed by no declaration
+            names = by_option.default
     if names is None:
         return None
     if not isinstance(names, frozenset | set | tuple | list) or not all(isinstance(n, str) for n in names):
