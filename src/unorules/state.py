@@ -139,7 +139,7 @@ class Outcome:
         return min(self.winners) if self.winners else None
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class SeatView:
     """What one seat may know of a game, and nothing more: safe to send to
     that seat's client (``to_json``) or to hand to a bot.
@@ -456,21 +456,40 @@ class GameState:
         return self._view(None)
 
     def _view(self, seat: int | None) -> SeatView:
+        # Built field by field into the view's ``__dict__`` (see _new_view): a
+        # view is built on every step of an RL environment, and attrs' frozen
+        # ``__init__`` with its 27 keyword arguments cost about as much as
+        # everything else here.
         rules = self.ruleset
-        shown: dict[int, tuple[Card, ...]] = {}
-        if seat is not None:
-            shown[seat] = self.hands[seat]
-        if seat is not None and rules._shows_hands:
-            try:
-                visible = rules._visible_hands(self, seat)
-            except Exception as exc:
-                rules._annotate(exc, f"showing seat {seat} its view")
-                raise
-            for other in visible:
-                shown[other] = self.hands[other]
+        hands = self.hands
+        if seat is None:
+            hand: tuple[Card, ...] = ()
+            shown: dict[int, tuple[Card, ...]] = {}
+            mine: tuple[Action, ...] = ()
+        else:
+            hand = hands[seat]
+            shown = {seat: hand}
+            if rules._shows_hands:
+                try:
+                    visible = rules._visible_hands(self, seat)
+                except Exception as exc:
+                    rules._annotate(exc, f"showing seat {seat} its view")
+                    raise
+                for other in visible:
+                    shown[other] = hands[other]
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            mine = legal  # the usual case: every legal action is this seat's (or there is none)
+            for action in legal:
+                if action.seat != seat:
+                    mine = tuple(a for a in legal if a.seat == seat)
+                    break
         events = self.events
-        if any(e.private and e.seat != seat for e in events):
-            events = tuple(e if not e.private or e.seat == seat else _hidden(e) for e in events)
+        for event in events:
+            if event.private and event.seat != seat:
+                events = tuple(e if not e.private or e.seat == seat else _hidden(e) for e in events)
+                break
         phase = self.phase
         if phase.secret and (seat is None or self.current_player != seat):
             phase = attrs.evolve(phase, card=None)
@@ -478,34 +497,37 @@ class GameState:
         if extras:
             public = rules.public_extras
             extras = tuple(item for item in extras if item[0] in public)
-        return SeatView(
-            seat=seat,
-            hand=() if seat is None else self.hands[seat],
-            hand_sizes=tuple(map(len, self.hands)),
-            visible_hands=shown,
-            discard_pile=self.discard_pile,
-            draw_pile_size=len(self.draw_pile),
-            top_card=self.top_card,
-            color=self.color,
-            direction=self.direction,
-            current_player=self.current_player,
-            dealer=self.dealer,
-            phase=phase,
-            scores=self.scores,
-            uno_exposed=self.uno_exposed,
-            left=self.left,
-            rounds=self.rounds,
-            legal_actions=() if seat is None else self.legal_actions(seat),
-            last_action=self.last_action,
-            events=events,
-            is_over=self.outcome is not None,
-            players=len(self.hands),
-            ruleset=_spec_text(rules),
-            options=rules.options,
-            uno_declared=self.uno_declared,
-            outcome=self.outcome,
-            extras=extras,
-            rules=rules,
+        outcome = self.outcome
+        return _new_view(
+            {
+                "seat": seat,
+                "hand": hand,
+                "hand_sizes": tuple(map(len, hands)),
+                "visible_hands": shown,
+                "discard_pile": self.discard_pile,
+                "draw_pile_size": len(self.draw_pile),
+                "top_card": self.discard_pile[-1],
+                "color": self.color,
+                "direction": self.direction,
+                "current_player": self.current_player,
+                "dealer": self.dealer,
+                "phase": phase,
+                "scores": self.scores,
+                "uno_exposed": self.uno_exposed,
+                "left": self.left,
+                "rounds": self.rounds,
+                "legal_actions": mine,
+                "last_action": self.last_action,
+                "events": events,
+                "is_over": outcome is not None,
+                "players": len(hands),
+                "ruleset": _spec_text(rules),
+                "options": rules.options,
+                "uno_declared": self.uno_declared,
+                "outcome": outcome,
+                "extras": extras,
+                "_rules": rules,
+            }
         )
 
     # -- mechanics for plugins -------------------------------------------------
@@ -812,6 +834,15 @@ def _hidden(e: Event) -> Event:
     """``e`` without its private cards, as other seats see it (built directly:
     ``attrs.evolve`` costs several times more, and views are built on every RL step)."""
     return Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
+
+
+def _new_view(fields: dict[str, Any]) -> SeatView:
+    """A view whose ``__dict__`` is ``fields``: every field of :class:`SeatView`,
+    in order, ``_rules`` by its attribute name (a view is a frozen attrs class
+    without slots, like a state, so that it is built as one dict)."""
+    view: SeatView = _new(SeatView)
+    _set(view, "__dict__", fields)
+    return view
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:
