@@ -425,10 +425,14 @@ class GameState:
             legal = self.legal_actions()
         if not legal:
             return ()
+        first = legal[0].seat
+        for action in legal:  # the usual case, one seat: a loop without a set or a frame
+            if action.seat != first:
+                break
+        else:
+            return (first,)
         current = self.current_player
         seats = {a.seat for a in legal}
-        if len(seats) == 1:
-            return tuple(seats)
         n = len(self.hands)
         d = self.direction
         return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n))
