@@ -49,7 +49,6 @@ an episode after that many applied actions (no-ops not counted).
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -137,7 +136,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.state_: GameState = self.ruleset.new_game(players=players, seed=0)
         """The full game state (for logging and tests; agents see only their observations)."""
         self._queue: list[int] = []
-        self._no_bits = array("b", bytes(self.space.n))
+        self._mask_size = self.space.n
         self.agent_selection: str = self.possible_agents[0]
         self._actions = 0
 
@@ -190,9 +189,11 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         the agent is selected)."""
         seat = self._seat_of[agent]
         state = self.state_
-        view = state.view(seat)
+        view = state._view(seat)  # state.view without its check of the seat: ours are valid
         observation = self.encoder.encode(view)
-        bits = self._no_bits[:]  # an array.array copy: item stores are cheap (see the encoder)
+        # A zeroed bytearray: storing an item into one is a plain C store, several
+        # times cheaper than into an array.array (whose stores parse their argument).
+        bits = bytearray(self._mask_size)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             table = self.space._index[seat]
             try:
