@@ -814,6 +814,7 @@ _set = object.__setattr__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
+_HIDDEN_DRAWS: dict[int, tuple[Event, Event]] = {}  # id of a shared draw event: it and its hidden form
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
 
 
@@ -836,8 +837,18 @@ def _unpickle_state(*values: Any) -> GameState:
 
 def _hidden(e: Event) -> Event:
     """``e`` without its private cards, as other seats see it (built directly:
-    ``attrs.evolve`` costs several times more, and views are built on every RL step)."""
-    return Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
+    ``attrs.evolve`` costs several times more, and views are built on every RL step).
+
+    The hidden form of a shared one-card draw event (see :meth:`GameState.draw`)
+    is kept beside it: every other seat's view of most draws needs one."""
+    found = _HIDDEN_DRAWS.get(id(e))
+    if found is not None and found[0] is e:
+        return found[1]
+    hidden = Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
+    seat = e.seat
+    if seat is not None and len(e.cards) == 1 and _ONE_CARD_DRAWS.get((seat, e.cards[0], e.detail)) is e:
+        _HIDDEN_DRAWS[id(e)] = (e, hidden)  # the pair keeps e alive, so its id stays its own
+    return hidden
 
 
 def _new_view(fields: dict[str, Any]) -> SeatView:
