@@ -69,6 +69,7 @@ __all__ = ["UnoAECEnv", "env", "make_ruleset", "raw_env"]
 Rules = Ruleset | str | Sequence[str]
 
 _EPISODES = ("game", "round")
+_INT8 = np.dtype(np.int8)  # a dtype object, given positionally: numpy parses keywords slowly
 _REWARDS = ("win", "points")
 
 
@@ -205,7 +206,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             current = state.current_player
             if seat != current and self._queue[-1] == current:
                 bits[NOOP] = 1
-        return {"observation": observation, "action_mask": np.frombuffer(bits, dtype=np.int8)}
+        return {"observation": observation, "action_mask": np.frombuffer(bits, _INT8)}
 
     def step(self, action: int | None) -> None:
         """The selected agent takes ``action`` (an index of :attr:`space`; ``None``
