@@ -463,7 +463,8 @@ class GameState:
         # Built field by field into the view's ``__dict__`` (see _new_view): a
         # view is built on every step of an RL environment, and attrs' frozen
         # ``__init__`` with its 27 keyword arguments cost about as much as
-        # everything else here.
+        # everything else here; a dict display of 27 entries is built entry by
+        # entry, growing three times, where a copy of _VIEW_FIELDS is one copy.
         rules = self.ruleset
         hands = self.hands
         if seat is None:
@@ -502,37 +503,35 @@ class GameState:
             public = rules.public_extras
             extras = tuple(item for item in extras if item[0] in public)
         outcome = self.outcome
-        return _new_view(
-            {
-                "seat": seat,
-                "hand": hand,
-                "hand_sizes": tuple(map(len, hands)),
-                "visible_hands": shown,
-                "discard_pile": self.discard_pile,
-                "draw_pile_size": len(self.draw_pile),
-                "top_card": self.discard_pile[-1],
-                "color": self.color,
-                "direction": self.direction,
-                "current_player": self.current_player,
-                "dealer": self.dealer,
-                "phase": phase,
-                "scores": self.scores,
-                "uno_exposed": self.uno_exposed,
-                "left": self.left,
-                "rounds": self.rounds,
-                "legal_actions": mine,
-                "last_action": self.last_action,
-                "events": events,
-                "is_over": outcome is not None,
-                "players": len(hands),
-                "ruleset": _spec_text(rules),
-                "options": rules.options,
-                "uno_declared": self.uno_declared,
-                "outcome": outcome,
-                "extras": extras,
-                "_rules": rules,
-            }
-        )
+        fields = _VIEW_FIELDS.copy()  # every key in place: the stores below neither insert nor resize
+        fields["seat"] = seat
+        fields["hand"] = hand
+        fields["hand_sizes"] = tuple(map(len, hands))
+        fields["visible_hands"] = shown
+        fields["discard_pile"] = self.discard_pile
+        fields["draw_pile_size"] = len(self.draw_pile)
+        fields["top_card"] = self.discard_pile[-1]
+        fields["color"] = self.color
+        fields["direction"] = self.direction
+        fields["current_player"] = self.current_player
+        fields["dealer"] = self.dealer
+        fields["phase"] = phase
+        fields["scores"] = self.scores
+        fields["uno_exposed"] = self.uno_exposed
+        fields["left"] = self.left
+        fields["rounds"] = self.rounds
+        fields["legal_actions"] = mine
+        fields["last_action"] = self.last_action
+        fields["events"] = events
+        fields["is_over"] = outcome is not None
+        fields["players"] = len(hands)
+        fields["ruleset"] = _spec_text(rules)
+        fields["options"] = rules.options
+        fields["uno_declared"] = self.uno_declared
+        fields["outcome"] = outcome
+        fields["extras"] = extras
+        fields["_rules"] = rules
+        return _new_view(fields)
 
     # -- mechanics for plugins -------------------------------------------------
 
@@ -851,10 +850,14 @@ def _hidden(e: Event) -> Event:
     return hidden
 
 
+_VIEW_FIELDS: dict[str, Any] = dict.fromkeys(f.name for f in attrs.fields(SeatView))
+"""Every attribute of a view (``_rules`` by its attribute name), in order, set to ``None``."""
+
+
 def _new_view(fields: dict[str, Any]) -> SeatView:
-    """A view whose ``__dict__`` is ``fields``: every field of :class:`SeatView`,
-    in order, ``_rules`` by its attribute name (a view is a frozen attrs class
-    without slots, like a state, so that it is built as one dict)."""
+    """A view whose ``__dict__`` is ``fields``, a copy of :data:`_VIEW_FIELDS`
+    with every value set (a view is a frozen attrs class without slots, like a
+    state, so that it is built as one dict)."""
     view: SeatView = _new(SeatView)
     _set(view, "__dict__", fields)
     return view
