@@ -139,7 +139,7 @@ class Outcome:
         return min(self.winners) if self.winners else None
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False)  # no slots, like GameState: GameState._view builds a view as one dict
 class SeatView:
     """What one seat may know of a game, and nothing more: safe to send to
     that seat's client (``to_json``) or to hand to a bot.
