@@ -11,10 +11,10 @@ seats, default 2, ``episode="round"``) in PettingZoo's loop (``agent_iter``,
 returned state until ``is_over()``), as ``rl.py`` does too. Episodes use seeds
 0, 1, ... (a ``random.Random(seed)`` choice among the legal actions) until
 ``STEPS`` counted steps were taken; an episode cut short by the step count is
-stopped there. Both contenders build their environment and play one step
-before counting starts, so a run with ``0`` steps holds the imports and the
-set-up: the difference of the two totals, divided by the steps, is the
-instructions per step.
+stopped there. Both contenders build their environment and its first
+observation before counting starts, so a run with ``0`` steps holds the
+imports and the set-up: the difference of the two totals, divided by the
+steps, is the instructions per step.
 """
 
 from __future__ import annotations
