@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
-from unorules import Card, GameState, Ruleset, SeatError
+from unorules import Card, GameState, Ruleset, SeatError, SeatView
 from unorules.testing import arrange_deck, rearranged
 
 CLASSIC = Ruleset.from_names(["classic"])
@@ -109,3 +110,21 @@ def test_viewing_a_seat_that_does_not_exist() -> None:
     for seat in (-1, 3):
         with pytest.raises(SeatError, match="no seat"):
             state.view(seat)
+
+
+def test_a_view_is_built_with_every_field_as_the_class_declares_it() -> None:
+    # _view fills the view's __dict__ directly (no attrs __init__): every field
+    # must be there, and the view must equal one built through the constructor.
+    state = CLASSIC.new_game(players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        for view in (*(state.view(s) for s in range(3)), state.public_view()):
+            assert list(vars(view)) == [f.name for f in attrs.fields(SeatView)]
+            unset = {name for name, value in vars(view).items() if value is None}
+            assert unset <= {"seat", "color", "last_action", "outcome"}, unset
+            rebuilt = SeatView(**{f.alias: getattr(view, f.name) for f in attrs.fields(SeatView)})
+            assert rebuilt == view
+            assert rebuilt.rules is view.rules
+            mine = () if view.seat is None else state.legal_actions(view.seat)
+            assert view.legal_actions == mine
+        state = state.apply(rng.choice(state.legal_actions()))

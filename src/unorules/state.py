@@ -139,7 +139,7 @@ class Outcome:
         return min(self.winners) if self.winners else None
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # no slots, like GameState: GameState._view builds a view as one dict
 class SeatView:
     """What one seat may know of a game, and nothing more: safe to send to
     that seat's client (``to_json``) or to hand to a bot.
@@ -439,10 +439,14 @@ class GameState:
             legal = self.legal_actions()
         if not legal:
             return ()
+        first = legal[0].seat
+        for action in legal:  # the usual case, one seat: a loop without a set or a frame
+            if action.seat != first:
+                break
+        else:
+            return (first,)
         current = self.current_player
         seats = {a.seat for a in legal}
-        if len(seats) == 1:
-            return tuple(seats)
         n = len(self.hands)
         d = self.direction
         return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n))
@@ -470,21 +474,41 @@ class GameState:
         return self._view(None)
 
     def _view(self, seat: int | None) -> SeatView:
+        # Built field by field into the view's ``__dict__`` (see _new_view): a
+        # view is built on every step of an RL environment, and attrs' frozen
+        # ``__init__`` with its 27 keyword arguments cost about as much as
+        # everything else here; a dict display of 27 entries is built entry by
+        # entry, growing three times, where a copy of _VIEW_FIELDS is one copy.
         rules = self.ruleset
-        shown: dict[int, tuple[Card, ...]] = {}
-        if seat is not None:
-            shown[seat] = self.hands[seat]
-        if seat is not None and rules._shows_hands:
-            try:
-                visible = rules._visible_hands(self, seat)
-            except Exception as exc:
-                rules._annotate(exc, f"showing seat {seat} its view")
-                raise
-            for other in visible:
-                shown[other] = self.hands[other]
+        hands = self.hands
+        if seat is None:
+            hand: tuple[Card, ...] = ()
+            shown: dict[int, tuple[Card, ...]] = {}
+            mine: tuple[Action, ...] = ()
+        else:
+            hand = hands[seat]
+            shown = {seat: hand}
+            if rules._shows_hands:
+                try:
+                    visible = rules._visible_hands(self, seat)
+                except Exception as exc:
+                    rules._annotate(exc, f"showing seat {seat} its view")
+                    raise
+                for other in visible:
+                    shown[other] = hands[other]
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            mine = legal  # the usual case: every legal action is this seat's (or there is none)
+            for action in legal:
+                if action.seat != seat:
+                    mine = tuple(a for a in legal if a.seat == seat)
+                    break
         events = self.events
-        if any(e.private and e.seat != seat for e in events):
-            events = tuple(e if not e.private or e.seat == seat else _hidden(e) for e in events)
+        for event in events:
+            if event.private and event.seat != seat:
+                events = tuple(e if not e.private or e.seat == seat else _hidden(e) for e in events)
+                break
         phase = self.phase
         if phase.secret and (seat is None or self.current_player != seat):
             phase = attrs.evolve(phase, card=None)
@@ -492,35 +516,36 @@ class GameState:
         if extras:
             public = rules.public_extras
             extras = tuple(item for item in extras if item[0] in public)
-        return SeatView(
-            seat=seat,
-            hand=() if seat is None else self.hands[seat],
-            hand_sizes=tuple(map(len, self.hands)),
-            visible_hands=shown,
-            discard_pile=self.discard_pile,
-            draw_pile_size=len(self.draw_pile),
-            top_card=self.top_card,
-            color=self.color,
-            direction=self.direction,
-            current_player=self.current_player,
-            dealer=self.dealer,
-            phase=phase,
-            scores=self.scores,
-            uno_exposed=self.uno_exposed,
-            left=self.left,
-            rounds=self.rounds,
-            legal_actions=() if seat is None else self.legal_actions(seat),
-            last_action=self.last_action,
-            events=events,
-            is_over=self.outcome is not None,
-            players=len(self.hands),
-            ruleset=_spec_text(rules),
-            options=rules.options,
-            uno_declared=self.uno_declared,
-            outcome=self.outcome,
-            extras=extras,
-            rules=rules,
-        )
+        outcome = self.outcome
+        fields = _VIEW_FIELDS.copy()  # every key in place: the stores below neither insert nor resize
+        fields["seat"] = seat
+        fields["hand"] = hand
+        fields["hand_sizes"] = tuple(map(len, hands))
+        fields["visible_hands"] = shown
+        fields["discard_pile"] = self.discard_pile
+        fields["draw_pile_size"] = len(self.draw_pile)
+        fields["top_card"] = self.discard_pile[-1]
+        fields["color"] = self.color
+        fields["direction"] = self.direction
+        fields["current_player"] = self.current_player
+        fields["dealer"] = self.dealer
+        fields["phase"] = phase
+        fields["scores"] = self.scores
+        fields["uno_exposed"] = self.uno_exposed
+        fields["left"] = self.left
+        fields["rounds"] = self.rounds
+        fields["legal_actions"] = mine
+        fields["last_action"] = self.last_action
+        fields["events"] = events
+        fields["is_over"] = outcome is not None
+        fields["players"] = len(hands)
+        fields["ruleset"] = _spec_text(rules)
+        fields["options"] = rules.options
+        fields["uno_declared"] = self.uno_declared
+        fields["outcome"] = outcome
+        fields["extras"] = extras
+        fields["_rules"] = rules
+        return _new_view(fields)
 
     # -- mechanics for plugins -------------------------------------------------
 
@@ -824,6 +849,7 @@ _set = object.__setattr__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
+_HIDDEN_DRAWS: dict[int, tuple[Event, Event]] = {}  # id of a shared draw event: it and its hidden form
 _FIELD_COUNT = len(attrs.fields(GameState))  # the keys of a state's __dict__, _legal included
 
 
@@ -846,8 +872,31 @@ def _unpickle_state(*values: Any) -> GameState:
 
 def _hidden(e: Event) -> Event:
     """``e`` without its private cards, as other seats see it (built directly:
-    ``attrs.evolve`` costs several times more, and views are built on every RL step)."""
-    return Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
+    ``attrs.evolve`` costs several times more, and views are built on every RL step).
+
+    The hidden form of a shared one-card draw event (see :meth:`GameState.draw`)
+    is kept beside it: every other seat's view of most draws needs one."""
+    found = _HIDDEN_DRAWS.get(id(e))
+    if found is not None and found[0] is e:
+        return found[1]
+    hidden = Event(e.kind, e.seat, (), e.rule, e.detail, e.private, e.target, e.count, e.color, e.data)
+    seat = e.seat
+    if seat is not None and len(e.cards) == 1 and _ONE_CARD_DRAWS.get((seat, e.cards[0], e.detail)) is e:
+        _HIDDEN_DRAWS[id(e)] = (e, hidden)  # the pair keeps e alive, so its id stays its own
+    return hidden
+
+
+_VIEW_FIELDS: dict[str, Any] = dict.fromkeys(f.name for f in attrs.fields(SeatView))
+"""Every attribute of a view (``_rules`` by its attribute name), in order, set to ``None``."""
+
+
+def _new_view(fields: dict[str, Any]) -> SeatView:
+    """A view whose ``__dict__`` is ``fields``, a copy of :data:`_VIEW_FIELDS`
+    with every value set (a view is a frozen attrs class without slots, like a
+    state, so that it is built as one dict)."""
+    view: SeatView = _new(SeatView)
+    _set(view, "__dict__", fields)
+    return view
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:

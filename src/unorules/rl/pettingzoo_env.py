@@ -49,7 +49,6 @@ an episode after that many applied actions (no-ops not counted).
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -70,6 +69,7 @@ __all__ = ["UnoAECEnv", "env", "make_ruleset", "raw_env"]
 Rules = Ruleset | str | Sequence[str]
 
 _EPISODES = ("game", "round")
+_INT8 = np.dtype(np.int8)  # a dtype object, given positionally: numpy parses keywords slowly
 _REWARDS = ("win", "points")
 
 
@@ -137,7 +137,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.state_: GameState = self.ruleset.new_game(players=players, seed=0)
         """The full game state (for logging and tests; agents see only their observations)."""
         self._queue: list[int] = []
-        self._no_bits = array("b", bytes(self.space.n))
+        self._mask_size = self.space.n
         self.agent_selection: str = self.possible_agents[0]
         self._actions = 0
 
@@ -190,9 +190,11 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         the agent is selected)."""
         seat = self._seat_of[agent]
         state = self.state_
-        view = state.view(seat)
+        view = state._view(seat)  # state.view without its check of the seat: ours are valid
         observation = self.encoder.encode(view)
-        bits = self._no_bits[:]  # an array.array copy: item stores are cheap (see the encoder)
+        # A zeroed bytearray: storing an item into one is a plain C store, several
+        # times cheaper than into an array.array (whose stores parse their argument).
+        bits = bytearray(self._mask_size)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             table = self.space._index[seat]
             try:
@@ -204,7 +206,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             current = state.current_player
             if seat != current and self._queue[-1] == current:
                 bits[NOOP] = 1
-        return {"observation": observation, "action_mask": np.frombuffer(bits, dtype=np.int8)}
+        return {"observation": observation, "action_mask": np.frombuffer(bits, _INT8)}
 
     def step(self, action: int | None) -> None:
         """The selected agent takes ``action`` (an index of :attr:`space`; ``None``
