@@ -31,7 +31,7 @@ def first_choice(table: Table) -> None:
     plays = [a for a in legal if a.verb == "play"]
     action = (plays or list(legal) or list(state.legal_actions()))[0]
     table.state = state.apply(action)
-    table.actions.append(str(action))
+    table.actions.append(action)
 
 
 def measure(rules: Ruleset, players: int, games: int) -> dict[str, object]:

@@ -359,7 +359,7 @@ function renderResults() {
   $("rounds-table").replaceChildren(...every);
   $("rounds-box").hidden = rounds < 2;
   $("rounds-box").open = view.is_over;
-  $("record-link").href = "/table/" + encodeURIComponent(table.id) + "/record";
+  $("record-link").href = "/api/tables/" + encodeURIComponent(table.id) + "/record";
   $("record-link").hidden = !view.is_over;
   $("results").dataset.over = view.is_over;
   $("results-close").textContent = view.is_over ? "Close" : "Continue";
