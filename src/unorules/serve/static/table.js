@@ -251,6 +251,11 @@ function renderActions() {
   const { view, you } = message;
   const box = $("actions");
   box.replaceChildren();
+  if (view.is_over && view.rounds.length) {  // the results panel (and the record) after it was closed
+    const button = el("button", { type: "button", id: "show-results" }, "Results");
+    button.addEventListener("click", () => { $("results").hidden = false; });
+    box.append(button);
+  }
   for (const action of view.legal_actions) {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
@@ -380,10 +385,24 @@ async function join() {
   if (socket) socket.close(); // reconnects with the new token
 }
 
+async function copyInvite() {
+  // The clipboard API exists only on https and localhost: on a home network's http address the
+  // link is selected and the older copy command used instead.
+  const input = $("invite");
+  input.select();
+  let copied = false;
+  try {
+    if (navigator.clipboard) { await navigator.clipboard.writeText(input.value); copied = true; }
+  } catch (error) { copied = false; }
+  if (!copied) copied = document.execCommand && document.execCommand("copy");
+  $("copy").textContent = copied ? "Copied" : "Select and copy";
+  setTimeout(() => { $("copy").textContent = "Copy"; }, 2000);
+}
+
 function main() {
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("join").addEventListener("click", join);
-  $("copy").addEventListener("click", () => { $("invite").select(); navigator.clipboard && navigator.clipboard.writeText($("invite").value); });
+  $("copy").addEventListener("click", copyInvite);
   $("picker-cancel").addEventListener("click", closePicker);
   $("results-close").addEventListener("click", () => { $("results").hidden = true; });
   setConnection("offline", "connecting…");
