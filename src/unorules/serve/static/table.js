@@ -166,7 +166,7 @@ function render() {
   renderLobby();
   renderSeats();
   renderMiddle();
-  $("status").textContent = statusText();
+  $("status").textContent = (you === null && table.started ? "Watching · " : "") + statusText();
   renderActions();
   renderHand();
   renderFeed();
@@ -374,11 +374,17 @@ function renderResults() {
 // -- lobby buttons -------------------------------------------------------------
 
 async function join() {
-  const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: $("join-name").value }),
-  });
-  const answer = await response.json();
+  let response, answer;
+  try {
+    response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: $("join-name").value }),
+    });
+    answer = await response.json();
+  } catch (error) {
+    showError("cannot reach the server: try again in a moment");
+    return;
+  }
   if (!response.ok) { showError(answer.error); return; }
   token = answer.token;
   localStorage.setItem(tokenKey, token);
