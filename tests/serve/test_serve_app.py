@@ -3,6 +3,7 @@ after a restart from the SQLite file; the command line starts it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import subprocess
@@ -18,7 +19,8 @@ from unorules.cli import main as cli_main
 from unorules.record import GameRecord
 from unorules.ruleset import Ruleset
 from unorules.serve.store import SCHEMA_VERSION, Store, StoreError
-from unorules.serve.tables import hash_token
+from unorules.serve.tables import ServeError, Tables, hash_token
+from unorules.state import GameState
 
 RULES = ["classic", "stacking", "jump-in"]
 OPTIONS = {"target_score": "30"}
@@ -309,3 +311,41 @@ def test_the_command_line_checks_its_arguments(capsys: pytest.CaptureFixture[str
     )
     assert done.returncode == 2
     assert "is not an IP address" in done.stderr
+
+
+def test_a_table_whose_replay_raises_is_logged_and_the_others_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    rules = Ruleset.from_names(["classic"])
+    db = tmp_path / "buggy.sqlite"
+    spec = rules.spec_text
+    write_first_schema_file(db, [("goodtable", spec, 1, []), ("buggy0001", spec, 1, [])])
+    replay = GameRecord.replay
+
+    def buggy(record: GameRecord) -> GameState:  # a plugin's bug met while replaying one table
+        if dict(record.headers)["Table"] == "buggy0001":
+            raise RuntimeError("a plugin's bug")
+        return replay(record)
+
+    monkeypatch.setattr(GameRecord, "replay", buggy)
+
+    async def load() -> list[str]:
+        tables = Tables(Store(db), bot_delay=60)
+        tables.load()
+        loaded = [table_id for table_id in ("goodtable", "buggy0001") if _has(tables, table_id)]
+        await tables.close()
+        tables.store.close()
+        return loaded
+
+    with caplog.at_level("ERROR", logger="unorules.serve"):
+        assert asyncio.run(load()) == ["goodtable"]
+    assert "table buggy0001 is not served: replaying its record failed" in caplog.text
+    assert "RuntimeError: a plugin's bug" in caplog.text
+
+
+def _has(tables: Tables, table_id: str) -> bool:
+    try:
+        tables.get(table_id)
+    except ServeError:
+        return False
+    return True

@@ -226,6 +226,9 @@ class Tables:
             except (RecordError, RulesetError, NotationError) as exc:
                 _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
                 continue
+            except Exception:  # a plugin's bug met while replaying: the other tables still load
+                _log.exception("table %s is not served: replaying its record failed", record.id)
+                continue
             table = Table(
                 id=record.id,
                 spec=record.spec,
