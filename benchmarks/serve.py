@@ -14,7 +14,8 @@ include the client's thinking time (``--think``, 0.5 s on average by
 default, like the server's own bots; ``--think 0`` saturates the server and
 measures its throughput instead). Measured during
 ``--seconds`` after every client is connected; reported: actions taken per
-second (all tables), latency p50/p90/p99/max, refused actions. Loopback only,
+second (all tables), latency p50/p90/p99/max, refused actions, the mean size
+of the messages the clients received. Loopback only,
 every loop bounded (by time and by ``--max-actions`` per table).
 """
 
@@ -94,6 +95,8 @@ class Stats:
         self.refused = 0
         self.measuring = False
         self.games_over = 0
+        self.messages = 0
+        self.message_bytes = 0
 
 
 async def seat_client(
@@ -119,6 +122,9 @@ async def seat_client(
             if first:
                 first = False
                 await ready.wait()
+            if stats.measuring:
+                stats.messages += 1
+                stats.message_bytes += len(raw.encode() if isinstance(raw, str) else raw)
             message = json.loads(raw)
             if message["type"] == "error":
                 stats.refused += stats.measuring
@@ -221,6 +227,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "clients_cpu_share": round(client_cpu / elapsed, 2),
         "refused": stats.refused,
+        "messages": stats.messages,
+        "bytes_per_message": round(stats.message_bytes / max(stats.messages, 1)),
         "clients_done_early": len(done),
         "cpus": os.cpu_count(),
     }
@@ -259,7 +267,8 @@ def main() -> None:
         f"{figures['seconds']} s measured, think time {args.think} s "
         f"({figures['cpus']} CPUs shared by server and clients)\n"
         f"  {figures['actions_per_second']} actions/s "
-        f"({figures['actions']} actions, {figures['refused']} refused)\n"
+        f"({figures['actions']} actions, {figures['refused']} refused; "
+        f"{figures['messages']} messages received, {figures['bytes_per_message']} bytes each on average)\n"
         f"  latency action -> own view: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms, "
         f"max {lat['max']} ms\n"
         f"  server CPU {figures['server_cpu_ms_per_action']} ms per action; CPU used during the run: "

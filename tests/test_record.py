@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -262,3 +263,24 @@ def test_play_record_writes_a_record_that_replays(
     assert main(["replay", str(path)]) == 0
     if final.is_over:
         assert "game over" in out
+
+
+def test_a_record_with_a_plugins_verbs_parses_in_a_fresh_process(tmp_path: Path) -> None:
+    """A plugin registers its verbs when it is imported: parsing a record loads the installed
+    plugins on an unknown verb, so ``unorules replay`` reads games that used them."""
+    path = tmp_path / "custom.unorules"
+    path.write_text(
+        '[Format "unorules.record/1"]\n[Ruleset "classic,custom-wilds"]\n'
+        "[Players 3]\n[Seed 1]\n\n0: laughed\n"
+    )
+    code = (
+        "import sys; from unorules.record import GameRecord; "
+        "print(GameRecord.parse(open(sys.argv[1]).read()).actions[0])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0: laughed"
+    with pytest.raises(RecordFormatError, match="unknown verb 'nosuchverb'"):
+        GameRecord.parse(path.read_text().replace("laughed", "nosuchverb"))

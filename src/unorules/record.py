@@ -245,7 +245,7 @@ class GameRecord:
                 headers[name] = (number, value)
                 continue
             try:
-                actions.append(Action.parse(line))
+                actions.append(_parse_action(line))
             except NotationError as exc:
                 raise RecordFormatError(f"not an action: {exc}", number) from None
             lines.append(number)
@@ -354,6 +354,19 @@ class GameRecord:
                 self._header_line("Result"),
             )
         return state
+
+
+def _parse_action(text: str) -> Action:
+    """``Action.parse(text)``; a verb a plugin registers is unknown until the plugin is
+    imported, so on an unknown verb the installed plugins are loaded and it is tried again
+    (a record of a game with a plugin's verbs parses in a fresh process)."""
+    try:
+        return Action.parse(text)
+    except NotationError:
+        from unorules.ruleset import installed_plugins
+
+        installed_plugins()  # importing the plugins registers their verbs
+        return Action.parse(text)
 
 
 def _parse_header(line: str, number: int) -> tuple[str, str | int]:

@@ -72,6 +72,15 @@ class Server:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())
 
+    def get_text(self, path: str) -> tuple[int, str, dict[str, str]]:
+        """``(status, body text, headers by lower-case name)`` of a GET request."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+                status, body, headers = answer.status, answer.read(), answer.headers
+        except urllib.error.HTTPError as error:
+            status, body, headers = error.code, error.read(), error.headers
+        return status, body.decode(), {k.lower(): v for k, v in headers.items()}
+
     def create(self, rules: list[str], seats: list[str], **extra: Any) -> dict[str, Any]:
         status, answer = self.request(
             "POST", "/api/tables", {"rules": rules, "seats": seats, "name": "Ann", **extra}

@@ -209,6 +209,24 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
                 assert "Game over" in page.inner_text("#status")
                 assert page.is_visible("#results")
             shoot(bob, "serve-game-over-phone.png", tmp_path)
+            for page in (ann, bob):
+                # the structured events at work: the seat that made the last move is marked, the
+                # feed names the moves, the panel shows the hands the game ended with, every round
+                # and the link to the game's record
+                assert page.locator(".seat.acted").count() >= 1
+                assert page.locator("#feed li.move").count() >= 1
+                assert "cards left" in page.inner_text("#results-table")
+                assert page.locator("#results-table .left-hand .card").count() >= 1
+                assert page.locator("#rounds-table tr").count() >= 2
+                assert page.is_visible("#record-link")
+            href = ann.get_attribute("#record-link", "href")
+            record = ann.request.get(base + str(href))
+            assert record.ok
+            assert record.text().startswith("# unorules game record")
+            assert '[Seat1 "Bob"]' in record.text()
+            ann.click("#results-close")
+            ann.click("#show-results")  # the panel comes back after it was closed
+            assert ann.is_visible("#results")
             assert problems == []
         finally:
             browser.close()

@@ -293,3 +293,33 @@ def test_no_message_carries_a_card_its_client_may_not_see(
         state = state.apply(legal[choice % len(legal)])
         for seat in (0, 1, 2, 3, None):
             assert message_for(state, seat) == message_for(hidden_twin(state, seat, shift), seat), seat
+
+
+def test_a_private_draw_reaches_other_seats_as_its_count_only() -> None:
+    """The structured events are the view's: the seat that drew gets its cards, the others and
+    spectators the event with no card, its count and its text (which names no card either)."""
+    rules = PROPERTY_RULES[0]
+    state = rules.new_game(players=4, seed=2)
+    for _ in range(500):
+        draws = [e for e in state.events if e.kind == "draw" and e.private and e.cards]
+        if draws:
+            break
+        legal = state.legal_actions(state.current_player)
+        draw = [a for a in legal if a.verb == "draw"]
+        state = state.apply((draw or list(legal) or list(state.legal_actions()))[0])
+    else:
+        raise AssertionError("nobody drew")
+    drawer, drawn = draws[0].seat, [str(c) for c in draws[0].cards]
+    assert drawer is not None
+    for seat in (0, 1, 2, 3, None):
+        events = json.loads(message_for(state, seat))["events"]
+        (event,) = [e for e in events if e["kind"] == "draw"]
+        assert event["count"] == len(drawn)
+        assert event["seat"] == drawer
+        assert event["private"] is True
+        if seat == drawer:
+            assert event["cards"] == drawn
+            assert all(card in event["text"] for card in drawn)
+        else:
+            assert event["cards"] == []
+            assert not any(card in event["text"].split() for card in drawn)

@@ -11,6 +11,9 @@ HTTP:
 * ``GET /api/tables/ID``: what everyone may know of a table.
 * ``POST /api/tables/ID/join`` ``{"name": "..."}``: take an open seat;
   answers ``{"seat", "token"}``.
+* ``GET /api/tables/ID/record``: the game record of a finished game
+  (:class:`unorules.record.GameRecord` text, for ``unorules replay``); a game
+  still being played only with ``running_records`` (its seed shows every hand).
 
 Websocket ``/ws/ID``: the client's first message is ``{"type": "hello",
 "token": TOKEN or null}`` (``null``: watch as a spectator); then
@@ -32,7 +35,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -87,7 +90,14 @@ class RateLimit:
 
 
 def _error(exc: ServeError, status: int = 400) -> JSONResponse:
-    codes = {"unknown-table": 404, "bad-token": 403, "not-your-seat": 403, "full": 409, "not-started": 409}
+    codes = {
+        "unknown-table": 404,
+        "bad-token": 403,
+        "not-your-seat": 403,
+        "full": 409,
+        "not-started": 409,
+        "not-over": 409,
+    }
     return JSONResponse({"error": str(exc), "code": exc.code}, status_code=codes.get(exc.code, status))
 
 
@@ -139,12 +149,15 @@ def create_app(
     rate: float = 10.0,
     burst: float = 20.0,
     max_tables: int = 5000,
+    running_records: bool = False,
 ) -> Starlette:
     """The server's ASGI app, keeping its tables in the SQLite file ``db``.
 
     ``bot_delay``: seconds before a bot acts; ``rate``/``burst``: each
     websocket's message budget (:class:`RateLimit`); ``max_tables``: the
-    most tables kept.
+    most tables kept; ``running_records``: whether anyone may download the
+    record of a game still being played (its seed shows every hand: for
+    tables where nobody minds, or to debug), not only of a finished one.
     """
     store = Store(db)
     tables = Tables(store, bot_delay=bot_delay, max_tables=max_tables)
@@ -196,6 +209,26 @@ def create_app(
             return _error(exc)
         return JSONResponse(table.meta())
 
+    async def api_record(request: Request) -> Response:
+        try:
+            table = tables.get(request.path_params["table_id"])
+            if not table.state.is_over and not running_records:
+                raise ServeError(
+                    "the game is not over yet: its record names the seed of the deal, which would "
+                    "show every hand; download it when the game has ended",
+                    "not-over",
+                )
+        except ServeError as exc:
+            return _error(exc)
+        return PlainTextResponse(
+            table.record().dumps(),
+            headers={
+                "Content-Disposition": f'attachment; filename="table-{table.id}.unorules"',
+                "Cache-Control": "no-cache",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
+
     async def api_join(request: Request) -> Response:
         try:
             table = tables.get(request.path_params["table_id"])
@@ -236,6 +269,7 @@ def create_app(
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", api_record),
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

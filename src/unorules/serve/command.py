@@ -1,6 +1,6 @@
 """The ``serve`` command: its arguments and what running it does.
 
-``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S]``
+``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S] [--running-records]``
 (also ``python -m unorules.serve``). Registered by the command-line package
 through :func:`add_parser` and :func:`run`.
 """
@@ -59,6 +59,12 @@ def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long bots wait before acting, so people can follow and act out of turn (default 0.6)",
     )
+    parser.add_argument(
+        "--running-records",
+        action="store_true",
+        help="let anyone download the record of a game still being played, not only of a finished one "
+        "(the record's seed shows every hand: for tables where nobody minds, or to debug)",
+    )
     return parser
 
 
@@ -96,7 +102,13 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     try:
-        serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+        serve(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            bot_delay=args.bot_delay,
+            running_records=args.running_records,
+        )
     except KeyboardInterrupt:
         return 130
     return 0

@@ -4,19 +4,18 @@ The server is the reference embedding of unorules and uses only the public
 API. Every use of the embedding names goes through this module, so that
 following the API as it lands is a change to this file only. Landed and used
 directly: ``state.view(seat)``, ``state.public_view()``,
-``state.seats_to_act()``, bots that are handed a view. Not landed yet:
-``unorules.record``; until then a table is kept as its rule set's spec text,
-seed and action texts, and :func:`replay` rebuilds it from the deal.
+``state.seats_to_act()``, bots that are handed a view, and
+:mod:`unorules.record`, which ``tables.game_record`` builds each table's
+history with (a restarted server replays it with ``GameRecord.replay``).
 """
 
 from __future__ import annotations
 
 from unorules.actions import Action
 from unorules.bots import Bot
-from unorules.ruleset import Ruleset
 from unorules.state import GameState, SeatView
 
-__all__ = ["bot_choose", "new_game", "public_view", "replay", "seat_view", "seats_to_act"]
+__all__ = ["bot_choose", "public_view", "seat_view", "seats_to_act"]
 
 
 def seat_view(state: GameState, seat: int) -> SeatView:
@@ -37,20 +36,3 @@ def seats_to_act(state: GameState) -> tuple[int, ...]:
 def bot_choose(bot: Bot, state: GameState, seat: int) -> Action | None:
     """``bot``'s choice for ``seat``: bots are handed the seat's view, never the state."""
     return bot.choose(state.view(seat))
-
-
-def new_game(spec_text: str, players: int, seed: int) -> GameState:
-    """The first state of a table's game, from its canonical rule-set text and seed."""
-    return Ruleset.from_spec_text(spec_text).new_game(players=players, seed=seed)
-
-
-def replay(spec_text: str, players: int, seed: int, actions: list[str]) -> GameState:
-    """The state after ``actions`` (their canonical texts), replayed from the deal.
-
-    Every action is checked again by the rules, so a record that does not
-    replay raises the rules' own error.
-    """
-    state = new_game(spec_text, players, seed)
-    for text in actions:
-        state = state.apply(Action.parse(text))
-    return state

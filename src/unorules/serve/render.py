@@ -14,9 +14,9 @@ from typing import Any
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.state import Event, RoundResult, SeatView
+from unorules.state import Event, RoundResult, SeatView, encode_value
 
-__all__ = ["action_data", "event_text", "view_data"]
+__all__ = ["action_data", "event_data", "event_text", "view_data"]
 
 DISCARD_SHOWN = 6
 """How many discard-pile cards (the top ones) a client is shown."""
@@ -63,15 +63,35 @@ def event_text(event: Event, names: Sequence[str]) -> str:
     return _SEAT.sub(name, str(event))
 
 
-def _round_data(result: RoundResult, names: Sequence[str]) -> dict[str, Any]:
-    winner = result.winner
+def event_data(event: Event, names: Sequence[str]) -> dict[str, Any]:
+    """An event as structured data: the fields of the view's JSON (``kind``, ``seat``,
+    ``cards``, ``rule``, ``detail``, ``private``, ``target``, ``count``, ``color``,
+    ``data``) and its ``text`` in plain words (:func:`event_text`).
+
+    ``event`` must come from a view (``view.events``): the view has already
+    removed the cards other seats drew privately; this adds nothing to it."""
+    return {
+        "kind": event.kind,
+        "seat": event.seat,
+        "cards": list(map(_text, event.cards)),
+        "rule": event.rule,
+        "detail": event.detail,
+        "private": event.private,
+        "target": event.target,
+        "count": event.count,
+        "color": _color(event.color),
+        "data": {name: encode_value(value) for name, value in event.data},
+        "text": event_text(event, names),
+    }
+
+
+def _round_data(result: RoundResult) -> dict[str, Any]:
+    # what the results panel shows of every round (the hands only of the last: see view_data)
     return {
         "number": result.number,
-        "winner": winner,
-        "winner_name": None if winner is None or winner >= len(names) else names[winner],
+        "winner": result.winner,
         "reason": result.reason,
         "points": list(result.points),
-        "hands": [[str(c) for c in hand] for hand in result.hands],
     }
 
 
@@ -85,6 +105,14 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
     shown += (a.card for a in view.legal_actions if a.card is not None)
     if phase.card is not None:
         shown.append(phase.card)
+    # The hands a round ended with go only with the action that ended it (and with a finished
+    # game): the page keeps them for its round-end panel, later messages do not repeat them.
+    last = view.rounds[-1] if view.rounds else None
+    if last is not None and not (view.is_over or any(e.kind == "round-end" for e in view.events)):
+        last = None
+    if last is not None:
+        for hand in last.hands:
+            shown += hand
     return {
         "seat": seat,
         "cards": dict(map(_card_data, shown)),
@@ -112,9 +140,12 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         "scores": list(view.scores),
         "uno_exposed": list(view.uno_exposed),
         "left": list(view.left),
-        "rounds": [_round_data(r, names) for r in view.rounds],
+        # every round's points for the scores table, without the hands (each round's made a
+        # message grow by a round's worth of cards for the rest of the game)
+        "rounds": [_round_data(r) for r in view.rounds],
+        "last_round_hands": None if last is None else [list(map(_text, hand)) for hand in last.hands],
         "legal_actions": [action_data(a) for a in view.legal_actions],
         "last_action": None if view.last_action is None else str(view.last_action),
-        "events": [event_text(e, names) for e in view.events],
+        "events": [event_data(e, names) for e in view.events],
         "is_over": view.is_over,
     }

@@ -2,9 +2,14 @@
 
 A table is one row (its rule set's canonical text, player count, seed, seats
 with the *hashes* of their tokens, whether it started) and one row per action
-taken, appended and committed before anyone is told of it. Replaying the
-actions from the seeded deal gives the table's state back exactly
-(determinism), so a restarted server resumes every table where it was.
+taken, appended and committed before anyone is told of it. Together they are
+the table's game record (:func:`unorules.serve.tables.game_record`), whose
+replay gives the table's state back exactly (determinism), so a restarted
+server resumes every table where it was.
+
+The file's schema version is SQLite's ``user_version``
+(:data:`SCHEMA_VERSION`); a file of an older version is migrated when opened,
+one of a newer version refused.
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ from pathlib import Path
 
 import attrs
 
-__all__ = ["SeatRecord", "Store", "TableRecord"]
+from unorules.errors import UnorulesError
+
+__all__ = ["SCHEMA_VERSION", "SeatRecord", "Store", "StoreError", "TableRecord"]
+
+SCHEMA_VERSION = 1
+"""The version of the tables file's schema (SQLite ``user_version``). Version 1 is the
+first schema; files written before it carried a version are version 0 with the same
+tables, and are marked 1 when opened."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -36,6 +48,10 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, number)
 );
 """
+
+
+class StoreError(UnorulesError):
+    """A tables file this server cannot use (written by a newer version of unorules)."""
 
 
 @attrs.frozen
@@ -76,7 +92,26 @@ class Store:
             # WAL with NORMAL survives a crash of the process (the case that matters
             # here); an OS crash may lose the last actions, never corrupt the file.
             self._db.execute("PRAGMA synchronous=NORMAL")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise StoreError(
+                f"{self.path} was written by a newer unorules (tables schema {version}; this one "
+                f"reads up to {SCHEMA_VERSION}): upgrade unorules or give another --db file"
+            )
         self._db.executescript(_SCHEMA)
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        # 0 -> 1: the same tables (files of the first server, before the version was kept)
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
+        return version
 
     def close(self) -> None:
         """Close the database file."""

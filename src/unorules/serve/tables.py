@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import hashlib
 import hmac
 import json
@@ -28,13 +29,14 @@ import attrs
 from unorules.actions import Action
 from unorules.bots import BOTS, Bot, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.record import GameRecord, RecordError
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.serve import compat
 from unorules.serve.render import view_data
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
-from unorules.state import GameState
+from unorules.state import GameState, Outcome
 
-__all__ = ["Client", "ServeError", "Table", "Tables"]
+__all__ = ["Client", "ServeError", "Table", "Tables", "game_record"]
 
 _log = logging.getLogger("unorules.serve")
 
@@ -48,7 +50,7 @@ _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 class ServeError(UnorulesError):
     """A request the server refuses; ``code`` names the kind for clients
     (``bad-request``, ``unknown-table``, ``bad-token``, ``not-your-seat``,
-    ``stale``, ``illegal``, ``not-started``, ``too-many``, ``full``)."""
+    ``stale``, ``illegal``, ``not-started``, ``not-over``, ``too-many``, ``full``)."""
 
     def __init__(self, message: str, code: str = "bad-request") -> None:
         super().__init__(message)
@@ -116,7 +118,7 @@ class Table:
     started: bool
     created: float
     state: GameState
-    actions: list[str] = attrs.Factory(list)
+    actions: list[Action] = attrs.Factory(list)
     clients: set[Client] = attrs.Factory(set)
     bots: dict[int, Bot] = attrs.Factory(dict)
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
@@ -159,6 +161,20 @@ class Table:
             "outcome_reason": None if outcome is None else outcome.reason,
         }
 
+    def record(self) -> GameRecord:
+        """The game so far as a :class:`~unorules.record.GameRecord` (its ``Result`` is
+        ``"*"`` until the game is over); ``record().dumps()`` is what ``unorules replay`` reads."""
+        return game_record(
+            self.id,
+            self.spec,
+            self.players,
+            self.seed,
+            self.seats,
+            self.created,
+            self.actions,
+            self.state.outcome,
+        )
+
     def message(self, seat: int | None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The state message for a client of ``seat`` (``None``: a spectator); ``meta`` is
         :meth:`meta` if already computed."""
@@ -188,12 +204,31 @@ class Tables:
     # -- life of a table -----------------------------------------------------
 
     def load(self) -> int:
-        """Rebuild every saved table by replaying its actions; returns how many.
+        """Rebuild every saved table by replaying its game record; returns how many.
 
-        Call from the running event loop; bots of started games resume."""
+        Call from the running event loop; bots of started games resume. A table whose
+        record no longer replays (a plugin uninstalled or changed since) is logged and
+        left out, in the file as it was: it does not keep the other tables from being served."""
         count = 0
         for record in self.store.tables():
-            state = compat.replay(record.spec, record.players, record.seed, list(record.actions))
+            try:
+                Ruleset.from_spec_text(record.spec)  # imports its plugins: their verbs parse
+                game = game_record(
+                    record.id,
+                    record.spec,
+                    record.players,
+                    record.seed,
+                    record.seats,
+                    record.created,
+                    record.actions,
+                )
+                state = game.replay()  # every action checked again by the rules
+            except (RecordError, RulesetError, NotationError) as exc:
+                _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
+                continue
+            except Exception:  # a plugin's bug met while replaying: the other tables still load
+                _log.exception("table %s is not served: replaying its record failed", record.id)
+                continue
             table = Table(
                 id=record.id,
                 spec=record.spec,
@@ -203,7 +238,7 @@ class Tables:
                 started=record.started,
                 created=record.created,
                 state=state,
-                actions=list(record.actions),
+                actions=list(game.actions),
             )
             self._make_bots(table)
             self._tables[table.id] = table
@@ -349,7 +384,7 @@ class Tables:
         new = table.state.apply(action)  # IllegalActionError: nothing changed
         self.store.append_action(table.id, table.version, str(action))
         table.state = new
-        table.actions.append(str(action))
+        table.actions.append(action)
 
     # -- clients -------------------------------------------------------------
 
@@ -432,6 +467,37 @@ class Tables:
                 table.bot_task.cancel()
             for client in list(table.clients):
                 await client.close()
+
+
+def game_record(
+    table_id: str,
+    spec: str,
+    players: int,
+    seed: int,
+    seats: Sequence[SeatRecord],
+    created: float,
+    actions: Sequence[Action | str],
+    outcome: Outcome | None = None,
+) -> GameRecord:
+    """A table's game as a :class:`~unorules.record.GameRecord`: its rule set's spec
+    text, players, seed and actions, the result and termination of ``outcome``
+    (``"*"`` without one), and the headers ``Table``, ``Date`` (of its creation, UTC)
+    and one ``SeatN`` per seat with the player's name (never a token or its hash).
+
+    No ``Dealer`` header: the first dealer was drawn with the seed (``choose_dealer``),
+    and naming it would deal a different game."""
+    date = datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%d")
+    headers: list[tuple[str, str | int]] = [("Table", table_id), ("Date", date)]
+    headers += [(f"Seat{seat}", record.name or "open seat") for seat, record in enumerate(seats)]
+    return GameRecord(
+        ruleset=spec,
+        players=players,
+        actions=tuple(a if isinstance(a, Action) else Action.parse(a) for a in actions),
+        seed=seed,
+        result="*" if outcome is None else ",".join(map(str, outcome.winners)),
+        termination=None if outcome is None else outcome.reason,
+        headers=tuple(headers),
+    )
 
 
 def check_name(name: Any) -> str:

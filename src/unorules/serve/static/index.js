@@ -71,10 +71,16 @@ async function create(event) {
   }
   const seats = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
   const body = { rules: chosen, options, seats, name: document.getElementById("name").value };
-  const response = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const answer = await response.json();
+  let response, answer;
+  try {
+    response = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    answer = await response.json();
+  } catch (failure) {
+    error.textContent = "cannot reach the server: is 'unorules serve' still running?";
+    return;
+  }
   if (!response.ok) { error.textContent = answer.error; return; }
   localStorage.setItem("unorules:" + answer.table, answer.token);
   location.href = "/t/" + answer.table;

@@ -10,6 +10,7 @@ let message = null;       // the last state message
 let backoff = 250;        // ms before reconnecting, doubled up to 4 s
 let stopped = false;      // true when reconnecting cannot help (unknown table)
 let seenRounds = null;    // rounds already shown in the results panel
+let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
 let lastVersion = -1;
 
 const COLOR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue" };
@@ -165,7 +166,7 @@ function render() {
   renderLobby();
   renderSeats();
   renderMiddle();
-  $("status").textContent = statusText();
+  $("status").textContent = (you === null && table.started ? "Watching · " : "") + statusText();
   renderActions();
   renderHand();
   renderFeed();
@@ -184,15 +185,40 @@ function renderLobby() {
   $("lobby-note").textContent = open ? open + " open seat(s): a bot takes each one still open at the start." : "Every seat is taken.";
 }
 
+// What the last action did to each seat, from the structured events: who acted, who was
+// targeted (caught, traded with, made to answer a stack), how many cards each drew.
+function seatNews() {
+  const view = message.view;
+  const news = { acted: new Set(), targeted: new Set(), notes: {} };
+  const note = (seat, text) => { (news.notes[seat] = news.notes[seat] || []).push(text); };
+  if (view.last_action) {
+    const seat = Number(view.last_action.split(":")[0]);
+    if (Number.isInteger(seat)) news.acted.add(seat);
+  }
+  for (const e of view.events) {
+    if (e.kind === "deal" || e.kind === "round-end" || e.kind === "reshuffle") continue;
+    if (e.seat !== null) news.acted.add(e.seat);
+    if (e.target !== null && e.target !== e.seat) news.targeted.add(e.target);
+    if (e.kind === "draw" && e.count) note(e.seat, "drew " + e.count);
+    else if (e.kind === "uno") note(e.seat, "UNO!");
+    else if (e.kind === "caught") note(e.seat, "caught");
+  }
+  return news;
+}
+
 function renderSeats() {
   const { view, table, you } = message;
   const box = $("seats");
   box.replaceChildren();
+  const news = table.started ? seatNews() : { acted: new Set(), targeted: new Set(), notes: {} };
   table.names.forEach((seatName, seat) => {
     const classes = ["seat"];
     if (table.started && !view.is_over && seat === view.current_player) classes.push("turn");
     if (seat === you) classes.push("you");
+    if (news.acted.has(seat)) classes.push("acted");
+    if (news.targeted.has(seat)) classes.push("targeted");
     const badges = el("div", {});
+    for (const text of news.notes[seat] || []) badges.append(el("span", { class: "badge news" }, text));
     if (table.kinds[seat] === "bot") badges.append(el("span", { class: "badge" }, "bot"));
     if (table.kinds[seat] === "open") badges.append(el("span", { class: "badge" }, "open"));
     if (!table.online[seat] && table.kinds[seat] === "human") badges.append(el("span", { class: "badge off" }, "away"));
@@ -225,6 +251,11 @@ function renderActions() {
   const { view, you } = message;
   const box = $("actions");
   box.replaceChildren();
+  if (view.is_over && view.rounds.length) {  // the results panel (and the record) after it was closed
+    const button = el("button", { type: "button", id: "show-results" }, "Results");
+    button.addEventListener("click", () => { $("results").hidden = false; });
+    box.append(button);
+  }
   for (const action of view.legal_actions) {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
@@ -283,29 +314,58 @@ function playCard(text, variants) {
 
 function closePicker() { $("picker").hidden = true; }
 
+function actionText(text) {
+  // "1: play R7" -> "Bob: play R7"
+  const found = /^(\d+): (.*)$/.exec(text);
+  if (!found) return text;
+  const seatName = message.table.names[Number(found[1])];
+  return (seatName === undefined ? found[1] : seatName) + ": " + found[2];
+}
+
 function renderFeed() {
   const { view, table } = message;
   if (table.version === lastVersion) return;
   lastVersion = table.version;
   const feed = $("feed");
-  for (const text of [...view.events].reverse()) feed.prepend(el("li", {}, text));
+  const lines = view.events.map((e) => el("li", { "data-kind": e.kind }, e.text));
+  if (view.last_action) lines.unshift(el("li", { class: "move" }, actionText(view.last_action)));
+  for (const line of lines.reverse()) feed.prepend(line);
   while (feed.children.length > 60) feed.lastElementChild.remove();
 }
 
 function renderResults() {
   const { view, table } = message;
   const rounds = view.rounds.length;
+  if (view.last_round_hands && rounds) lastHands = { number: view.rounds[rounds - 1].number, hands: view.last_round_hands };
   if (seenRounds === null) { seenRounds = view.is_over ? rounds - 1 : rounds; }
   if (rounds <= seenRounds && !(view.is_over && $("results").dataset.over !== "true")) return;
   seenRounds = rounds;
   const last = view.rounds[rounds - 1];
   const title = view.is_over ? statusText() : "Round " + last.number + ": " + (last.winner === null ? "nobody" : name(last.winner)) + " won (" + last.reason + ")";
   $("results-title").textContent = title;
-  const rows = [el("tr", {}, el("th", {}, "player"), el("th", {}, "this round"), el("th", {}, "total"))];
+  const hands = last && lastHands && lastHands.number === last.number ? lastHands.hands : null;
+  const head = [el("th", {}, "player")];
+  if (hands) head.push(el("th", {}, "cards left"));
+  head.push(el("th", {}, "this round"), el("th", {}, "total"));
+  const rows = [el("tr", {}, ...head)];
   table.names.forEach((seatName, seat) => {
-    rows.push(el("tr", {}, el("td", {}, seatName), el("td", {}, last ? String(last.points[seat]) : ""), el("td", {}, String(view.scores[seat]))));
+    const cells = [el("td", {}, seatName)];
+    if (hands) cells.push(el("td", { class: "left-hand" }, ...(hands[seat] || []).map((c) => cardNode(c, "small"))));
+    cells.push(el("td", {}, last ? String(last.points[seat]) : ""), el("td", {}, String(view.scores[seat])));
+    rows.push(el("tr", { "data-seat": seat }, ...cells));
   });
   $("results-table").replaceChildren(...rows);
+  // every round's points: rows are rounds (a phone scrolls down, not sideways)
+  const every = [el("tr", {}, el("th", {}, "round"), ...table.names.map((n) => el("th", {}, n)))];
+  for (const round of view.rounds) {
+    every.push(el("tr", {}, el("td", {}, String(round.number)),
+      ...round.points.map((p, seat) => el("td", { class: seat === round.winner ? "won" : "" }, String(p)))));
+  }
+  $("rounds-table").replaceChildren(...every);
+  $("rounds-box").hidden = rounds < 2;
+  $("rounds-box").open = view.is_over;
+  $("record-link").href = "/api/tables/" + encodeURIComponent(table.id) + "/record";
+  $("record-link").hidden = !view.is_over;
   $("results").dataset.over = view.is_over;
   $("results-close").textContent = view.is_over ? "Close" : "Continue";
   $("results").hidden = false;
@@ -314,21 +374,41 @@ function renderResults() {
 // -- lobby buttons -------------------------------------------------------------
 
 async function join() {
-  const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: $("join-name").value }),
-  });
-  const answer = await response.json();
+  let response, answer;
+  try {
+    response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: $("join-name").value }),
+    });
+    answer = await response.json();
+  } catch (error) {
+    showError("cannot reach the server: try again in a moment");
+    return;
+  }
   if (!response.ok) { showError(answer.error); return; }
   token = answer.token;
   localStorage.setItem(tokenKey, token);
   if (socket) socket.close(); // reconnects with the new token
 }
 
+async function copyInvite() {
+  // The clipboard API exists only on https and localhost: on a home network's http address the
+  // link is selected and the older copy command used instead.
+  const input = $("invite");
+  input.select();
+  let copied = false;
+  try {
+    if (navigator.clipboard) { await navigator.clipboard.writeText(input.value); copied = true; }
+  } catch (error) { copied = false; }
+  if (!copied) copied = document.execCommand && document.execCommand("copy");
+  $("copy").textContent = copied ? "Copied" : "Select and copy";
+  setTimeout(() => { $("copy").textContent = "Copy"; }, 2000);
+}
+
 function main() {
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("join").addEventListener("click", join);
-  $("copy").addEventListener("click", () => { $("invite").select(); navigator.clipboard && navigator.clipboard.writeText($("invite").value); });
+  $("copy").addEventListener("click", copyInvite);
   $("picker-cancel").addEventListener("click", closePicker);
   $("results-close").addEventListener("click", () => { $("results").hidden = true; });
   setConnection("offline", "connecting…");
