@@ -47,9 +47,9 @@ import os
 import signal
 import socket
 import statistics
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Literal, Protocol, Self, TypeVar
 
 import attrs
 
@@ -507,27 +507,20 @@ class ExecutorEngine:
         self.window = window if window is not None else 4 * workers
 
     def results(self, chunks: Iterator[Chunk]) -> Iterator[list[GameResult]]:
+        # Submission order is kept by the dict: finished chunks are yielded in it.
         pending: dict[concurrent.futures.Future[list[GameResult]], Chunk] = {}
-        order: deque[concurrent.futures.Future[list[GameResult]]] = deque()
         source = iter(chunks)
-        exhausted = False
+        more = True
         try:
             while True:
-                while not exhausted and len(pending) < self.window:
-                    chunk = next(source, None)
-                    if chunk is None:
-                        exhausted = True
-                        break
-                    future = self.executor.submit(play_chunk, chunk)
-                    pending[future] = chunk
-                    order.append(future)
+                if more:
+                    more = _submit_window(pending, source, self.window, self._submit)
                 if not pending:
                     return
                 done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
                 broken: BaseException | None = None
-                for future in [f for f in order if f in done]:
+                for future in [f for f in pending if f in done]:
                     chunk = pending.pop(future)
-                    order.remove(future)
                     try:
                         yield future.result()
                     except concurrent.futures.CancelledError:
@@ -538,17 +531,34 @@ class ExecutorEngine:
                         broken = exc
                         yield chunk.lost(_lost_reason(exc))
                 if broken is not None:
-                    for future in list(order):
+                    for future in list(pending):
                         future.cancel()
                         yield pending.pop(future).lost(_lost_reason(broken))
-                    order.clear()
                     raise EngineError(f"a worker died: {_lost_reason(broken)}")
         finally:
-            for future in order:
+            for future in pending:
                 future.cancel()
+
+    def _submit(self, chunk: Chunk) -> concurrent.futures.Future[list[GameResult]]:
+        return self.executor.submit(play_chunk, chunk)
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+_Ticket = TypeVar("_Ticket")  # what an engine's submit returns: a Future, a Ray ObjectRef
+
+
+def _submit_window(
+    pending: dict[_Ticket, Chunk], source: Iterator[Chunk], window: int, submit: Callable[[Chunk], _Ticket]
+) -> bool:
+    """Submit chunks from ``source`` until ``window`` are pending; False once ``source`` is exhausted."""
+    while len(pending) < window:
+        chunk = next(source, None)
+        if chunk is None:
+            return False
+        pending[submit(chunk)] = chunk
+    return True
 
 
 def _is_lost_worker(exc: BaseException) -> bool:
@@ -678,15 +688,11 @@ class RayEngine:
         ray = self._ray
         pending: dict[Any, Chunk] = {}
         source = iter(chunks)
-        exhausted = False
+        more = True
         try:
             while True:
-                while not exhausted and len(pending) < self.window:
-                    chunk = next(source, None)
-                    if chunk is None:
-                        exhausted = True
-                        break
-                    pending[self._play.remote(chunk)] = chunk
+                if more:
+                    more = _submit_window(pending, source, self.window, self._play.remote)
                 if not pending:
                     return
                 done, _ = ray.wait(list(pending), num_returns=1)
