@@ -40,7 +40,11 @@ Runner = Callable[[int], int]
 
 
 def unorules_runner(players: int) -> Runner:
-    env = raw_env(["classic"], players=players, episode="round")
+    return aec_runner(raw_env(["classic"], players=players, episode="round"))
+
+
+def aec_runner(env: Any) -> Runner:
+    """Random masked actions through PettingZoo's AEC loop (``agent_iter``, ``last``, ``step``)."""
 
     def run(seed: int) -> int:
         rng = random.Random(seed)
@@ -51,7 +55,7 @@ def unorules_runner(players: int) -> Runner:
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(rng.choice(observation["action_mask"].nonzero()[0]))
+            env.step(int(rng.choice(observation["action_mask"].nonzero()[0])))
             steps += 1
         return steps
 
@@ -88,20 +92,7 @@ def rlcard_pettingzoo_runner(players: int) -> tuple[Runner | None, str]:
     except Exception as exc:  # RLCard's or PettingZoo's own failure, reported as such
         return None, f"RLCardBase('uno') failed: {exc!r}"
 
-    def run(seed: int) -> int:
-        rng = random.Random(seed)
-        env.reset(seed=seed)
-        steps = 0
-        for _agent in env.agent_iter():
-            observation, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(observation["action_mask"].nonzero()[0])))
-            steps += 1
-        return steps
-
-    return run, ""
+    return aec_runner(env), ""
 
 
 def measure(runner: Runner, min_time: float, seed0: int) -> float:
