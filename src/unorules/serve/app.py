@@ -6,8 +6,9 @@ HTTP:
   ``GET /static/...`` their scripts and styles.
 * ``GET /api/rules``: the installed plugins with their declared options.
 * ``POST /api/tables`` ``{"rules": [...], "options": {...}, "seats": [...],
-  "name": "...", "seed": N}`` (``seed`` optional): a new table; answers
-  ``{"table", "seat": 0, "token"}``.
+  "name": "...", "seed": N}`` (``seed`` optional): a new table, whose
+  creator takes seat 0 and whose ``seats`` are the others (``"open"`` or
+  ``"bot:KIND"``); answers ``{"table", "seat": 0, "token"}``.
 * ``GET /api/tables/ID``: what everyone may know of a table.
 * ``POST /api/tables/ID/join`` ``{"name": "..."}``: take an open seat;
   answers ``{"seat", "token"}``.
