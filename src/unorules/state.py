@@ -30,7 +30,7 @@ from unorules.rng import Rng
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
-__all__ = ["Event", "GameState", "Outcome", "Phase", "RoundResult", "SeatView"]
+__all__ = ["Event", "GameState", "Outcome", "Phase", "RoundResult", "SeatView", "draw_event"]
 
 Value = Any
 """A JSON-able value kept in ``Phase.data`` or ``GameState.extras``: ``None``,
@@ -391,6 +391,18 @@ class GameState:
             legal = self.legal_actions()
         if action not in legal:
             raise self.ruleset._refuse(self, action)
+        rules = self.ruleset
+        appliers = rules._direct_apply  # Plugin.direct_appliers by verb: empty, or a shortcut
+        if appliers:
+            direct = appliers.get(action.verb)
+            if direct is not None:
+                try:
+                    done = direct(self, action)
+                except Exception as exc:
+                    rules._annotate(exc, f"applying {action}")
+                    raise
+                if done is not None:
+                    return done
         # The state handed to apply_action: this one with last_action set and no
         # events yet (built inline: this runs on every action).
         fields = self.__dict__.copy()
@@ -399,7 +411,6 @@ class GameState:
         fields["_legal"] = None
         handed: GameState = _new(GameState)  # _from_fields inlined: this runs on every action
         _set(handed, "__dict__", fields)
-        rules = self.ruleset
         by_verb = rules._apply_callers
         if by_verb is None:
             apply = rules._apply
@@ -897,6 +908,21 @@ def _new_view(fields: dict[str, Any]) -> SeatView:
     view: SeatView = _new(SeatView)
     _set(view, "__dict__", fields)
     return view
+
+
+def draw_event(seat: int, cards: tuple[Card, ...], reason: str) -> Event:
+    """The ``draw`` event :meth:`GameState.draw` records when ``seat`` draws
+    ``cards`` for ``reason`` (``"turn"``, ``"penalty"``, ...), for plugins that
+    move cards from the draw pile themselves. One-card draws share their events."""
+    if len(cards) == 1:
+        key = (seat, cards[0], reason)
+        event = _ONE_CARD_DRAWS.get(key)
+        if event is None:
+            event = Event("draw", seat, cards, None, reason, True, count=1, data=(("reason", reason),))
+            if len(_ONE_CARD_DRAWS) < 10_000:
+                _ONE_CARD_DRAWS[key] = event
+        return event
+    return Event("draw", seat, cards, None, reason, True, count=len(cards), data=(("reason", reason),))
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:

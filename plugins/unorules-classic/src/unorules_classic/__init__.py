@@ -101,7 +101,7 @@ following; each point has a scenario test under ``tests/classic/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from unorules import (
     COLORS,
@@ -125,7 +125,7 @@ from unorules import (
     switch,
 )
 from unorules.errors import StateFormatError
-from unorules.state import PLAY
+from unorules.state import PLAY, draw_event
 from unorules.validate import require
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
@@ -455,6 +455,11 @@ class ClassicPlugin(Plugin):
             return state.replace(color=action.color, phase=PLAY)
         return None
 
+    def direct_appliers(self, ruleset: Ruleset) -> dict[str, Callable[[GameState, Action], GameState | None]]:
+        # play, draw and pass in one copy of the state (Plugin.direct_appliers);
+        # the rule set keeps them only where apply_action asks classic alone.
+        return {"play": _direct_play, "draw": _direct_draw, "pass": _direct_pass}
+
     @hookimpl(trylast=True)
     def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
         seat = action.seat
@@ -607,7 +612,11 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _play(state: GameState, action: Action) -> GameState:
+def _play(state: GameState, action: Action, direct: bool = False) -> GameState | None:
+    """Play ``action``'s card. ``direct``: ``state`` is the state *before* the
+    action (a direct applier): the result also sets ``last_action`` and starts
+    the events afresh, as the state handed to ``apply_action`` has them, and a
+    play whose effect needs the ``on_play`` hook returns ``None``."""
     seat = action.seat
     card = action.card
     assert card is not None
@@ -649,6 +658,20 @@ def _play(state: GameState, action: Action) -> GameState:
                 phase = Phase(name, 4, card, seat, state.color)
             else:
                 nxt = (seat + direction) % n
+            if direct:
+                return state.replace(
+                    hands=hands,
+                    discard_pile=discard,
+                    color=color,
+                    direction=direction,
+                    current_player=nxt,
+                    phase=phase,
+                    uno_exposed=exposed,
+                    uno_declared=declared,
+                    stalled=0,
+                    last_action=action,
+                    events=(),
+                )
             return state.replace(
                 hands=hands,
                 discard_pile=discard,
@@ -660,6 +683,8 @@ def _play(state: GameState, action: Action) -> GameState:
                 uno_declared=declared,
                 stalled=0,
             )
+    if direct:
+        return None
     played = state.replace(
         hands=hands,
         discard_pile=discard,
@@ -719,6 +744,63 @@ def _draw(state: GameState, seat: int) -> GameState:
         winner = min(state.active_seats, key=lambda s: (value(state.hands[s]), s))
         return after.replace(stalled=stalled).end_round(winner, "blocked")
     return after.pass_turn(1, seat, stalled=stalled)
+
+
+def _direct_play(state: GameState, action: Action) -> GameState | None:
+    """The direct applier of ``play`` (see :meth:`ClassicPlugin.direct_appliers`)."""
+    return _play(state, action, True)
+
+
+def _direct_draw(state: GameState, action: Action) -> GameState | None:
+    """The direct applier of ``draw``: :func:`_draw` in one copy of the state
+    before the action, when the draw needs no reshuffle, no seat has left and
+    no plugin watches draws; else ``None``."""
+    if state.left or state.ruleset.watches_draws:
+        return None
+    seat = action.seat
+    phase = state.phase
+    pile = state.draw_pile
+    hands = state.hands
+    if phase.name == "penalty":
+        count = phase.count
+        if count > len(pile):
+            return None
+        drawn = pile[:count]
+        return state.replace(
+            hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
+            draw_pile=pile[count:],
+            events=(draw_event(seat, drawn, "penalty"),),
+            uno_exposed=(),
+            current_player=(seat + state.direction) % len(hands),
+            phase=PLAY,
+            last_action=action,
+        )
+    if not pile:
+        return None
+    card = pile[0]
+    drawn = pile[:1]
+    if is_playable(state, seat, card):
+        # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+        nxt = state.current_player
+        phase = _DRAWN_PHASES.get(card) or _drawn(card)
+    else:
+        nxt = (seat + state.direction) % len(hands)
+        phase = PLAY
+    return state.replace(
+        hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
+        draw_pile=pile[1:],
+        events=(draw_event(seat, drawn, "turn"),),
+        uno_exposed=(),
+        current_player=nxt,
+        phase=phase,
+        stalled=0,
+        last_action=action,
+    )
+
+
+def _direct_pass(state: GameState, action: Action) -> GameState | None:
+    """The direct applier of ``pass``: the window closed and the turn passed in one copy."""
+    return state.pass_turn(1, action.seat, uno_exposed=(), last_action=action, events=())
 
 
 def _call_uno(state: GameState, seat: int) -> GameState:
