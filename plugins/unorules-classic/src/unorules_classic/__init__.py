@@ -436,7 +436,7 @@ class ClassicPlugin(Plugin):
     def apply_action(self, state: GameState, action: Action) -> GameState | None:
         verb = action.verb
         if verb == "play":
-            return _play(state, action)
+            return _play(state, action, True)
         if verb == "draw":
             return _draw(state, action.seat)
         if verb == "pass":
@@ -458,7 +458,7 @@ class ClassicPlugin(Plugin):
     def direct_appliers(self, ruleset: Ruleset) -> dict[str, Callable[[GameState, Action], GameState | None]]:
         # play, draw and pass in one copy of the state (Plugin.direct_appliers);
         # the rule set keeps them only where apply_action asks classic alone.
-        return {"play": _direct_play, "draw": _direct_draw, "pass": _direct_pass}
+        return {"play": _play, "draw": _direct_draw, "pass": _direct_pass}
 
     @hookimpl(trylast=True)
     def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
@@ -603,6 +603,18 @@ def _drawn(card: Card) -> Phase:
     return phase
 
 
+# _NEW_STATE: the hot paths below build a state as GameState's own mechanics do
+# (GameState.replace, pass_turn, draw): a copy of the state's ``__dict__`` (a
+# frozen attrs class without slots, its fields its ``__dict__``, ``_legal`` the
+# cache of legal actions, cleared), its fields stored one by one, and a new
+# object given that dict. state.replace(**changes) would cost a keyword dict
+# of the changes first: for the ten fields a play changes, about as much as
+# the copy itself. tests/test_direct_appliers.py checks these states against
+# the general path's.
+_new = object.__new__
+_set = object.__setattr__
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
     next player began their turn. After a Skip or Reverse with two players
@@ -612,11 +624,13 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _play(state: GameState, action: Action, direct: bool = False) -> GameState | None:
-    """Play ``action``'s card. ``direct``: ``state`` is the state *before* the
-    action (a direct applier): the result also sets ``last_action`` and starts
-    the events afresh, as the state handed to ``apply_action`` has them, and a
-    play whose effect needs the ``on_play`` hook returns ``None``."""
+def _play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
+    """Play ``action``'s card in ``state``, the state handed to ``apply_action``
+    (``handed``), or else as the direct applier of ``play`` (see
+    :meth:`ClassicPlugin.direct_appliers`): ``state`` is the state *before*
+    the action, the result also sets ``last_action`` and starts the events
+    afresh, as the handed state has them, and a play whose effect needs the
+    ``on_play`` hook returns ``None``."""
     seat = action.seat
     card = action.card
     assert card is not None
@@ -634,6 +648,7 @@ def _play(state: GameState, action: Action, direct: bool = False) -> GameState |
         declared = tuple(s for s in declared if s != seat)
     rules = state.ruleset
     kind = card.kind
+    merged = False
     if new_hand and not state.left:
         own = rules.cache.get(_OWN_KINDS)
         if own is None:
@@ -641,6 +656,7 @@ def _play(state: GameState, action: Action, direct: bool = False) -> GameState |
         if kind in own:
             # Nobody but this plugin's on_play acts on this kind: its effect (the
             # same as on_play's below, for a hand that is not empty) in the same copy.
+            merged = True
             n = len(hands)
             direction = state.direction
             phase = PLAY
@@ -658,42 +674,30 @@ def _play(state: GameState, action: Action, direct: bool = False) -> GameState |
                 phase = Phase(name, 4, card, seat, state.color)
             else:
                 nxt = (seat + direction) % n
-            if direct:
-                return state.replace(
-                    hands=hands,
-                    discard_pile=discard,
-                    color=color,
-                    direction=direction,
-                    current_player=nxt,
-                    phase=phase,
-                    uno_exposed=exposed,
-                    uno_declared=declared,
-                    stalled=0,
-                    last_action=action,
-                    events=(),
-                )
-            return state.replace(
-                hands=hands,
-                discard_pile=discard,
-                color=color,
-                direction=direction,
-                current_player=nxt,
-                phase=phase,
-                uno_exposed=exposed,
-                uno_declared=declared,
-                stalled=0,
-            )
-    if direct:
+    if not merged and not handed:
         return None
-    played = state.replace(
-        hands=hands,
-        discard_pile=discard,
-        color=color,
-        current_player=seat,
-        uno_exposed=exposed,
-        uno_declared=declared,
-        stalled=0,
-    )
+    # One copy, its fields stored one by one (see _NEW_STATE).
+    fields = state.__dict__.copy()
+    if merged:
+        fields["direction"] = direction
+        fields["current_player"] = nxt
+        fields["phase"] = phase
+    else:
+        fields["current_player"] = seat
+    fields["hands"] = hands
+    fields["discard_pile"] = discard
+    fields["color"] = color
+    fields["uno_exposed"] = exposed
+    fields["uno_declared"] = declared
+    fields["stalled"] = 0
+    if not handed:
+        fields["last_action"] = action
+        fields["events"] = ()
+    fields["_legal"] = None
+    played: GameState = _new(GameState)
+    _set(played, "__dict__", fields)
+    if merged:
+        return played
     # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
     result = rules.play_effect(played, action, state)
     if result is None:
@@ -746,15 +750,10 @@ def _draw(state: GameState, seat: int) -> GameState:
     return after.pass_turn(1, seat, stalled=stalled)
 
 
-def _direct_play(state: GameState, action: Action) -> GameState | None:
-    """The direct applier of ``play`` (see :meth:`ClassicPlugin.direct_appliers`)."""
-    return _play(state, action, True)
-
-
 def _direct_draw(state: GameState, action: Action) -> GameState | None:
     """The direct applier of ``draw``: :func:`_draw` in one copy of the state
-    before the action, when the draw needs no reshuffle, no seat has left and
-    no plugin watches draws; else ``None``."""
+    before the action (see _NEW_STATE), when the draw needs no reshuffle, no
+    seat has left and no plugin watches draws; else ``None``."""
     if state.left or state.ruleset.watches_draws:
         return None
     seat = action.seat
@@ -762,45 +761,56 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
     pile = state.draw_pile
     hands = state.hands
     if phase.name == "penalty":
+        # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
         count = phase.count
         if count > len(pile):
             return None
         drawn = pile[:count]
-        return state.replace(
-            hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
-            draw_pile=pile[count:],
-            events=(draw_event(seat, drawn, "penalty"),),
-            uno_exposed=(),
-            current_player=(seat + state.direction) % len(hands),
-            phase=PLAY,
-            last_action=action,
-        )
-    if not pile:
-        return None
-    card = pile[0]
-    drawn = pile[:1]
-    if is_playable(state, seat, card):
-        # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-        nxt = state.current_player
-        phase = _DRAWN_PHASES.get(card) or _drawn(card)
+        fields = state.__dict__.copy()
+        fields["draw_pile"] = pile[count:]
+        fields["events"] = (draw_event(seat, drawn, "penalty"),)
+        fields["current_player"] = (seat + state.direction) % len(hands)
+        fields["phase"] = PLAY
     else:
-        nxt = (seat + state.direction) % len(hands)
-        phase = PLAY
-    return state.replace(
-        hands=hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :],
-        draw_pile=pile[1:],
-        events=(draw_event(seat, drawn, "turn"),),
-        uno_exposed=(),
-        current_player=nxt,
-        phase=phase,
-        stalled=0,
-        last_action=action,
-    )
+        if not pile:
+            return None
+        drawn = pile[:1]
+        card = pile[0]
+        fields = state.__dict__.copy()
+        fields["draw_pile"] = pile[1:]
+        fields["events"] = (draw_event(seat, drawn, "turn"),)
+        if is_playable(state, seat, card):
+            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+            fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
+        else:
+            fields["current_player"] = (seat + state.direction) % len(hands)
+            fields["phase"] = PLAY
+        fields["stalled"] = 0
+    fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
+    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+    fields["last_action"] = action
+    fields["_legal"] = None
+    after: GameState = _new(GameState)
+    _set(after, "__dict__", fields)
+    return after
 
 
 def _direct_pass(state: GameState, action: Action) -> GameState | None:
-    """The direct applier of ``pass``: the window closed and the turn passed in one copy."""
-    return state.pass_turn(1, action.seat, uno_exposed=(), last_action=action, events=())
+    """The direct applier of ``pass``: the window closed and the turn passed in
+    one copy of the state before the action (see _NEW_STATE)."""
+    seat = action.seat
+    if state.left:
+        return None
+    fields = state.__dict__.copy()
+    fields["current_player"] = (seat + state.direction) % len(state.hands)
+    fields["phase"] = PLAY
+    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = None
+    after: GameState = _new(GameState)
+    _set(after, "__dict__", fields)
+    return after
 
 
 def _call_uno(state: GameState, seat: int) -> GameState:
