@@ -366,7 +366,8 @@ class GameState:
                 except Exception as exc:
                     rules._annotate(exc, "listing the legal actions")
                     raise
-            _set(self, "_legal", legal)
+            # The cache (excluded from ==): a dict store, cheaper than object.__setattr__.
+            self.__dict__["_legal"] = legal
         if seat is None:
             return legal
         return tuple(a for a in legal if a.seat == seat)
@@ -410,7 +411,7 @@ class GameState:
         fields["events"] = ()
         fields["_legal"] = None
         handed: GameState = _new(GameState)  # _from_fields inlined: this runs on every action
-        _set(handed, "__dict__", fields)
+        _set_dict(handed, fields)
         by_verb = rules._apply_callers
         if by_verb is None:
             apply = rules._apply
@@ -572,7 +573,7 @@ class GameState:
             raise _unknown_fields(changes)
         fields["_legal"] = None  # _from_fields inlined (hot)
         state: GameState = _new(GameState)
-        _set(state, "__dict__", fields)
+        _set_dict(state, fields)
         return state
 
     def with_extra(self, key: str, value: Value) -> GameState:
@@ -616,7 +617,7 @@ class GameState:
         fields["phase"] = PLAY
         fields["_legal"] = None  # _from_fields inlined (hot)
         state: GameState = _new(GameState)
-        _set(state, "__dict__", fields)
+        _set_dict(state, fields)
         return state
 
     def move_to_discard(self, seat: int, card: Card, color: Color | None = None) -> GameState:
@@ -761,7 +762,7 @@ class GameState:
                     raise _unknown_fields(changes)
             fields["_legal"] = None  # _from_fields inlined (hot)
             state: GameState = _new(GameState)
-            _set(state, "__dict__", fields)
+            _set_dict(state, fields)
             return state, drawn
         state = _from_fields(fields)
         hooked = rules._on_draw(state, seat, drawn, reason)
@@ -856,7 +857,10 @@ class GameState:
 
 
 _new = object.__new__
-_set = object.__setattr__
+_set_dict: Any = vars(GameState)["__dict__"].__set__
+"""Sets a new state's ``__dict__``: the descriptor's own setter, without the
+look-up that ``object.__setattr__(state, "__dict__", fields)`` does first."""
+_set_view_dict: Any = vars(SeatView)["__dict__"].__set__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
@@ -906,7 +910,7 @@ def _new_view(fields: dict[str, Any]) -> SeatView:
     with every value set (a view is a frozen attrs class without slots, like a
     state, so that it is built as one dict)."""
     view: SeatView = _new(SeatView)
-    _set(view, "__dict__", fields)
+    _set_view_dict(view, fields)
     return view
 
 
@@ -930,7 +934,7 @@ def _from_fields(fields: dict[str, Any]) -> GameState:
     changed), with no legal actions cached. Every copy on the hot path ends here."""
     fields["_legal"] = None
     state: GameState = _new(GameState)
-    _set(state, "__dict__", fields)
+    _set_dict(state, fields)
     return state
 
 

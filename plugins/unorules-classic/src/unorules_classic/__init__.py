@@ -612,7 +612,9 @@ def _drawn(card: Card) -> Phase:
 # the copy itself. tests/test_direct_appliers.py checks these states against
 # the general path's.
 _new = object.__new__
-_set = object.__setattr__
+_set_dict: Callable[[GameState, dict[str, object]], None] = vars(GameState)["__dict__"].__set__
+"""Sets a new state's ``__dict__``: the descriptor's own setter, without the
+look-up of ``object.__setattr__(state, "__dict__", fields)``."""
 
 
 def _close_window(state: GameState, seat: int) -> GameState:
@@ -695,7 +697,7 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
         fields["events"] = ()
     fields["_legal"] = None
     played: GameState = _new(GameState)
-    _set(played, "__dict__", fields)
+    _set_dict(played, fields)
     if merged:
         return played
     # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
@@ -791,7 +793,7 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
     fields["last_action"] = action
     fields["_legal"] = None
     after: GameState = _new(GameState)
-    _set(after, "__dict__", fields)
+    _set_dict(after, fields)
     return after
 
 
@@ -809,7 +811,7 @@ def _direct_pass(state: GameState, action: Action) -> GameState | None:
     fields["events"] = ()
     fields["_legal"] = None
     after: GameState = _new(GameState)
-    _set(after, "__dict__", fields)
+    _set_dict(after, fields)
     return after
 
 
