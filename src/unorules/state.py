@@ -345,12 +345,15 @@ class GameState:
         """
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < len(self.hands)):
             seat = self._seat(seat)
-        legal = self._legal
+        # Fields read from the dict: an attribute of a state is a generic look-up
+        # (CPython 3.11 does not specialise attributes kept in key-sharing dicts).
+        fields = self.__dict__
+        legal: tuple[Action, ...] | None = fields["_legal"]
         if legal is None:
-            if self.outcome is not None:
+            if fields["outcome"] is not None:
                 legal = ()
             else:
-                rules = self.ruleset
+                rules: Ruleset = fields["ruleset"]
                 single = rules._legal_single
                 try:
                     if single is not None:  # the usual case, one implementation
@@ -367,7 +370,7 @@ class GameState:
                     rules._annotate(exc, "listing the legal actions")
                     raise
             # The cache (excluded from ==): a dict store, cheaper than object.__setattr__.
-            self.__dict__["_legal"] = legal
+            fields["_legal"] = legal
         if seat is None:
             return legal
         return tuple(a for a in legal if a.seat == seat)
@@ -387,12 +390,13 @@ class GameState:
                 raise TypeError(
                     f"apply takes an Action or action text such as '1: play R7', not {type(action).__name__}"
                 )
-        legal = self._legal
+        old = self.__dict__  # fields read from the dict (see legal_actions)
+        legal: tuple[Action, ...] | None = old["_legal"]
         if legal is None:
             legal = self.legal_actions()
+        rules: Ruleset = old["ruleset"]
         if action not in legal:
-            raise self.ruleset._refuse(self, action)
-        rules = self.ruleset
+            raise rules._refuse(self, action)
         appliers = rules._direct_apply  # Plugin.direct_appliers by verb: empty, or a shortcut
         if appliers:
             direct = appliers.get(action.verb)
@@ -406,7 +410,7 @@ class GameState:
                     return done
         # The state handed to apply_action: this one with last_action set and no
         # events yet (built inline: this runs on every action).
-        fields = self.__dict__.copy()
+        fields = old.copy()
         fields["last_action"] = action
         fields["events"] = ()
         fields["_legal"] = None

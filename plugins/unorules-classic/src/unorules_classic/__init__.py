@@ -108,6 +108,7 @@ from unorules import (
     MAX_PLAYERS,
     Action,
     Card,
+    Color,
     Event,
     EventSpec,
     GameState,
@@ -377,15 +378,18 @@ class ClassicPlugin(Plugin):
 
     @hookimpl(trylast=True)
     def legal_actions(self, state: GameState) -> list[Action]:
-        seat = state.current_player
-        phase = state.phase
+        # The fields read from the state's dict (see _NEW_STATE): the hot path.
+        fields = state.__dict__
+        seat: int = fields["current_player"]
+        phase: Phase = fields["phase"]
         name = phase.name
-        hand = state.hands[seat]
+        hand: tuple[Card, ...] = fields["hands"][seat]
         acts: list[Action] = []
         if name == "play":
-            color = state.color
-            top_kind = state.discard_pile[-1].kind
-            bluffs = state.ruleset.options["challenge"]
+            color: Color | None = fields["color"]
+            discard: tuple[Card, ...] = fields["discard_pile"]
+            top_kind = discard[-1].kind
+            bluffs = fields["ruleset"].options["challenge"]
             matching: list[Card] = []
             for card in hand:
                 c = card.color
@@ -399,9 +403,9 @@ class ClassicPlugin(Plugin):
                 # One call for all the playable cards, each distinct card once.
                 acts = state.play_actions_for(seat, matching)
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-            if state.draw_pile or len(state.discard_pile) > 1 or not acts:
+            if fields["draw_pile"] or len(discard) > 1 or not acts:
                 acts.append(_DRAW[seat])
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if len(hand) == 2 and seat not in fields["uno_declared"]:
                 acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
@@ -422,7 +426,7 @@ class ClassicPlugin(Plugin):
                 acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        for exposed in state.uno_exposed:
+        for exposed in fields["uno_exposed"]:
             # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
             acts.append(_UNO[exposed])
             for other in state.active_seats:
@@ -603,7 +607,10 @@ def _drawn(card: Card) -> Phase:
     return phase
 
 
-# _NEW_STATE: the hot paths below build a state as GameState's own mechanics do
+# _NEW_STATE: the hot paths below read a state's fields from its ``__dict__``
+# (an attribute of a state is a generic look-up: its dict is a key-sharing dict,
+# which CPython 3.11's attribute specialisation does not handle) and build a
+# state as GameState's own mechanics do
 # (GameState.replace, pass_turn, draw): a copy of the state's ``__dict__`` (a
 # frozen attrs class without slots, its fields its ``__dict__``, ``_legal`` the
 # cache of legal actions, cleared), its fields stored one by one, and a new
@@ -636,22 +643,23 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
     seat = action.seat
     card = action.card
     assert card is not None
-    hands = state.hands
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    hands: tuple[tuple[Card, ...], ...] = old["hands"]
     hand = hands[seat]
     i = hand.index(card)
     new_hand = hand[:i] + hand[i + 1 :]
-    declared = state.uno_declared
+    declared: tuple[int, ...] = old["uno_declared"]
     # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
     exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
     hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
-    discard = state.discard_pile + (card,)
+    discard = old["discard_pile"] + (card,)
     color = card.color if action.color is None else action.color
     if declared:
         declared = tuple(s for s in declared if s != seat)
-    rules = state.ruleset
+    rules: Ruleset = old["ruleset"]
     kind = card.kind
     merged = False
-    if new_hand and not state.left:
+    if new_hand and not old["left"]:
         own = rules.cache.get(_OWN_KINDS)
         if own is None:
             own = rules.cached(_OWN_KINDS, _own_kinds)
@@ -660,7 +668,7 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
             # same as on_play's below, for a hand that is not empty) in the same copy.
             merged = True
             n = len(hands)
-            direction = state.direction
+            direction: int = old["direction"]
             phase = PLAY
             if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
                 nxt = (seat + 2 * direction) % n
@@ -673,13 +681,13 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
             elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
                 nxt = (seat + direction) % n
                 name = "challenge" if rules.options["challenge"] else "penalty"
-                phase = Phase(name, 4, card, seat, state.color)
+                phase = Phase(name, 4, card, seat, old["color"])
             else:
                 nxt = (seat + direction) % n
     if not merged and not handed:
         return None
     # One copy, its fields stored one by one (see _NEW_STATE).
-    fields = state.__dict__.copy()
+    fields = old.copy()
     if merged:
         fields["direction"] = direction
         fields["current_player"] = nxt
@@ -756,36 +764,44 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
     """The direct applier of ``draw``: :func:`_draw` in one copy of the state
     before the action (see _NEW_STATE), when the draw needs no reshuffle, no
     seat has left and no plugin watches draws; else ``None``."""
-    if state.left or state.ruleset.watches_draws:
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    rules: Ruleset = old["ruleset"]
+    if old["left"] or rules.watches_draws:
         return None
     seat = action.seat
-    phase = state.phase
-    pile = state.draw_pile
-    hands = state.hands
+    phase: Phase = old["phase"]
+    pile: tuple[Card, ...] = old["draw_pile"]
+    hands: tuple[tuple[Card, ...], ...] = old["hands"]
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
         count = phase.count
         if count > len(pile):
             return None
         drawn = pile[:count]
-        fields = state.__dict__.copy()
+        fields = old.copy()
         fields["draw_pile"] = pile[count:]
         fields["events"] = (draw_event(seat, drawn, "penalty"),)
-        fields["current_player"] = (seat + state.direction) % len(hands)
+        fields["current_player"] = (seat + old["direction"]) % len(hands)
         fields["phase"] = PLAY
     else:
         if not pile:
             return None
         drawn = pile[:1]
         card = pile[0]
-        fields = state.__dict__.copy()
+        fields = old.copy()
         fields["draw_pile"] = pile[1:]
         fields["events"] = (draw_event(seat, drawn, "turn"),)
-        if is_playable(state, seat, card):
+        # is_playable, inlined (the draw keeps the top card and the colour).
+        color = card.color
+        if color is None:
+            playable = card.kind != "W+4" or rules.options["challenge"] or is_playable(state, seat, card)
+        else:
+            playable = color is old["color"] or card.kind == old["discard_pile"][-1].kind
+        if playable:
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
             fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
         else:
-            fields["current_player"] = (seat + state.direction) % len(hands)
+            fields["current_player"] = (seat + old["direction"]) % len(hands)
             fields["phase"] = PLAY
         fields["stalled"] = 0
     fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
@@ -801,10 +817,11 @@ def _direct_pass(state: GameState, action: Action) -> GameState | None:
     """The direct applier of ``pass``: the window closed and the turn passed in
     one copy of the state before the action (see _NEW_STATE)."""
     seat = action.seat
-    if state.left:
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    if old["left"]:
         return None
-    fields = state.__dict__.copy()
-    fields["current_player"] = (seat + state.direction) % len(state.hands)
+    fields = old.copy()
+    fields["current_player"] = (seat + old["direction"]) % len(old["hands"])
     fields["phase"] = PLAY
     fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
     fields["last_action"] = action
