@@ -98,6 +98,27 @@ class _Wrapper(Plugin):
         return (yield)
 
 
+class _WatchesDraws(Plugin):
+    """Watches draws (``on_draw``)."""
+
+    name = "watches-draws"
+    requires = ("classic",)
+
+    @hookimpl
+    def on_draw(self, state: GameState, seat: int, cards: tuple[object, ...], reason: str) -> GameState:
+        return state.replace(stalled=state.stalled + 100)
+
+
+def test_classic_offers_no_direct_draw_where_draws_are_watched(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[_WatchesDraws()])
+    assert rules.direct_applier("draw") is None
+    assert rules.direct_applier("play") is not None
+    steps = _steps(rules, 3, seed=1, actions=400)
+    fast = [state.replace().apply(action) for state, action in steps]
+    monkeypatch.setattr(rules, "_direct_apply", {})
+    assert fast == [state.replace().apply(action) for state, action in steps]
+
+
 def test_direct_appliers_are_dropped_where_others_are_asked() -> None:
     undeclared = Ruleset.from_names(["classic"], plugins=[_Undeclared()])
     assert undeclared.apply_claimants("play") == ("undeclared", "classic")

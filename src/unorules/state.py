@@ -803,12 +803,13 @@ class GameState:
         for ``legal_actions`` hooks.
         """
         acts: list[Action] = []
-        if self.left:
+        fields = self.__dict__  # fields read from the dict (see legal_actions)
+        if fields["left"]:
             for card in dict.fromkeys(cards):
                 acts += self.play_actions(seat, card)
             return acts
-        rules = self.ruleset
-        players = len(self.hands)
+        rules: Ruleset = fields["ruleset"]
+        players = len(fields["hands"])
         table = rules._play_tables.get((seat, players)) or rules._play_table(seat, players)
         for card in dict.fromkeys(cards):
             found = table.get(card)

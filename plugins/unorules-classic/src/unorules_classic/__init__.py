@@ -462,6 +462,8 @@ class ClassicPlugin(Plugin):
     def direct_appliers(self, ruleset: Ruleset) -> dict[str, Callable[[GameState, Action], GameState | None]]:
         # play, draw and pass in one copy of the state (Plugin.direct_appliers);
         # the rule set keeps them only where apply_action asks classic alone.
+        if ruleset.watches_draws:  # on_draw is asked: draws take the general path
+            return {"play": _play, "pass": _direct_pass}
         return {"play": _play, "draw": _direct_draw, "pass": _direct_pass}
 
     @hookimpl(trylast=True)
@@ -579,13 +581,15 @@ def _check_phase(state: GameState) -> None:
 # -- the action handlers ----------------------------------------------------------------
 
 
+_TURN_DRAWS: dict[tuple[int, Card], Event] = {}
+"""The event of each seat's one-card turn draw of each card (``draw_event``), by seat and card."""
 _DRAWN_PHASES: dict[Card, Phase] = {}
 """The ``drawn`` phase of each card, shared (phases are frozen values, built once)."""
 _PENALTIES: dict[tuple[Card, int], Phase] = {}
 """The ``penalty`` phase after each Draw Two card and seat, shared likewise."""
 
 
-_OWN_KINDS = ("classic", "own-kinds")
+_OWN_KINDS = "classic.own-kinds"
 """``ruleset.cache`` key of :func:`_own_kinds`."""
 
 
@@ -646,12 +650,15 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
     old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
     hands: tuple[tuple[Card, ...], ...] = old["hands"]
     hand = hands[seat]
-    i = hand.index(card)
-    new_hand = hand[:i] + hand[i + 1 :]
+    rest = list(hand)
+    rest.remove(card)  # the first copy, as hand.index finds it
+    new_hand = tuple(rest)
     declared: tuple[int, ...] = old["uno_declared"]
     # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
     exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
-    hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
+    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+    seats[seat] = new_hand
+    hands = tuple(seats)
     discard = old["discard_pile"] + (card,)
     color = card.color if action.color is None else action.color
     if declared:
@@ -761,13 +768,14 @@ def _draw(state: GameState, seat: int) -> GameState:
 
 
 def _direct_draw(state: GameState, action: Action) -> GameState | None:
-    """The direct applier of ``draw``: :func:`_draw` in one copy of the state
-    before the action (see _NEW_STATE), when the draw needs no reshuffle, no
-    seat has left and no plugin watches draws; else ``None``."""
+    """The direct applier of ``draw`` (offered only where no plugin watches
+    draws): :func:`_draw` in one copy of the state before the action (see
+    _NEW_STATE), when the draw needs no reshuffle and no seat has left; else
+    ``None``."""
     old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    rules: Ruleset = old["ruleset"]
-    if old["left"] or rules.watches_draws:
+    if old["left"]:
         return None
+    rules: Ruleset = old["ruleset"]
     seat = action.seat
     phase: Phase = old["phase"]
     pile: tuple[Card, ...] = old["draw_pile"]
@@ -790,7 +798,12 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
         card = pile[0]
         fields = old.copy()
         fields["draw_pile"] = pile[1:]
-        fields["events"] = (draw_event(seat, drawn, "turn"),)
+        event = _TURN_DRAWS.get((seat, card))
+        if event is None:
+            event = draw_event(seat, drawn, "turn")
+            if len(_TURN_DRAWS) < 10_000:
+                _TURN_DRAWS[seat, card] = event
+        fields["events"] = (event,)
         # is_playable, inlined (the draw keeps the top card and the colour).
         color = card.color
         if color is None:
@@ -804,7 +817,9 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
             fields["current_player"] = (seat + old["direction"]) % len(hands)
             fields["phase"] = PLAY
         fields["stalled"] = 0
-    fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
+    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+    seats[seat] = hands[seat] + drawn
+    fields["hands"] = tuple(seats)
     fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
     fields["last_action"] = action
     fields["_legal"] = None
