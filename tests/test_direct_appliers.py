@@ -69,6 +69,17 @@ def test_direct_appliers_give_the_general_path_state_by_state(
         assert {"play", "draw"} <= verbs
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_direct_appliers_skip_the_seats_that_left(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.from_names(["classic", "elimination"])
+    steps = [(s, a) for s, a in _steps(rules, players, seed=1, actions=12_000) if s.left]
+    assert len({a.verb for _, a in steps} & {"play", "draw", "pass"}) == 3
+    fast = [state.replace().apply(action) for state, action in steps]
+    monkeypatch.setattr(rules, "_direct_apply", {})
+    slow = [state.replace().apply(action) for state, action in steps]
+    assert fast == slow
+
+
 def test_classic_alone_uses_its_direct_appliers() -> None:
     rules = Ruleset.from_names(["classic"])
     assert rules.apply_claimants("play") == ("classic",)

@@ -628,6 +628,16 @@ _set_dict: Callable[[GameState, dict[str, object]], None] = vars(GameState)["__d
 look-up of ``object.__setattr__(state, "__dict__", fields)``."""
 
 
+def _next_seat(seat: int, direction: int, n: int, left: tuple[int, ...], steps: int) -> int:
+    """The seat ``steps`` places after ``seat`` in ``direction`` among ``n``
+    seats, skipping the seats that have ``left`` (``GameState.next_seat``)."""
+    for _ in range(steps):
+        seat = (seat + direction) % n
+        while seat in left:
+            seat = (seat + direction) % n
+    return seat
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
     next player began their turn. After a Skip or Reverse with two players
@@ -666,7 +676,7 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
     rules: Ruleset = old["ruleset"]
     kind = card.kind
     merged = False
-    if new_hand and not old["left"]:
+    if new_hand:
         own = rules.cache.get(_OWN_KINDS)
         if own is None:
             own = rules.cached(_OWN_KINDS, _own_kinds)
@@ -691,6 +701,15 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
                 phase = Phase(name, 4, card, seat, old["color"])
             else:
                 nxt = (seat + direction) % n
+            left: tuple[int, ...] = old["left"]
+            if left:  # seats have left (an elimination mode): on_play's pass_turn skips them
+                if kind == "S":
+                    steps = 2
+                elif kind == "R":
+                    steps = 2 if n - len(left) == 2 else 1
+                else:
+                    steps = 1
+                nxt = _next_seat(seat, direction, n, left, steps)
     if not merged and not handed:
         return None
     # One copy, its fields stored one by one (see _NEW_STATE).
@@ -770,13 +789,11 @@ def _draw(state: GameState, seat: int) -> GameState:
 def _direct_draw(state: GameState, action: Action) -> GameState | None:
     """The direct applier of ``draw`` (offered only where no plugin watches
     draws): :func:`_draw` in one copy of the state before the action (see
-    _NEW_STATE), when the draw needs no reshuffle and no seat has left; else
-    ``None``."""
+    _NEW_STATE), when the draw needs no reshuffle; else ``None``."""
     old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    if old["left"]:
-        return None
     rules: Ruleset = old["ruleset"]
     seat = action.seat
+    left: tuple[int, ...] = old["left"]
     phase: Phase = old["phase"]
     pile: tuple[Card, ...] = old["draw_pile"]
     hands: tuple[tuple[Card, ...], ...] = old["hands"]
@@ -789,7 +806,11 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
         fields = old.copy()
         fields["draw_pile"] = pile[count:]
         fields["events"] = (draw_event(seat, drawn, "penalty"),)
-        fields["current_player"] = (seat + old["direction"]) % len(hands)
+        fields["current_player"] = (
+            _next_seat(seat, old["direction"], len(hands), left, 1)
+            if left
+            else (seat + old["direction"]) % len(hands)
+        )
         fields["phase"] = PLAY
     else:
         if not pile:
@@ -814,7 +835,11 @@ def _direct_draw(state: GameState, action: Action) -> GameState | None:
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
             fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
         else:
-            fields["current_player"] = (seat + old["direction"]) % len(hands)
+            fields["current_player"] = (
+                _next_seat(seat, old["direction"], len(hands), left, 1)
+                if left
+                else (seat + old["direction"]) % len(hands)
+            )
             fields["phase"] = PLAY
         fields["stalled"] = 0
     seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
@@ -833,10 +858,12 @@ def _direct_pass(state: GameState, action: Action) -> GameState | None:
     one copy of the state before the action (see _NEW_STATE)."""
     seat = action.seat
     old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    if old["left"]:
-        return None
+    left: tuple[int, ...] = old["left"]
+    n = len(old["hands"])
     fields = old.copy()
-    fields["current_player"] = (seat + old["direction"]) % len(old["hands"])
+    fields["current_player"] = (
+        _next_seat(seat, old["direction"], n, left, 1) if left else (seat + old["direction"]) % n
+    )
     fields["phase"] = PLAY
     fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
     fields["last_action"] = action
