@@ -18,7 +18,9 @@ import attrs
 import pluggy
 
 if TYPE_CHECKING:
+    from unorules.actions import Action
     from unorules.cards import Card
+    from unorules.ruleset import Ruleset
     from unorules.state import GameState
 
 __all__ = [
@@ -280,6 +282,8 @@ class Plugin:
       from, by option name, when the ``Option.check`` accepts more than it can list.
     * ``teams(players)``: a method naming the seats that play as teams (see
       :meth:`Plugin.teams`).
+    * ``direct_appliers(ruleset)``: a method offering shortcuts that apply
+      actions of some verbs in one step (see :meth:`Plugin.direct_appliers`).
     """
 
     name: ClassVar[str] = ""
@@ -309,6 +313,26 @@ class Plugin:
         in ``state`` (for instance a card held in ``state.extras``), so that
         card conservation can be checked. Default: none."""
         return ()
+
+    def direct_appliers(
+        self, ruleset: Ruleset
+    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+        """Functions that apply actions of some verbs in one step, by verb;
+        called once per rule set. Default: none.
+
+        A direct applier is a shortcut next to this plugin's ``apply_action``,
+        not a hook: :meth:`GameState.apply` calls ``applier(state, action)``
+        with the state *before* the action (a legal ``action``), but only for
+        the verbs whose ``apply_action`` asks this plugin alone in ``ruleset``
+        (no other implementation and no wrapper: see
+        :meth:`Ruleset.apply_claimants`). It must return exactly what this
+        plugin's ``apply_action`` returns for the state handed to it (``state``
+        with ``last_action=action`` and no events), or ``None`` to have the
+        action applied the usual way, through the hook. Every hook its
+        ``apply_action`` would call in that case (``on_play``, ``on_draw``, the
+        end of a round) must be called likewise, or ``None`` returned.
+        """
+        return {}
 
     def teams(self, players: int) -> Sequence[Sequence[int]] | None:
         """The teams of a game of ``players`` seats, each a sequence of seats

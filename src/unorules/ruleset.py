@@ -14,6 +14,7 @@ import functools
 import heapq
 import itertools
 import threading
+import types
 import warnings
 import weakref
 from collections import Counter
@@ -298,6 +299,10 @@ class Ruleset:
         self._apply_callers: dict[str, Callable[[GameState, Action], GameState | None]] | None = (
             {} if _declares(h.apply_action, self._apply_verbs) else None
         )
+        # Direct appliers (Plugin.direct_appliers), by verb, for the verbs whose
+        # apply_action asks their plugin alone: GameState.apply tries them first.
+        self._direct_apply: dict[str, Callable[[GameState, Action], GameState | None]] = {}
+        self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
             if points is None:
@@ -349,6 +354,49 @@ class Ruleset:
         if callers is not None and len(callers) < _MAX_CALLERS:
             callers[verb] = caller
         return caller
+
+    def _collect_direct_appliers(self) -> None:
+        """Keep each plugin's direct appliers for the verbs whose ``apply_action``
+        asks that plugin alone (:meth:`apply_claimants`); their code is named in
+        exception notes as the plugin's ``apply_action``."""
+        codes: dict[types.CodeType, tuple[tuple[object, str, str], ...]] = dict(self._impl_codes)
+        for plugin in self._plugins:
+            offer = getattr(plugin, "direct_appliers", None)
+            if not callable(offer):
+                continue
+            name = _plugin_name(plugin)
+            appliers = offer(self)
+            for verb, applier in appliers.items():
+                if not callable(applier):
+                    raise RulesetError(
+                        f"plugin {name!r} offers a direct applier for {verb!r} that is not callable"
+                    )
+                if self.apply_claimants(verb) != (name,):
+                    continue
+                self._direct_apply[verb] = applier
+                code = getattr(applier, "__code__", None)
+                if isinstance(code, types.CodeType):
+                    codes[code] = (*codes.get(code, ()), (plugin, name, "apply_action"))
+        self._impl_codes = codes
+
+    def apply_claimants(self, verb: str) -> tuple[str, ...]:
+        """The names of the plugins whose ``apply_action`` implementations an
+        action with ``verb`` asks (see :attr:`~unorules.Plugin.apply_verbs`), in
+        pluggy's calling order, wrappers included."""
+        claims = self._apply_verbs
+        impls = self.hook.apply_action.get_hookimpls()
+        everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)  # through pluggy
+        names = (
+            impl.plugin_name
+            for impl in impls[::-1]
+            if everyone or (verbs := claims.get(impl.plugin_name)) is None or verb in verbs
+        )
+        return tuple(dict.fromkeys(names))
+
+    def direct_applier(self, verb: str) -> Callable[[GameState, Action], GameState | None] | None:
+        """The direct applier :meth:`GameState.apply` tries first for actions
+        with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`), or ``None``."""
+        return self._direct_apply.get(verb)
 
     @property
     def watches_draws(self) -> bool:

@@ -30,7 +30,7 @@ from unorules.rng import Rng
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
-__all__ = ["Event", "GameState", "Outcome", "Phase", "RoundResult", "SeatView"]
+__all__ = ["Event", "GameState", "Outcome", "Phase", "RoundResult", "SeatView", "draw_event"]
 
 Value = Any
 """A JSON-able value kept in ``Phase.data`` or ``GameState.extras``: ``None``,
@@ -345,12 +345,15 @@ class GameState:
         """
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < len(self.hands)):
             seat = self._seat(seat)
-        legal = self._legal
+        # Fields read from the dict: an attribute of a state is a generic look-up
+        # (CPython 3.11 does not specialise attributes kept in key-sharing dicts).
+        fields = self.__dict__
+        legal: tuple[Action, ...] | None = fields["_legal"]
         if legal is None:
-            if self.outcome is not None:
+            if fields["outcome"] is not None:
                 legal = ()
             else:
-                rules = self.ruleset
+                rules: Ruleset = fields["ruleset"]
                 single = rules._legal_single
                 try:
                     if single is not None:  # the usual case, one implementation
@@ -366,7 +369,8 @@ class GameState:
                 except Exception as exc:
                     rules._annotate(exc, "listing the legal actions")
                     raise
-            _set(self, "_legal", legal)
+            # The cache (excluded from ==): a dict store, cheaper than object.__setattr__.
+            fields["_legal"] = legal
         if seat is None:
             return legal
         return tuple(a for a in legal if a.seat == seat)
@@ -386,20 +390,32 @@ class GameState:
                 raise TypeError(
                     f"apply takes an Action or action text such as '1: play R7', not {type(action).__name__}"
                 )
-        legal = self._legal
+        old = self.__dict__  # fields read from the dict (see legal_actions)
+        legal: tuple[Action, ...] | None = old["_legal"]
         if legal is None:
             legal = self.legal_actions()
+        rules: Ruleset = old["ruleset"]
         if action not in legal:
-            raise self.ruleset._refuse(self, action)
+            raise rules._refuse(self, action)
+        appliers = rules._direct_apply  # Plugin.direct_appliers by verb: empty, or a shortcut
+        if appliers:
+            direct = appliers.get(action.verb)
+            if direct is not None:
+                try:
+                    done = direct(self, action)
+                except Exception as exc:
+                    rules._annotate(exc, f"applying {action}")
+                    raise
+                if done is not None:
+                    return done
         # The state handed to apply_action: this one with last_action set and no
         # events yet (built inline: this runs on every action).
-        fields = self.__dict__.copy()
+        fields = old.copy()
         fields["last_action"] = action
         fields["events"] = ()
         fields["_legal"] = None
         handed: GameState = _new(GameState)  # _from_fields inlined: this runs on every action
-        _set(handed, "__dict__", fields)
-        rules = self.ruleset
+        _set_dict(handed, fields)
         by_verb = rules._apply_callers
         if by_verb is None:
             apply = rules._apply
@@ -561,7 +577,7 @@ class GameState:
             raise _unknown_fields(changes)
         fields["_legal"] = None  # _from_fields inlined (hot)
         state: GameState = _new(GameState)
-        _set(state, "__dict__", fields)
+        _set_dict(state, fields)
         return state
 
     def with_extra(self, key: str, value: Value) -> GameState:
@@ -605,7 +621,7 @@ class GameState:
         fields["phase"] = PLAY
         fields["_legal"] = None  # _from_fields inlined (hot)
         state: GameState = _new(GameState)
-        _set(state, "__dict__", fields)
+        _set_dict(state, fields)
         return state
 
     def move_to_discard(self, seat: int, card: Card, color: Color | None = None) -> GameState:
@@ -750,7 +766,7 @@ class GameState:
                     raise _unknown_fields(changes)
             fields["_legal"] = None  # _from_fields inlined (hot)
             state: GameState = _new(GameState)
-            _set(state, "__dict__", fields)
+            _set_dict(state, fields)
             return state, drawn
         state = _from_fields(fields)
         hooked = rules._on_draw(state, seat, drawn, reason)
@@ -787,12 +803,13 @@ class GameState:
         for ``legal_actions`` hooks.
         """
         acts: list[Action] = []
-        if self.left:
+        fields = self.__dict__  # fields read from the dict (see legal_actions)
+        if fields["left"]:
             for card in dict.fromkeys(cards):
                 acts += self.play_actions(seat, card)
             return acts
-        rules = self.ruleset
-        players = len(self.hands)
+        rules: Ruleset = fields["ruleset"]
+        players = len(fields["hands"])
         table = rules._play_tables.get((seat, players)) or rules._play_table(seat, players)
         for card in dict.fromkeys(cards):
             found = table.get(card)
@@ -845,7 +862,10 @@ class GameState:
 
 
 _new = object.__new__
-_set = object.__setattr__
+_set_dict: Any = vars(GameState)["__dict__"].__set__
+"""Sets a new state's ``__dict__``: the descriptor's own setter, without the
+look-up that ``object.__setattr__(state, "__dict__", fields)`` does first."""
+_set_view_dict: Any = vars(SeatView)["__dict__"].__set__
 _FIELD_NAMES = frozenset(f.name for f in attrs.fields(GameState) if f.init)
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
 _ONE_CARD_DRAWS: dict[tuple[int, Card, str], Event] = {}
@@ -895,8 +915,23 @@ def _new_view(fields: dict[str, Any]) -> SeatView:
     with every value set (a view is a frozen attrs class without slots, like a
     state, so that it is built as one dict)."""
     view: SeatView = _new(SeatView)
-    _set(view, "__dict__", fields)
+    _set_view_dict(view, fields)
     return view
+
+
+def draw_event(seat: int, cards: tuple[Card, ...], reason: str) -> Event:
+    """The ``draw`` event :meth:`GameState.draw` records when ``seat`` draws
+    ``cards`` for ``reason`` (``"turn"``, ``"penalty"``, ...), for plugins that
+    move cards from the draw pile themselves. One-card draws share their events."""
+    if len(cards) == 1:
+        key = (seat, cards[0], reason)
+        event = _ONE_CARD_DRAWS.get(key)
+        if event is None:
+            event = Event("draw", seat, cards, None, reason, True, count=1, data=(("reason", reason),))
+            if len(_ONE_CARD_DRAWS) < 10_000:
+                _ONE_CARD_DRAWS[key] = event
+        return event
+    return Event("draw", seat, cards, None, reason, True, count=len(cards), data=(("reason", reason),))
 
 
 def _from_fields(fields: dict[str, Any]) -> GameState:
@@ -904,7 +939,7 @@ def _from_fields(fields: dict[str, Any]) -> GameState:
     changed), with no legal actions cached. Every copy on the hot path ends here."""
     fields["_legal"] = None
     state: GameState = _new(GameState)
-    _set(state, "__dict__", fields)
+    _set_dict(state, fields)
     return state
 
 

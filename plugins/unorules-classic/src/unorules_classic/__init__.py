@@ -101,13 +101,14 @@ following; each point has a scenario test under ``tests/classic/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from unorules import (
     COLORS,
     MAX_PLAYERS,
     Action,
     Card,
+    Color,
     Event,
     EventSpec,
     GameState,
@@ -125,7 +126,7 @@ from unorules import (
     switch,
 )
 from unorules.errors import StateFormatError
-from unorules.state import PLAY
+from unorules.state import PLAY, draw_event
 from unorules.validate import require
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
@@ -377,15 +378,18 @@ class ClassicPlugin(Plugin):
 
     @hookimpl(trylast=True)
     def legal_actions(self, state: GameState) -> list[Action]:
-        seat = state.current_player
-        phase = state.phase
+        # The fields read from the state's dict (see _NEW_STATE): the hot path.
+        fields = state.__dict__
+        seat: int = fields["current_player"]
+        phase: Phase = fields["phase"]
         name = phase.name
-        hand = state.hands[seat]
+        hand: tuple[Card, ...] = fields["hands"][seat]
         acts: list[Action] = []
         if name == "play":
-            color = state.color
-            top_kind = state.discard_pile[-1].kind
-            bluffs = state.ruleset.options["challenge"]
+            color: Color | None = fields["color"]
+            discard: tuple[Card, ...] = fields["discard_pile"]
+            top_kind = discard[-1].kind
+            bluffs = fields["ruleset"].options["challenge"]
             matching: list[Card] = []
             for card in hand:
                 c = card.color
@@ -399,9 +403,9 @@ class ClassicPlugin(Plugin):
                 # One call for all the playable cards, each distinct card once.
                 acts = state.play_actions_for(seat, matching)
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-            if state.draw_pile or len(state.discard_pile) > 1 or not acts:
+            if fields["draw_pile"] or len(discard) > 1 or not acts:
                 acts.append(_DRAW[seat])
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if len(hand) == 2 and seat not in fields["uno_declared"]:
                 acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
@@ -422,7 +426,7 @@ class ClassicPlugin(Plugin):
                 acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        for exposed in state.uno_exposed:
+        for exposed in fields["uno_exposed"]:
             # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
             acts.append(_UNO[exposed])
             for other in state.active_seats:
@@ -436,7 +440,7 @@ class ClassicPlugin(Plugin):
     def apply_action(self, state: GameState, action: Action) -> GameState | None:
         verb = action.verb
         if verb == "play":
-            return _play(state, action)
+            return _play(state, action, True)
         if verb == "draw":
             return _draw(state, action.seat)
         if verb == "pass":
@@ -454,6 +458,13 @@ class ClassicPlugin(Plugin):
         if verb == "color":
             return state.replace(color=action.color, phase=PLAY)
         return None
+
+    def direct_appliers(self, ruleset: Ruleset) -> dict[str, Callable[[GameState, Action], GameState | None]]:
+        # play, draw and pass in one copy of the state (Plugin.direct_appliers);
+        # the rule set keeps them only where apply_action asks classic alone.
+        if ruleset.watches_draws:  # on_draw is asked: draws take the general path
+            return {"play": _play, "pass": _direct_pass}
+        return {"play": _play, "draw": _direct_draw, "pass": _direct_pass}
 
     @hookimpl(trylast=True)
     def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
@@ -570,13 +581,15 @@ def _check_phase(state: GameState) -> None:
 # -- the action handlers ----------------------------------------------------------------
 
 
+_TURN_DRAWS: dict[tuple[int, Card], Event] = {}
+"""The event of each seat's one-card turn draw of each card (``draw_event``), by seat and card."""
 _DRAWN_PHASES: dict[Card, Phase] = {}
 """The ``drawn`` phase of each card, shared (phases are frozen values, built once)."""
 _PENALTIES: dict[tuple[Card, int], Phase] = {}
 """The ``penalty`` phase after each Draw Two card and seat, shared likewise."""
 
 
-_OWN_KINDS = ("classic", "own-kinds")
+_OWN_KINDS = "classic.own-kinds"
 """``ruleset.cache`` key of :func:`_own_kinds`."""
 
 
@@ -598,6 +611,33 @@ def _drawn(card: Card) -> Phase:
     return phase
 
 
+# _NEW_STATE: the hot paths below read a state's fields from its ``__dict__``
+# (an attribute of a state is a generic look-up: its dict is a key-sharing dict,
+# which CPython 3.11's attribute specialisation does not handle) and build a
+# state as GameState's own mechanics do
+# (GameState.replace, pass_turn, draw): a copy of the state's ``__dict__`` (a
+# frozen attrs class without slots, its fields its ``__dict__``, ``_legal`` the
+# cache of legal actions, cleared), its fields stored one by one, and a new
+# object given that dict. state.replace(**changes) would cost a keyword dict
+# of the changes first: for the ten fields a play changes, about as much as
+# the copy itself. tests/test_direct_appliers.py checks these states against
+# the general path's.
+_new = object.__new__
+_set_dict: Callable[[GameState, dict[str, object]], None] = vars(GameState)["__dict__"].__set__
+"""Sets a new state's ``__dict__``: the descriptor's own setter, without the
+look-up of ``object.__setattr__(state, "__dict__", fields)``."""
+
+
+def _next_seat(seat: int, direction: int, n: int, left: tuple[int, ...], steps: int) -> int:
+    """The seat ``steps`` places after ``seat`` in ``direction`` among ``n``
+    seats, skipping the seats that have ``left`` (``GameState.next_seat``)."""
+    for _ in range(steps):
+        seat = (seat + direction) % n
+        while seat in left:
+            seat = (seat + direction) % n
+    return seat
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
     next player began their turn. After a Skip or Reverse with two players
@@ -607,33 +647,45 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _play(state: GameState, action: Action) -> GameState:
+def _play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
+    """Play ``action``'s card in ``state``, the state handed to ``apply_action``
+    (``handed``), or else as the direct applier of ``play`` (see
+    :meth:`ClassicPlugin.direct_appliers`): ``state`` is the state *before*
+    the action, the result also sets ``last_action`` and starts the events
+    afresh, as the handed state has them, and a play whose effect needs the
+    ``on_play`` hook returns ``None``."""
     seat = action.seat
     card = action.card
     assert card is not None
-    hands = state.hands
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    hands: tuple[tuple[Card, ...], ...] = old["hands"]
     hand = hands[seat]
-    i = hand.index(card)
-    new_hand = hand[:i] + hand[i + 1 :]
-    declared = state.uno_declared
+    rest = list(hand)
+    rest.remove(card)  # the first copy, as hand.index finds it
+    new_hand = tuple(rest)
+    declared: tuple[int, ...] = old["uno_declared"]
     # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
     exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
-    hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
-    discard = state.discard_pile + (card,)
+    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+    seats[seat] = new_hand
+    hands = tuple(seats)
+    discard = old["discard_pile"] + (card,)
     color = card.color if action.color is None else action.color
     if declared:
         declared = tuple(s for s in declared if s != seat)
-    rules = state.ruleset
+    rules: Ruleset = old["ruleset"]
     kind = card.kind
-    if new_hand and not state.left:
+    merged = False
+    if new_hand:
         own = rules.cache.get(_OWN_KINDS)
         if own is None:
             own = rules.cached(_OWN_KINDS, _own_kinds)
         if kind in own:
             # Nobody but this plugin's on_play acts on this kind: its effect (the
             # same as on_play's below, for a hand that is not empty) in the same copy.
+            merged = True
             n = len(hands)
-            direction = state.direction
+            direction: int = old["direction"]
             phase = PLAY
             if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
                 nxt = (seat + 2 * direction) % n
@@ -646,29 +698,42 @@ def _play(state: GameState, action: Action) -> GameState:
             elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
                 nxt = (seat + direction) % n
                 name = "challenge" if rules.options["challenge"] else "penalty"
-                phase = Phase(name, 4, card, seat, state.color)
+                phase = Phase(name, 4, card, seat, old["color"])
             else:
                 nxt = (seat + direction) % n
-            return state.replace(
-                hands=hands,
-                discard_pile=discard,
-                color=color,
-                direction=direction,
-                current_player=nxt,
-                phase=phase,
-                uno_exposed=exposed,
-                uno_declared=declared,
-                stalled=0,
-            )
-    played = state.replace(
-        hands=hands,
-        discard_pile=discard,
-        color=color,
-        current_player=seat,
-        uno_exposed=exposed,
-        uno_declared=declared,
-        stalled=0,
-    )
+            left: tuple[int, ...] = old["left"]
+            if left:  # seats have left (an elimination mode): on_play's pass_turn skips them
+                if kind == "S":
+                    steps = 2
+                elif kind == "R":
+                    steps = 2 if n - len(left) == 2 else 1
+                else:
+                    steps = 1
+                nxt = _next_seat(seat, direction, n, left, steps)
+    if not merged and not handed:
+        return None
+    # One copy, its fields stored one by one (see _NEW_STATE).
+    fields = old.copy()
+    if merged:
+        fields["direction"] = direction
+        fields["current_player"] = nxt
+        fields["phase"] = phase
+    else:
+        fields["current_player"] = seat
+    fields["hands"] = hands
+    fields["discard_pile"] = discard
+    fields["color"] = color
+    fields["uno_exposed"] = exposed
+    fields["uno_declared"] = declared
+    fields["stalled"] = 0
+    if not handed:
+        fields["last_action"] = action
+        fields["events"] = ()
+    fields["_legal"] = None
+    played: GameState = _new(GameState)
+    _set_dict(played, fields)
+    if merged:
+        return played
     # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
     result = rules.play_effect(played, action, state)
     if result is None:
@@ -719,6 +784,94 @@ def _draw(state: GameState, seat: int) -> GameState:
         winner = min(state.active_seats, key=lambda s: (value(state.hands[s]), s))
         return after.replace(stalled=stalled).end_round(winner, "blocked")
     return after.pass_turn(1, seat, stalled=stalled)
+
+
+def _direct_draw(state: GameState, action: Action) -> GameState | None:
+    """The direct applier of ``draw`` (offered only where no plugin watches
+    draws): :func:`_draw` in one copy of the state before the action (see
+    _NEW_STATE), when the draw needs no reshuffle; else ``None``."""
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    rules: Ruleset = old["ruleset"]
+    seat = action.seat
+    left: tuple[int, ...] = old["left"]
+    phase: Phase = old["phase"]
+    pile: tuple[Card, ...] = old["draw_pile"]
+    hands: tuple[tuple[Card, ...], ...] = old["hands"]
+    if phase.name == "penalty":
+        # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
+        count = phase.count
+        if count > len(pile):
+            return None
+        drawn = pile[:count]
+        fields = old.copy()
+        fields["draw_pile"] = pile[count:]
+        fields["events"] = (draw_event(seat, drawn, "penalty"),)
+        fields["current_player"] = (
+            _next_seat(seat, old["direction"], len(hands), left, 1)
+            if left
+            else (seat + old["direction"]) % len(hands)
+        )
+        fields["phase"] = PLAY
+    else:
+        if not pile:
+            return None
+        drawn = pile[:1]
+        card = pile[0]
+        fields = old.copy()
+        fields["draw_pile"] = pile[1:]
+        event = _TURN_DRAWS.get((seat, card))
+        if event is None:
+            event = draw_event(seat, drawn, "turn")
+            if len(_TURN_DRAWS) < 10_000:
+                _TURN_DRAWS[seat, card] = event
+        fields["events"] = (event,)
+        # is_playable, inlined (the draw keeps the top card and the colour).
+        color = card.color
+        if color is None:
+            playable = card.kind != "W+4" or rules.options["challenge"] or is_playable(state, seat, card)
+        else:
+            playable = color is old["color"] or card.kind == old["discard_pile"][-1].kind
+        if playable:
+            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+            fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
+        else:
+            fields["current_player"] = (
+                _next_seat(seat, old["direction"], len(hands), left, 1)
+                if left
+                else (seat + old["direction"]) % len(hands)
+            )
+            fields["phase"] = PLAY
+        fields["stalled"] = 0
+    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+    seats[seat] = hands[seat] + drawn
+    fields["hands"] = tuple(seats)
+    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+    fields["last_action"] = action
+    fields["_legal"] = None
+    after: GameState = _new(GameState)
+    _set_dict(after, fields)
+    return after
+
+
+def _direct_pass(state: GameState, action: Action) -> GameState | None:
+    """The direct applier of ``pass``: the window closed and the turn passed in
+    one copy of the state before the action (see _NEW_STATE)."""
+    seat = action.seat
+    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+    left: tuple[int, ...] = old["left"]
+    n = len(old["hands"])
+    fields = old.copy()
+    fields["current_player"] = (
+        _next_seat(seat, old["direction"], n, left, 1) if left else (seat + old["direction"]) % n
+    )
+    fields["phase"] = PLAY
+    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = None
+    after: GameState = _new(GameState)
+    _set_dict(after, fields)
+    return after
 
 
 def _call_uno(state: GameState, seat: int) -> GameState:

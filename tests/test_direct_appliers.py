@@ -1,0 +1,182 @@
+"""Direct appliers (``Plugin.direct_appliers``): a plugin's shortcut next to its
+``apply_action``, used only where that hook asks the plugin alone.
+
+Classic offers ``play``, ``draw`` and ``pass`` in one copy of the state before
+the action. They are optimisations, not rules: state by state they give what
+the general path (the state handed to ``apply_action``, then classic's
+handlers) gives, and a rule set in which another plugin (or a wrapper) is
+asked for a verb does not use them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator, Mapping
+
+import pytest
+from unorules_classic import ClassicPlugin
+
+from unorules import Action, GameState, Plugin, Ruleset, hookimpl
+from unorules.state import draw_event
+
+
+def _steps(rules: Ruleset, players: int, seed: int, actions: int) -> list[tuple[GameState, Action]]:
+    steps = []
+    while len(steps) < actions:
+        state = rules.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while len(steps) < actions:
+            legal = state.legal_actions()
+            if not legal:
+                break
+            action = rng.choice(legal)
+            steps.append((state, action))
+            state = state.apply(action)
+        seed += 1
+    return steps
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    [
+        (["classic"], {}),
+        (["classic"], {"challenge": False, "drawn_card": "must-play", "challenger": "anyone"}),
+        (["classic", "elimination"], {}),
+        (["classic", "penalties"], {}),
+        (["classic", "partners"], {}),
+        (["classic", "seven-o", "stacking"], {}),
+    ],
+)
+@pytest.mark.parametrize("players", [2, 4])
+def test_direct_appliers_give_the_general_path_state_by_state(
+    names: list[str], options: dict[str, object], players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if "partners" in names and players != 4:
+        pytest.skip("partners plays with 4 seats")
+    rules = Ruleset.from_names(names, options)
+    steps = _steps(rules, players, seed=players, actions=2500)
+    fast = [state.replace().apply(action) for state, action in steps]
+    with monkeypatch.context() as patch:
+        patch.setattr(rules, "_direct_apply", {})
+        slow = [state.replace().apply(action) for state, action in steps]
+    for (state, action), a, b in zip(steps, fast, slow, strict=True):
+        assert a == b, (state, action)
+        assert a.events == b.events
+        assert a.last_action is b.last_action is action
+    # The shortcuts did run (and not only return None).
+    if rules.direct_applier("play") is not None:
+        verbs = {a.verb for _, a in steps}
+        assert {"play", "draw"} <= verbs
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_direct_appliers_skip_the_seats_that_left(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.from_names(["classic", "elimination"])
+    steps = [(s, a) for s, a in _steps(rules, players, seed=1, actions=12_000) if s.left]
+    assert len({a.verb for _, a in steps} & {"play", "draw", "pass"}) == 3
+    fast = [state.replace().apply(action) for state, action in steps]
+    monkeypatch.setattr(rules, "_direct_apply", {})
+    slow = [state.replace().apply(action) for state, action in steps]
+    assert fast == slow
+
+
+def test_classic_alone_uses_its_direct_appliers() -> None:
+    rules = Ruleset.from_names(["classic"])
+    assert rules.apply_claimants("play") == ("classic",)
+    assert {v for v in ("play", "draw", "pass", "uno") if rules.direct_applier(v)} == {"play", "draw", "pass"}
+
+
+class _Undeclared(Plugin):
+    """A third-party plugin that implements apply_action and declares nothing."""
+
+    name = "undeclared"
+    requires = ("classic",)
+
+    @hookimpl
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        return None
+
+
+class _Wrapper(Plugin):
+    """A new-style wrapper around apply_action, declaring the verbs it wraps."""
+
+    name = "wrapper"
+    requires = ("classic",)
+    apply_verbs = frozenset({"draw"})
+
+    @hookimpl(wrapper=True)
+    def apply_action(self, state: GameState, action: Action) -> Generator[None, GameState, GameState]:
+        return (yield)
+
+
+class _WatchesDraws(Plugin):
+    """Watches draws (``on_draw``)."""
+
+    name = "watches-draws"
+    requires = ("classic",)
+
+    @hookimpl
+    def on_draw(self, state: GameState, seat: int, cards: tuple[object, ...], reason: str) -> GameState:
+        return state.replace(stalled=state.stalled + 100)
+
+
+def test_classic_offers_no_direct_draw_where_draws_are_watched(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[_WatchesDraws()])
+    assert rules.direct_applier("draw") is None
+    assert rules.direct_applier("play") is not None
+    steps = _steps(rules, 3, seed=1, actions=400)
+    fast = [state.replace().apply(action) for state, action in steps]
+    monkeypatch.setattr(rules, "_direct_apply", {})
+    assert fast == [state.replace().apply(action) for state, action in steps]
+
+
+def test_direct_appliers_are_dropped_where_others_are_asked() -> None:
+    undeclared = Ruleset.from_names(["classic"], plugins=[_Undeclared()])
+    assert undeclared.apply_claimants("play") == ("undeclared", "classic")
+    assert all(undeclared.direct_applier(v) is None for v in ("play", "draw", "pass"))
+    wrapped = Ruleset.from_names(["classic"], plugins=[_Wrapper()])
+    assert wrapped.apply_claimants("draw") == ("wrapper", "classic")
+    assert wrapped.direct_applier("draw") is None
+    assert wrapped.direct_applier("play") is not None
+    jump = Ruleset.from_names(["classic", "jump-in"])
+    assert all(jump.direct_applier(v) is None for v in ("play", "draw", "pass"))
+
+
+def _boom(state: GameState, action: Action) -> GameState | None:
+    raise ValueError("boom")
+
+
+class _Boom(ClassicPlugin):
+    """Classic with a direct applier of ``draw`` that raises."""
+
+    def direct_appliers(
+        self, ruleset: Ruleset
+    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+        return {"draw": _boom}
+
+
+class _NotCallable(ClassicPlugin):
+    def direct_appliers(
+        self, ruleset: Ruleset
+    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+        return {"draw": "nonsense"}  # type: ignore[dict-item]
+
+
+def test_an_exception_in_a_direct_applier_names_the_plugin() -> None:
+    state = Ruleset([_Boom()]).new_game(2, seed=1)
+    draw = next(a for a in state.legal_actions() if a.verb == "draw")
+    with pytest.raises(ValueError, match="boom") as info:
+        state.apply(draw)
+    assert any("plugin 'classic' in hook 'apply_action'" in note for note in info.value.__notes__)
+
+
+def test_a_direct_applier_must_be_callable() -> None:
+    with pytest.raises(Exception, match="not callable"):
+        Ruleset([_NotCallable()])
+
+
+def test_draw_event_is_the_event_draw_records() -> None:
+    state = Ruleset.from_names(["classic"]).new_game(3, seed=2)
+    for count, reason in ((1, "turn"), (2, "penalty"), (4, "penalty")):
+        drawn, cards = state.draw(1, count, reason)
+        assert drawn.events[-1] == draw_event(1, cards, reason)
