@@ -3,8 +3,10 @@
 Enable it with ``Ruleset.from_names(["classic", "jump-in"])``; it requires
 ``classic`` and changes the game only through hooks: it lists the out-of-turn
 plays (``legal_actions``), keeps track of the window in which they are allowed
-(an ``apply_action`` wrapper), and undoes the turn flow of the card jumped on
-before the jumping card takes effect (``on_play``, ``tryfirst``).
+and undoes the turn flow of the card jumped on before the jumping card takes
+effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
+chain a state in which the jumper is the seat to move, and tracks the window on
+what the rest returns).
 
 Rules
 -----
@@ -150,7 +152,7 @@ None: ``jump-in`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from unorules import PLAY, Action, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, one_of
@@ -282,40 +284,16 @@ class JumpInPlugin(Plugin):
         )
         check_phase(state, Phase(name, count, card, seat, color, data), f"{field}[0]")
 
-    @hookimpl(wrapper=True)
-    def apply_action(
-        self, state: GameState, action: Action
-    ) -> Generator[None, GameState | None, GameState | None]:
-        after = yield
-        return _track_window(state, action, after)
-
     @hookimpl(tryfirst=True)
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
-        seat = action.seat
-        if seat == previous.current_player:
-            return None  # a turn play
-        saved = window(previous)
-        if saved is None:
-            return None
-        card = action.card
-        assert card is not None
-        if card is previous.discard_pile[-1]:
-            # R-JUMP 2: undo the turn flow of the card jumped on, then the
-            # jumping card acts from the jumper's seat.
-            phase, direction = saved
-            state = state.replace(
-                phase=phase,
-                direction=direction,
-                events=state.events
-                + (Event("jump-in", seat, (card,), "R-JUMP", "replaces the action of the card jumped on"),),
-            )
-            previous = previous.replace(current_player=seat, phase=phase, direction=direction)
-        else:
-            state = state.add_events(Event("jump-in", seat, (card,), "R-JUMP", "matches the top card"))
-            previous = previous.replace(current_player=seat)
-        # R-JUMP: play continues from the jumper; the other plugins now see a turn play.
-        result: GameState | None = state.ruleset.play_effect(state, action, previous)
-        return result
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        # First of the plain implementations: a jump-in's turn flow is set up
+        # before the rest of the chain plays the card; the window is tracked
+        # on what the rest returns.
+        handed = state
+        if action.seat != state.current_player and action.verb == "play":
+            handed = _jumping(state, action)
+        after: GameState | None = state.ruleset.call_hook("apply_action", handed, action, after=self)
+        return _track_window(state, action, after)
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -372,6 +350,35 @@ class JumpInPlugin(Plugin):
         elif target is not None:
             return "R-TURN-MATCH", f"{card} takes no target seat"
         return None
+
+
+def _jumping(state: GameState, action: Action) -> GameState:
+    """``state`` made the jumper's turn for the jump-in ``action`` (R-JUMP): the
+    seat to move is the jumper and, for an identical card, the turn flow of the
+    card jumped on is undone (R-JUMP 2); the rest of the chain then plays the
+    card as a turn play. ``state`` itself without an open window (not a jump-in)."""
+    saved = state.extra(WINDOW)
+    if saved is None:
+        return state
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    if card is state.discard_pile[-1]:
+        (name, count, jumped, by, color, data), direction = saved
+        phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
+        return state.replace(
+            current_player=seat,
+            phase=phase,
+            direction=direction,
+            events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _REPLACES),),
+        )
+    return state.replace(
+        current_player=seat, events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _MATCHES),)
+    )
+
+
+_REPLACES = "replaces the action of the card jumped on"
+_MATCHES = "matches the top card"
 
 
 def _track_window(before: GameState, action: Action, after: GameState | None) -> GameState | None:
