@@ -241,6 +241,7 @@ from unorules import (
     register_kind,
     register_verb,
 )
+from unorules.chain import rest_of_chain
 from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
@@ -837,7 +838,11 @@ class CustomWildsPlugin(Plugin):
         # the chain. Either way, open hands close when their owner is next to move.
         result = _answer(state, action) if state.phase.name in _PHASE_VERBS else None
         if result is None:
-            result = state.ruleset.call_hook("apply_action", state, action, after=self)
+            rules = state.ruleset
+            rest = rules.cache.get(_REST)
+            if rest is None:
+                rest = rules.cached(_REST, _rest_of_chain)
+            result = rest(state, action)
         if result is None or not result.extras:
             return result
         return _close_open_hands(state, result)
@@ -964,6 +969,14 @@ def _close_open_hands(before: GameState, result: GameState) -> GameState:
         rest = tuple(s for s in owners if s != current)
         return result.with_extra(OPEN_HANDS, rest or None)
     return result
+
+
+def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
+    return rest_of_chain(ruleset, "apply_action", plugin)
+
+
+_REST = ("custom-wilds", "rest of apply_action")
+"""``ruleset.cache`` key of the ``apply_action`` implementations after custom-wilds'."""
 
 
 def _check_state(state: GameState) -> None:
