@@ -843,9 +843,12 @@ class CustomWildsPlugin(Plugin):
             if rest is None:
                 rest = rules.cached(_REST, _rest_of_chain)
             result = rest(state, action)
-        if result is None or not result.extras:
-            return result
-        return _close_open_hands(state, result)
+        if result is None:
+            return None
+        for key, owners in result.extras:  # result.extra(OPEN_HANDS), inlined (every action)
+            if key == OPEN_HANDS:
+                return _close_open_hands(state, result, owners)
+        return result
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -956,10 +959,9 @@ def _answer(state: GameState, action: Action) -> GameState | None:
     return drawn.pass_turn(1, seat)
 
 
-def _close_open_hands(before: GameState, result: GameState) -> GameState:
+def _close_open_hands(before: GameState, result: GameState, owners: tuple[int, ...]) -> GameState:
     """C7: hands close when the open-hands card's player is next to move, and
-    at the end of a round."""
-    owners = result.extra(OPEN_HANDS)
+    at the end of a round (``owners``: the seats whose open-hands card is in force)."""
     if not owners:
         return result
     if len(result.rounds) != len(before.rounds):
