@@ -250,7 +250,7 @@ class JumpInPlugin(Plugin):
         seat = -1
         for hand in state.hands:
             seat += 1
-            if top not in hand or seat == current or (left and seat in left):
+            if seat == current or top not in hand or (left and seat in left):
                 continue
             if strict_wd4:
                 color = state.color
@@ -321,6 +321,8 @@ class JumpInPlugin(Plugin):
                     saved = _PLAIN[state.direction] if phase is PLAY else _snapshot(phase, state.direction)
             else:
                 saved = None
+            if saved is not None and not after.extras:  # _settle's usual case, inlined
+                return after.replace(extras=((WINDOW, saved),))
             return _settle(after, saved)
         after = rest(state, action)
         if after is None:
