@@ -39,6 +39,7 @@ def _games(rules: Ruleset, players: int, seed: int, actions: int = 600) -> list[
         (["classic"], {"challenge": False, "drawn_card": "must-play"}),
         (["classic", "elimination"], {}),
         (["classic", "seven-o", "stacking"], {}),
+        (["classic", "jump-in", "stacking"], {"jump_in_match": "color-or-number"}),
     ],
 )
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -65,8 +66,14 @@ def test_classic_owns_the_kinds_nobody_else_claims() -> None:
     own = _own_kinds(rules)
     assert own >= {"5", "S", "R", "+2", "W", "W+4"}
     assert "7" not in own
+    # jump-in sets a jump-in's turn flow up in apply_action: it claims no card's on_play.
     jump = Ruleset.from_names(["classic", "jump-in"])
-    assert jump.play_claimants("5") == ("jump-in", "classic")
+    assert jump.play_claimants("5") == ("classic",)
+    assert _own_kinds(jump) >= {"5", "S", "R", "+2", "W", "W+4"}
+    # A plugin whose on_play asks about every card (play_kinds None) keeps classic from merging.
+    table = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
+    assert table.play_claimants("5") == ("penalties", "classic")
+    assert _own_kinds(table) == frozenset()
 
 
 class _Watches(Plugin):

@@ -215,7 +215,7 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -241,6 +241,7 @@ from unorules import (
     register_kind,
     register_verb,
 )
+from unorules.chain import rest_of_chain
 from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
@@ -526,7 +527,7 @@ def _c6_all_to_3(state: GameState, action: Action, previous: GameState) -> GameS
 
 
 def _c7_open_hands(state: GameState, action: Action, previous: GameState) -> GameState:
-    # R-CUSTOM C7: hands open until this player's next turn (visible_hands, close_open_hands).
+    # R-CUSTOM C7: hands open until this player's next turn (visible_hands, _close_open_hands).
     owners: tuple[int, ...] = state.extra(OPEN_HANDS, ())
     if action.seat not in owners:
         state = state.with_extra(OPEN_HANDS, (*owners, action.seat))
@@ -831,86 +832,22 @@ class CustomWildsPlugin(Plugin):
             return (Action.of(seat, "crow"), Action.of(seat, "draw"))
         return (Action.of(seat, "draw"),)  # DRAW_COLOR
 
-    @hookimpl
+    @hookimpl(tryfirst=True)
     def apply_action(self, state: GameState, action: Action) -> GameState | None:
-        phase = state.phase
-        verbs = _PHASE_VERBS.get(phase.name)
-        seat = action.seat
-        if verbs is None or action.verb not in verbs or seat != state.current_player:
-            return None  # UNO calls and catches, and every other phase: not ours
-        name = phase.name
-        if name != JOKE:
-            # The seat to move begins its turn (R-UNO-CATCH); a joke's answer is
-            # the table's word, not the judge's turn.
-            state = _close_window(state, seat)
-        if name == DISCARD:
-            card = action.card
-            assert card is not None
-            state = discard_under(state, seat, (card,))
-            if phase.count > 1:
-                return _refresh_uno(state).replace(
-                    phase=Phase(DISCARD, phase.count - 1, phase.card, phase.seat, data=phase.data)
-                )
-            then, *queue = phase.data
-            return _adjust(state, phase.card, phase.seat, tuple(queue), then)
-        if name == DRAW_COLOR:
-            # C1: draw until the colour named, then lose the turn.
-            return _draw_until(state, seat, phase.color).pass_turn(1, seat)
-        if name == JOKE:
-            teller = phase.seat
-            assert teller is not None
-            if action.verb == "nolaugh":
-                # C8: nobody laughed: the teller draws 4; the judge then plays.
-                noted = state.add_events(
-                    Event(
-                        "joke", teller, (), "R-CUSTOM", "nobody laughed", count=4, data=(("laughed", False),)
-                    )
-                )
-                drawn, _ = noted.draw(teller, 4, "penalty")
-                return _refresh_uno(drawn).replace(phase=PLAY)
-            noted = state.add_events(
-                Event("joke", teller, (), "R-CUSTOM", "somebody laughed", data=(("laughed", True),))
-            )
-            if len(noted.hands[teller]) <= 1:
-                return noted.replace(phase=PLAY)
-            return noted.replace(
-                current_player=teller, phase=Phase(KEEP, 0, phase.card, teller, data=(seat,))
-            )
-        if name == KEEP:
-            # C8: keep one card, discard the rest under the top card, and call UNO.
-            kept = action.card
-            assert kept is not None
-            rest = list(state.hands[seat])
-            rest.remove(kept)
-            state = discard_under(state, seat, rest)
-            exposed = state.uno_exposed if seat in state.uno_exposed else (*state.uno_exposed, seat)
-            return state.replace(uno_exposed=exposed, current_player=phase.data[0], phase=PLAY)
-        # ROOSTER (C10): crow and play on, or draw 4 and lose the turn.
-        if action.verb == "crow":
-            return state.add_events(Event("crow", seat, (), "R-CUSTOM", "crows like a rooster")).replace(
-                phase=PLAY
-            )
-        drawn, _ = state.draw(seat, phase.count, "penalty")
-        return drawn.pass_turn(1, seat)
-
-    @hookimpl(wrapper=True, specname="apply_action")
-    def close_open_hands(
-        self, state: GameState, action: Action
-    ) -> Generator[None, GameState | None, GameState | None]:
-        # C7: hands close when the open-hands card's player is next to move, and
-        # at the end of a round.
-        result = yield
-        if result is None or not result.extras:
-            return result
-        owners = result.extra(OPEN_HANDS)
-        if not owners:
-            return result
-        if len(result.rounds) != len(state.rounds):
-            return result.with_extra(OPEN_HANDS, None)
-        current = result.current_player
-        if current in owners:
-            rest = tuple(s for s in owners if s != current)
-            return result.with_extra(OPEN_HANDS, rest or None)
+        # An effect's phase is answered here; any other action by the rest of
+        # the chain. Either way, open hands close when their owner is next to move.
+        result = _answer(state, action) if state.phase.name in _PHASE_VERBS else None
+        if result is None:
+            rules = state.ruleset
+            rest = rules.cache.get(_REST)
+            if rest is None:
+                rest = rules.cached(_REST, _rest_of_chain)
+            result = rest(state, action)
+        if result is None:
+            return None
+        for key, owners in result.extras:  # result.extra(OPEN_HANDS), inlined (every action)
+            if key == OPEN_HANDS:
+                return _close_open_hands(state, result, owners)
         return result
 
     @hookimpl
@@ -961,6 +898,87 @@ class CustomWildsPlugin(Plugin):
         if name == JOKE:
             return "R-CUSTOM", "answer for the table: 'laughed' (somebody laughed) or 'nolaugh' (nobody did)"
         return "R-CUSTOM", "crow like a rooster ('crow') or draw 4 ('draw')"
+
+
+def _answer(state: GameState, action: Action) -> GameState | None:
+    """The answer ``action`` to an effect's phase (R-CUSTOM), or ``None`` for any other action."""
+    phase = state.phase
+    verbs = _PHASE_VERBS.get(phase.name)
+    seat = action.seat
+    if verbs is None or action.verb not in verbs or seat != state.current_player:
+        return None  # UNO calls and catches, and every other phase: not ours
+    name = phase.name
+    if name != JOKE:
+        # The seat to move begins its turn (R-UNO-CATCH); a joke's answer is
+        # the table's word, not the judge's turn.
+        state = _close_window(state, seat)
+    if name == DISCARD:
+        card = action.card
+        assert card is not None
+        state = discard_under(state, seat, (card,))
+        if phase.count > 1:
+            return _refresh_uno(state).replace(
+                phase=Phase(DISCARD, phase.count - 1, phase.card, phase.seat, data=phase.data)
+            )
+        then, *queue = phase.data
+        return _adjust(state, phase.card, phase.seat, tuple(queue), then)
+    if name == DRAW_COLOR:
+        # C1: draw until the colour named, then lose the turn.
+        return _draw_until(state, seat, phase.color).pass_turn(1, seat)
+    if name == JOKE:
+        teller = phase.seat
+        assert teller is not None
+        if action.verb == "nolaugh":
+            # C8: nobody laughed: the teller draws 4; the judge then plays.
+            noted = state.add_events(
+                Event("joke", teller, (), "R-CUSTOM", "nobody laughed", count=4, data=(("laughed", False),))
+            )
+            drawn, _ = noted.draw(teller, 4, "penalty")
+            return _refresh_uno(drawn).replace(phase=PLAY)
+        noted = state.add_events(
+            Event("joke", teller, (), "R-CUSTOM", "somebody laughed", data=(("laughed", True),))
+        )
+        if len(noted.hands[teller]) <= 1:
+            return noted.replace(phase=PLAY)
+        return noted.replace(current_player=teller, phase=Phase(KEEP, 0, phase.card, teller, data=(seat,)))
+    if name == KEEP:
+        # C8: keep one card, discard the rest under the top card, and call UNO.
+        kept = action.card
+        assert kept is not None
+        rest = list(state.hands[seat])
+        rest.remove(kept)
+        state = discard_under(state, seat, rest)
+        exposed = state.uno_exposed if seat in state.uno_exposed else (*state.uno_exposed, seat)
+        return state.replace(uno_exposed=exposed, current_player=phase.data[0], phase=PLAY)
+    # ROOSTER (C10): crow and play on, or draw 4 and lose the turn.
+    if action.verb == "crow":
+        return state.add_events(Event("crow", seat, (), "R-CUSTOM", "crows like a rooster")).replace(
+            phase=PLAY
+        )
+    drawn, _ = state.draw(seat, phase.count, "penalty")
+    return drawn.pass_turn(1, seat)
+
+
+def _close_open_hands(before: GameState, result: GameState, owners: tuple[int, ...]) -> GameState:
+    """C7: hands close when the open-hands card's player is next to move, and
+    at the end of a round (``owners``: the seats whose open-hands card is in force)."""
+    if not owners:
+        return result
+    if len(result.rounds) != len(before.rounds):
+        return result.with_extra(OPEN_HANDS, None)
+    current = result.current_player
+    if current in owners:
+        rest = tuple(s for s in owners if s != current)
+        return result.with_extra(OPEN_HANDS, rest or None)
+    return result
+
+
+def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
+    return rest_of_chain(ruleset, "apply_action", plugin)
+
+
+_REST = ("custom-wilds", "rest of apply_action")
+"""``ruleset.cache`` key of the ``apply_action`` implementations after custom-wilds'."""
 
 
 def _check_state(state: GameState) -> None:

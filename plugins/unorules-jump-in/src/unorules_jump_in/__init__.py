@@ -3,8 +3,10 @@
 Enable it with ``Ruleset.from_names(["classic", "jump-in"])``; it requires
 ``classic`` and changes the game only through hooks: it lists the out-of-turn
 plays (``legal_actions``), keeps track of the window in which they are allowed
-(an ``apply_action`` wrapper), and undoes the turn flow of the card jumped on
-before the jumping card takes effect (``on_play``, ``tryfirst``).
+and undoes the turn flow of the card jumped on before the jumping card takes
+effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
+chain a state in which the jumper is the seat to move, and tracks the window on
+what the rest returns).
 
 Rules
 -----
@@ -150,10 +152,24 @@ None: ``jump-in`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from unorules import PLAY, Action, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, one_of
+from unorules import (
+    PLAY,
+    Action,
+    Card,
+    Event,
+    EventSpec,
+    GameState,
+    Option,
+    Phase,
+    Plugin,
+    Ruleset,
+    hookimpl,
+    one_of,
+)
+from unorules.chain import rest_of_chain
 from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
@@ -186,13 +202,6 @@ def _snapshot(phase: Phase, direction: int) -> tuple[Any, ...]:
     return ((phase.name, phase.count, phase.card, phase.seat, phase.color, phase.data), direction)
 
 
-def _replaces(state: GameState, action: Action) -> Any:
-    """The stored window if ``action`` is an identical jump-in in ``state`` (R-JUMP 2), else None."""
-    if action.seat == state.current_player or action.card is not state.discard_pile[-1]:
-        return None
-    return state.extra(WINDOW)
-
-
 class JumpInPlugin(Plugin):
     """R-JUMP: identical cards played out of turn, replacing the first card's action."""
 
@@ -223,40 +232,36 @@ class JumpInPlugin(Plugin):
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
-        if state.extra(WINDOW) is None:
+        for key, _ in state.extras:  # state.extra(WINDOW) is not None, inlined (every state)
+            if key == WINDOW:
+                break
+        else:
             return _NONE
         top = state.discard_pile[-1]
-        current = state.current_player
-        color = state.color
         options = state.ruleset.options
-        # R-TURN-WD4 still binds a jumping Wild Draw Four when bluffs are off.
+        if options["jump_in_match"] == "color-or-number" and state.phase.name == "play":
+            return _loose_jump_ins(state, top)
+        # Only identical cards (R-JUMP); R-TURN-WD4 still binds a jumping Wild
+        # Draw Four when bluffs are off.
         strict_wd4 = top.kind == "W+4" and not options["challenge"]
-        # color-or-number: non-identical cards only on an ordinary turn.
-        loose = options["jump_in_match"] == "color-or-number" and state.phase.name == "play"
-        number = top.number
+        current = state.current_player
         left = state.left
-        declared = state.uno_declared
-        acts: list[Action] = []
-        for seat, hand in enumerate(state.hands):
-            if seat == current or (left and seat in left):
+        acts: list[Action] | None = None
+        seat = -1
+        for hand in state.hands:
+            seat += 1
+            if seat == current or top not in hand or (left and seat in left):
                 continue
-            found = False
-            if top in hand and not (strict_wd4 and any(c.color is color for c in hand)):
-                acts += state.play_actions(seat, top)  # R-JUMP
-                found = True
-            if loose:
-                for card in dict.fromkeys(hand):
-                    c = card.color
-                    if (
-                        card is not top
-                        and c is not None
-                        and (c is color or (number is not None and card.number == number))
-                    ):
-                        acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
-                        found = True
-            if found and len(hand) == 2 and seat not in declared:
+            if strict_wd4:
+                color = state.color
+                if any(c.color is color for c in hand):
+                    continue
+            if acts is None:
+                acts = []
+            acts += state.play_actions(seat, top)  # R-JUMP
+            if len(hand) == 2 and seat not in state.uno_declared:
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
-        return acts
+        return _NONE if acts is None else acts
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -282,40 +287,62 @@ class JumpInPlugin(Plugin):
         )
         check_phase(state, Phase(name, count, card, seat, color, data), f"{field}[0]")
 
-    @hookimpl(wrapper=True)
-    def apply_action(
-        self, state: GameState, action: Action
-    ) -> Generator[None, GameState | None, GameState | None]:
-        after = yield
-        return _track_window(state, action, after)
-
     @hookimpl(tryfirst=True)
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        # First of the plain implementations: a jump-in's turn flow is set up
+        # before the rest of the chain plays the card; the window is tracked
+        # on what the rest returns (R-JUMP).
+        rules = state.ruleset
+        rest = rules.cache.get(_REST)
+        if rest is None:
+            rest = rules.cached(_REST, _rest_of_chain)
+        verb = action.verb
         seat = action.seat
-        if seat == previous.current_player:
-            return None  # a turn play
-        saved = window(previous)
-        if saved is None:
+        current = state.current_player
+        if verb == "play":
+            saved: Any = None
+            for key, value in state.extras:  # state.extra(WINDOW), inlined (every play)
+                if key == WINDOW:
+                    saved = value
+                    break
+            jump = seat != current and saved is not None
+            after: GameState | None = rest(_jumping(state, action, saved) if jump else state, action)
+            if after is None:
+                return None
+            if (
+                (after.rounds is state.rounds or len(after.rounds) == len(state.rounds))
+                and after.outcome is None
+                and after.hands[seat]
+            ):
+                # A card was played: the window opens on it. An identical jump-in keeps
+                # the turn flow it replaced, so a jump on a jump replaces them all.
+                if not (jump and action.card is state.discard_pile[-1]):
+                    phase = state.phase
+                    saved = _PLAIN[state.direction] if phase is PLAY else _snapshot(phase, state.direction)
+            else:
+                saved = None
+            if saved is not None and not after.extras:  # _settle's usual case, inlined
+                return after.replace(extras=((WINDOW, saved),))
+            return _settle(after, saved)
+        after = rest(state, action)
+        if after is None:
             return None
-        card = action.card
-        assert card is not None
-        if card is previous.discard_pile[-1]:
-            # R-JUMP 2: undo the turn flow of the card jumped on, then the
-            # jumping card acts from the jumper's seat.
-            phase, direction = saved
-            state = state.replace(
-                phase=phase,
-                direction=direction,
-                events=state.events
-                + (Event("jump-in", seat, (card,), "R-JUMP", "replaces the action of the card jumped on"),),
-            )
-            previous = previous.replace(current_player=seat, phase=phase, direction=direction)
-        else:
-            state = state.add_events(Event("jump-in", seat, (card,), "R-JUMP", "matches the top card"))
-            previous = previous.replace(current_player=seat)
-        # R-JUMP: play continues from the jumper; the other plugins now see a turn play.
-        result: GameState | None = state.ruleset.play_effect(state, action, previous)
-        return result
+        if verb in KEEPS_WINDOW:
+            if verb == "uno" and seat != current and seat not in state.uno_exposed:
+                # An out-of-turn call announcing a jump-in (R-UNO-CALL): it lapses with the window.
+                calls: tuple[int, ...] = after.extra(CALLS, ())
+                if seat not in calls:
+                    after = after.with_extra(CALLS, (*calls, seat))
+            return after  # not a turn: the window stays as it was
+        if (
+            seat != current
+            and (after.rounds is state.rounds or len(after.rounds) == len(state.rounds))
+            and after.current_player == current
+            and after.phase == state.phase
+            and after.discard_pile[-1] is state.discard_pile[-1]
+        ):
+            return after  # another seat's action that left the turn as it was (a coaching report)
+        return _settle(after, None) if after.extras else after  # the next seat acted: closed
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -374,69 +401,113 @@ class JumpInPlugin(Plugin):
         return None
 
 
-def _track_window(before: GameState, action: Action, after: GameState | None) -> GameState | None:
-    """Open, carry or close the jump-in window after ``action`` (R-JUMP)."""
-    if after is None:
-        return None
-    verb = action.verb
-    if verb in KEEPS_WINDOW:
-        seat = action.seat
-        if verb == "uno" and seat != before.current_player and seat not in before.uno_exposed:
-            # An out-of-turn call announcing a jump-in (R-UNO-CALL): it lapses with the window.
-            calls: tuple[int, ...] = after.extra(CALLS, ())
-            if seat not in calls:
-                after = after.with_extra(CALLS, (*calls, seat))
-        return after  # not a turn: the window stays as it was
-    same_round = after.rounds is before.rounds or len(after.rounds) == len(before.rounds)
-    saved: Any = None
-    if verb == "play":
-        if same_round and after.outcome is None and after.hands[action.seat]:
-            # A card was played: the window opens on it. An identical jump-in keeps
-            # the turn flow it replaced, so a jump on a jump replaces them all.
-            saved = _replaces(before, action)
-            if saved is None:
-                phase = before.phase
-                saved = _PLAIN[before.direction] if phase is PLAY else _snapshot(phase, before.direction)
-    elif (
-        action.seat != before.current_player
-        and same_round
-        and after.current_player == before.current_player
-        and after.phase == before.phase
-        and after.discard_pile[-1] is before.discard_pile[-1]
-    ):
-        return after  # another seat's action that left the turn as it was (a coaching report)
-    if after.extras:
-        after = _lapse_calls(after)
-    return _set_window(after, saved)  # None closes the window: the next seat acted
-
-
-def _lapse_calls(state: GameState) -> GameState:
-    """``state`` without the out-of-turn UNO calls whose jump-in window has closed
-    (the caller jumped in, which used its call, or did not: R-UNO-CALL)."""
-    calls = state.extra(CALLS)
-    if calls is None:
-        return state
+def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
+    """The jump-ins with ``jump_in_match=color-or-number`` on an ordinary turn:
+    identical cards, and cards of the colour or of the top card's number (R-JUMP)."""
+    current = state.current_player
+    color = state.color
+    # R-TURN-WD4 still binds a jumping Wild Draw Four when bluffs are off.
+    strict_wd4 = top.kind == "W+4" and not state.ruleset.options["challenge"]
+    number = top.number
+    left = state.left
     declared = state.uno_declared
-    if any(s in calls for s in declared):
-        state = state.replace(uno_declared=tuple(s for s in declared if s not in calls))
-    return state.with_extra(CALLS, None)
+    acts: list[Action] = []
+    for seat, hand in enumerate(state.hands):
+        if seat == current or (left and seat in left):
+            continue
+        found = False
+        if top in hand and not (strict_wd4 and any(c.color is color for c in hand)):
+            acts += state.play_actions(seat, top)  # R-JUMP
+            found = True
+        for card in dict.fromkeys(hand):
+            c = card.color
+            if (
+                card is not top
+                and c is not None
+                and (c is color or (number is not None and card.number == number))
+            ):
+                acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
+                found = True
+        if found and len(hand) == 2 and seat not in declared:
+            acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
+    return acts
+
+
+def _jumping(state: GameState, action: Action, saved: Any) -> GameState:
+    """``state`` made the jumper's turn for the jump-in ``action`` while the
+    window ``saved`` is open (R-JUMP): the seat to move is the jumper and, for
+    an identical card, the turn flow of the card jumped on is undone (R-JUMP 2);
+    the rest of the chain then plays the card as a turn play."""
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    if card is state.discard_pile[-1]:
+        (name, count, jumped, by, color, data), direction = saved
+        phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
+        return state.replace(
+            current_player=seat,
+            phase=phase,
+            direction=direction,
+            events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _REPLACES),),
+        )
+    return state.replace(
+        current_player=seat, events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _MATCHES),)
+    )
+
+
+_REPLACES = "replaces the action of the card jumped on"
+_MATCHES = "matches the top card"
 
 
 _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 """The window of a card played on an ordinary turn, built once per direction."""
 
 
-def _set_window(state: GameState, value: Any) -> GameState:
-    """``state`` with the window set to ``value`` (``None``: closed); cheaper than
-    ``with_extra`` on the hot path, as most states keep one or two extras."""
+def _settle(state: GameState, value: Any) -> GameState:
+    """``state`` with the window set to ``value`` (``None``: closed) and, when a
+    window closed or opened, the out-of-turn UNO calls it carried lapsed (the
+    caller jumped in, which used its call, or did not: R-UNO-CALL); in one copy
+    at most, the extras kept sorted as ``with_extra`` keeps them."""
     extras = state.extras
-    for i, (key, old) in enumerate(extras):
+    if not extras:
+        return state if value is None else state.replace(extras=((WINDOW, value),))
+    items: list[tuple[str, Any]] = []
+    calls: Any = None
+    changed = False
+    placed = value is None
+    for key, old in extras:
+        if key == CALLS:
+            calls = old
+            changed = True
+            continue
         if key == WINDOW:
-            if old is value:
-                return state
-            rest = extras[i + 1 :]
-            return state.replace(extras=extras[:i] + (((WINDOW, value),) if value is not None else ()) + rest)
-    return state if value is None else state.with_extra(WINDOW, value)
+            placed = True
+            if old is not value:
+                changed = True
+                if value is not None:
+                    items.append((WINDOW, value))
+                continue
+        elif not placed and key > WINDOW:
+            items.append((WINDOW, value))
+            placed = changed = True
+        items.append((key, old))
+    if not placed:
+        items.append((WINDOW, value))
+        changed = True
+    if not changed:
+        return state
+    declared = state.uno_declared
+    if calls is not None and any(s in calls for s in declared):
+        return state.replace(extras=tuple(items), uno_declared=tuple(s for s in declared if s not in calls))
+    return state.replace(extras=tuple(items))
+
+
+def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
+    return rest_of_chain(ruleset, "apply_action", plugin)
+
+
+_REST = ("jump-in", "rest of apply_action")
+"""``ruleset.cache`` key of the ``apply_action`` implementations after jump-in's."""
 
 
 plugin = JumpInPlugin()

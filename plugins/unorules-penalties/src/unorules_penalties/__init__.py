@@ -326,7 +326,8 @@ class PenaltiesPlugin(Plugin):
                 if record[0] == len(state.rounds):
                     coached = record[1:]
                 break
-        coach = _coach_actions(len(state.hands), state.left, coached)
+        found = _COACH_ACTIONS.get((len(state.hands), state.left, coached))  # _coach_actions' cache, inlined
+        coach = _coach_actions(len(state.hands), state.left, coached) if found is None else found
         if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
