@@ -36,23 +36,28 @@ def _steps(rules: Ruleset, players: int, seed: int, actions: int) -> list[tuple[
     return steps
 
 
+_CASES: list[tuple[list[str], dict[str, object]]] = [
+    (["classic"], {}),
+    (["classic"], {"challenge": False, "drawn_card": "must-play", "challenger": "anyone"}),
+    (["classic", "elimination"], {}),
+    (["classic", "penalties"], {}),
+    (["classic", "partners"], {}),
+    (["classic", "seven-o", "stacking"], {}),
+]
+
+
 @pytest.mark.parametrize(
-    ("names", "options"),
+    ("names", "options", "players"),
     [
-        (["classic"], {}),
-        (["classic"], {"challenge": False, "drawn_card": "must-play", "challenger": "anyone"}),
-        (["classic", "elimination"], {}),
-        (["classic", "penalties"], {}),
-        (["classic", "partners"], {}),
-        (["classic", "seven-o", "stacking"], {}),
+        (names, options, players)
+        for names, options in _CASES
+        for players in (2, 4)
+        if "partners" not in names or players == 4  # partners is played by 4 seats only
     ],
 )
-@pytest.mark.parametrize("players", [2, 4])
 def test_direct_appliers_give_the_general_path_state_by_state(
     names: list[str], options: dict[str, object], players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if "partners" in names and players != 4:
-        pytest.skip("partners plays with 4 seats")
     rules = Ruleset.from_names(names, options)
     steps = _steps(rules, players, seed=players, actions=2500)
     fast = [state.replace().apply(action) for state, action in steps]
