@@ -737,18 +737,7 @@ class GameState:
                 drawn += tuple(rest[:need])
                 pile = tuple(rest[need:])
         hands = self.hands
-        if len(drawn) == 1:
-            # Most draws are one card: their events are shared (they are frozen values).
-            key = (seat, drawn[0], reason)
-            event = _ONE_CARD_DRAWS.get(key)
-            if event is None:
-                event = Event("draw", seat, drawn, None, reason, True, count=1, data=(("reason", reason),))
-                if len(_ONE_CARD_DRAWS) < 10_000:
-                    _ONE_CARD_DRAWS[key] = event
-        else:
-            event = Event(
-                "draw", seat, drawn, None, reason, True, count=len(drawn), data=(("reason", reason),)
-            )
+        event = draw_event(seat, drawn, reason)
         fields = self.__dict__.copy()
         fields["hands"] = hands[:seat] + (hands[seat] + drawn,) + hands[seat + 1 :]
         fields["draw_pile"] = pile
