@@ -320,15 +320,21 @@ class PenaltiesPlugin(Plugin):
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
         # R-PEN-COACH: any seat may report another, each seat penalised once a round.
+        # This runs in every state: fields read from the state's dict (a state's
+        # attribute is a generic look-up), coached_this_round and _coach_actions'
+        # cache inlined.
+        fields = state.__dict__
         coached: tuple[int, ...] = ()
-        for key, record in state.extras:  # coached_this_round, inlined (every state)
+        for key, record in fields["extras"]:
             if key == COACHED_KEY:
-                if record[0] == len(state.rounds):
+                if record[0] == len(fields["rounds"]):
                     coached = record[1:]
                 break
-        found = _COACH_ACTIONS.get((len(state.hands), state.left, coached))  # _coach_actions' cache, inlined
-        coach = _coach_actions(len(state.hands), state.left, coached) if found is None else found
-        if state.ruleset.options["enforcement"] != "table":
+        players = len(fields["hands"])
+        left = fields["left"]
+        found = _COACH_ACTIONS.get((players, left, coached))
+        coach = _coach_actions(players, left, coached) if found is None else found
+        if fields["ruleset"].options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
         name = state.phase.name
