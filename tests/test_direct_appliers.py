@@ -18,20 +18,19 @@ from unorules_classic import ClassicPlugin
 
 from unorules import Action, GameState, Plugin, Ruleset, hookimpl
 from unorules.state import draw_event
+from unorules.testing.replay import play_randomly
 
 
 def _steps(rules: Ruleset, players: int, seed: int, actions: int) -> list[tuple[GameState, Action]]:
-    steps = []
+    """Each state of seeded random games (game ``seed``, ``seed + 1``, ...) and
+    the action taken in it, ``actions`` of them."""
+    steps: list[tuple[GameState, Action]] = []
     while len(steps) < actions:
-        state = rules.new_game(players, seed=seed)
-        rng = random.Random(seed)
-        while len(steps) < actions:
-            legal = state.legal_actions()
-            if not legal:
-                break
-            action = rng.choice(legal)
-            steps.append((state, action))
-            state = state.apply(action)
+        states = [rules.new_game(players, seed=seed)]
+        _, taken = play_randomly(
+            states[0], random.Random(seed), max_actions=actions - len(steps), each=states.append
+        )
+        steps += zip(states[:-1], taken, strict=True)
         seed += 1
     return steps
 

@@ -16,20 +16,14 @@ import pytest
 from unorules_classic import _OWN_KINDS, _own_kinds
 
 from unorules import Action, Card, Event, GameState, Plugin, Ruleset, hookimpl
+from unorules.testing.replay import play_randomly
 
 
 def _games(rules: Ruleset, players: int, seed: int, actions: int = 600) -> list[tuple[GameState, Action]]:
-    state = rules.new_game(players, seed=seed)
-    rng = random.Random(seed)
-    steps = []
-    for _ in range(actions):
-        legal = state.legal_actions()
-        if not legal:
-            break
-        action = rng.choice(legal)
-        steps.append((state, action))
-        state = state.apply(action)
-    return steps
+    """Each state of a seeded random game and the action taken in it."""
+    states = [rules.new_game(players, seed=seed)]
+    _, taken = play_randomly(states[0], random.Random(seed), max_actions=actions, each=states.append)
+    return list(zip(states[:-1], taken, strict=True))
 
 
 @pytest.mark.parametrize(

@@ -69,17 +69,17 @@ def _teardown(
                 raise
         else:
             gen.send(result)
-        gen.close()
     except StopIteration as stop:
         return stop.value, None
     except BaseException as error:
         return result, error
-    _wrapfail(gen, "has second yield")
+    return _second_yield(gen, result)
 
 
 def _second_yield(gen: Teardown, result: object) -> tuple[Any, BaseException | None]:
-    """The end of :func:`_teardown` for a wrapper that took the result sent in
-    (inlined by the generated callers) and yielded again."""
+    """The end of :func:`_teardown` (also called by the generated callers,
+    which inline the rest) for a wrapper that took the result sent in and
+    yielded again."""
     try:
         gen.close()
     except StopIteration as stop:

@@ -320,21 +320,14 @@ class Ruleset:
         """The ``on_play`` caller for plays of a card of ``kind``: the
         implementations of the plugins whose ``play_kinds`` is ``None`` or
         holds ``kind``, in pluggy's order, with pluggy's semantics."""
-        claims = self._play_kinds
-        return compile_hook(
-            self.hook.on_play,
-            keep=lambda impl: (kinds := claims.get(impl.plugin_name)) is None or kind in kinds,
-        )
+        return compile_hook(self.hook.on_play, keep=_asks(self._play_kinds, kind))
 
     def _legal_caller(self, phase: str) -> Callable[[GameState], tuple[Action, ...]]:
         """The ``legal_actions`` caller for states in ``phase``: the
         implementations of the plugins whose ``legal_phases`` is ``None`` or
         holds ``phase``, in pluggy's order, their lists concatenated."""
-        claims = self._legal_phases
         caller: Callable[[GameState], tuple[Action, ...]] = compile_hook(
-            self.hook.legal_actions,
-            concatenate=True,
-            keep=lambda impl: (phases := claims.get(impl.plugin_name)) is None or phase in phases,
+            self.hook.legal_actions, concatenate=True, keep=_asks(self._legal_phases, phase)
         )
         callers = self._legal_callers
         if callers is not None and len(callers) < _MAX_CALLERS:
@@ -345,10 +338,8 @@ class Ruleset:
         """The ``apply_action`` caller for actions with ``verb``: the
         implementations of the plugins whose ``apply_verbs`` is ``None`` or
         holds ``verb``, in pluggy's order, with pluggy's semantics."""
-        claims = self._apply_verbs
         caller: Callable[[GameState, Action], GameState | None] = compile_hook(
-            self.hook.apply_action,
-            keep=lambda impl: (verbs := claims.get(impl.plugin_name)) is None or verb in verbs,
+            self.hook.apply_action, keep=_asks(self._apply_verbs, verb)
         )
         callers = self._apply_callers
         if callers is not None and len(callers) < _MAX_CALLERS:
@@ -383,15 +374,7 @@ class Ruleset:
         """The names of the plugins whose ``apply_action`` implementations an
         action with ``verb`` asks (see :attr:`~unorules.Plugin.apply_verbs`), in
         pluggy's calling order, wrappers included."""
-        claims = self._apply_verbs
-        impls = self.hook.apply_action.get_hookimpls()
-        everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)  # through pluggy
-        names = (
-            impl.plugin_name
-            for impl in impls[::-1]
-            if everyone or (verbs := claims.get(impl.plugin_name)) is None or verb in verbs
-        )
-        return tuple(dict.fromkeys(names))
+        return _claimants(self.hook.apply_action, self._apply_verbs, verb)
 
     def direct_applier(self, verb: str) -> Callable[[GameState, Action], GameState | None] | None:
         """The direct applier :meth:`GameState.apply` tries first for actions
@@ -409,15 +392,7 @@ class Ruleset:
         of a card of ``kind`` asks (see :attr:`~unorules.Plugin.play_kinds`),
         in pluggy's calling order, wrappers included. A plugin that finds
         itself alone here may apply the effect of such a card itself."""
-        claims = self._play_kinds
-        impls = self.hook.on_play.get_hookimpls()
-        everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)  # through pluggy
-        names = (
-            impl.plugin_name
-            for impl in impls[::-1]
-            if everyone or (kinds := claims.get(impl.plugin_name)) is None or kind in kinds
-        )
-        return tuple(dict.fromkeys(names))
+        return _claimants(self.hook.on_play, self._play_kinds, kind)
 
     def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
         """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
@@ -1041,6 +1016,29 @@ def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
 _MAX_CALLERS = 1024
 """At most this many compiled callers per rule set and hook are kept (phase
 names and verbs come from states and actions, which may come from outside)."""
+
+
+def _asks(claims: Mapping[str, frozenset[str] | None], key: str) -> Callable[[pluggy.HookImpl], bool]:
+    """Whether a call for ``key`` (a card kind, a phase, a verb) asks an
+    implementation: its plugin declared nothing (``None``) or declared ``key``."""
+
+    def keep(impl: pluggy.HookImpl) -> bool:
+        declared = claims.get(impl.plugin_name)
+        return declared is None or key in declared
+
+    return keep
+
+
+def _claimants(
+    hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | None], key: str
+) -> tuple[str, ...]:
+    """The names of the plugins a call of ``hook`` for ``key`` asks, in pluggy's
+    calling order, wrappers included (every plugin when the hook is called
+    through pluggy: an old-style wrapper or an implementation with keyword arguments)."""
+    impls = hook.get_hookimpls()
+    everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)
+    keep = _asks(claims, key)
+    return tuple(dict.fromkeys(impl.plugin_name for impl in impls[::-1] if everyone or keep(impl)))
 
 
 def _declares(hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | None]) -> bool:

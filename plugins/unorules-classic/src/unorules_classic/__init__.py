@@ -101,7 +101,7 @@ following; each point has a scenario test under ``tests/classic/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from unorules import (
     COLORS,
@@ -459,7 +459,9 @@ class ClassicPlugin(Plugin):
             return state.replace(color=action.color, phase=PLAY)
         return None
 
-    def direct_appliers(self, ruleset: Ruleset) -> dict[str, Callable[[GameState, Action], GameState | None]]:
+    def direct_appliers(
+        self, ruleset: Ruleset
+    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
         # play, draw and pass in one copy of the state (Plugin.direct_appliers);
         # the rule set keeps them only where apply_action asks classic alone.
         if ruleset.watches_draws:  # on_draw is asked: draws take the general path
