@@ -424,7 +424,7 @@ class GameState:
         try:
             new = apply(handed, action)
         except Exception as exc:
-            self.ruleset._annotate(exc, f"applying {action}")
+            rules._annotate(exc, f"applying {action}")
             raise
         if new is None:
             raise RuntimeError(f"no plugin carried out the legal action {action}")
