@@ -389,8 +389,9 @@ class ClassicPlugin(Plugin):
             color: Color | None = fields["color"]
             discard: tuple[Card, ...] = fields["discard_pile"]
             top_kind = discard[-1].kind
-            bluffs = fields["ruleset"].options["challenge"]
-            matching: list[Card] = []
+            rules: Ruleset = fields["ruleset"]
+            bluffs = rules.options["challenge"]
+            matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
             for card in hand:
                 c = card.color
                 if c is None:
@@ -398,10 +399,18 @@ class ClassicPlugin(Plugin):
                         continue
                 elif c is not color and card.kind != top_kind:
                     continue
-                matching.append(card)
+                matching[card] = None
             if matching:
-                # One call for all the playable cards, each distinct card once.
-                acts = state.play_actions_for(seat, matching)
+                if fields["left"]:
+                    acts = state.play_actions_for(seat, matching)
+                else:
+                    # state.play_actions_for inlined (every ordinary turn): the rule
+                    # set's table of this seat's play actions, one look-up per card.
+                    players = len(fields["hands"])
+                    table = rules._play_tables.get((seat, players)) or rules._play_table(seat, players)
+                    for card in matching:
+                        found = table.get(card)
+                        acts += rules._play_actions(seat, card, players) if found is None else found
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
             if fields["draw_pile"] or len(discard) > 1 or not acts:
                 acts.append(_DRAW[seat])
