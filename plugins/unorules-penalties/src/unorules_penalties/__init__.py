@@ -181,6 +181,11 @@ def coached_this_round(state: GameState) -> tuple[int, ...]:
 _CACHE_LIMIT = 4096
 _COACH_ACTIONS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
 _CATCH_ACTIONS: dict[tuple[int, tuple[int, ...], int], tuple[Action, ...]] = {}
+_LAST: tuple[Any, ...] = (None, None, None, None, 0, (), True)
+"""The fields ``legal_actions`` last computed the coaching reports from (rule
+set, extras, rounds, left seats, seat count), then those reports and whether
+the enforcement is strict: one tuple, replaced whole, so threads see a
+consistent one. Holding these objects keeps their identities valid."""
 
 
 def _coach_actions(players: int, left: tuple[int, ...], coached: tuple[int, ...]) -> tuple[Action, ...]:
@@ -321,20 +326,37 @@ class PenaltiesPlugin(Plugin):
     def legal_actions(self, state: GameState) -> Sequence[Action]:
         # R-PEN-COACH: any seat may report another, each seat penalised once a round.
         # This runs in every state: fields read from the state's dict (a state's
-        # attribute is a generic look-up), coached_this_round and _coach_actions'
-        # cache inlined.
+        # attribute is a generic look-up), and the reports depend only on fields a
+        # turn seldom changes, so the last state's answer is reused when they are
+        # the very same objects (_LAST).
+        global _LAST
         fields = state.__dict__
-        coached: tuple[int, ...] = ()
-        for key, record in fields["extras"]:
-            if key == COACHED_KEY:
-                if record[0] == len(fields["rounds"]):
-                    coached = record[1:]
-                break
-        players = len(fields["hands"])
+        rules = fields["ruleset"]
+        extras = fields["extras"]
+        rounds = fields["rounds"]
         left = fields["left"]
-        found = _COACH_ACTIONS.get((players, left, coached))
-        coach = _coach_actions(players, left, coached) if found is None else found
-        if fields["ruleset"].options["enforcement"] != "table":
+        players = len(fields["hands"])
+        last = _LAST
+        if (
+            last[1] is extras
+            and last[2] is rounds
+            and last[3] is left
+            and last[0] is rules
+            and last[4] == players
+        ):
+            coach: tuple[Action, ...] = last[5]
+            strict: bool = last[6]
+        else:
+            coached: tuple[int, ...] = ()
+            for key, record in extras:
+                if key == COACHED_KEY:
+                    if record[0] == len(rounds):
+                        coached = record[1:]
+                    break
+            coach = _COACH_ACTIONS.get((players, left, coached)) or _coach_actions(players, left, coached)
+            strict = rules.options["enforcement"] != "table"
+            _LAST = (rules, extras, rounds, left, players, coach, strict)
+        if strict:
             return coach
         acts: list[Action] = []
         name = state.phase.name
