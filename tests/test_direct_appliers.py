@@ -1,11 +1,13 @@
 """Direct appliers (``Plugin.direct_appliers``): a plugin's shortcut next to its
-``apply_action``, used only where that hook asks the plugin alone.
+``apply_action``, used where that hook asks the plugin alone, or where every
+plugin asked before it offers a wrapper (``Plugin.direct_wrappers``).
 
 Classic offers ``play``, ``draw`` and ``pass`` in one copy of the state before
-the action. They are optimisations, not rules: state by state they give what
-the general path (the state handed to ``apply_action``, then classic's
-handlers) gives, and a rule set in which another plugin (or a wrapper) is
-asked for a verb does not use them.
+the action; jump-in and custom-wilds wrap them. They are optimisations, not
+rules: state by state they give what the general path (the state handed to
+``apply_action``, then each plugin's handler) gives, and a rule set in which
+another plugin (or a wrapper) without its share is asked for a verb does not
+use them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Generator, Mapping
 import pytest
 from unorules_classic import ClassicPlugin
 
-from unorules import Action, GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, GameState, Plugin, Ruleset, RulesetError, hookimpl
 from unorules.state import draw_event
 from unorules.testing.replay import play_randomly
 
@@ -42,6 +44,41 @@ _CASES: list[tuple[list[str], dict[str, object]]] = [
     (["classic", "penalties"], {}),
     (["classic", "partners"], {}),
     (["classic", "seven-o", "stacking"], {}),
+    (["classic", "jump-in"], {}),
+    (["classic", "jump-in"], {"jump_in_match": "color-or-number"}),
+    (["classic", "jump-in", "stacking", "seven-o", "penalties"], {"enforcement": "table"}),
+    (
+        ["classic", "custom-wilds"],
+        {
+            "custom_wild_1": "open-hands",
+            "custom_wild_2": "draw-until-color",
+            "custom_wild_3": "crow-or-draw-4",
+        },
+    ),
+    (
+        ["classic", "custom-wilds", "jump-in"],
+        {"custom_wild_1": "discard-wilds", "custom_wild_2": "joke", "custom_wild_3": "extra-turn"},
+    ),
+    (
+        [
+            "classic",
+            "blank-cards",
+            "custom-wilds",
+            "jump-in",
+            "seven-o",
+            "shuffle-hands",
+            "stacking",
+            "swap-hands",
+        ],
+        {
+            "with_swap_hands": True,
+            "stack_mix": True,
+            "custom_wild_1": "extra-turn",
+            "custom_wild_2": "draw-until-color",
+            "custom_wild_3": "open-hands",
+            "blank_cards": "house-rule house-rule W Y7",
+        },
+    ),
 ]
 
 
@@ -142,8 +179,149 @@ def test_direct_appliers_are_dropped_where_others_are_asked() -> None:
     assert wrapped.apply_claimants("draw") == ("wrapper", "classic")
     assert wrapped.direct_applier("draw") is None
     assert wrapped.direct_applier("play") is not None
+    # Jump-in wraps classic's shortcuts; a plugin without a wrapper before them drops them again.
     jump = Ruleset.from_names(["classic", "jump-in"])
-    assert all(jump.direct_applier(v) is None for v in ("play", "draw", "pass"))
+    assert jump.apply_claimants("play") == ("jump-in", "classic")
+    assert all(jump.direct_applier(v) is not None for v in ("play", "draw", "pass"))
+    assert jump.direct_applier("uno") is None
+    both = Ruleset.from_names(["classic", "jump-in"], plugins=[_Undeclared()])
+    assert all(both.direct_applier(v) is None for v in ("play", "draw", "pass"))
+
+
+class _Recorder(Plugin):
+    """apply_action asked first for every verb; wraps classic's shortcuts for
+    ``play`` and ``draw`` only, recording the order of the calls in ``log``,
+    and declines (``None``) when ``decline`` says so."""
+
+    def __init__(
+        self, name: str, log: list[str], decline: Callable[[Action], bool] = lambda a: False
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.log = log
+        self.decline = decline
+
+    requires = ("classic",)
+
+    @hookimpl(tryfirst=True)
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        self.log.append(f"{self.name} hook")
+        return None
+
+    def direct_wrappers(
+        self, ruleset: Ruleset
+    ) -> Mapping[
+        str,
+        Callable[
+            [Callable[[GameState, Action], GameState | None]],
+            Callable[[GameState, Action], GameState | None],
+        ],
+    ]:
+        def wrap(
+            inner: Callable[[GameState, Action], GameState | None],
+        ) -> Callable[[GameState, Action], GameState | None]:
+            def apply(state: GameState, action: Action) -> GameState | None:
+                self.log.append(f"{self.name} in")
+                if self.decline(action):
+                    return None
+                after = inner(state, action)
+                self.log.append(f"{self.name} out")
+                return after
+
+            return apply
+
+        return {"play": wrap, "draw": wrap}
+
+
+def _first(state: GameState, verb: str) -> tuple[GameState, Action]:
+    """A state of a seeded game with a legal action of ``verb``, and that action."""
+    rng = random.Random(3)
+    while True:
+        found = [a for a in state.legal_actions() if a.verb == verb and a.seat == state.current_player]
+        if found:
+            return state, found[0]
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_direct_wrappers_compose_in_the_hooks_order() -> None:
+    log: list[str] = []
+    rules = Ruleset.from_names(["classic"], plugins=[_Recorder("a", log), _Recorder("b", log)])
+    outer, inner = rules.apply_claimants("draw")[:2]
+    state, draw = _first(rules.new_game(3, seed=4), "draw")
+    log.clear()
+    fast = state.apply(draw)
+    # The wrappers run in the hook's calling order, around classic's shortcut; no hook is asked.
+    assert log == [f"{outer} in", f"{inner} in", f"{inner} out", f"{outer} out"]
+    log.clear()
+    slow = rules._apply_caller("draw")(state.replace(last_action=draw, events=()), draw)
+    assert log == [f"{outer} hook", f"{inner} hook"]
+    assert fast == slow
+    assert fast.events == slow.events
+    # pass: the recorders offer no wrapper, so the hook path.
+    assert rules.direct_applier("pass") is None
+    assert rules.direct_applier("draw") is not None
+
+
+def test_a_wrapper_declining_sends_the_action_through_the_hook() -> None:
+    log: list[str] = []
+    declining = _Recorder("declining", log, decline=lambda a: a.verb == "play")
+    rules = Ruleset.from_names(["classic"], plugins=[declining])
+    state, play = _first(rules.new_game(2, seed=5), "play")
+    log.clear()
+    after = state.apply(play)
+    assert log == ["declining in", "declining hook"]
+    assert after == rules._apply_caller("play")(state.replace(last_action=play, events=()), play)
+    assert after.last_action is play
+
+
+class _BadWrapper(Plugin):
+    name = "bad-wrapper"
+    requires = ("classic",)
+
+    @hookimpl(tryfirst=True)
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        return None
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[..., object]]:  # type: ignore[override]
+        return {"draw": lambda inner: "nonsense", "pass": "not a function"}  # type: ignore[dict-item]
+
+
+def test_a_wrapper_must_be_callable_and_return_an_applier() -> None:
+    with pytest.raises(RulesetError, match="direct wrapper for 'pass' that is not callable"):
+        Ruleset.from_names(["classic"], plugins=[_BadWrapper()])
+
+
+class _OnlyReturnsNonsense(_BadWrapper):
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[..., object]]:  # type: ignore[override]
+        return {"draw": lambda inner: "nonsense"}
+
+
+def test_a_wrapper_that_returns_no_applier_is_refused() -> None:
+    with pytest.raises(RulesetError, match="direct wrapper for 'draw' did not return an applier"):
+        Ruleset.from_names(["classic"], plugins=[_OnlyReturnsNonsense()])
+
+
+def _boom_wrapper(
+    inner: Callable[[GameState, Action], GameState | None],
+) -> Callable[[GameState, Action], GameState | None]:
+    def boom(state: GameState, action: Action) -> GameState | None:
+        raise ValueError("wrapped boom")
+
+    return boom
+
+
+class _BoomWrapper(_BadWrapper):
+    name = "boom-wrapper"
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[..., object]]:  # type: ignore[override]
+        return {"draw": _boom_wrapper}
+
+
+def test_an_exception_in_a_wrapper_names_its_plugin() -> None:
+    state = Ruleset.from_names(["classic"], plugins=[_BoomWrapper()]).new_game(2, seed=1)
+    state, draw = _first(state, "draw")
+    with pytest.raises(ValueError, match="wrapped boom") as info:
+        state.apply(draw)
+    assert any("plugin 'boom-wrapper' in hook 'apply_action'" in note for note in info.value.__notes__)
 
 
 def _boom(state: GameState, action: Action) -> GameState | None:

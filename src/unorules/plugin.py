@@ -284,6 +284,9 @@ class Plugin:
       :meth:`Plugin.teams`).
     * ``direct_appliers(ruleset)``: a method offering shortcuts that apply
       actions of some verbs in one step (see :meth:`Plugin.direct_appliers`).
+    * ``direct_wrappers(ruleset)``: a method offering this plugin's share of
+      such a shortcut when other plugins' ``apply_action`` come after its own
+      (see :meth:`Plugin.direct_wrappers`).
     """
 
     name: ClassVar[str] = ""
@@ -331,6 +334,44 @@ class Plugin:
         action applied the usual way, through the hook. Every hook its
         ``apply_action`` would call in that case (``on_play``, ``on_draw``, the
         end of a round) must be called likewise, or ``None`` returned.
+
+        Where other plugins' ``apply_action`` come before this plugin's for a
+        verb, the direct applier is used only if each of them offers a wrapper
+        for that verb (:meth:`direct_wrappers`).
+        """
+        return {}
+
+    def direct_wrappers(
+        self, ruleset: Ruleset
+    ) -> Mapping[
+        str,
+        Callable[
+            [Callable[[GameState, Action], GameState | None]],
+            Callable[[GameState, Action], GameState | None],
+        ],
+    ]:
+        """This plugin's share of the direct appliers of other plugins, by
+        verb; called once per rule set. Default: none.
+
+        For a plugin whose ``apply_action`` is asked for a verb before another
+        plugin's (it does something around the rest of the chain, as jump-in
+        opens and closes its window around classic's play), the rule set
+        can still apply actions of that verb in one step: when the last
+        plugin asked offers a direct applier (:meth:`direct_appliers`) and
+        every earlier one a wrapper, it calls each wrapper once, from the
+        last plugin backwards, as ``wrapper(inner)`` with ``inner`` the
+        applier of the plugins after it, and keeps the outermost result.
+
+        ``wrapper(inner)`` returns an applier ``(state, action) -> GameState |
+        None``, called with the state *before* the action (a legal
+        ``action``). It must return exactly what this plugin's
+        ``apply_action`` returns, given the state handed to it (``state`` with
+        ``last_action=action`` and no events), when the rest of the chain
+        returns what ``inner(state, action)`` returns; or ``None`` (also
+        whenever ``inner`` returns ``None``) to have the action applied the
+        usual way, through the hook. A plugin that cannot tell in advance
+        which actions it would change before the rest of the chain runs (a
+        jump-in, an answer to its own phase) returns ``None`` for those.
         """
         return {}
 

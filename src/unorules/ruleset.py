@@ -347,27 +347,49 @@ class Ruleset:
         return caller
 
     def _collect_direct_appliers(self) -> None:
-        """Keep each plugin's direct appliers for the verbs whose ``apply_action``
-        asks that plugin alone (:meth:`apply_claimants`); their code is named in
-        exception notes as the plugin's ``apply_action``."""
+        """Build a direct applier for each verb whose ``apply_action`` plugins all
+        offer their part: the last one asked a direct applier
+        (:meth:`Plugin.direct_appliers`), every earlier one a wrapper around the
+        rest (:meth:`Plugin.direct_wrappers`), composed from the last one
+        backwards. The code of each part is named in exception notes as its
+        plugin's ``apply_action``."""
         codes: dict[types.CodeType, tuple[tuple[object, str, str], ...]] = dict(self._impl_codes)
-        for plugin in self._plugins:
-            offer = getattr(plugin, "direct_appliers", None)
-            if not callable(offer):
-                continue
-            name = _plugin_name(plugin)
-            appliers = offer(self)
-            for verb, applier in appliers.items():
+        by_name = {_plugin_name(plugin): plugin for plugin in self._plugins}
+        appliers: dict[str, dict[str, Callable[[GameState, Action], GameState | None]]] = {}
+        wrappers: dict[str, dict[str, Callable[..., Callable[[GameState, Action], GameState | None]]]] = {}
+        for name, plugin in by_name.items():
+            for attribute, offers in (("direct_appliers", appliers), ("direct_wrappers", wrappers)):
+                offer = getattr(plugin, attribute, None)
+                if not callable(offer):
+                    continue
+                offered = offer(self)
+                for verb, function in offered.items():
+                    if not callable(function):
+                        what = "direct applier" if offers is appliers else "direct wrapper"
+                        raise RulesetError(
+                            f"plugin {name!r} offers a {what} for {verb!r} that is not callable"
+                        )
+                offers[name] = dict(offered)
+
+        def note(function: object, name: str) -> None:
+            code = getattr(function, "__code__", None)
+            if isinstance(code, types.CodeType):
+                codes[code] = (*codes.get(code, ()), (by_name[name], name, "apply_action"))
+
+        for verb in sorted({verb for offered in appliers.values() for verb in offered}):
+            *outer, last = self.apply_claimants(verb) or ("",)
+            applier = appliers.get(last, {}).get(verb)
+            if applier is None or any(verb not in wrappers.get(name, {}) for name in outer):
+                continue  # a plugin asked for this verb offers no part: the hook path
+            note(applier, last)
+            for name in reversed(outer):
+                applier = wrappers[name][verb](applier)
                 if not callable(applier):
                     raise RulesetError(
-                        f"plugin {name!r} offers a direct applier for {verb!r} that is not callable"
+                        f"plugin {name!r}'s direct wrapper for {verb!r} did not return an applier"
                     )
-                if self.apply_claimants(verb) != (name,):
-                    continue
-                self._direct_apply[verb] = applier
-                code = getattr(applier, "__code__", None)
-                if isinstance(code, types.CodeType):
-                    codes[code] = (*codes.get(code, ()), (plugin, name, "apply_action"))
+                note(applier, name)
+            self._direct_apply[verb] = applier
         self._impl_codes = codes
 
     def apply_claimants(self, verb: str) -> tuple[str, ...]:

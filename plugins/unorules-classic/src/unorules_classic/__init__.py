@@ -404,13 +404,13 @@ class ClassicPlugin(Plugin):
                 if fields["left"]:
                     acts = state.play_actions_for(seat, matching)
                 else:
-                    # state.play_actions_for inlined (every ordinary turn): the rule
-                    # set's table of this seat's play actions, one look-up per card.
-                    players = len(fields["hands"])
-                    table = rules._play_tables.get((seat, players)) or rules._play_table(seat, players)
+                    # state.play_actions_for inlined (every ordinary turn): a table of
+                    # this seat's play actions by card, one look-up per card.
+                    key = (_PLAY_TABLE, seat, len(fields["hands"]))
+                    table = rules.cache.get(key) or _play_table(state, key)
                     for card in matching:
                         found = table.get(card)
-                        acts += rules._play_actions(seat, card, players) if found is None else found
+                        acts += state.play_actions(seat, card) if found is None else found
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
             if fields["draw_pile"] or len(discard) > 1 or not acts:
                 acts.append(_DRAW[seat])
@@ -649,6 +649,22 @@ def _next_seat(seat: int, direction: int, n: int, left: tuple[int, ...], steps: 
     return seat
 
 
+_PLAY_TABLE = "classic: play actions by card"
+
+
+def _play_table(state: GameState, key: tuple[str, int, int]) -> dict[Card, tuple[Action, ...]]:
+    """The ``play`` actions of seat ``key[1]`` for each card of the deck, with
+    ``key[2]`` seats and none left (``state.play_actions``), kept in the rule
+    set's cache under ``key``. A card outside the deck (a plugin's own) is not
+    in it."""
+    _, seat, players = key
+    assert players == len(state.hands)
+    assert not state.left
+    return state.ruleset.cached(
+        key, lambda rules: {card: state.play_actions(seat, card) for card in dict.fromkeys(rules.deck)}
+    )
+
+
 def _close_window(state: GameState, seat: int) -> GameState:
     """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
     next player began their turn. After a Skip or Reverse with two players
@@ -663,8 +679,8 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
     (``handed``), or else as the direct applier of ``play`` (see
     :meth:`ClassicPlugin.direct_appliers`): ``state`` is the state *before*
     the action, the result also sets ``last_action`` and starts the events
-    afresh, as the handed state has them, and a play whose effect needs the
-    ``on_play`` hook returns ``None``."""
+    afresh, as the handed state has them, and ``on_play`` gets as ``previous``
+    a copy of the state before the action equal to the handed state."""
     seat = action.seat
     card = action.card
     assert card is not None
@@ -721,8 +737,6 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
                 else:
                     steps = 1
                 nxt = _next_seat(seat, direction, n, left, steps)
-    if not merged and not handed:
-        return None
     # One copy, its fields stored one by one (see _NEW_STATE).
     fields = old.copy()
     if merged:
@@ -745,6 +759,15 @@ def _play(state: GameState, action: Action, handed: bool = False) -> GameState |
     _set_dict(played, fields)
     if merged:
         return played
+    if not handed:
+        # on_play's ``previous`` is the state handed to apply_action on the hook
+        # path: the state before the action, with last_action set and no events.
+        previous = old.copy()
+        previous["last_action"] = action
+        previous["events"] = ()
+        previous["_legal"] = None
+        state = _new(GameState)
+        _set_dict(state, previous)
     # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
     result = rules.play_effect(played, action, state)
     if result is None:

@@ -272,6 +272,9 @@ register_verb("crow", doc="crow like a rooster instead of drawing 4 (C10)")
 
 # Phases owned by the ready effects, and the verbs each accepts from the seat to move.
 DRAW_COLOR, DISCARD, JOKE, KEEP, ROOSTER = "draw-color", "discard", "joke", "keep", "rooster"
+_Applier = Callable[[GameState, Action], GameState | None]
+"""A one-step applier (``Plugin.direct_appliers``)."""
+
 _PHASE_VERBS: Mapping[str, frozenset[str]] = {
     DRAW_COLOR: frozenset({"draw"}),
     DISCARD: frozenset({"discard"}),
@@ -843,12 +846,13 @@ class CustomWildsPlugin(Plugin):
             if rest is None:
                 rest = rules.cached(_REST, _rest_of_chain)
             result = rest(state, action)
-        if result is None:
-            return None
-        for key, owners in result.extras:  # result.extra(OPEN_HANDS), inlined (every action)
-            if key == OPEN_HANDS:
-                return _close_open_hands(state, result, owners)
-        return result
+        return None if result is None else _closing_open_hands(state, result)
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[[_Applier], _Applier]]:
+        # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
+        # open hands closed on what they return, as apply_action does; an
+        # answer to an effect's phase takes the hook path.
+        return dict.fromkeys(("play", "draw", "pass"), _wrap)
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -957,6 +961,27 @@ def _answer(state: GameState, action: Action) -> GameState | None:
         )
     drawn, _ = state.draw(seat, phase.count, "penalty")
     return drawn.pass_turn(1, seat)
+
+
+def _closing_open_hands(before: GameState, result: GameState) -> GameState:
+    """``result`` of an action in ``before``, with the open hands closed as
+    :func:`_close_open_hands` closes them, when any are open."""
+    for key, owners in result.__dict__["extras"]:  # result.extra(OPEN_HANDS), inlined (every action)
+        if key == OPEN_HANDS:
+            return _close_open_hands(before, result, owners)
+    return result
+
+
+def _wrap(inner: _Applier) -> _Applier:
+    """Custom-wilds' share of a one-step play, draw or pass (``Plugin.direct_wrappers``)."""
+
+    def apply(state: GameState, action: Action) -> GameState | None:
+        if state.__dict__["phase"].name in _PHASE_VERBS:
+            return None  # an effect's phase: apply_action answers it
+        result = inner(state, action)
+        return None if result is None else _closing_open_hands(state, result)
+
+    return apply
 
 
 def _close_open_hands(before: GameState, result: GameState, owners: tuple[int, ...]) -> GameState:

@@ -6,7 +6,9 @@ plays (``legal_actions``), keeps track of the window in which they are allowed
 and undoes the turn flow of the card jumped on before the jumping card takes
 effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
 chain a state in which the jumper is the seat to move, and tracks the window on
-what the rest returns).
+what the rest returns). For turn plays, draws and passes it also offers
+``direct_wrappers``: the same window tracking around classic's one-step
+appliers, so those actions are applied in one step with jump-in too.
 
 Rules
 -----
@@ -152,7 +154,7 @@ None: ``jump-in`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from unorules import (
@@ -185,6 +187,9 @@ KEEPS_WINDOW = frozenset({"uno", "catch"})
 """Verbs that are not a turn: they leave the window open."""
 
 _NONE: tuple[Action, ...] = ()
+
+_Applier = Callable[[GameState, Action], GameState | None]
+"""A one-step applier (``Plugin.direct_appliers``)."""
 
 
 def window(state: GameState) -> tuple[Phase, int] | None:
@@ -307,23 +312,7 @@ class JumpInPlugin(Plugin):
                     break
             jump = seat != current and saved is not None
             after: GameState | None = rest(_jumping(state, action, saved) if jump else state, action)
-            if after is None:
-                return None
-            if (
-                (after.rounds is state.rounds or len(after.rounds) == len(state.rounds))
-                and after.outcome is None
-                and after.hands[seat]
-            ):
-                # A card was played: the window opens on it. An identical jump-in keeps
-                # the turn flow it replaced, so a jump on a jump replaces them all.
-                if not (jump and action.card is state.discard_pile[-1]):
-                    phase = state.phase
-                    saved = _PLAIN[state.direction] if phase is PLAY else _snapshot(phase, state.direction)
-            else:
-                saved = None
-            if saved is not None and not after.extras:  # _settle's usual case, inlined
-                return after.replace(extras=((WINDOW, saved),))
-            return _settle(after, saved)
+            return None if after is None else _window_after_play(state, action, after, jump, saved)
         after = rest(state, action)
         if after is None:
             return None
@@ -334,15 +323,13 @@ class JumpInPlugin(Plugin):
                 if seat not in calls:
                     after = after.with_extra(CALLS, (*calls, seat))
             return after  # not a turn: the window stays as it was
-        if (
-            seat != current
-            and (after.rounds is state.rounds or len(after.rounds) == len(state.rounds))
-            and after.current_player == current
-            and after.phase == state.phase
-            and after.discard_pile[-1] is state.discard_pile[-1]
-        ):
-            return after  # another seat's action that left the turn as it was (a coaching report)
-        return _settle(after, None) if after.extras else after  # the next seat acted: closed
+        return _window_after_turn(state, action, after)
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[[_Applier], _Applier]]:
+        # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
+        # the window tracked on what they return, as apply_action does. A
+        # jump-in changes the turn before the card is played: the hook path.
+        return {"play": _wrap_play, "draw": _wrap_turn, "pass": _wrap_turn}
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -453,6 +440,73 @@ def _jumping(state: GameState, action: Action, saved: Any) -> GameState:
     return state.replace(
         current_player=seat, events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _MATCHES),)
     )
+
+
+def _window_after_play(
+    state: GameState, action: Action, after: GameState, jump: bool, saved: Any
+) -> GameState:
+    """``after``, the state the rest of the chain made of the play ``action`` in
+    ``state`` (a jump-in with ``jump``, while the window ``saved`` was open),
+    with the window open on the card just played, or closed when the round
+    ended (R-JUMP)."""
+    old = state.__dict__  # fields read from the dicts: this runs on every play
+    new = after.__dict__
+    if (
+        (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
+        and new["outcome"] is None
+        and new["hands"][action.seat]
+    ):
+        # A card was played: the window opens on it. An identical jump-in keeps
+        # the turn flow it replaced, so a jump on a jump replaces them all.
+        if not (jump and action.card is old["discard_pile"][-1]):
+            phase = old["phase"]
+            direction = old["direction"]
+            saved = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
+    else:
+        saved = None
+    if saved is not None and not new["extras"]:  # _settle's usual case, inlined
+        return after.replace(extras=((WINDOW, saved),))
+    return _settle(after, saved)
+
+
+def _window_after_turn(state: GameState, action: Action, after: GameState) -> GameState:
+    """``after``, the state the rest of the chain made of ``action`` in ``state``
+    (a verb that is a turn, not in ``KEEPS_WINDOW``), with the window closed:
+    the next seat acted (R-JUMP)."""
+    old = state.__dict__
+    new = after.__dict__
+    current = old["current_player"]
+    if (
+        action.seat != current
+        and (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
+        and new["current_player"] == current
+        and new["phase"] == old["phase"]
+        and new["discard_pile"][-1] is old["discard_pile"][-1]
+    ):
+        return after  # another seat's action that left the turn as it was (a coaching report)
+    return _settle(after, None) if new["extras"] else after  # the next seat acted: closed
+
+
+def _wrap_play(inner: _Applier) -> _Applier:
+    """Jump-in's share of a one-step play (``Plugin.direct_wrappers``)."""
+
+    def play(state: GameState, action: Action) -> GameState | None:
+        if action.seat != state.__dict__["current_player"]:
+            return None  # a jump-in: apply_action sets its turn up before the card is played
+        after = inner(state, action)
+        return None if after is None else _window_after_play(state, action, after, False, None)
+
+    return play
+
+
+def _wrap_turn(inner: _Applier) -> _Applier:
+    """Jump-in's share of a one-step draw or pass (``Plugin.direct_wrappers``)."""
+
+    def turn(state: GameState, action: Action) -> GameState | None:
+        after = inner(state, action)
+        return None if after is None else _window_after_turn(state, action, after)
+
+    return turn
 
 
 _REPLACES = "replaces the action of the card jumped on"
