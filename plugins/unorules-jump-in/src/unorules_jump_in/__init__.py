@@ -522,9 +522,13 @@ def _settle(state: GameState, value: Any) -> GameState:
     window closed or opened, the out-of-turn UNO calls it carried lapsed (the
     caller jumped in, which used its call, or did not: R-UNO-CALL); in one copy
     at most, the extras kept sorted as ``with_extra`` keeps them."""
-    extras = state.extras
+    extras = state.__dict__["extras"]  # read from the dict: this runs on most actions
     if not extras:
         return state if value is None else state.replace(extras=((WINDOW, value),))
+    if len(extras) == 1 and extras[0][0] == WINDOW:  # the window alone: no calls lapse
+        if extras[0][1] is value:
+            return state
+        return state.replace(extras=() if value is None else ((WINDOW, value),))
     items: list[tuple[str, Any]] = []
     calls: Any = None
     changed = False
