@@ -238,6 +238,18 @@ def _plain_body(calls: list[tuple[bool, str]], firstresult: bool, concatenate: b
         return [*body, "return None"]
     if concatenate and len(calls) == 1:
         return [f"_r = {calls[0][1]}", "return () if _r is None else _tuple(_r)"]
+    if concatenate and len(calls) == 2:
+        # Two lists, one of them often empty (a house rule with nothing to add):
+        # the other made a tuple as it is, without a list in between.
+        return [
+            f"_a = {calls[0][1]}",
+            f"_b = {calls[1][1]}",
+            "if not _a:",
+            "    return () if _b is None else _tuple(_b)",
+            "if not _b:",
+            "    return _tuple(_a)",
+            "return (*_a, *_b)",
+        ]
     body.append("_res = []")
     for _, call in calls:
         body += [
