@@ -237,34 +237,37 @@ class JumpInPlugin(Plugin):
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
-        for key, _ in state.extras:  # state.extra(WINDOW) is not None, inlined (every state)
+        # Every state asks: the fields are read from the state's dict (a state's
+        # attribute is a generic look-up).
+        fields = state.__dict__
+        for key, _ in fields["extras"]:  # state.extra(WINDOW) is not None, inlined
             if key == WINDOW:
                 break
         else:
             return _NONE
-        top = state.discard_pile[-1]
-        options = state.ruleset.options
-        if options["jump_in_match"] == "color-or-number" and state.phase.name == "play":
+        top = fields["discard_pile"][-1]
+        options = fields["ruleset"].options
+        if options["jump_in_match"] == "color-or-number" and fields["phase"].name == "play":
             return _loose_jump_ins(state, top)
         # Only identical cards (R-JUMP); R-TURN-WD4 still binds a jumping Wild
         # Draw Four when bluffs are off.
         strict_wd4 = top.kind == "W+4" and not options["challenge"]
-        current = state.current_player
-        left = state.left
+        current = fields["current_player"]
+        left = fields["left"]
         acts: list[Action] | None = None
         seat = -1
-        for hand in state.hands:
+        for hand in fields["hands"]:
             seat += 1
             if seat == current or top not in hand or (left and seat in left):
                 continue
             if strict_wd4:
-                color = state.color
+                color = fields["color"]
                 if any(c.color is color for c in hand):
                     continue
             if acts is None:
                 acts = []
             acts += state.play_actions(seat, top)  # R-JUMP
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if len(hand) == 2 and seat not in fields["uno_declared"]:
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
         return _NONE if acts is None else acts
 
