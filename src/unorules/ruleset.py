@@ -300,7 +300,8 @@ class Ruleset:
             {} if _declares(h.apply_action, self._apply_verbs) else None
         )
         # Direct appliers (Plugin.direct_appliers), by verb, for the verbs whose
-        # apply_action asks their plugin alone: GameState.apply tries them first.
+        # apply_action asks their plugin alone, or also plugins before it that
+        # wrap it (Plugin.direct_wrappers): GameState.apply tries them first.
         self._direct_apply: dict[str, Callable[[GameState, Action], GameState | None]] = {}
         self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
@@ -400,7 +401,9 @@ class Ruleset:
 
     def direct_applier(self, verb: str) -> Callable[[GameState, Action], GameState | None] | None:
         """The direct applier :meth:`GameState.apply` tries first for actions
-        with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`), or ``None``."""
+        with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`; composed
+        with the wrappers of :meth:`~unorules.Plugin.direct_wrappers` where
+        other plugins are asked before its own), or ``None``."""
         return self._direct_apply.get(verb)
 
     @property
