@@ -272,9 +272,6 @@ register_verb("crow", doc="crow like a rooster instead of drawing 4 (C10)")
 
 # Phases owned by the ready effects, and the verbs each accepts from the seat to move.
 DRAW_COLOR, DISCARD, JOKE, KEEP, ROOSTER = "draw-color", "discard", "joke", "keep", "rooster"
-_Applier = Callable[[GameState, Action], GameState | None]
-"""A one-step applier (``Plugin.direct_appliers``)."""
-
 _PHASE_VERBS: Mapping[str, frozenset[str]] = {
     DRAW_COLOR: frozenset({"draw"}),
     DISCARD: frozenset({"discard"}),
@@ -970,6 +967,10 @@ def _closing_open_hands(before: GameState, result: GameState) -> GameState:
         if key == OPEN_HANDS:
             return _close_open_hands(before, result, owners)
     return result
+
+
+_Applier = Callable[[GameState, Action], GameState | None]
+"""A one-step applier (``Plugin.direct_appliers``)."""
 
 
 def _wrap(inner: _Applier) -> _Applier:
