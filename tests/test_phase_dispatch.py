@@ -1,5 +1,6 @@
-"""``legal_actions`` by phase (``Plugin.legal_phases``) and ``apply_action`` by
-verb (``Plugin.apply_verbs``) against plain pluggy.
+"""``legal_actions`` by phase (``Plugin.legal_phases``), ``apply_action`` by
+verb (``Plugin.apply_verbs``), ``on_play`` by card kind and the direct
+appliers with their wrappers, against plain pluggy.
 
 A rule set whose plugins narrow these hooks compiles one ``legal_actions``
 caller per phase and one ``apply_action`` caller per verb, asking only the
@@ -39,10 +40,26 @@ SHIPPED = sorted(n for n in installed_plugins() if n != "classic" and not n.star
 NARROWING = ("custom-wilds", "penalties", "stacking")
 
 
+class _PlainPlays(dict[str, Any]):
+    """``on_play`` callers by card kind that all go through pluggy."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def get(self, kind: str, default: Any = None) -> Any:
+        def play(state: GameState, action: Action, previous: GameState) -> GameState | None:
+            result: GameState | None = self.rules.hook.on_play(state=state, action=action, previous=previous)
+            return result
+
+        return play
+
+
 @contextlib.contextmanager
 def plain_pluggy(rules: Ruleset) -> Iterator[None]:
-    """Every legal_actions and apply_action call of ``rules`` goes through pluggy
-    with every implementation."""
+    """Every legal_actions, apply_action and on_play call of ``rules`` goes
+    through pluggy with every implementation, and no action is applied by a
+    direct applier (``Plugin.direct_appliers`` and their wrappers)."""
 
     def legal(state: GameState) -> tuple[Action, ...]:
         return tuple(itertools.chain.from_iterable(rules.hook.legal_actions(state=state)))
@@ -51,9 +68,18 @@ def plain_pluggy(rules: Ruleset) -> Iterator[None]:
         result: GameState | None = rules.hook.apply_action(state=state, action=action)
         return result
 
-    names = ("_legal_single", "_legal_all", "_legal_callers", "_apply", "_apply_callers")
+    names = (
+        "_legal_single",
+        "_legal_all",
+        "_legal_callers",
+        "_apply",
+        "_apply_callers",
+        "_direct_apply",
+        "_play_callers",
+    )
+    plain = (None, legal, None, apply, None, {}, _PlainPlays(rules))
     saved = {name: getattr(rules, name) for name in names}
-    for name, value in zip(names, (None, legal, None, apply, None), strict=True):
+    for name, value in zip(names, plain, strict=True):
         setattr(rules, name, value)
     try:
         yield
