@@ -77,7 +77,7 @@ def plain_pluggy(rules: Ruleset) -> Iterator[None]:
         "_direct_apply",
         "_play_callers",
     )
-    plain = (None, legal, None, apply, None, {}, _PlainPlays(rules))
+    plain: tuple[Any, ...] = (None, legal, None, apply, None, {}, _PlainPlays(rules))
     saved = {name: getattr(rules, name) for name in names}
     for name, value in zip(names, plain, strict=True):
         setattr(rules, name, value)
