@@ -129,6 +129,48 @@ def test_phase_and_verb_dispatch_match_pluggy_state_by_state(seed: int) -> None:
     assert len(phases) > 1, (rules.spec_text, phases)
 
 
+def _every_subset() -> list[tuple[str, ...]]:
+    """Every set of shipped plugins that builds with classic (modes included)."""
+    found = []
+    for size in range(len(SHIPPED) + 1):
+        for extra in itertools.combinations(SHIPPED, size):
+            try:
+                Ruleset.from_names(["classic", *extra])
+            except RulesetError:
+                continue
+            found.append(extra)
+    return found
+
+
+@pytest.mark.slow
+def test_every_plugin_subset_matches_pluggy_state_by_state() -> None:
+    """Every buildable subset of the shipped plugins, each with options drawn
+    for it: 120 actions of a seeded game, the legal actions and each next
+    state from the compiled callers and direct appliers equal to plain
+    pluggy's."""
+    subsets = _every_subset()
+    assert len(subsets) > 200  # the shipped plugins combine widely
+    for index, extra in enumerate(subsets):
+        built = Ruleset.from_names(["classic", *extra])
+        try:
+            rules = Ruleset.from_names(built.names, option_variant(built, index))
+        except RulesetError:
+            rules = built
+        rng = random.Random(index)
+        state = rules.new_game(rng.choice(supported_players(rules)), seed=index)
+        for _ in range(120):
+            legal = state.replace().legal_actions()
+            with plain_pluggy(rules):
+                assert legal == state.replace().legal_actions(), rules.spec_text
+            if not legal:
+                break
+            action = rng.choice(legal)
+            fast = state.replace().apply(action)
+            with plain_pluggy(rules):
+                assert fast == state.replace().apply(action), (rules.spec_text, str(action))
+            state = fast
+
+
 class _Logs(Plugin):
     """Logs its legal_actions and apply_action calls; narrows them as told."""
 
