@@ -15,12 +15,14 @@ from typing import Any
 import pytest
 from serve_helpers import Player, Server, serving
 
+from unorules.cards import Card
 from unorules.cli import main as cli_main
 from unorules.record import GameRecord
 from unorules.ruleset import Ruleset
+from unorules.serve.render import event_text
 from unorules.serve.store import SCHEMA_VERSION, Store, StoreError
 from unorules.serve.tables import ServeError, Tables, hash_token
-from unorules.state import GameState
+from unorules.state import Event, GameState, draw_event
 
 RULES = ["classic", "stacking", "jump-in"]
 OPTIONS = {"target_score": "30"}
@@ -349,3 +351,19 @@ def _has(tables: Tables, table_id: str) -> bool:
     except ServeError:
         return False
     return True
+
+
+def test_draws_read_as_sentences_with_the_players_names() -> None:
+    names = ["Ann", "Bob", "Cy"]
+    red_five = Card.parse("R5")
+    assert event_text(draw_event(0, (red_five,), "turn"), names) == "Ann drew R5"
+    penalty = draw_event(1, (red_five, red_five), "penalty")
+    assert event_text(penalty, names) == "Bob drew R5 R5 (penalty)"
+    # Another seat's view: the cards are gone, their count stays.
+    hidden = Event("draw", 1, (), None, "penalty", True, count=2, data=(("reason", "penalty"),))
+    assert event_text(hidden, names) == "Bob drew 2 cards (penalty)"
+    one = Event("draw", 2, (), None, "turn", True, count=1)
+    assert event_text(one, names) == "Cy drew 1 card"
+    # Other kinds keep their general form.
+    uno = Event("uno", 2, (), "R-UNO-CALL")
+    assert event_text(uno, names) == "Cy uno (R-UNO-CALL)"

@@ -54,13 +54,21 @@ def action_data(action: Action) -> dict[str, Any]:
 
 
 def event_text(event: Event, names: Sequence[str]) -> str:
-    """An event in plain words (``str(event)``), with "seat N" replaced by the players' names."""
+    """An event in plain words, with "seat N" replaced by the players' names:
+    ``str(event)``, except for draws, which read as a sentence ("Ann drew R5",
+    "Bob drew 2 cards (penalty)": the cards only where the view shows them)."""
 
     def name(match: re.Match[str]) -> str:
         seat = int(match.group(1))
         return names[seat] if seat < len(names) else match.group(0)
 
-    return _SEAT.sub(name, str(event))
+    text = str(event)
+    if event.kind == "draw" and event.seat is not None:
+        count = len(event.cards) if event.count is None else event.count
+        what = " ".join(map(str, event.cards)) if event.cards else f"{count} card{'' if count == 1 else 's'}"
+        why = "" if event.detail in ("", "turn") else f" ({event.detail})"
+        text = f"seat {event.seat} drew {what}{why}" + (f" ({event.rule})" if event.rule else "")
+    return _SEAT.sub(name, text)
 
 
 def event_data(event: Event, names: Sequence[str]) -> dict[str, Any]:
