@@ -10,6 +10,7 @@ import importlib
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,13 +125,29 @@ def test_a_ray_worker_that_dies_loses_its_games() -> None:
     engine = sim.RayEngine(max_retries=0, window=2)
     slow = sim.Simulation.of(CLASSIC, players=4, bots=["heuristic"], seed=2)
     stream = sim.run([slow], 10**10, engine=engine, chunk_size=25)
-    got = [next(stream)]
+    got: list[sim.GameResult] = []
+    failures: list[BaseException] = []
+
+    def consume() -> None:
+        # Consumed all along, so that the window stays full and a worker is
+        # always playing a chunk while this test looks for one to kill.
+        try:
+            got.extend(stream)
+        except BaseException as exc:  # every outcome is checked below
+            failures.append(exc)
+
+    consumer = threading.Thread(target=consume, daemon=True)
+    consumer.start()
     deadline = time.monotonic() + 60
     while not _kill_ray_workers_playing():
         assert time.monotonic() < deadline, "no Ray worker was playing a chunk"
+        assert consumer.is_alive(), failures
         time.sleep(0.05)
-    with pytest.raises(sim.EngineError, match="a Ray worker died"):
-        got.extend(stream)
+    consumer.join(60)
+    assert not consumer.is_alive()
+    assert len(failures) == 1
+    assert isinstance(failures[0], sim.EngineError)
+    assert "a Ray worker died" in str(failures[0])
     engine.close()
     lost = [r for r in got if r.status == "lost"]
     assert lost

@@ -78,6 +78,8 @@ __all__ = [
     "summarize",
 ]
 
+_log = logging.getLogger(__name__)
+
 DEFAULT_MAX_ACTIONS = 1_000_000
 """A game that has not ended after this many actions fails (a plugin that never ends a round)."""
 
@@ -708,19 +710,29 @@ class RayEngine:
                             why = f"a Ray worker died: {_lost_reason(exc)}"
                         yield chunk.lost(why)
                         for other in list(pending):
-                            ray.cancel(other, force=True)
+                            _cancel(ray, other)
                             yield pending.pop(other).lost("cancelled: another task was lost")
                         raise EngineError(why) from None
                     yield results
         finally:
             for ref in pending:
-                ray.cancel(ref, force=True)
+                _cancel(ray, ref)
 
     def close(self) -> None:
         """Stop the local Ray instance this engine started (a cluster it joined is left running)."""
         if self._owned and self._ray.is_initialized():
             self._ray.shutdown()
         self._owned = False
+
+
+def _cancel(ray: Any, ref: Any) -> None:
+    """Cancel a Ray task, best effort: it may have ended, or its owner gone
+    (Ray raises ``TypeError: No owner found for object`` when this generator
+    is closed after Ray was shut down); nothing is left to stop then."""
+    try:
+        ray.cancel(ref, force=True)
+    except Exception as exc:  # any failure to cancel leaves nothing to do
+        _log.debug("could not cancel a Ray task: %s", _lost_reason(exc))
 
 
 def run(
