@@ -260,3 +260,13 @@ def test_a_simulation_checks_its_table() -> None:
         sim.Simulation.of(partners, players=3, bots=["random"], seed=1)
     with pytest.raises(ValueError, match="unknown bot"):
         sim.Simulation.of(CLASSIC, players=3, bots=["genius"], seed=1)
+
+
+def test_cancelling_a_ray_task_is_best_effort(caplog: pytest.LogCaptureFixture) -> None:
+    class GoneRay:
+        def cancel(self, ref: object, force: bool) -> None:
+            raise TypeError("No owner found for object.")
+
+    with caplog.at_level("DEBUG", logger="unorules.sim"):
+        sim._cancel(GoneRay(), object())  # nothing raised: nothing is left to stop
+    assert "could not cancel a Ray task" in caplog.text
