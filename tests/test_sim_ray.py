@@ -138,13 +138,15 @@ def test_a_ray_worker_that_dies_loses_its_games() -> None:
 
     consumer = threading.Thread(target=consume, daemon=True)
     consumer.start()
-    deadline = time.monotonic() + 60
-    while not _kill_ray_workers_playing():
-        assert time.monotonic() < deadline, "no Ray worker was playing a chunk"
-        assert consumer.is_alive(), failures
-        time.sleep(0.05)
-    consumer.join(60)
-    assert not consumer.is_alive()
+    # A worker found playing may end its chunk before the signal lands (then
+    # the run goes on): kill the workers playing until the run stops.
+    deadline = time.monotonic() + 120
+    killed = 0
+    while consumer.is_alive():
+        assert time.monotonic() < deadline, f"the run did not stop ({killed} workers killed)"
+        killed += _kill_ray_workers_playing()
+        consumer.join(0.05)
+    assert killed
     assert len(failures) == 1
     assert isinstance(failures[0], sim.EngineError)
     assert "a Ray worker died" in str(failures[0])
