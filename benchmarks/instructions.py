@@ -17,31 +17,17 @@ from __future__ import annotations
 import random
 import sys
 
-from unorules import Ruleset
+from run import all_plugins_ruleset, shipped_plugins
 
-ALL = [
-    "classic",
-    "blank-cards",
-    "custom-wilds",
-    "jump-in",
-    "seven-o",
-    "shuffle-hands",
-    "stacking",
-    "swap-hands",
-]
-ALL_OPTIONS = {
-    "with_swap_hands": True,
-    "stack_mix": True,
-    "custom_wild_1": "extra-turn",
-    "custom_wild_2": "draw-until-color",
-    "custom_wild_3": "open-hands",
-    "blank_cards": "house-rule house-rule W Y7",
-}
+from unorules import Ruleset
 
 
 def main() -> None:
     which, wanted = sys.argv[1], int(sys.argv[2])
-    rules = Ruleset.from_names(ALL, ALL_OPTIONS) if which == "all" else Ruleset.from_names(which.split(","))
+    if which == "all":
+        rules = all_plugins_ruleset(shipped_plugins())[0]
+    else:
+        rules = Ruleset.from_names(which.split(","))
     done = 0
     seed = 0
     state = rules.new_game(4, seed=seed)

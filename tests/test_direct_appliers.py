@@ -19,6 +19,7 @@ import pytest
 from unorules_classic import ClassicPlugin
 
 from unorules import Action, GameState, Plugin, Ruleset, RulesetError, hookimpl
+from unorules.plugin import Applier, ApplierWrapper
 from unorules.state import draw_event
 from unorules.testing.replay import play_randomly
 
@@ -207,18 +208,8 @@ class _Recorder(Plugin):
         self.log.append(f"{self.name} hook")
         return None
 
-    def direct_wrappers(
-        self, ruleset: Ruleset
-    ) -> Mapping[
-        str,
-        Callable[
-            [Callable[[GameState, Action], GameState | None]],
-            Callable[[GameState, Action], GameState | None],
-        ],
-    ]:
-        def wrap(
-            inner: Callable[[GameState, Action], GameState | None],
-        ) -> Callable[[GameState, Action], GameState | None]:
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
+        def wrap(inner: Applier) -> Applier:
             def apply(state: GameState, action: Action) -> GameState | None:
                 self.log.append(f"{self.name} in")
                 if self.decline(action):
@@ -300,9 +291,7 @@ def test_a_wrapper_that_returns_no_applier_is_refused() -> None:
         Ruleset.from_names(["classic"], plugins=[_OnlyReturnsNonsense()])
 
 
-def _boom_wrapper(
-    inner: Callable[[GameState, Action], GameState | None],
-) -> Callable[[GameState, Action], GameState | None]:
+def _boom_wrapper(inner: Applier) -> Applier:
     def boom(state: GameState, action: Action) -> GameState | None:
         raise ValueError("wrapped boom")
 
@@ -331,16 +320,12 @@ def _boom(state: GameState, action: Action) -> GameState | None:
 class _Boom(ClassicPlugin):
     """Classic with a direct applier of ``draw`` that raises."""
 
-    def direct_appliers(
-        self, ruleset: Ruleset
-    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
         return {"draw": _boom}
 
 
 class _NotCallable(ClassicPlugin):
-    def direct_appliers(
-        self, ruleset: Ruleset
-    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
         return {"draw": "nonsense"}  # type: ignore[dict-item]
 
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_FIELDS",
     "PLUGIN_API_VERSION",
+    "Applier",
+    "ApplierWrapper",
     "ByOption",
     "EventSpec",
     "Option",
@@ -44,6 +46,15 @@ PLUGIN_API_VERSION = 1
 A plugin sets :attr:`Plugin.api_version` to the version it was written
 against; a plugin that needs a newer contract than the installed core offers
 is refused when it is loaded, with a message saying which core to install."""
+
+Applier = Callable[["GameState", "Action"], "GameState | None"]
+"""A direct applier: the state *before* an action and the action, to the
+state after it, or ``None`` to have the action applied through the
+``apply_action`` hook (see :meth:`Plugin.direct_appliers`)."""
+
+ApplierWrapper = Callable[[Applier], Applier]
+"""A plugin's share of a direct applier: given the applier of the plugins
+after it, its own applier around that one (see :meth:`Plugin.direct_wrappers`)."""
 
 hookspec = pluggy.HookspecMarker("unorules")
 """Marks a hook specification (used by :mod:`unorules.hookspecs`)."""
@@ -317,9 +328,7 @@ class Plugin:
         card conservation can be checked. Default: none."""
         return ()
 
-    def direct_appliers(
-        self, ruleset: Ruleset
-    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
         """Functions that apply actions of some verbs in one step, by verb;
         called once per rule set. Default: none.
 
@@ -341,15 +350,7 @@ class Plugin:
         """
         return {}
 
-    def direct_wrappers(
-        self, ruleset: Ruleset
-    ) -> Mapping[
-        str,
-        Callable[
-            [Callable[[GameState, Action], GameState | None]],
-            Callable[[GameState, Action], GameState | None],
-        ],
-    ]:
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
         """This plugin's share of the direct appliers of other plugins, by
         verb; called once per rule set. Default: none.
 

@@ -29,7 +29,16 @@ from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, comp
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, excerpt
-from unorules.plugin import PLUGIN_API_VERSION, ByOption, EventSpec, Option, PhaseSpec, Plugin
+from unorules.plugin import (
+    PLUGIN_API_VERSION,
+    Applier,
+    ApplierWrapper,
+    ByOption,
+    EventSpec,
+    Option,
+    PhaseSpec,
+    Plugin,
+)
 from unorules.rng import Rng, Seed, seed_state
 from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
 
@@ -302,7 +311,7 @@ class Ruleset:
         # Direct appliers (Plugin.direct_appliers), by verb, for the verbs whose
         # apply_action asks their plugin alone, or also plugins before it that
         # wrap it (Plugin.direct_wrappers): GameState.apply tries them first.
-        self._direct_apply: dict[str, Callable[[GameState, Action], GameState | None]] = {}
+        self._direct_apply: dict[str, Applier] = {}
         self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
@@ -356,8 +365,8 @@ class Ruleset:
         plugin's ``apply_action``."""
         codes: dict[types.CodeType, tuple[tuple[object, str, str], ...]] = dict(self._impl_codes)
         by_name = {_plugin_name(plugin): plugin for plugin in self._plugins}
-        appliers: dict[str, dict[str, Callable[[GameState, Action], GameState | None]]] = {}
-        wrappers: dict[str, dict[str, Callable[..., Callable[[GameState, Action], GameState | None]]]] = {}
+        appliers: dict[str, dict[str, Applier]] = {}
+        wrappers: dict[str, dict[str, ApplierWrapper]] = {}
         for name, plugin in by_name.items():
             for attribute, offers in (("direct_appliers", appliers), ("direct_wrappers", wrappers)):
                 offer = getattr(plugin, attribute, None)
@@ -399,7 +408,7 @@ class Ruleset:
         pluggy's calling order, wrappers included."""
         return _claimants(self.hook.apply_action, self._apply_verbs, verb)
 
-    def direct_applier(self, verb: str) -> Callable[[GameState, Action], GameState | None] | None:
+    def direct_applier(self, verb: str) -> Applier | None:
         """The direct applier :meth:`GameState.apply` tries first for actions
         with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`; composed
         with the wrappers of :meth:`~unorules.Plugin.direct_wrappers` where

@@ -126,6 +126,7 @@ from unorules import (
     switch,
 )
 from unorules.errors import StateFormatError
+from unorules.plugin import Applier
 from unorules.state import PLAY, draw_event
 from unorules.validate import require
 
@@ -468,9 +469,7 @@ class ClassicPlugin(Plugin):
             return state.replace(color=action.color, phase=PLAY)
         return None
 
-    def direct_appliers(
-        self, ruleset: Ruleset
-    ) -> Mapping[str, Callable[[GameState, Action], GameState | None]]:
+    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
         # play, draw and pass in one copy of the state (Plugin.direct_appliers);
         # the rule set keeps them only where apply_action asks classic alone.
         if ruleset.watches_draws:  # on_draw is asked: draws take the general path

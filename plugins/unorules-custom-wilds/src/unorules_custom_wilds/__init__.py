@@ -242,6 +242,7 @@ from unorules import (
     register_verb,
 )
 from unorules.chain import rest_of_chain
+from unorules.plugin import Applier, ApplierWrapper
 from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
@@ -845,7 +846,7 @@ class CustomWildsPlugin(Plugin):
             result = rest(state, action)
         return None if result is None else _closing_open_hands(state, result)
 
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[[_Applier], _Applier]]:
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
         # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
         # open hands closed on what they return, as apply_action does; an
         # answer to an effect's phase takes the hook path.
@@ -969,11 +970,7 @@ def _closing_open_hands(before: GameState, result: GameState) -> GameState:
     return result
 
 
-_Applier = Callable[[GameState, Action], GameState | None]
-"""A one-step applier (``Plugin.direct_appliers``)."""
-
-
-def _wrap(inner: _Applier) -> _Applier:
+def _wrap(inner: Applier) -> Applier:
     """Custom-wilds' share of a one-step play, draw or pass (``Plugin.direct_wrappers``)."""
 
     def apply(state: GameState, action: Action) -> GameState | None:

@@ -172,6 +172,7 @@ from unorules import (
     one_of,
 )
 from unorules.chain import rest_of_chain
+from unorules.plugin import Applier, ApplierWrapper
 from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
@@ -187,9 +188,6 @@ KEEPS_WINDOW = frozenset({"uno", "catch"})
 """Verbs that are not a turn: they leave the window open."""
 
 _NONE: tuple[Action, ...] = ()
-
-_Applier = Callable[[GameState, Action], GameState | None]
-"""A one-step applier (``Plugin.direct_appliers``)."""
 
 
 def window(state: GameState) -> tuple[Phase, int] | None:
@@ -328,7 +326,7 @@ class JumpInPlugin(Plugin):
             return after  # not a turn: the window stays as it was
         return _window_after_turn(state, action, after)
 
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, Callable[[_Applier], _Applier]]:
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
         # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
         # the window tracked on what they return, as apply_action does. A
         # jump-in changes the turn before the card is played: the hook path.
@@ -490,7 +488,7 @@ def _window_after_turn(state: GameState, action: Action, after: GameState) -> Ga
     return _settle(after, None) if new["extras"] else after  # the next seat acted: closed
 
 
-def _wrap_play(inner: _Applier) -> _Applier:
+def _wrap_play(inner: Applier) -> Applier:
     """Jump-in's share of a one-step play (``Plugin.direct_wrappers``)."""
 
     def play(state: GameState, action: Action) -> GameState | None:
@@ -502,7 +500,7 @@ def _wrap_play(inner: _Applier) -> _Applier:
     return play
 
 
-def _wrap_turn(inner: _Applier) -> _Applier:
+def _wrap_turn(inner: Applier) -> Applier:
     """Jump-in's share of a one-step draw or pass (``Plugin.direct_wrappers``)."""
 
     def turn(state: GameState, action: Action) -> GameState | None:
