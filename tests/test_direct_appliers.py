@@ -1,9 +1,10 @@
 """Direct appliers (``Plugin.direct_appliers``): a plugin's shortcut next to its
 ``apply_action``, used where that hook asks the plugin alone, or where every
-plugin asked before it offers a wrapper (``Plugin.direct_wrappers``).
+plugin asked before it offers a wrapper (``Plugin.direct_wrappers``) or a
+finisher (``Plugin.direct_finishers``).
 
 Classic offers ``play``, ``draw`` and ``pass`` in one copy of the state before
-the action; jump-in and custom-wilds wrap them. They are optimisations, not
+the action; jump-in and custom-wilds finish them (in that same copy). They are optimisations, not
 rules: state by state they give what the general path (the state handed to
 ``apply_action``, then each plugin's handler) gives, and a rule set in which
 another plugin (or a wrapper) without its share is asked for a verb does not
@@ -19,7 +20,8 @@ import pytest
 from unorules_classic import ClassicPlugin
 
 from unorules import Action, GameState, Plugin, Ruleset, RulesetError, hookimpl
-from unorules.plugin import Applier, ApplierWrapper
+from unorules.chain import rest_of_chain
+from unorules.plugin import Applier, ApplierWrapper, Finisher
 from unorules.state import draw_event
 from unorules.testing.replay import play_randomly
 
@@ -180,7 +182,7 @@ def test_direct_appliers_are_dropped_where_others_are_asked() -> None:
     assert wrapped.apply_claimants("draw") == ("wrapper", "classic")
     assert wrapped.direct_applier("draw") is None
     assert wrapped.direct_applier("play") is not None
-    # Jump-in wraps classic's shortcuts; a plugin without a wrapper before them drops them again.
+    # Jump-in finishes classic's shortcuts; a plugin without its share before them drops them again.
     jump = Ruleset.from_names(["classic", "jump-in"])
     assert jump.apply_claimants("play") == ("jump-in", "classic")
     assert all(jump.direct_applier(v) is not None for v in ("play", "draw", "pass"))
@@ -347,3 +349,208 @@ def test_draw_event_is_the_event_draw_records() -> None:
     for count, reason in ((1, "turn"), (2, "penalty"), (4, "penalty")):
         drawn, cards = state.draw(1, count, reason)
         assert drawn.events[-1] == draw_event(1, cards, reason)
+
+
+_STAMPS = "test.stamps"
+
+
+def _stamped(extras: tuple[tuple[str, object], ...], name: str) -> tuple[tuple[str, object], ...]:
+    """``extras`` with ``name`` added to the stamps, kept sorted as ``with_extra`` keeps them."""
+    items = dict(extras)
+    items[_STAMPS] = (*items.get(_STAMPS, ()), name)  # type: ignore[misc]
+    return tuple(sorted(items.items()))
+
+
+class _Stamp(Plugin):
+    """Asked first for ``play`` and ``draw``: adds its name to the stamps of the
+    rest of the chain's result, through the hook or as a finisher (also a
+    wrapper that only logs, with ``wrapper``), logging the order of the
+    calls; the finisher declines when ``decline`` says so."""
+
+    requires = ("classic",)
+    apply_verbs = frozenset({"play", "draw"})
+
+    def __init__(
+        self,
+        name: str,
+        log: list[str],
+        decline: Callable[[Action], bool] = lambda a: False,
+        wrapper: bool = False,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.log = log
+        self.decline = decline
+        self.wrapper = wrapper
+
+    @hookimpl(tryfirst=True)
+    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+        self.log.append(f"{self.name} hook")
+        after: GameState | None = rest_of_chain(state.ruleset, "apply_action", self)(state, action)
+        return None if after is None else after.replace(extras=_stamped(after.extras, self.name))
+
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        def finish(state: GameState, action: Action, fields: dict[str, object]) -> bool:
+            self.log.append(f"{self.name} finish")
+            if self.decline(action):
+                return False
+            assert fields["_legal"] is None
+            fields["extras"] = _stamped(fields["extras"], self.name)  # type: ignore[arg-type]
+            return True
+
+        return {"play": finish, "draw": finish}
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
+        if not self.wrapper:
+            return {}
+
+        def wrap(inner: Applier) -> Applier:
+            def apply(state: GameState, action: Action) -> GameState | None:
+                self.log.append(f"{self.name} before")
+                return inner(state, action)
+
+            return apply
+
+        return {"play": wrap, "draw": wrap}
+
+
+class _LogWrapper(_Recorder):
+    """A wrapper-only plugin asked for ``play`` and ``draw`` (see :class:`_Recorder`)."""
+
+    apply_verbs = frozenset({"play", "draw"})
+
+
+def _hook_path(rules: Ruleset, state: GameState, action: Action) -> GameState:
+    after: GameState | None = rules._apply_caller(action.verb)(
+        state.replace(last_action=action, events=()), action
+    )
+    assert after is not None
+    return after
+
+
+def _draw_and_play(rules: Ruleset, log: list[str]) -> list[tuple[GameState, Action, GameState]]:
+    """A draw and a play of seeded games of ``rules``: the state, the action
+    and the state ``apply`` made, each also checked against the hook path."""
+    done = []
+    for verb, seed in (("draw", 4), ("play", 5)):
+        state, action = _first(rules.new_game(3, seed=seed), verb)
+        log.clear()
+        after = state.apply(action)
+        done.append((state, action, after))
+        assert after == _hook_path(rules, state, action)
+        assert after.events == _hook_path(rules, state, action).events
+    log.clear()
+    return done
+
+
+def test_finishers_run_in_the_direct_appliers_copy_in_the_hooks_order() -> None:
+    log: list[str] = []
+    rules = Ruleset.from_names(["classic"], plugins=[_Stamp("a", log), _Stamp("b", log)])
+    outer, inner, last = rules.apply_claimants("draw")
+    assert last == "classic"
+    assert rules.direct_finisher("draw") is not None
+    for state, action, after in _draw_and_play(rules, log):
+        # The last plugin before classic first, as its apply_action sees the rest's result first.
+        assert after.extra(_STAMPS) == (inner, outer)
+        log.clear()
+        state.apply(action)
+        assert log == [f"{inner} finish", f"{outer} finish"]
+    # pass: no finisher offered, and the stamps' apply_action is not asked: classic's own shortcut.
+    assert rules.direct_finisher("pass") is None
+    assert rules.direct_applier("pass") is not None
+
+
+def test_a_finisher_outside_a_wrapper_runs_on_a_copy_around_it() -> None:
+    log: list[str] = []
+    rules = Ruleset.from_names(["classic"], plugins=[_LogWrapper("inner-wrapper", log), _Stamp("stamp", log)])
+    assert rules.apply_claimants("draw") == ("stamp", "inner-wrapper", "classic")
+    # Classic takes no finisher in: the one before classic offers only a wrapper.
+    assert rules.direct_finisher("draw") is None
+    for state, action, _ in _draw_and_play(rules, log):
+        state.apply(action)
+        assert log == ["inner-wrapper in", "inner-wrapper out", "stamp finish"]
+        log.clear()
+
+
+def test_a_wrapper_and_a_finisher_of_one_plugin_run_before_and_after_the_rest() -> None:
+    log: list[str] = []
+    rules = Ruleset.from_names(["classic"], plugins=[_Stamp("both", log, wrapper=True)])
+    assert rules.direct_finisher("play") is not None
+    for state, action, after in _draw_and_play(rules, log):
+        assert after.extra(_STAMPS) == ("both",)
+        state.apply(action)
+        assert log == ["both before", "both finish"]
+        log.clear()
+
+
+class _TakesNoFinisher(ClassicPlugin):
+    """Classic whose direct appliers do not take the finishers in."""
+
+    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
+        own = ClassicPlugin().direct_appliers(Ruleset.from_names(["classic"]))
+        return {"play": own["play"], "draw": own["draw"]}
+
+
+def test_finishers_a_direct_applier_did_not_take_in_run_on_copies() -> None:
+    log: list[str] = []
+    rules = Ruleset([_TakesNoFinisher(), _Stamp("a", log), _Stamp("b", log)])
+    assert rules.direct_applier("draw") is not None
+    outer, inner, _ = rules.apply_claimants("draw")
+    for state, action, after in _draw_and_play(rules, log):
+        assert after.extra(_STAMPS) == (inner, outer)
+        state.apply(action)
+        assert log == [f"{inner} finish", f"{outer} finish"]
+        log.clear()
+
+
+def test_a_finisher_declining_sends_the_action_through_the_hook() -> None:
+    log: list[str] = []
+    rules = Ruleset.from_names(
+        ["classic"], plugins=[_Stamp("declining", log, decline=lambda a: a.verb == "play")]
+    )
+    state, play = _first(rules.new_game(2, seed=5), "play")
+    log.clear()
+    after = state.apply(play)
+    assert log == ["declining finish", "declining hook"]
+    assert after == _hook_path(rules, state, play)
+    assert after.extra(_STAMPS) == ("declining",)
+    assert after.last_action is play
+    state, draw = _first(rules.new_game(2, seed=5), "draw")
+    log.clear()
+    state.apply(draw)
+    assert log == ["declining finish"]
+
+
+class _BadFinisher(_BadWrapper):
+    name = "bad-finisher"
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
+        return {}
+
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        return {"draw": "not a function"}  # type: ignore[dict-item]
+
+
+def test_a_finisher_must_be_callable() -> None:
+    with pytest.raises(RulesetError, match="direct finisher for 'draw' that is not callable"):
+        Ruleset.from_names(["classic"], plugins=[_BadFinisher()])
+
+
+def _boom_finisher(state: GameState, action: Action, fields: dict[str, object]) -> bool:
+    raise ValueError("finished boom")
+
+
+class _BoomFinisher(_BadFinisher):
+    name = "boom-finisher"
+
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        return {"draw": _boom_finisher}
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_an_exception_in_a_finisher_names_its_plugin(taken: bool) -> None:
+    classic = ClassicPlugin() if taken else _TakesNoFinisher()
+    state = Ruleset([classic, _BoomFinisher()]).new_game(2, seed=1)
+    state, draw = _first(state, "draw")
+    with pytest.raises(ValueError, match="finished boom") as info:
+        state.apply(draw)
+    assert any("plugin 'boom-finisher' in hook 'apply_action'" in note for note in info.value.__notes__)

@@ -56,6 +56,13 @@ ApplierWrapper = Callable[[Applier], Applier]
 """A plugin's share of a direct applier: given the applier of the plugins
 after it, its own applier around that one (see :meth:`Plugin.direct_wrappers`)."""
 
+Finisher = Callable[["GameState", "Action", "dict[str, Any]"], bool]
+"""A plugin's share of a direct applier, done on the fields of the state the
+action makes before that state exists: the state *before* the action, the
+action and those fields (a new dict, written in place), to ``True``, or to
+``False`` to have the action applied through the ``apply_action`` hook (see
+:meth:`Plugin.direct_finishers`)."""
+
 hookspec = pluggy.HookspecMarker("unorules")
 """Marks a hook specification (used by :mod:`unorules.hookspecs`)."""
 
@@ -298,6 +305,9 @@ class Plugin:
     * ``direct_wrappers(ruleset)``: a method offering this plugin's share of
       such a shortcut when other plugins' ``apply_action`` come after its own
       (see :meth:`Plugin.direct_wrappers`).
+    * ``direct_finishers(ruleset)``: the same share, done on the fields of the
+      state the shortcut makes, so that it costs no copy of its own (see
+      :meth:`Plugin.direct_finishers`).
     """
 
     name: ClassVar[str] = ""
@@ -346,7 +356,14 @@ class Plugin:
 
         Where other plugins' ``apply_action`` come before this plugin's for a
         verb, the direct applier is used only if each of them offers a wrapper
-        for that verb (:meth:`direct_wrappers`).
+        or a finisher for that verb (:meth:`direct_wrappers`,
+        :meth:`direct_finishers`). To run the finishers inside its own copy,
+        the applier for a verb gets them from :meth:`Ruleset.direct_finisher`
+        (``ruleset.direct_finisher(verb)``, asked here, while this method
+        runs) and, when that is not ``None``, calls it on the fields of the
+        state it makes before making it (``False``: return ``None``). The
+        rule set keeps track of which verbs' finishers were taken in, and runs
+        the others on copies.
         """
         return {}
 
@@ -359,7 +376,8 @@ class Plugin:
         opens and closes its window around classic's play), the rule set
         can still apply actions of that verb in one step: when the last
         plugin asked offers a direct applier (:meth:`direct_appliers`) and
-        every earlier one a wrapper, it calls each wrapper once, from the
+        every earlier one a wrapper (or a finisher: :meth:`direct_finishers`,
+        which saves the wrapper's copy), it calls each wrapper once, from the
         last plugin backwards, as ``wrapper(inner)`` with ``inner`` the
         applier of the plugins after it, and keeps the outermost result.
 
@@ -373,6 +391,44 @@ class Plugin:
         usual way, through the hook. A plugin that cannot tell in advance
         which actions it would change before the rest of the chain runs (a
         jump-in, an answer to its own phase) returns ``None`` for those.
+
+        A plugin that offers a finisher for the verb too
+        (:meth:`direct_finishers`) does its work on the rest's result there:
+        its wrapper then only decides, or changes, what happens *before* the
+        rest runs, and returns ``inner``'s result as it is.
+        """
+        return {}
+
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        """This plugin's share of the direct appliers of other plugins, done
+        on the fields of the state they make, by verb; called once per rule
+        set. Default: none.
+
+        The same share as a wrapper's (:meth:`direct_wrappers`), for a plugin
+        that only changes the rest of the chain's *result* (jump-in opens or
+        closes its window in it), without the state copy a wrapper makes:
+        the direct applier calls ``finisher(state, action, fields)`` with the
+        state *before* the action, the action, and the fields of the state it
+        is about to make (a dict of its own, not yet a state; ``_legal`` is
+        ``None``). The finisher writes its changes into ``fields`` and
+        returns ``True``, leaving exactly the state this plugin's
+        ``apply_action`` would return, given the state handed to it (``state``
+        with ``last_action=action`` and no events), when the rest of the
+        chain returns the state ``fields`` describe. It returns ``False`` to
+        have the action applied the usual way, through the hook: the direct
+        applier then makes no state, though it may already have called
+        ``on_play`` (hooks are functions of their arguments, so this costs
+        time only). A finisher reads ``fields`` and the state before the
+        action; it keeps nothing.
+
+        Finishers run inside the direct applier for the plugins asked for the
+        verb right before its plugin, each of which offers one (the last of
+        them first, as their ``apply_action`` would see the rest's result);
+        a plugin further out whose wrapper comes between has its finisher
+        run on a copy of the result around that wrapper, as a wrapper of its
+        own would. A direct applier takes the finishers in by calling
+        :meth:`Ruleset.direct_finisher` while its ``direct_appliers`` is
+        asked; one that does not has them all run on copies.
         """
         return {}
 

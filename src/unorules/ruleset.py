@@ -35,12 +35,13 @@ from unorules.plugin import (
     ApplierWrapper,
     ByOption,
     EventSpec,
+    Finisher,
     Option,
     PhaseSpec,
     Plugin,
 )
 from unorules.rng import Rng, Seed, seed_state
-from unorules.state import PLAY, Event, GameState, Outcome, RoundResult
+from unorules.state import PLAY, Event, GameState, Outcome, RoundResult, _from_fields
 
 __all__ = [
     "CORE_EVENTS",
@@ -310,8 +311,11 @@ class Ruleset:
         )
         # Direct appliers (Plugin.direct_appliers), by verb, for the verbs whose
         # apply_action asks their plugin alone, or also plugins before it that
-        # wrap it (Plugin.direct_wrappers): GameState.apply tries them first.
+        # wrap or finish it (Plugin.direct_wrappers, Plugin.direct_finishers):
+        # GameState.apply tries them first.
         self._direct_apply: dict[str, Applier] = {}
+        self._finishers: dict[str, Finisher] = {}
+        self._finishers_taken: set[str] | None = None
         self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
@@ -360,47 +364,91 @@ class Ruleset:
         """Build a direct applier for each verb whose ``apply_action`` plugins all
         offer their part: the last one asked a direct applier
         (:meth:`Plugin.direct_appliers`), every earlier one a wrapper around the
-        rest (:meth:`Plugin.direct_wrappers`), composed from the last one
-        backwards. The code of each part is named in exception notes as its
-        plugin's ``apply_action``."""
+        rest (:meth:`Plugin.direct_wrappers`) or a finisher of its result
+        (:meth:`Plugin.direct_finishers`), composed from the last one
+        backwards. The finishers of the plugins right before the last one run
+        inside its applier when it takes them in (:meth:`direct_finisher`);
+        any other finisher runs on a copy of the result, as a wrapper. The
+        code of each part is named in exception notes as its plugin's
+        ``apply_action``."""
         codes: dict[types.CodeType, tuple[tuple[object, str, str], ...]] = dict(self._impl_codes)
         by_name = {_plugin_name(plugin): plugin for plugin in self._plugins}
-        appliers: dict[str, dict[str, Applier]] = {}
         wrappers: dict[str, dict[str, ApplierWrapper]] = {}
+        finishers: dict[str, dict[str, Finisher]] = {}
         for name, plugin in by_name.items():
-            for attribute, offers in (("direct_appliers", appliers), ("direct_wrappers", wrappers)):
-                offer = getattr(plugin, attribute, None)
-                if not callable(offer):
-                    continue
-                offered = offer(self)
-                for verb, function in offered.items():
-                    if not callable(function):
-                        what = "direct applier" if offers is appliers else "direct wrapper"
-                        raise RulesetError(
-                            f"plugin {name!r} offers a {what} for {verb!r} that is not callable"
-                        )
-                offers[name] = dict(offered)
+            for attribute, offers, what in (
+                ("direct_wrappers", wrappers, "direct wrapper"),
+                ("direct_finishers", finishers, "direct finisher"),
+            ):
+                offered = _offered(plugin, name, attribute, what, self)
+                if offered is not None:
+                    offers[name] = offered
 
         def note(function: object, name: str) -> None:
-            code = getattr(function, "__code__", None)
+            code = getattr(getattr(function, "func", function), "__code__", None)  # a partial's function
             if isinstance(code, types.CodeType):
                 codes[code] = (*codes.get(code, ()), (by_name[name], name, "apply_action"))
+
+        # The finishers run inside the last plugin's applier, by verb: those of
+        # the plugins right before it, each offering one, the last of them first.
+        inside: dict[str, int] = {}
+        for verb in sorted({verb for offered in finishers.values() for verb in offered}):
+            *outer, _ = self.apply_claimants(verb) or ("",)
+            run: list[Finisher] = []
+            for name in reversed(outer):
+                finisher = finishers.get(name, {}).get(verb)
+                if finisher is None:
+                    break
+                note(finisher, name)
+                run.append(finisher)
+            if run:
+                inside[verb] = len(run)
+                self._finishers[verb] = _chain_finishers(run)
+        appliers: dict[str, dict[str, Applier]] = {}
+        untaken: set[tuple[str, str]] = set()  # (plugin, verb): finishers not taken in
+        for name, plugin in by_name.items():
+            self._finishers_taken = set()
+            offered = _offered(plugin, name, "direct_appliers", "direct applier", self)
+            if offered is not None:
+                appliers[name] = offered
+                untaken.update((name, verb) for verb in offered if verb not in self._finishers_taken)
+        self._finishers_taken = None
 
         for verb in sorted({verb for offered in appliers.values() for verb in offered}):
             *outer, last = self.apply_claimants(verb) or ("",)
             applier = appliers.get(last, {}).get(verb)
-            if applier is None or any(verb not in wrappers.get(name, {}) for name in outer):
+            if applier is None or any(
+                verb not in wrappers.get(name, {}) and verb not in finishers.get(name, {}) for name in outer
+            ):
                 continue  # a plugin asked for this verb offers no part: the hook path
             note(applier, last)
-            for name in reversed(outer):
-                applier = wrappers[name][verb](applier)
-                if not callable(applier):
-                    raise RulesetError(
-                        f"plugin {name!r}'s direct wrapper for {verb!r} did not return an applier"
-                    )
-                note(applier, name)
+            within = 0 if (last, verb) in untaken else inside.get(verb, 0)
+            for position, name in enumerate(reversed(outer)):
+                finisher = finishers.get(name, {}).get(verb)
+                if finisher is not None and position >= within:
+                    applier = _finishing(applier, finisher)  # a finisher on a copy of the result
+                wrapper = wrappers.get(name, {}).get(verb)
+                if wrapper is not None:
+                    applier = wrapper(applier)
+                    if not callable(applier):
+                        raise RulesetError(
+                            f"plugin {name!r}'s direct wrapper for {verb!r} did not return an applier"
+                        )
+                    note(applier, name)
             self._direct_apply[verb] = applier
         self._impl_codes = codes
+
+    def direct_finisher(self, verb: str) -> Finisher | None:
+        """The finishers (:meth:`Plugin.direct_finishers`) a direct applier
+        for ``verb`` calls on the fields of the state it makes, composed into
+        one (``False`` from any of them: ``False``), or ``None`` when there
+        are none to run inside it. A plugin's ``direct_appliers`` asks it
+        for each verb whose applier takes them in; the rule set runs the
+        finishers of the verbs it did not ask for on copies of the result."""
+        taken = self._finishers_taken
+        if taken is not None:
+            taken.add(verb)
+        return self._finishers.get(verb)
 
     def apply_claimants(self, verb: str) -> tuple[str, ...]:
         """The names of the plugins whose ``apply_action`` implementations an
@@ -411,8 +459,9 @@ class Ruleset:
     def direct_applier(self, verb: str) -> Applier | None:
         """The direct applier :meth:`GameState.apply` tries first for actions
         with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`; composed
-        with the wrappers of :meth:`~unorules.Plugin.direct_wrappers` where
-        other plugins are asked before its own), or ``None``."""
+        with the wrappers and finishers of :meth:`~unorules.Plugin.direct_wrappers`
+        and :meth:`~unorules.Plugin.direct_finishers` where other plugins are
+        asked before its own), or ``None``."""
         return self._direct_apply.get(verb)
 
     @property
@@ -1050,6 +1099,55 @@ def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
 _MAX_CALLERS = 1024
 """At most this many compiled callers per rule set and hook are kept (phase
 names and verbs come from states and actions, which may come from outside)."""
+
+
+def _offered(plugin: Any, name: str, attribute: str, what: str, ruleset: Ruleset) -> dict[str, Any] | None:
+    """What ``plugin`` offers through ``attribute`` (``direct_appliers``,
+    ``direct_wrappers``, ``direct_finishers``) for ``ruleset``, by verb, or
+    ``None`` when it has no such method; each offer checked to be callable."""
+    offer = getattr(plugin, attribute, None)
+    if not callable(offer):
+        return None
+    offered = offer(ruleset)
+    for verb, function in offered.items():
+        if not callable(function):
+            raise RulesetError(f"plugin {name!r} offers a {what} for {verb!r} that is not callable")
+    return dict(offered)
+
+
+def _chain_finishers(finishers: Sequence[Finisher]) -> Finisher:
+    """One finisher running ``finishers`` in order, ``False`` at the first ``False``."""
+    if len(finishers) == 1:
+        return finishers[0]
+    if len(finishers) == 2:
+        first, second = finishers
+
+        def both(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+            return first(state, action, fields) and second(state, action, fields)
+
+        return both
+
+    def each(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+        return all(finisher(state, action, fields) for finisher in finishers)
+
+    return each
+
+
+def _finishing(inner: Applier, finisher: Finisher) -> Applier:
+    """``inner`` followed by ``finisher`` on a copy of its result's fields: a
+    finisher that cannot run inside the direct applier, run as a wrapper."""
+
+    def finish(state: GameState, action: Action) -> GameState | None:
+        result = inner(state, action)
+        if result is None:
+            return None
+        fields = result.__dict__.copy()
+        fields["_legal"] = None
+        if not finisher(state, action, fields):
+            return None
+        return _from_fields(fields)
+
+    return finish
 
 
 def _asks(claims: Mapping[str, frozenset[str] | None], key: str) -> Callable[[pluggy.HookImpl], bool]:

@@ -126,7 +126,7 @@ from unorules import (
     switch,
 )
 from unorules.errors import StateFormatError
-from unorules.plugin import Applier
+from unorules.plugin import Applier, Finisher
 from unorules.state import PLAY, draw_event
 from unorules.validate import require
 
@@ -472,9 +472,15 @@ class ClassicPlugin(Plugin):
     def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
         # play, draw and pass in one copy of the state (Plugin.direct_appliers);
         # the rule set keeps them only where apply_action asks classic alone.
-        if ruleset.watches_draws:  # on_draw is asked: draws take the general path
-            return {"play": _play, "pass": _direct_pass}
-        return {"play": _play, "draw": _direct_draw, "pass": _direct_pass}
+        # Other plugins' finishers (Plugin.direct_finishers) are taken in and
+        # run on the fields of the state each applier makes.
+        offered: dict[str, Applier] = {
+            "play": _play_applier(ruleset.direct_finisher("play")),
+            "pass": _pass_applier(ruleset.direct_finisher("pass")),
+        }
+        if not ruleset.watches_draws:  # on_draw is asked: draws take the general path
+            offered["draw"] = _draw_applier(ruleset.direct_finisher("draw"))
+        return offered
 
     @hookimpl(trylast=True)
     def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
@@ -673,105 +679,128 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
-    """Play ``action``'s card in ``state``, the state handed to ``apply_action``
+def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
+    """The function ``play(state, action, handed=False)`` running ``finish``
+    (other plugins' finishers, or ``None``) on the state it makes.
+
+    It plays ``action``'s card in ``state``, the state handed to ``apply_action``
     (``handed``), or else as the direct applier of ``play`` (see
     :meth:`ClassicPlugin.direct_appliers`): ``state`` is the state *before*
     the action, the result also sets ``last_action`` and starts the events
-    afresh, as the handed state has them, and ``on_play`` gets as ``previous``
-    a copy of the state before the action equal to the handed state."""
-    seat = action.seat
-    card = action.card
-    assert card is not None
-    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    hands: tuple[tuple[Card, ...], ...] = old["hands"]
-    hand = hands[seat]
-    rest = list(hand)
-    rest.remove(card)  # the first copy, as hand.index finds it
-    new_hand = tuple(rest)
-    declared: tuple[int, ...] = old["uno_declared"]
-    # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
-    exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
-    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
-    seats[seat] = new_hand
-    hands = tuple(seats)
-    discard = old["discard_pile"] + (card,)
-    color = card.color if action.color is None else action.color
-    if declared:
-        declared = tuple(s for s in declared if s != seat)
-    rules: Ruleset = old["ruleset"]
-    kind = card.kind
-    merged = False
-    if new_hand:
-        own = rules.cache.get(_OWN_KINDS)
-        if own is None:
-            own = rules.cached(_OWN_KINDS, _own_kinds)
-        if kind in own:
-            # Nobody but this plugin's on_play acts on this kind: its effect (the
-            # same as on_play's below, for a hand that is not empty) in the same copy.
-            merged = True
-            n = len(hands)
-            direction: int = old["direction"]
-            phase = PLAY
-            if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
-                nxt = (seat + 2 * direction) % n
-            elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
-                direction = -direction
-                nxt = (seat + (2 if n == 2 else 1) * direction) % n
-            elif kind == "+2":  # R-ACT-D2
-                nxt = (seat + direction) % n
-                phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
-            elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
-                nxt = (seat + direction) % n
-                name = "challenge" if rules.options["challenge"] else "penalty"
-                phase = Phase(name, 4, card, seat, old["color"])
-            else:
-                nxt = (seat + direction) % n
-            left: tuple[int, ...] = old["left"]
-            if left:  # seats have left (an elimination mode): on_play's pass_turn skips them
-                if kind == "S":
-                    steps = 2
-                elif kind == "R":
-                    steps = 2 if n - len(left) == 2 else 1
+    afresh, as the handed state has them, ``on_play`` gets as ``previous``
+    a copy of the state before the action equal to the handed state, and
+    ``finish`` (other plugins' finishers, or ``None``) completes the fields
+    of the result (``False``: ``None``, the hook path)."""
+
+    def play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
+        before = state
+        seat = action.seat
+        card = action.card
+        assert card is not None
+        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+        hands: tuple[tuple[Card, ...], ...] = old["hands"]
+        hand = hands[seat]
+        rest = list(hand)
+        rest.remove(card)  # the first copy, as hand.index finds it
+        new_hand = tuple(rest)
+        declared: tuple[int, ...] = old["uno_declared"]
+        # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
+        exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
+        seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+        seats[seat] = new_hand
+        hands = tuple(seats)
+        discard = old["discard_pile"] + (card,)
+        color = card.color if action.color is None else action.color
+        if declared:
+            declared = tuple(s for s in declared if s != seat)
+        rules: Ruleset = old["ruleset"]
+        kind = card.kind
+        merged = False
+        if new_hand:
+            own = rules.cache.get(_OWN_KINDS)
+            if own is None:
+                own = rules.cached(_OWN_KINDS, _own_kinds)
+            if kind in own:
+                # Nobody but this plugin's on_play acts on this kind: its effect (the
+                # same as on_play's below, for a hand that is not empty) in the same copy.
+                merged = True
+                n = len(hands)
+                direction: int = old["direction"]
+                phase = PLAY
+                if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
+                    nxt = (seat + 2 * direction) % n
+                elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
+                    direction = -direction
+                    nxt = (seat + (2 if n == 2 else 1) * direction) % n
+                elif kind == "+2":  # R-ACT-D2
+                    nxt = (seat + direction) % n
+                    phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
+                elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
+                    nxt = (seat + direction) % n
+                    name = "challenge" if rules.options["challenge"] else "penalty"
+                    phase = Phase(name, 4, card, seat, old["color"])
                 else:
-                    steps = 1
-                nxt = _next_seat(seat, direction, n, left, steps)
-    # One copy, its fields stored one by one (see _NEW_STATE).
-    fields = old.copy()
-    if merged:
-        fields["direction"] = direction
-        fields["current_player"] = nxt
-        fields["phase"] = phase
-    else:
-        fields["current_player"] = seat
-    fields["hands"] = hands
-    fields["discard_pile"] = discard
-    fields["color"] = color
-    fields["uno_exposed"] = exposed
-    fields["uno_declared"] = declared
-    fields["stalled"] = 0
-    if not handed:
-        fields["last_action"] = action
-        fields["events"] = ()
-    fields["_legal"] = None
-    played: GameState = _new(GameState)
-    _set_dict(played, fields)
-    if merged:
-        return played
-    if not handed:
-        # on_play's ``previous`` is the state handed to apply_action on the hook
-        # path: the state before the action, with last_action set and no events.
-        previous = old.copy()
-        previous["last_action"] = action
-        previous["events"] = ()
-        previous["_legal"] = None
-        state = _new(GameState)
-        _set_dict(state, previous)
-    # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
-    result = rules.play_effect(played, action, state)
-    if result is None:
-        raise RuntimeError(f"no plugin applied the effect of {card}")
-    return result
+                    nxt = (seat + direction) % n
+                left: tuple[int, ...] = old["left"]
+                if left:  # seats have left (an elimination mode): on_play's pass_turn skips them
+                    if kind == "S":
+                        steps = 2
+                    elif kind == "R":
+                        steps = 2 if n - len(left) == 2 else 1
+                    else:
+                        steps = 1
+                    nxt = _next_seat(seat, direction, n, left, steps)
+        # One copy, its fields stored one by one (see _NEW_STATE).
+        fields = old.copy()
+        if merged:
+            fields["direction"] = direction
+            fields["current_player"] = nxt
+            fields["phase"] = phase
+        else:
+            fields["current_player"] = seat
+        fields["hands"] = hands
+        fields["discard_pile"] = discard
+        fields["color"] = color
+        fields["uno_exposed"] = exposed
+        fields["uno_declared"] = declared
+        fields["stalled"] = 0
+        if not handed:
+            fields["last_action"] = action
+            fields["events"] = ()
+        fields["_legal"] = None
+        if merged and finish is not None and not finish(before, action, fields):
+            return None
+        played: GameState = _new(GameState)
+        _set_dict(played, fields)
+        if merged:
+            return played
+        if not handed:
+            # on_play's ``previous`` is the state handed to apply_action on the hook
+            # path: the state before the action, with last_action set and no events.
+            previous = old.copy()
+            previous["last_action"] = action
+            previous["events"] = ()
+            previous["_legal"] = None
+            state = _new(GameState)
+            _set_dict(state, previous)
+        # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
+        result = rules.play_effect(played, action, state)
+        if result is None:
+            raise RuntimeError(f"no plugin applied the effect of {card}")
+        if finish is not None:  # on a copy of what on_play returned
+            fields = result.__dict__.copy()
+            fields["_legal"] = None
+            if not finish(before, action, fields):
+                return None
+            result = _new(GameState)
+            _set_dict(result, fields)
+        return result
+
+    return play
+
+
+_play = _play_applier(None)
+"""Classic's play without finishers, for the hook path (``handed=True``) and classic alone."""
 
 
 def _draw(state: GameState, seat: int) -> GameState:
@@ -819,92 +848,106 @@ def _draw(state: GameState, seat: int) -> GameState:
     return after.pass_turn(1, seat, stalled=stalled)
 
 
-def _direct_draw(state: GameState, action: Action) -> GameState | None:
-    """The direct applier of ``draw`` (offered only where no plugin watches
+def _draw_applier(finish: Finisher | None) -> Applier:
+    """The direct applier of ``draw`` running ``finish`` (offered only where no plugin watches
     draws): :func:`_draw` in one copy of the state before the action (see
-    _NEW_STATE), when the draw needs no reshuffle; else ``None``."""
-    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    rules: Ruleset = old["ruleset"]
-    seat = action.seat
-    left: tuple[int, ...] = old["left"]
-    phase: Phase = old["phase"]
-    pile: tuple[Card, ...] = old["draw_pile"]
-    hands: tuple[tuple[Card, ...], ...] = old["hands"]
-    if phase.name == "penalty":
-        # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
-        count = phase.count
-        if count > len(pile):
-            return None
-        drawn = pile[:count]
-        fields = old.copy()
-        fields["draw_pile"] = pile[count:]
-        fields["events"] = (draw_event(seat, drawn, "penalty"),)
-        fields["current_player"] = (
-            _next_seat(seat, old["direction"], len(hands), left, 1)
-            if left
-            else (seat + old["direction"]) % len(hands)
-        )
-        fields["phase"] = PLAY
-    else:
-        if not pile:
-            return None
-        drawn = pile[:1]
-        card = pile[0]
-        fields = old.copy()
-        fields["draw_pile"] = pile[1:]
-        event = _TURN_DRAWS.get((seat, card))
-        if event is None:
-            event = draw_event(seat, drawn, "turn")
-            if len(_TURN_DRAWS) < 10_000:
-                _TURN_DRAWS[seat, card] = event
-        fields["events"] = (event,)
-        # is_playable, inlined (the draw keeps the top card and the colour).
-        color = card.color
-        if color is None:
-            playable = card.kind != "W+4" or rules.options["challenge"] or is_playable(state, seat, card)
-        else:
-            playable = color is old["color"] or card.kind == old["discard_pile"][-1].kind
-        if playable:
-            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
-        else:
+    _NEW_STATE), when the draw needs no reshuffle; else ``None``. ``finish``:
+    as for :func:`_play_applier`."""
+
+    def draw(state: GameState, action: Action) -> GameState | None:
+        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+        rules: Ruleset = old["ruleset"]
+        seat = action.seat
+        left: tuple[int, ...] = old["left"]
+        phase: Phase = old["phase"]
+        pile: tuple[Card, ...] = old["draw_pile"]
+        hands: tuple[tuple[Card, ...], ...] = old["hands"]
+        if phase.name == "penalty":
+            # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
+            count = phase.count
+            if count > len(pile):
+                return None
+            drawn = pile[:count]
+            fields = old.copy()
+            fields["draw_pile"] = pile[count:]
+            fields["events"] = (draw_event(seat, drawn, "penalty"),)
             fields["current_player"] = (
                 _next_seat(seat, old["direction"], len(hands), left, 1)
                 if left
                 else (seat + old["direction"]) % len(hands)
             )
             fields["phase"] = PLAY
-        fields["stalled"] = 0
-    seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
-    seats[seat] = hands[seat] + drawn
-    fields["hands"] = tuple(seats)
-    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
-    fields["last_action"] = action
-    fields["_legal"] = None
-    after: GameState = _new(GameState)
-    _set_dict(after, fields)
-    return after
+        else:
+            if not pile:
+                return None
+            drawn = pile[:1]
+            card = pile[0]
+            fields = old.copy()
+            fields["draw_pile"] = pile[1:]
+            event = _TURN_DRAWS.get((seat, card))
+            if event is None:
+                event = draw_event(seat, drawn, "turn")
+                if len(_TURN_DRAWS) < 10_000:
+                    _TURN_DRAWS[seat, card] = event
+            fields["events"] = (event,)
+            # is_playable, inlined (the draw keeps the top card and the colour).
+            color = card.color
+            if color is None:
+                playable = card.kind != "W+4" or rules.options["challenge"] or is_playable(state, seat, card)
+            else:
+                playable = color is old["color"] or card.kind == old["discard_pile"][-1].kind
+            if playable:
+                # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
+                fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
+            else:
+                fields["current_player"] = (
+                    _next_seat(seat, old["direction"], len(hands), left, 1)
+                    if left
+                    else (seat + old["direction"]) % len(hands)
+                )
+                fields["phase"] = PLAY
+            fields["stalled"] = 0
+        seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
+        seats[seat] = hands[seat] + drawn
+        fields["hands"] = tuple(seats)
+        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+        fields["last_action"] = action
+        fields["_legal"] = None
+        if finish is not None and not finish(state, action, fields):
+            return None
+        after: GameState = _new(GameState)
+        _set_dict(after, fields)
+        return after
+
+    return draw
 
 
-def _direct_pass(state: GameState, action: Action) -> GameState | None:
+def _pass_applier(finish: Finisher | None) -> Applier:
     """The direct applier of ``pass``: the window closed and the turn passed in
-    one copy of the state before the action (see _NEW_STATE)."""
-    seat = action.seat
-    old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-    left: tuple[int, ...] = old["left"]
-    n = len(old["hands"])
-    fields = old.copy()
-    fields["current_player"] = (
-        _next_seat(seat, old["direction"], n, left, 1) if left else (seat + old["direction"]) % n
-    )
-    fields["phase"] = PLAY
-    fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
-    fields["last_action"] = action
-    fields["events"] = ()
-    fields["_legal"] = None
-    after: GameState = _new(GameState)
-    _set_dict(after, fields)
-    return after
+    one copy of the state before the action (see _NEW_STATE). ``finish``: as
+    for :func:`_play_applier`."""
+
+    def pass_(state: GameState, action: Action) -> GameState | None:
+        seat = action.seat
+        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+        left: tuple[int, ...] = old["left"]
+        n = len(old["hands"])
+        fields = old.copy()
+        fields["current_player"] = (
+            _next_seat(seat, old["direction"], n, left, 1) if left else (seat + old["direction"]) % n
+        )
+        fields["phase"] = PLAY
+        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+        fields["last_action"] = action
+        fields["events"] = ()
+        fields["_legal"] = None
+        if finish is not None and not finish(state, action, fields):
+            return None
+        after: GameState = _new(GameState)
+        _set_dict(after, fields)
+        return after
+
+    return pass_
 
 
 def _call_uno(state: GameState, seat: int) -> GameState:

@@ -242,7 +242,7 @@ from unorules import (
     register_verb,
 )
 from unorules.chain import rest_of_chain
-from unorules.plugin import Applier, ApplierWrapper
+from unorules.plugin import Finisher
 from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
@@ -846,11 +846,12 @@ class CustomWildsPlugin(Plugin):
             result = rest(state, action)
         return None if result is None else _closing_open_hands(state, result)
 
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
-        # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
-        # open hands closed on what they return, as apply_action does; an
-        # answer to an effect's phase takes the hook path.
-        return dict.fromkeys(("play", "draw", "pass"), _wrap)
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        # On the fields of the state classic's one-step play, draw and pass
+        # make (Plugin.direct_finishers): open hands closed as apply_action
+        # closes them on the rest's result; an answer to an effect's phase
+        # takes the hook path.
+        return dict.fromkeys(("play", "draw", "pass"), _finish)
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -970,30 +971,47 @@ def _closing_open_hands(before: GameState, result: GameState) -> GameState:
     return result
 
 
-def _wrap(inner: Applier) -> Applier:
-    """Custom-wilds' share of a one-step play, draw or pass (``Plugin.direct_wrappers``)."""
-
-    def apply(state: GameState, action: Action) -> GameState | None:
-        if state.__dict__["phase"].name in _PHASE_VERBS:
-            return None  # an effect's phase: apply_action answers it
-        result = inner(state, action)
-        return None if result is None else _closing_open_hands(state, result)
-
-    return apply
+def _finish(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+    """Custom-wilds' share of a one-step play, draw or pass
+    (``Plugin.direct_finishers``): the open hands closed in the fields of the
+    state made, as :func:`_close_open_hands` closes them."""
+    if state.__dict__["phase"].name in _PHASE_VERBS:
+        return False  # an effect's phase: apply_action answers it
+    for key, owners in fields["extras"]:  # the open hands, if any (every action)
+        if key == OPEN_HANDS:
+            rest = _open_after(state, fields, owners)
+            if rest is not owners:
+                items = dict(fields["extras"])
+                if rest is None:
+                    del items[OPEN_HANDS]
+                else:
+                    items[OPEN_HANDS] = rest
+                fields["extras"] = tuple(sorted(items.items()))  # as with_extra keeps them
+            break
+    return True
 
 
 def _close_open_hands(before: GameState, result: GameState, owners: tuple[int, ...]) -> GameState:
     """C7: hands close when the open-hands card's player is next to move, and
     at the end of a round (``owners``: the seats whose open-hands card is in force)."""
+    rest = _open_after(before, result.__dict__, owners)
+    return result if rest is owners else result.with_extra(OPEN_HANDS, rest)
+
+
+def _open_after(
+    before: GameState, fields: Mapping[str, Any], owners: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """C7: the seats whose open-hands card stays in force in a state of
+    ``fields`` made from ``before``, where it was in force for ``owners``:
+    ``owners`` itself when none closes, ``None`` when all do."""
     if not owners:
-        return result
-    if len(result.rounds) != len(before.rounds):
-        return result.with_extra(OPEN_HANDS, None)
-    current = result.current_player
+        return owners
+    if len(fields["rounds"]) != len(before.rounds):
+        return None
+    current = fields["current_player"]
     if current in owners:
-        rest = tuple(s for s in owners if s != current)
-        return result.with_extra(OPEN_HANDS, rest or None)
-    return result
+        return tuple(s for s in owners if s != current) or None
+    return owners
 
 
 def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:

@@ -7,8 +7,8 @@ and undoes the turn flow of the card jumped on before the jumping card takes
 effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
 chain a state in which the jumper is the seat to move, and tracks the window on
 what the rest returns). For turn plays, draws and passes it also offers
-``direct_wrappers``: the same window tracking around classic's one-step
-appliers, so those actions are applied in one step with jump-in too.
+``direct_finishers``: the same window tracking done inside classic's one-step
+appliers, so those actions are applied in one step, one copy, with jump-in too.
 
 Rules
 -----
@@ -172,7 +172,7 @@ from unorules import (
     one_of,
 )
 from unorules.chain import rest_of_chain
-from unorules.plugin import Applier, ApplierWrapper
+from unorules.plugin import Finisher
 from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
@@ -326,11 +326,12 @@ class JumpInPlugin(Plugin):
             return after  # not a turn: the window stays as it was
         return _window_after_turn(state, action, after)
 
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
-        # Around classic's one-step play, draw and pass (Plugin.direct_wrappers):
-        # the window tracked on what they return, as apply_action does. A
-        # jump-in changes the turn before the card is played: the hook path.
-        return {"play": _wrap_play, "draw": _wrap_turn, "pass": _wrap_turn}
+    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
+        # On the fields of the state classic's one-step play, draw and pass
+        # make (Plugin.direct_finishers): the window tracked as apply_action
+        # tracks it on the rest's result. A jump-in changes the turn before
+        # the card is played: the hook path.
+        return {"play": _finish_play, "draw": _finish_turn, "pass": _finish_turn}
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -450,8 +451,16 @@ def _window_after_play(
     ``state`` (a jump-in with ``jump``, while the window ``saved`` was open),
     with the window open on the card just played, or closed when the round
     ended (R-JUMP)."""
-    old = state.__dict__  # fields read from the dicts: this runs on every play
-    new = after.__dict__
+    settled = _settled(after.__dict__, _window_of_play(state.__dict__, action, after.__dict__, jump, saved))
+    return after if settled is None else after.replace(**settled)
+
+
+def _window_of_play(
+    old: Mapping[str, Any], action: Action, new: Mapping[str, Any], jump: bool, saved: Any
+) -> Any:
+    """The window after the play ``action`` (a jump-in with ``jump``, while the
+    window ``saved`` was open) between states of fields ``old`` and ``new``:
+    open on the card just played, or ``None`` when the round ended (R-JUMP)."""
     if (
         (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
         and new["outcome"] is None
@@ -459,55 +468,82 @@ def _window_after_play(
     ):
         # A card was played: the window opens on it. An identical jump-in keeps
         # the turn flow it replaced, so a jump on a jump replaces them all.
-        if not (jump and action.card is old["discard_pile"][-1]):
-            phase = old["phase"]
-            direction = old["direction"]
-            saved = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
-    else:
-        saved = None
-    if saved is not None and not new["extras"]:  # _settle's usual case, inlined
-        return after.replace(extras=((WINDOW, saved),))
-    return _settle(after, saved)
+        if jump and action.card is old["discard_pile"][-1]:
+            return saved
+        phase = old["phase"]
+        direction = old["direction"]
+        return _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
+    return None
 
 
 def _window_after_turn(state: GameState, action: Action, after: GameState) -> GameState:
     """``after``, the state the rest of the chain made of ``action`` in ``state``
     (a verb that is a turn, not in ``KEEPS_WINDOW``), with the window closed:
     the next seat acted (R-JUMP)."""
-    old = state.__dict__
     new = after.__dict__
+    if not new["extras"] or _keeps_turn(state.__dict__, action, new):
+        return after
+    settled = _settled(new, None)
+    return after if settled is None else after.replace(**settled)
+
+
+def _keeps_turn(old: Mapping[str, Any], action: Action, new: Mapping[str, Any]) -> bool:
+    """Whether ``action``, between states of fields ``old`` and ``new``, is
+    another seat's action that left the turn as it was (a coaching report):
+    it keeps the window open (R-JUMP)."""
     current = old["current_player"]
-    if (
+    return (
         action.seat != current
         and (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
         and new["current_player"] == current
         and new["phase"] == old["phase"]
         and new["discard_pile"][-1] is old["discard_pile"][-1]
+    )
+
+
+def _finish_play(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+    """Jump-in's share of a one-step play (``Plugin.direct_finishers``): the
+    window opened on the card just played, in the fields of the state made."""
+    old = state.__dict__
+    if action.seat != old["current_player"]:
+        return False  # a jump-in: apply_action sets its turn up before the card is played
+    # _window_of_play for a turn play, inlined (every play).
+    if (
+        (fields["rounds"] is old["rounds"] or len(fields["rounds"]) == len(old["rounds"]))
+        and fields["outcome"] is None
+        and fields["hands"][action.seat]
     ):
-        return after  # another seat's action that left the turn as it was (a coaching report)
-    return _settle(after, None) if new["extras"] else after  # the next seat acted: closed
+        phase = old["phase"]
+        direction = old["direction"]
+        value = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
+    else:
+        value = None
+    if not fields["extras"]:  # _settled's usual case, inlined (every play)
+        if value is not None:
+            fields["extras"] = ((WINDOW, value),)
+        return True
+    settled = _settled(fields, value)
+    if settled is not None:
+        fields.update(settled)
+    return True
 
 
-def _wrap_play(inner: Applier) -> Applier:
-    """Jump-in's share of a one-step play (``Plugin.direct_wrappers``)."""
-
-    def play(state: GameState, action: Action) -> GameState | None:
-        if action.seat != state.__dict__["current_player"]:
-            return None  # a jump-in: apply_action sets its turn up before the card is played
-        after = inner(state, action)
-        return None if after is None else _window_after_play(state, action, after, False, None)
-
-    return play
-
-
-def _wrap_turn(inner: Applier) -> Applier:
-    """Jump-in's share of a one-step draw or pass (``Plugin.direct_wrappers``)."""
-
-    def turn(state: GameState, action: Action) -> GameState | None:
-        after = inner(state, action)
-        return None if after is None else _window_after_turn(state, action, after)
-
-    return turn
+def _finish_turn(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+    """Jump-in's share of a one-step draw or pass (``Plugin.direct_finishers``):
+    the window closed in the fields of the state made."""
+    extras = fields["extras"]
+    if not extras:
+        return True
+    old = state.__dict__
+    if action.seat != old["current_player"] and _keeps_turn(old, action, fields):
+        return True
+    if len(extras) == 1 and extras[0][0] == WINDOW:  # _settled's usual case, inlined
+        fields["extras"] = ()
+        return True
+    settled = _settled(fields, None)
+    if settled is not None:
+        fields.update(settled)
+    return True
 
 
 _REPLACES = "replaces the action of the card jumped on"
@@ -519,17 +555,25 @@ _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 
 
 def _settle(state: GameState, value: Any) -> GameState:
-    """``state`` with the window set to ``value`` (``None``: closed) and, when a
-    window closed or opened, the out-of-turn UNO calls it carried lapsed (the
-    caller jumped in, which used its call, or did not: R-UNO-CALL); in one copy
-    at most, the extras kept sorted as ``with_extra`` keeps them."""
-    extras = state.__dict__["extras"]  # read from the dict: this runs on most actions
+    """``state`` with the window set to ``value`` (``None``: closed), as
+    :func:`_settled` sets it."""
+    settled = _settled(state.__dict__, value)
+    return state if settled is None else state.replace(**settled)
+
+
+def _settled(fields: Mapping[str, Any], value: Any) -> dict[str, Any] | None:
+    """The changes to a state of ``fields`` that set the window to ``value``
+    (``None``: closed) and, when a window closed or opened, lapse the
+    out-of-turn UNO calls it carried (the caller jumped in, which used its
+    call, or did not: R-UNO-CALL); the extras kept sorted as ``with_extra``
+    keeps them. ``None`` when nothing changes."""
+    extras = fields["extras"]
     if not extras:
-        return state if value is None else state.replace(extras=((WINDOW, value),))
+        return None if value is None else {"extras": ((WINDOW, value),)}
     if len(extras) == 1 and extras[0][0] == WINDOW:  # the window alone: no calls lapse
         if extras[0][1] is value:
-            return state
-        return state.replace(extras=() if value is None else ((WINDOW, value),))
+            return None
+        return {"extras": () if value is None else ((WINDOW, value),)}
     items: list[tuple[str, Any]] = []
     calls: Any = None
     changed = False
@@ -554,11 +598,11 @@ def _settle(state: GameState, value: Any) -> GameState:
         items.append((WINDOW, value))
         changed = True
     if not changed:
-        return state
-    declared = state.uno_declared
+        return None
+    declared = fields["uno_declared"]
     if calls is not None and any(s in calls for s in declared):
-        return state.replace(extras=tuple(items), uno_declared=tuple(s for s in declared if s not in calls))
-    return state.replace(extras=tuple(items))
+        return {"extras": tuple(items), "uno_declared": tuple(s for s in declared if s not in calls)}
+    return {"extras": tuple(items)}
 
 
 def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
