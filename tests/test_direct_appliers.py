@@ -447,7 +447,7 @@ def test_finishers_run_in_the_direct_appliers_copy_in_the_hooks_order() -> None:
     rules = Ruleset.from_names(["classic"], plugins=[_Stamp("a", log), _Stamp("b", log)])
     outer, inner, last = rules.apply_claimants("draw")
     assert last == "classic"
-    assert rules.direct_finisher("draw") is not None
+    assert len(rules.direct_finishers("draw")) == 2
     for state, action, after in _draw_and_play(rules, log):
         # The last plugin before classic first, as its apply_action sees the rest's result first.
         assert after.extra(_STAMPS) == (inner, outer)
@@ -455,7 +455,7 @@ def test_finishers_run_in_the_direct_appliers_copy_in_the_hooks_order() -> None:
         state.apply(action)
         assert log == [f"{inner} finish", f"{outer} finish"]
     # pass: no finisher offered, and the stamps' apply_action is not asked: classic's own shortcut.
-    assert rules.direct_finisher("pass") is None
+    assert rules.direct_finishers("pass") == ()
     assert rules.direct_applier("pass") is not None
 
 
@@ -464,7 +464,7 @@ def test_a_finisher_outside_a_wrapper_runs_on_a_copy_around_it() -> None:
     rules = Ruleset.from_names(["classic"], plugins=[_LogWrapper("inner-wrapper", log), _Stamp("stamp", log)])
     assert rules.apply_claimants("draw") == ("stamp", "inner-wrapper", "classic")
     # Classic takes no finisher in: the one before classic offers only a wrapper.
-    assert rules.direct_finisher("draw") is None
+    assert rules.direct_finishers("draw") == ()
     for state, action, _ in _draw_and_play(rules, log):
         state.apply(action)
         assert log == ["inner-wrapper in", "inner-wrapper out", "stamp finish"]
@@ -474,7 +474,7 @@ def test_a_finisher_outside_a_wrapper_runs_on_a_copy_around_it() -> None:
 def test_a_wrapper_and_a_finisher_of_one_plugin_run_before_and_after_the_rest() -> None:
     log: list[str] = []
     rules = Ruleset.from_names(["classic"], plugins=[_Stamp("both", log, wrapper=True)])
-    assert rules.direct_finisher("play") is not None
+    assert len(rules.direct_finishers("play")) == 1
     for state, action, after in _draw_and_play(rules, log):
         assert after.extra(_STAMPS) == ("both",)
         state.apply(action)

@@ -358,12 +358,12 @@ class Plugin:
         verb, the direct applier is used only if each of them offers a wrapper
         or a finisher for that verb (:meth:`direct_wrappers`,
         :meth:`direct_finishers`). To run the finishers inside its own copy,
-        the applier for a verb gets them from :meth:`Ruleset.direct_finisher`
-        (``ruleset.direct_finisher(verb)``, asked here, while this method
-        runs) and, when that is not ``None``, calls it on the fields of the
-        state it makes before making it (``False``: return ``None``). The
-        rule set keeps track of which verbs' finishers were taken in, and runs
-        the others on copies.
+        the applier for a verb gets them from :meth:`Ruleset.direct_finishers`
+        (``ruleset.direct_finishers(verb)``, asked here, while this method
+        runs) and calls each in turn on the fields of the state it makes,
+        before making it (``False`` from one: return ``None``). The rule set
+        keeps track of which verbs' finishers were taken in, and runs the
+        others on copies.
         """
         return {}
 
@@ -427,7 +427,7 @@ class Plugin:
         a plugin further out whose wrapper comes between has its finisher
         run on a copy of the result around that wrapper, as a wrapper of its
         own would. A direct applier takes the finishers in by calling
-        :meth:`Ruleset.direct_finisher` while its ``direct_appliers`` is
+        :meth:`Ruleset.direct_finishers` while its ``direct_appliers`` is
         asked; one that does not has them all run on copies.
         """
         return {}

@@ -314,7 +314,7 @@ class Ruleset:
         # wrap or finish it (Plugin.direct_wrappers, Plugin.direct_finishers):
         # GameState.apply tries them first.
         self._direct_apply: dict[str, Applier] = {}
-        self._finishers: dict[str, Finisher] = {}
+        self._finishers: dict[str, tuple[Finisher, ...]] = {}
         self._finishers_taken: set[str] | None = None
         self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
@@ -367,7 +367,7 @@ class Ruleset:
         rest (:meth:`Plugin.direct_wrappers`) or a finisher of its result
         (:meth:`Plugin.direct_finishers`), composed from the last one
         backwards. The finishers of the plugins right before the last one run
-        inside its applier when it takes them in (:meth:`direct_finisher`);
+        inside its applier when it takes them in (:meth:`direct_finishers`);
         any other finisher runs on a copy of the result, as a wrapper. The
         code of each part is named in exception notes as its plugin's
         ``apply_action``."""
@@ -403,7 +403,7 @@ class Ruleset:
                 run.append(finisher)
             if run:
                 inside[verb] = len(run)
-                self._finishers[verb] = _chain_finishers(run)
+                self._finishers[verb] = tuple(run)
         appliers: dict[str, dict[str, Applier]] = {}
         untaken: set[tuple[str, str]] = set()  # (plugin, verb): finishers not taken in
         for name, plugin in by_name.items():
@@ -438,17 +438,18 @@ class Ruleset:
             self._direct_apply[verb] = applier
         self._impl_codes = codes
 
-    def direct_finisher(self, verb: str) -> Finisher | None:
+    def direct_finishers(self, verb: str) -> tuple[Finisher, ...]:
         """The finishers (:meth:`Plugin.direct_finishers`) a direct applier
-        for ``verb`` calls on the fields of the state it makes, composed into
-        one (``False`` from any of them: ``False``), or ``None`` when there
-        are none to run inside it. A plugin's ``direct_appliers`` asks it
-        for each verb whose applier takes them in; the rule set runs the
-        finishers of the verbs it did not ask for on copies of the result."""
+        for ``verb`` calls, in this order, on the fields of the state it
+        makes; empty when there are none to run inside it. The applier stops
+        at the first that returns ``False`` and returns ``None`` (the hook
+        path). A plugin's ``direct_appliers`` asks for them for each verb
+        whose applier takes them in; the rule set runs the finishers of the
+        verbs it did not ask for on copies of the result."""
         taken = self._finishers_taken
         if taken is not None:
             taken.add(verb)
-        return self._finishers.get(verb)
+        return self._finishers.get(verb, ())
 
     def apply_claimants(self, verb: str) -> tuple[str, ...]:
         """The names of the plugins whose ``apply_action`` implementations an
@@ -1113,24 +1114,6 @@ def _offered(plugin: Any, name: str, attribute: str, what: str, ruleset: Ruleset
         if not callable(function):
             raise RulesetError(f"plugin {name!r} offers a {what} for {verb!r} that is not callable")
     return dict(offered)
-
-
-def _chain_finishers(finishers: Sequence[Finisher]) -> Finisher:
-    """One finisher running ``finishers`` in order, ``False`` at the first ``False``."""
-    if len(finishers) == 1:
-        return finishers[0]
-    if len(finishers) == 2:
-        first, second = finishers
-
-        def both(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-            return first(state, action, fields) and second(state, action, fields)
-
-        return both
-
-    def each(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-        return all(finisher(state, action, fields) for finisher in finishers)
-
-    return each
 
 
 def _finishing(inner: Applier, finisher: Finisher) -> Applier:

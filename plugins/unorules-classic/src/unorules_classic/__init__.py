@@ -475,11 +475,11 @@ class ClassicPlugin(Plugin):
         # Other plugins' finishers (Plugin.direct_finishers) are taken in and
         # run on the fields of the state each applier makes.
         offered: dict[str, Applier] = {
-            "play": _play_applier(ruleset.direct_finisher("play")),
-            "pass": _pass_applier(ruleset.direct_finisher("pass")),
+            "play": _play_applier(ruleset.direct_finishers("play")),
+            "pass": _pass_applier(ruleset.direct_finishers("pass")),
         }
         if not ruleset.watches_draws:  # on_draw is asked: draws take the general path
-            offered["draw"] = _draw_applier(ruleset.direct_finisher("draw"))
+            offered["draw"] = _draw_applier(ruleset.direct_finishers("draw"))
         return offered
 
     @hookimpl(trylast=True)
@@ -679,9 +679,9 @@ def _close_window(state: GameState, seat: int) -> GameState:
     return state
 
 
-def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
-    """The function ``play(state, action, handed=False)`` running ``finish``
-    (other plugins' finishers, or ``None``) on the state it makes.
+def _play_applier(finishers: tuple[Finisher, ...]) -> Callable[..., GameState | None]:
+    """The function ``play(state, action, handed=False)`` running
+    ``finishers`` (other plugins', in order) on the state it makes.
 
     It plays ``action``'s card in ``state``, the state handed to ``apply_action``
     (``handed``), or else as the direct applier of ``play`` (see
@@ -689,8 +689,8 @@ def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
     the action, the result also sets ``last_action`` and starts the events
     afresh, as the handed state has them, ``on_play`` gets as ``previous``
     a copy of the state before the action equal to the handed state, and
-    ``finish`` (other plugins' finishers, or ``None``) completes the fields
-    of the result (``False``: ``None``, the hook path)."""
+    ``finishers`` complete the fields of the result (``False`` from one:
+    ``None``, the hook path)."""
 
     def play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
         before = state
@@ -768,8 +768,10 @@ def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
             fields["last_action"] = action
             fields["events"] = ()
         fields["_legal"] = None
-        if merged and finish is not None and not finish(before, action, fields):
-            return None
+        if merged:
+            for finish in finishers:
+                if not finish(before, action, fields):
+                    return None
         played: GameState = _new(GameState)
         _set_dict(played, fields)
         if merged:
@@ -787,11 +789,12 @@ def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
         result = rules.play_effect(played, action, state)
         if result is None:
             raise RuntimeError(f"no plugin applied the effect of {card}")
-        if finish is not None:  # on a copy of what on_play returned
+        if finishers:  # on a copy of what on_play returned
             fields = result.__dict__.copy()
             fields["_legal"] = None
-            if not finish(before, action, fields):
-                return None
+            for finish in finishers:
+                if not finish(before, action, fields):
+                    return None
             result = _new(GameState)
             _set_dict(result, fields)
         return result
@@ -799,7 +802,7 @@ def _play_applier(finish: Finisher | None) -> Callable[..., GameState | None]:
     return play
 
 
-_play = _play_applier(None)
+_play = _play_applier(())
 """Classic's play without finishers, for the hook path (``handed=True``) and classic alone."""
 
 
@@ -848,11 +851,11 @@ def _draw(state: GameState, seat: int) -> GameState:
     return after.pass_turn(1, seat, stalled=stalled)
 
 
-def _draw_applier(finish: Finisher | None) -> Applier:
-    """The direct applier of ``draw`` running ``finish`` (offered only where no plugin watches
+def _draw_applier(finishers: tuple[Finisher, ...]) -> Applier:
+    """The direct applier of ``draw`` running ``finishers`` (offered only where no plugin watches
     draws): :func:`_draw` in one copy of the state before the action (see
-    _NEW_STATE), when the draw needs no reshuffle; else ``None``. ``finish``:
-    as for :func:`_play_applier`."""
+    _NEW_STATE), when the draw needs no reshuffle; else ``None``.
+    ``finishers``: as for :func:`_play_applier`."""
 
     def draw(state: GameState, action: Action) -> GameState | None:
         old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
@@ -913,8 +916,9 @@ def _draw_applier(finish: Finisher | None) -> Applier:
         fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
         fields["last_action"] = action
         fields["_legal"] = None
-        if finish is not None and not finish(state, action, fields):
-            return None
+        for finish in finishers:
+            if not finish(state, action, fields):
+                return None
         after: GameState = _new(GameState)
         _set_dict(after, fields)
         return after
@@ -922,10 +926,10 @@ def _draw_applier(finish: Finisher | None) -> Applier:
     return draw
 
 
-def _pass_applier(finish: Finisher | None) -> Applier:
+def _pass_applier(finishers: tuple[Finisher, ...]) -> Applier:
     """The direct applier of ``pass``: the window closed and the turn passed in
-    one copy of the state before the action (see _NEW_STATE). ``finish``: as
-    for :func:`_play_applier`."""
+    one copy of the state before the action (see _NEW_STATE). ``finishers``:
+    as for :func:`_play_applier`."""
 
     def pass_(state: GameState, action: Action) -> GameState | None:
         seat = action.seat
@@ -941,8 +945,9 @@ def _pass_applier(finish: Finisher | None) -> Applier:
         fields["last_action"] = action
         fields["events"] = ()
         fields["_legal"] = None
-        if finish is not None and not finish(state, action, fields):
-            return None
+        for finish in finishers:
+            if not finish(state, action, fields):
+                return None
         after: GameState = _new(GameState)
         _set_dict(after, fields)
         return after

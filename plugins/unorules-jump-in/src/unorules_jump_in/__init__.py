@@ -518,9 +518,14 @@ def _finish_play(state: GameState, action: Action, fields: dict[str, Any]) -> bo
         value = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
     else:
         value = None
-    if not fields["extras"]:  # _settled's usual case, inlined (every play)
+    extras = fields["extras"]
+    if not extras:  # _settled's usual cases, inlined (every play)
         if value is not None:
             fields["extras"] = ((WINDOW, value),)
+        return True
+    if len(extras) == 1 and extras[0][0] == WINDOW:  # the window alone: no calls lapse
+        if extras[0][1] is not value:
+            fields["extras"] = () if value is None else ((WINDOW, value),)
         return True
     settled = _settled(fields, value)
     if settled is not None:
