@@ -559,13 +559,6 @@ _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 """The window of a card played on an ordinary turn, built once per direction."""
 
 
-def _settle(state: GameState, value: Any) -> GameState:
-    """``state`` with the window set to ``value`` (``None``: closed), as
-    :func:`_settled` sets it."""
-    settled = _settled(state.__dict__, value)
-    return state if settled is None else state.replace(**settled)
-
-
 def _settled(fields: Mapping[str, Any], value: Any) -> dict[str, Any] | None:
     """The changes to a state of ``fields`` that set the window to ``value``
     (``None``: closed) and, when a window closed or opened, lapse the
