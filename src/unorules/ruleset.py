@@ -385,7 +385,7 @@ class Ruleset:
                     offers[name] = offered
 
         def note(function: object, name: str) -> None:
-            code = getattr(getattr(function, "func", function), "__code__", None)  # a partial's function
+            code = getattr(function, "__code__", None)
             if isinstance(code, types.CodeType):
                 codes[code] = (*codes.get(code, ()), (by_name[name], name, "apply_action"))
 

@@ -450,41 +450,28 @@ def _window_after_play(
     """``after``, the state the rest of the chain made of the play ``action`` in
     ``state`` (a jump-in with ``jump``, while the window ``saved`` was open),
     with the window open on the card just played, or closed when the round
-    ended (R-JUMP)."""
-    settled = _settled(after.__dict__, _window_of_play(state.__dict__, action, after.__dict__, jump, saved))
-    return after if settled is None else after.replace(**settled)
-
-
-def _window_of_play(
-    old: Mapping[str, Any], action: Action, new: Mapping[str, Any], jump: bool, saved: Any
-) -> Any:
-    """The window after the play ``action`` (a jump-in with ``jump``, while the
-    window ``saved`` was open) between states of fields ``old`` and ``new``:
-    open on the card just played, or ``None`` when the round ended (R-JUMP)."""
-    if (
-        (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
-        and new["outcome"] is None
-        and new["hands"][action.seat]
-    ):
-        # A card was played: the window opens on it. An identical jump-in keeps
-        # the turn flow it replaced, so a jump on a jump replaces them all.
-        if jump and action.card is old["discard_pile"][-1]:
-            return saved
-        phase = old["phase"]
-        direction = old["direction"]
-        return _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
-    return None
+    ended (R-JUMP): :func:`_finish_play` on a copy of its fields."""
+    fields = after.__dict__.copy()
+    _finish_play(state, action, fields, jump, saved)
+    return _with_window(after, fields)
 
 
 def _window_after_turn(state: GameState, action: Action, after: GameState) -> GameState:
     """``after``, the state the rest of the chain made of ``action`` in ``state``
     (a verb that is a turn, not in ``KEEPS_WINDOW``), with the window closed:
-    the next seat acted (R-JUMP)."""
+    the next seat acted (R-JUMP): :func:`_finish_turn` on a copy of its fields."""
+    fields = after.__dict__.copy()
+    _finish_turn(state, action, fields)
+    return _with_window(after, fields)
+
+
+def _with_window(after: GameState, fields: Mapping[str, Any]) -> GameState:
+    """``after`` with the window and the UNO calls a finisher left in
+    ``fields`` (a copy of its fields), or ``after`` itself when they did not change."""
     new = after.__dict__
-    if not new["extras"] or _keeps_turn(state.__dict__, action, new):
+    if fields["extras"] is new["extras"] and fields["uno_declared"] is new["uno_declared"]:
         return after
-    settled = _settled(new, None)
-    return after if settled is None else after.replace(**settled)
+    return after.replace(extras=fields["extras"], uno_declared=fields["uno_declared"])
 
 
 def _keeps_turn(old: Mapping[str, Any], action: Action, new: Mapping[str, Any]) -> bool:
@@ -501,35 +488,35 @@ def _keeps_turn(old: Mapping[str, Any], action: Action, new: Mapping[str, Any]) 
     )
 
 
-def _finish_play(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+def _finish_play(
+    state: GameState, action: Action, fields: dict[str, Any], jump: bool = False, saved: Any = None
+) -> bool:
     """Jump-in's share of a one-step play (``Plugin.direct_finishers``): the
-    window opened on the card just played, in the fields of the state made."""
+    window opened on the card just played, in the fields of the state made,
+    or closed when the round ended (R-JUMP). The hook path also calls it for
+    a jump-in (``jump``, while the window ``saved`` was open)."""
     old = state.__dict__
-    if action.seat != old["current_player"]:
+    if not jump and action.seat != old["current_player"]:
         return False  # a jump-in: apply_action sets its turn up before the card is played
-    # _window_of_play for a turn play, inlined (every play).
+    value = None
     if (
         (fields["rounds"] is old["rounds"] or len(fields["rounds"]) == len(old["rounds"]))
         and fields["outcome"] is None
         and fields["hands"][action.seat]
     ):
-        phase = old["phase"]
-        direction = old["direction"]
-        value = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
-    else:
-        value = None
+        # A card was played: the window opens on it. An identical jump-in keeps
+        # the turn flow it replaced, so a jump on a jump replaces them all.
+        if jump and action.card is old["discard_pile"][-1]:
+            value = saved
+        else:
+            phase = old["phase"]
+            direction = old["direction"]
+            value = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
     extras = fields["extras"]
-    if not extras:  # _settled's usual cases, inlined (every play)
-        if value is not None:
-            fields["extras"] = ((WINDOW, value),)
-        return True
-    if len(extras) == 1 and extras[0][0] == WINDOW:  # the window alone: no calls lapse
-        if extras[0][1] is not value:
-            fields["extras"] = () if value is None else ((WINDOW, value),)
-        return True
-    settled = _settled(fields, value)
-    if settled is not None:
-        fields.update(settled)
+    if not extras or (len(extras) == 1 and extras[0][0] == WINDOW):  # no UNO calls to lapse
+        fields["extras"] = () if value is None else ((WINDOW, value),)
+    else:
+        _settle(fields, value)
     return True
 
 
@@ -537,17 +524,14 @@ def _finish_turn(state: GameState, action: Action, fields: dict[str, Any]) -> bo
     """Jump-in's share of a one-step draw or pass (``Plugin.direct_finishers``):
     the window closed in the fields of the state made."""
     extras = fields["extras"]
-    if not extras:
-        return True
-    old = state.__dict__
-    if action.seat != old["current_player"] and _keeps_turn(old, action, fields):
-        return True
-    if len(extras) == 1 and extras[0][0] == WINDOW:  # _settled's usual case, inlined
-        fields["extras"] = ()
-        return True
-    settled = _settled(fields, None)
-    if settled is not None:
-        fields.update(settled)
+    if extras:
+        old = state.__dict__
+        if action.seat == old["current_player"] or not _keeps_turn(old, action, fields):
+            # The next seat acted: the window closes.
+            if len(extras) == 1 and extras[0][0] == WINDOW:  # no UNO calls to lapse
+                fields["extras"] = ()
+            else:
+                _settle(fields, None)
     return True
 
 
@@ -559,24 +543,18 @@ _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 """The window of a card played on an ordinary turn, built once per direction."""
 
 
-def _settled(fields: Mapping[str, Any], value: Any) -> dict[str, Any] | None:
-    """The changes to a state of ``fields`` that set the window to ``value``
-    (``None``: closed) and, when a window closed or opened, lapse the
-    out-of-turn UNO calls it carried (the caller jumped in, which used its
-    call, or did not: R-UNO-CALL); the extras kept sorted as ``with_extra``
-    keeps them. ``None`` when nothing changes."""
-    extras = fields["extras"]
-    if not extras:
-        return None if value is None else {"extras": ((WINDOW, value),)}
-    if len(extras) == 1 and extras[0][0] == WINDOW:  # the window alone: no calls lapse
-        if extras[0][1] is value:
-            return None
-        return {"extras": () if value is None else ((WINDOW, value),)}
+def _settle(fields: dict[str, Any], value: Any) -> None:
+    """Set the window to ``value`` (``None``: closed) in ``fields``, a new
+    state's fields whose extras hold more than the window (the finishers deal
+    with no extras and with the window alone themselves), and, when a window
+    closed or opened, lapse the out-of-turn UNO calls it carried (the caller
+    jumped in, which used its call, or did not: R-UNO-CALL); the extras kept
+    sorted as ``with_extra`` keeps them."""
     items: list[tuple[str, Any]] = []
     calls: Any = None
     changed = False
     placed = value is None
-    for key, old in extras:
+    for key, old in fields["extras"]:
         if key == CALLS:
             calls = old
             changed = True
@@ -596,11 +574,11 @@ def _settled(fields: Mapping[str, Any], value: Any) -> dict[str, Any] | None:
         items.append((WINDOW, value))
         changed = True
     if not changed:
-        return None
+        return
+    fields["extras"] = tuple(items)
     declared = fields["uno_declared"]
     if calls is not None and any(s in calls for s in declared):
-        return {"extras": tuple(items), "uno_declared": tuple(s for s in declared if s not in calls)}
-    return {"extras": tuple(items)}
+        fields["uno_declared"] = tuple(s for s in declared if s not in calls)
 
 
 def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
