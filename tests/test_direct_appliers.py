@@ -3,8 +3,9 @@
 plugin asked before it offers a wrapper (``Plugin.direct_wrappers``) or a
 finisher (``Plugin.direct_finishers``).
 
-Classic offers ``play``, ``draw`` and ``pass`` in one copy of the state before
-the action; jump-in and custom-wilds finish them (in that same copy). They are optimisations, not
+Classic offers ``play``, ``draw``, ``pass``, ``accept`` and ``challenge`` in
+one copy of the state before the action; jump-in and custom-wilds finish them
+(in that same copy). They are optimisations, not
 rules: state by state they give what the general path (the state handed to
 ``apply_action``, then each plugin's handler) gives, and a rule set in which
 another plugin (or a wrapper) without its share is asked for a verb does not
@@ -43,6 +44,7 @@ def _steps(rules: Ruleset, players: int, seed: int, actions: int) -> list[tuple[
 _CASES: list[tuple[list[str], dict[str, object]]] = [
     (["classic"], {}),
     (["classic"], {"challenge": False, "drawn_card": "must-play", "challenger": "anyone"}),
+    (["classic"], {"challenger": "anyone"}),
     (["classic", "elimination"], {}),
     (["classic", "penalties"], {}),
     (["classic", "partners"], {}),
@@ -111,6 +113,19 @@ def test_direct_appliers_give_the_general_path_state_by_state(
     if rules.direct_applier("play") is not None:
         verbs = {a.verb for _, a in steps}
         assert {"play", "draw"} <= verbs
+    if rules.direct_applier("challenge") is not None and rules.options["challenge"]:
+        # Challenges of every kind: guilty and innocent, by the victim and (with
+        # challenger=anyone) by a third seat, and accepted Wild Draw Fours.
+        answers = {
+            (a.verb, a.seat == s.current_player, a.verb == "challenge" and a.seat != s.current_player)
+            for s, a in steps
+            if a.verb in ("challenge", "accept")
+        }
+        assert {("challenge", True, False), ("accept", True, False)} <= answers
+        guilty = {e.value("guilty") for b in fast for e in b.events if e.kind == "challenge"}
+        assert guilty == {True, False}
+        if rules.options["challenger"] == "anyone" and players > 2:
+            assert ("challenge", False, True) in answers
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -127,7 +142,13 @@ def test_direct_appliers_skip_the_seats_that_left(players: int, monkeypatch: pyt
 def test_classic_alone_uses_its_direct_appliers() -> None:
     rules = Ruleset.from_names(["classic"])
     assert rules.apply_claimants("play") == ("classic",)
-    assert {v for v in ("play", "draw", "pass", "uno") if rules.direct_applier(v)} == {"play", "draw", "pass"}
+    assert {v for v in ("play", "draw", "pass", "accept", "challenge", "uno") if rules.direct_applier(v)} == {
+        "play",
+        "draw",
+        "pass",
+        "accept",
+        "challenge",
+    }
 
 
 class _Undeclared(Plugin):

@@ -470,8 +470,9 @@ class ClassicPlugin(Plugin):
         return None
 
     def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
-        # play, draw and pass in one copy of the state (Plugin.direct_appliers);
-        # the rule set keeps them only where apply_action asks classic alone.
+        # play, draw, pass, accept and challenge in one copy of the state
+        # (Plugin.direct_appliers); the rule set keeps them only where
+        # apply_action asks classic alone.
         # Other plugins' finishers (Plugin.direct_finishers) are taken in and
         # run on the fields of the state each applier makes.
         offered: dict[str, Applier] = {
@@ -480,6 +481,8 @@ class ClassicPlugin(Plugin):
         }
         if not ruleset.watches_draws:  # on_draw is asked: draws take the general path
             offered["draw"] = _draw_applier(ruleset.direct_finishers("draw"))
+            offered["accept"] = _draw_applier(ruleset.direct_finishers("accept"), accept=True)
+            offered["challenge"] = _challenge_applier(ruleset.direct_finishers("challenge"))
         return offered
 
     @hookimpl(trylast=True)
@@ -851,10 +854,12 @@ def _draw(state: GameState, seat: int) -> GameState:
     return after.pass_turn(1, seat, stalled=stalled)
 
 
-def _draw_applier(finishers: tuple[Finisher, ...]) -> Applier:
+def _draw_applier(finishers: tuple[Finisher, ...], accept: bool = False) -> Applier:
     """The direct applier of ``draw`` running ``finishers`` (offered only where no plugin watches
     draws): :func:`_draw` in one copy of the state before the action (see
-    _NEW_STATE), when the draw needs no reshuffle; else ``None``.
+    _NEW_STATE), when the draw needs no reshuffle; else ``None``. With
+    ``accept``, the applier of ``accept`` (a Wild Draw Four accepted: its
+    penalty drawn, the turn lost, as ``apply_action`` does it).
     ``finishers``: as for :func:`_play_applier`."""
 
     def draw(state: GameState, action: Action) -> GameState | None:
@@ -865,8 +870,8 @@ def _draw_applier(finishers: tuple[Finisher, ...]) -> Applier:
         phase: Phase = old["phase"]
         pile: tuple[Card, ...] = old["draw_pile"]
         hands: tuple[tuple[Card, ...], ...] = old["hands"]
-        if phase.name == "penalty":
-            # R-ACT-D2 / R-TURN-WD4: draw and lose the turn.
+        if accept or phase.name == "penalty":
+            # R-ACT-D2 / R-TURN-WD4 (R-CHALLENGE: accepted): draw and lose the turn.
             count = phase.count
             if count > len(pile):
                 return None
@@ -992,21 +997,7 @@ def _challenge(state: GameState, seat: int) -> GameState:
     state = _close_window(state, victim)
     hand = state.hands[bluffer]
     guilty = any(c.color is phase.color for c in hand)
-    verdict = "guilty" if guilty else "innocent"
-    shown = state.add_events(
-        # Private to the challenger, the only one shown the hand; the others see the verdict.
-        Event(
-            "challenge",
-            seat,
-            hand,
-            "R-CHALLENGE",
-            f"seat {bluffer}'s hand: {verdict}",
-            private=True,
-            target=bluffer,
-            count=phase.count if guilty else phase.count + 2,
-            data=(("guilty", guilty),),
-        )
-    )
+    shown = state.add_events(_challenge_event(seat, bluffer, hand, guilty, phase.count))
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and
         # the named colour stands (a decision of this plugin).
@@ -1018,6 +1009,94 @@ def _challenge(state: GameState, seat: int) -> GameState:
         # the Wild Draw Four stands and its victim draws and loses the turn.
         drawn, _ = drawn.draw(victim, phase.count, "penalty")
     return drawn.pass_turn(1, victim)
+
+
+def _challenge_event(seat: int, bluffer: int, hand: tuple[Card, ...], guilty: bool, count: int) -> Event:
+    """The event of ``seat``'s challenge of ``bluffer``'s Wild Draw Four of
+    penalty ``count``, ``hand`` shown (R-CHALLENGE)."""
+    verdict = "guilty" if guilty else "innocent"
+    # Private to the challenger, the only one shown the hand; the others see the verdict.
+    return Event(
+        "challenge",
+        seat,
+        hand,
+        "R-CHALLENGE",
+        f"seat {bluffer}'s hand: {verdict}",
+        private=True,
+        target=bluffer,
+        count=count if guilty else count + 2,
+        data=(("guilty", guilty),),
+    )
+
+
+def _challenge_applier(finishers: tuple[Finisher, ...]) -> Applier:
+    """The direct applier of ``challenge`` (offered only where no plugin
+    watches draws): :func:`_challenge` in one copy of the state before the
+    action (see _NEW_STATE), when its draws need no reshuffle; else ``None``.
+    ``finishers``: as for :func:`_play_applier`."""
+
+    def challenge(state: GameState, action: Action) -> GameState | None:
+        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
+        seat = action.seat
+        phase: Phase = old["phase"]
+        count = phase.count
+        bluffer = phase.seat
+        assert bluffer is not None
+        victim: int = old["current_player"]
+        pile: tuple[Card, ...] = old["draw_pile"]
+        hands: tuple[tuple[Card, ...], ...] = old["hands"]
+        hand = hands[bluffer]
+        guilty = any(c.color is phase.color for c in hand)
+        seats = list(hands)
+        fields = old.copy()
+        if guilty:
+            # The bluffer draws instead; the challenger takes the turn (see _challenge).
+            if count > len(pile):
+                return None
+            drawn = pile[:count]
+            seats[bluffer] = hand + drawn
+            fields["events"] = (
+                _challenge_event(seat, bluffer, hand, guilty, count),
+                draw_event(bluffer, drawn, "penalty"),
+            )
+            fields["draw_pile"] = pile[count:]
+        else:
+            cost = count + 2
+            third = seat != victim  # challenger = anyone: the victim draws too
+            if cost + (count if third else 0) > len(pile):
+                return None
+            drawn = pile[:cost]
+            seats[seat] = hands[seat] + drawn
+            events: tuple[Event, ...] = (
+                _challenge_event(seat, bluffer, hand, guilty, count),
+                draw_event(seat, drawn, "penalty"),
+            )
+            if third:
+                more = pile[cost : cost + count]
+                seats[victim] = hands[victim] + more
+                events += (draw_event(victim, more, "penalty"),)
+                cost += count
+            fields["events"] = events
+            fields["draw_pile"] = pile[cost:]
+            left: tuple[int, ...] = old["left"]
+            n = len(hands)
+            direction: int = old["direction"]
+            fields["current_player"] = (
+                _next_seat(victim, direction, n, left, 1) if left else (victim + direction) % n
+            )
+        fields["hands"] = tuple(seats)
+        fields["phase"] = PLAY
+        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
+        fields["last_action"] = action
+        fields["_legal"] = None
+        for finish in finishers:
+            if not finish(state, action, fields):
+                return None
+        after: GameState = _new(GameState)
+        _set_dict(after, fields)
+        return after
+
+    return challenge
 
 
 def _explain(state: GameState, action: Action) -> tuple[str, str] | None:

@@ -847,11 +847,11 @@ class CustomWildsPlugin(Plugin):
         return None if result is None else _closing_open_hands(state, result)
 
     def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
-        # On the fields of the state classic's one-step play, draw and pass
-        # make (Plugin.direct_finishers): open hands closed as apply_action
-        # closes them on the rest's result; an answer to an effect's phase
-        # takes the hook path.
-        return dict.fromkeys(("play", "draw", "pass"), _finish)
+        # On the fields of the state classic's one-step play, draw, pass,
+        # accept and challenge make (Plugin.direct_finishers): open hands
+        # closed as apply_action closes them on the rest's result; an answer
+        # to an effect's phase takes the hook path.
+        return dict.fromkeys(("play", "draw", "pass", "accept", "challenge"), _finish)
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -972,7 +972,7 @@ def _closing_open_hands(before: GameState, result: GameState) -> GameState:
 
 
 def _finish(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-    """Custom-wilds' share of a one-step play, draw or pass
+    """Custom-wilds' share of a one-step play, draw, pass, accept or challenge
     (``Plugin.direct_finishers``): the open hands closed in the fields of the
     state made, as :func:`_close_open_hands` closes them."""
     if state.__dict__["phase"].name in _PHASE_VERBS:

@@ -6,7 +6,7 @@ plays (``legal_actions``), keeps track of the window in which they are allowed
 and undoes the turn flow of the card jumped on before the jumping card takes
 effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
 chain a state in which the jumper is the seat to move, and tracks the window on
-what the rest returns). For turn plays, draws and passes it also offers
+what the rest returns). For turn plays, draws, passes, accepts and challenges it also offers
 ``direct_finishers``: the same window tracking done inside classic's one-step
 appliers, so those actions are applied in one step, one copy, with jump-in too.
 
@@ -327,11 +327,17 @@ class JumpInPlugin(Plugin):
         return _window_after_turn(state, action, after)
 
     def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
-        # On the fields of the state classic's one-step play, draw and pass
-        # make (Plugin.direct_finishers): the window tracked as apply_action
-        # tracks it on the rest's result. A jump-in changes the turn before
-        # the card is played: the hook path.
-        return {"play": _finish_play, "draw": _finish_turn, "pass": _finish_turn}
+        # On the fields of the state classic's one-step play, draw, pass,
+        # accept and challenge make (Plugin.direct_finishers): the window
+        # tracked as apply_action tracks it on the rest's result. A jump-in
+        # changes the turn before the card is played: the hook path.
+        return {
+            "play": _finish_play,
+            "draw": _finish_turn,
+            "pass": _finish_turn,
+            "accept": _finish_turn,
+            "challenge": _finish_turn,
+        }
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
