@@ -25,6 +25,11 @@ Seed = int | str | SupportsIndex | None
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
+_SHORT = 1 << 16
+"""The longest sequence :meth:`Rng.shuffle` shuffles with randbelow inlined."""
+_SAFE = _SPAN - _SHORT
+"""Below this, a 64-bit value is under randbelow's bound ``2**64 - 2**64 % n``
+for every ``n`` up to :data:`_SHORT` (``2**64 % n < n``)."""
 T = TypeVar("T")
 
 
@@ -80,19 +85,26 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates)."""
+        size = len(items)
+        if size > _SHORT:
+            for i in range(size - 1, 0, -1):
+                j = self.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
         # randbelow and next64 inlined, the state kept in a local: a reshuffled
-        # pile costs two Python calls less per card, the same draws in the same order.
+        # pile costs two Python calls less per card, the same draws in the same
+        # order. randbelow's bound is not computed per card: below _SAFE a
+        # value is under the bound of every n up to _SHORT, and it is computed
+        # only for the rare value above.
         s = self.state
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _SPAN - _SPAN % n
+        for i in range(size - 1, 0, -1):
             while True:
                 s = (s + _GAMMA) & _MASK
                 z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
                 z ^= z >> 31
-                if z < limit:
+                if z < _SAFE or z < _SPAN - _SPAN % (i + 1):
                     break
-            j = z % n
+            j = z % (i + 1)
             items[i], items[j] = items[j], items[i]
         self.state = s
