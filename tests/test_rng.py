@@ -44,7 +44,7 @@ def test_a_shuffle_is_pinned() -> None:
     assert gen.state == 10372713005361028285
 
 
-@given(st.integers(0, 2**64 - 1), st.integers(0, 150))
+@given(st.integers(0, 2**64 - 1), st.integers(0, 300))
 def test_shuffle_is_fisher_yates_with_randbelow(state: int, size: int) -> None:
     items = list(range(size))
     expected = list(items)
@@ -55,23 +55,33 @@ def test_shuffle_is_fisher_yates_with_randbelow(state: int, size: int) -> None:
     assert gen.state == after
 
 
-def test_shuffle_checks_the_bound_exactly_where_it_must(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With no value taken below the bound without computing it, and with the
-    # long-sequence branch for every length, the results stay the same.
+def test_shuffle_draws_one_by_one_where_it_must(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A value at or above _SAFE might be rejected by randbelow: the shuffle
+    # then draws one by one from the start (here for every value), as it does
+    # for sequences of _SHORT items and more. Nothing changes but the speed.
     cases = [(random.Random(n).getrandbits(64), n) for n in (0, 1, 2, 3, 52, 108, 300)]
     expected = []
     for state, size in cases:
         items = list(range(size))
         expected.append((_reference_shuffle(state, items), items))
-    for patch in ({"_SAFE": 0}, {"_SHORT": 1}):
+    calls: list[int] = []
+    randbelow = Rng.randbelow
+
+    def counting(gen: Rng, n: int) -> int:
+        calls.append(n)
+        return randbelow(gen, n)
+
+    for name, value in (("_SAFE", 0), ("_SHORT", 1)):
         with monkeypatch.context() as m:
-            for name, value in patch.items():
-                m.setattr(rng_module, name, value)
+            m.setattr(rng_module, name, value)
+            m.setattr(Rng, "randbelow", counting)
             for (state, size), (after, shuffled) in zip(cases, expected, strict=True):
                 gen = Rng(state)
                 items = list(range(size))
+                calls.clear()
                 gen.shuffle(items)
                 assert (gen.state, items) == (after, shuffled)
+                assert calls == list(range(size, 1, -1))
 
 
 def test_randbelow_stays_in_range_and_refuses_empty_ranges() -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import numbers
 import os
-from collections.abc import MutableSequence
+import struct
+from collections.abc import Callable, MutableSequence
 from typing import SupportsIndex, TypeVar
 
 __all__ = ["Rng", "Seed", "seed_state"]
@@ -25,11 +26,6 @@ Seed = int | str | SupportsIndex | None
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
-_SHORT = 1 << 16
-"""The longest sequence :meth:`Rng.shuffle` shuffles with randbelow inlined."""
-_SAFE = _SPAN - _SHORT
-"""Below this, a 64-bit value is under randbelow's bound ``2**64 - 2**64 % n``
-for every ``n`` up to :data:`_SHORT` (``2**64 % n < n``)."""
 T = TypeVar("T")
 
 
@@ -85,26 +81,59 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates)."""
-        size = len(items)
-        if size > _SHORT:
-            for i in range(size - 1, 0, -1):
-                j = self.randbelow(i + 1)
-                items[i], items[j] = items[j], items[i]
+        count = len(items) - 1  # one draw per position from the last down to the second
+        if count < 1:
             return
-        # randbelow and next64 inlined, the state kept in a local: a reshuffled
-        # pile costs two Python calls less per card, the same draws in the same
-        # order. randbelow's bound is not computed per card: below _SAFE a
-        # value is under the bound of every n up to _SHORT, and it is computed
-        # only for the rare value above.
-        s = self.state
-        for i in range(size - 1, 0, -1):
-            while True:
-                s = (s + _GAMMA) & _MASK
-                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                z ^= z >> 31
-                if z < _SAFE or z < _SPAN - _SPAN % (i + 1):
-                    break
-            j = z % (i + 1)
+        if count < _SHORT:
+            # Every draw of the shuffle at once (see _lanes): the same values in
+            # the same order as next64 gives them, one bulk operation per step of
+            # SplitMix64 instead of one per step and card.
+            ones, steps, low, unpack = _TABLES.get(count) or _lanes(count)
+            start = self.state
+            z = (start * ones + steps) & low
+            z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
+            z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
+            z = (z ^ (z >> 31)) & low
+            values = unpack(z.to_bytes(16 * count, "little"))[::2]
+            # Below _SAFE every value meets randbelow's bound: no draw is rejected,
+            # so these are the draws. Else (about one shuffle in 2**47) draw one by one.
+            if max(values) < _SAFE:
+                for i, value in zip(range(count, 0, -1), values, strict=True):
+                    j = value % (i + 1)
+                    items[i], items[j] = items[j], items[i]
+                self.state = (start + count * _GAMMA) & _MASK
+                return
+        for i in range(count, 0, -1):
+            j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = s
+
+
+_SHORT = 1 << 16
+"""The longest sequence :meth:`Rng.shuffle` shuffles with every draw at once."""
+_SAFE = _SPAN - _SHORT
+"""Below this, a 64-bit value is under randbelow's bound ``2**64 - 2**64 % n``
+for every ``n`` up to :data:`_SHORT` (``2**64 % n < n``): no draw of a
+shuffle of up to ``_SHORT`` items is rejected."""
+
+_TABLES: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]] = {}
+""":func:`_lanes` by count, for counts up to 128 (every deck and pile size)."""
+
+
+def _lanes(count: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
+    """What :meth:`Rng.shuffle` needs to make ``count`` draws at once.
+
+    The draws are computed side by side in one integer, one 128-bit lane per
+    draw (lane ``k`` holds draw ``k + 1``, lowest lane first): SplitMix64's
+    state ``+ (k + 1) * gamma``, then its mixing, each step one operation on
+    the whole integer. A lane's value stays under 2**64 after each masking,
+    so a product by a 64-bit constant stays inside its lane, and what a right
+    shift moves into the lane below lands in that lane's upper half, which
+    the next masking clears. Returns the lanes' ones (to spread the state),
+    their steps ``(k + 1) * gamma mod 2**64``, their low-64-bit mask and the
+    little-endian unpacker of the lanes' bytes."""
+    ones = int.from_bytes((b"\x01" + bytes(15)) * count, "little")
+    steps = b"".join(((k * _GAMMA) & _MASK).to_bytes(16, "little") for k in range(1, count + 1))
+    found = (ones, int.from_bytes(steps, "little"), ones * _MASK, struct.Struct(f"<{2 * count}Q").unpack)
+    if count <= 128:
+        _TABLES[count] = found
+    return found
