@@ -642,7 +642,7 @@ class GameState:
         (so a seat whose hand changed loses its UNO call and its exposure)."""
         return self.set_hands({seat: hand})
 
-    def set_hands(self, hands: Mapping[int, Iterable[Card]]) -> GameState:
+    def set_hands(self, hands: Mapping[int, Iterable[Card]], **changes: Any) -> GameState:
         """A copy in which each seat of ``hands`` holds the cards given (the other
         seats keep theirs).
 
@@ -656,9 +656,15 @@ class GameState:
           down to one card without calling, and still holds that card, may be
           caught; a seat that is handed a one-card hand did not play down to it.
 
-        A seat given the very cards it held (an equal tuple) has not changed.
+        A seat given the very cards it held (an equal tuple) has not changed;
+        when no seat changed, the state itself is returned.
+
+        ``changes`` are fields to set afterwards, in the same copy:
+        ``state.set_hands(hands, events=...)`` gives what
+        ``state.set_hands(hands).replace(events=...)`` would.
         """
-        old = self.hands
+        fields = self.__dict__
+        old: tuple[tuple[Card, ...], ...] = fields["hands"]
         new = list(old)
         changed: list[int] = []
         for seat, cards in hands.items():
@@ -669,22 +675,31 @@ class GameState:
                 new[seat] = hand
                 changed.append(seat)
         if not changed:
-            return self
-        fields: dict[str, Any] = {"hands": tuple(new)}
-        declared = self.uno_declared
+            return self.replace(**changes) if changes else self
+        copy = fields.copy()
+        copy["hands"] = tuple(new)
+        declared: tuple[int, ...] = fields["uno_declared"]
         if declared and any(s in changed for s in declared):
-            fields["uno_declared"] = tuple(s for s in declared if s not in changed)
-        exposed = self.uno_exposed
+            copy["uno_declared"] = tuple(s for s in declared if s not in changed)
+        exposed: tuple[int, ...] = fields["uno_exposed"]
         if exposed and any(s in changed for s in exposed):
-            fields["uno_exposed"] = tuple(s for s in exposed if s not in changed)
-        return self.replace(**fields)
+            copy["uno_exposed"] = tuple(s for s in exposed if s not in changed)
+        if changes:
+            copy.update(changes)
+            if len(copy) != _FIELD_COUNT:
+                raise _unknown_fields(changes)
+        copy["_legal"] = None  # _from_fields inlined
+        state: GameState = _new(GameState)
+        _set_dict(state, copy)
+        return state
 
-    def move_hands(self, dest: Mapping[int, int]) -> GameState:
+    def move_hands(self, dest: Mapping[int, int], **changes: Any) -> GameState:
         """A copy in which the hand of each seat ``s`` of ``dest`` has moved to seat
         ``dest[s]`` (a trade is ``{a: b, b: a}``; passing every hand on is a cycle).
 
         The seats given must be the seats receiving (``dest`` permutes them), so
-        no hand is lost. UNO calls follow the cards as in :meth:`set_hands`.
+        no hand is lost. UNO calls follow the cards as in :meth:`set_hands`;
+        ``changes`` are fields set afterwards in the same copy, as there.
         """
         if sorted(dest) != sorted(dest.values()):
             raise ValueError(
@@ -692,7 +707,7 @@ class GameState:
                 "must receive one, and no seat may receive two"
             )
         old = self.hands
-        return self.set_hands({now: old[seat] for seat, now in dest.items()})
+        return self.set_hands({now: old[seat] for seat, now in dest.items()}, **changes)
 
     def add_events(self, *events: Event) -> GameState:
         """A copy with ``events`` added to the last action's events."""

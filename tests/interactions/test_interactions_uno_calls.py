@@ -82,6 +82,23 @@ def test_r_uno_catch_move_hands_moves_whole_hands_and_refuses_to_lose_one() -> N
         state.move_hands({0: 1})
 
 
+def test_set_hands_and_move_hands_set_further_fields_in_the_same_copy() -> None:
+    state = game(["classic"], {0: "R1 R2", 1: "B8", 2: "Y3 Y4 Y5"}, players=3)
+    state = state.replace(uno_declared=(0,), uno_exposed=(1,))
+    turn = {"current_player": 2, "color": state.color}
+    given = {0: cards("R1 R9"), 1: cards("B8")}
+    assert state.set_hands(given, **turn) == state.set_hands(given).replace(**turn)
+    assert state.move_hands({0: 2, 2: 0}, **turn) == state.move_hands({0: 2, 2: 0}).replace(**turn)
+    # Later fields win, as with replace: the changes are set after the calls are voided.
+    assert state.set_hands(given, uno_declared=(0, 2)).uno_declared == (0, 2)
+    # No hand changed: only the fields.
+    assert state.set_hands({1: cards("B8")}, current_player=2) == state.replace(current_player=2)
+    before = state.to_json()
+    with pytest.raises(TypeError, match="no field 'player'"):
+        state.move_hands({0: 2, 2: 0}, player=2)
+    assert state.to_json() == before
+
+
 def test_r_uno_catch_a_draw_ends_the_exposure_of_the_seat_that_draws() -> None:
     state = game(["classic"], {1: "B8"}).replace(uno_exposed=(1,))
     drawn, _ = state.draw(1, 2, "penalty")

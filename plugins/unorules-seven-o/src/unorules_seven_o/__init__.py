@@ -108,21 +108,27 @@ None: ``seven-o`` builds with every other shipped plugin.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from unorules import Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
+from unorules import PLAY, Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
 
 __all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands"]
 
 
 def move_hands(
-    state: GameState, dest: Mapping[int, int], seat: int, detail: str, target: int | None = None
+    state: GameState,
+    dest: Mapping[int, int],
+    seat: int,
+    detail: str,
+    target: int | None = None,
+    **changes: Any,
 ) -> GameState:
     """``state`` with each hand of seat ``s`` moved to seat ``dest[s]`` (seats not
     in ``dest`` keep theirs) by the core's :meth:`~unorules.GameState.move_hands`,
     so the UNO calls follow the cards (see the plugin's docs: only a seat still
     holding the card it played down to stays open to a catch, and a call made
-    for a hand that moved is void), and a ``hands-moved`` event."""
-    moved = state.move_hands(dest)  # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
+    for a hand that moved is void), and a ``hands-moved`` event; ``changes``
+    are further fields set in the same copy (``current_player``, ``phase``)."""
     event = Event(
         "hands-moved",
         seat,
@@ -132,22 +138,30 @@ def move_hands(
         target=target,
         data=(("moves", tuple(sorted(dest.items()))),),
     )
-    return moved.add_events(event)
+    # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
+    return state.move_hands(dest, events=state.events + (event,), **changes)
 
 
-def trade_hands(state: GameState, seat: int, target: int) -> GameState:
-    """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7)."""
+def trade_hands(state: GameState, seat: int, target: int, **changes: Any) -> GameState:
+    """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7);
+    ``changes``: as for :func:`move_hands`."""
     return move_hands(
-        state, {seat: target, target: seat}, seat, f"seat {seat} and seat {target} traded hands", target
+        state,
+        {seat: target, target: seat},
+        seat,
+        f"seat {seat} and seat {target} traded hands",
+        target,
+        **changes,
     )
 
 
-def pass_hands_on(state: GameState, seat: int) -> GameState:
+def pass_hands_on(state: GameState, seat: int, **changes: Any) -> GameState:
     """``state`` after every seat still in the game passed its hand to the next
-    such seat in the direction of play (R-SEVEN-O, a 0)."""
+    such seat in the direction of play (R-SEVEN-O, a 0); ``changes``: as for
+    :func:`move_hands`."""
     dest = {s: state.next_seat(s) for s in state.active_seats}
     way = "left (+1)" if state.direction == 1 else "right (-1)"
-    return move_hands(state, dest, seat, f"every hand passed to the next seat, to the {way}")
+    return move_hands(state, dest, seat, f"every hand passed to the next seat, to the {way}", **changes)
 
 
 class SevenOPlugin(Plugin):
@@ -186,13 +200,13 @@ class SevenOPlugin(Plugin):
         seat = action.seat
         if not state.hands[seat]:
             return None  # Section 13: a last 7 or 0 moves no hands; classic ends the round (R-OUT).
+        # The hands moved and the turn passed on (as pass_turn) in one copy.
+        nxt = state.next_seat(seat)
         if kind == "7":
             target = action.target
             assert target is not None, "a 7 names a seat under seven-o"
-            moved = trade_hands(state, seat, target)  # R-SEVEN-O: the 7
-        else:
-            moved = pass_hands_on(state, seat)  # R-SEVEN-O: the 0
-        return moved.pass_turn(1, seat)
+            return trade_hands(state, seat, target, current_player=nxt, phase=PLAY)  # R-SEVEN-O: the 7
+        return pass_hands_on(state, seat, current_player=nxt, phase=PLAY)  # R-SEVEN-O: the 0
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
