@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from unorules_seven_o import move_hands
 
-from unorules import Card, GameState, IllegalActionError, Ruleset, parse_cards
+from unorules import Card, Event, GameState, IllegalActionError, Ruleset, parse_cards
 from unorules.testing import arrange_deck, rearranged
 
 HANDS = [
@@ -194,3 +195,31 @@ def test_r_seven_o_seven_by_the_rules_object() -> None:
     assert rules.needs_target(Card.parse("G7"))
     assert not rules.needs_target(Card.parse("G0"))
     assert not rules.needs_target(Card.parse("G8"))
+
+
+def test_r_seven_o_the_events_say_who_moved_which_hand() -> None:
+    state = game().apply("1: play R0")
+    (event,) = [e for e in state.events if e.kind == "hands-moved"]
+    assert event == Event(
+        "hands-moved",
+        1,
+        (),
+        "R-SEVEN-O",
+        "every hand passed to the next seat, to the left (+1)",
+        data=(("moves", ((0, 1), (1, 2), (2, 3), (3, 0))),),
+    )
+    traded = game().apply("1: play R7 3")
+    (event,) = [e for e in traded.events if e.kind == "hands-moved"]
+    assert event == Event(
+        "hands-moved",
+        1,
+        (),
+        "R-SEVEN-O",
+        "seat 1 and seat 3 traded hands",
+        target=3,
+        data=(("moves", ((1, 3), (3, 1))),),
+    )
+    # The general helper gives the same event for the same moves.
+    again = move_hands(game(), {1: 3, 3: 1}, 1, "seat 1 and seat 3 traded hands", 3)
+    assert again.events[-1] == event
+    assert (again.hands[1], again.hands[3]) == (game().hands[3], game().hands[1])

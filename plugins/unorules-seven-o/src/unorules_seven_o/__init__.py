@@ -129,39 +129,64 @@ def move_hands(
     holding the card it played down to stays open to a catch, and a call made
     for a hand that moved is void), and a ``hands-moved`` event; ``changes``
     are further fields set in the same copy (``current_player``, ``phase``)."""
-    event = Event(
-        "hands-moved",
-        seat,
-        (),
-        "R-SEVEN-O",
-        detail,
-        target=target,
-        data=(("moves", tuple(sorted(dest.items()))),),
-    )
+    event = _moved(seat, tuple(sorted(dest.items())), detail, target)
     # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
     return state.move_hands(dest, events=state.events + (event,), **changes)
 
 
 def trade_hands(state: GameState, seat: int, target: int, **changes: Any) -> GameState:
-    """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7);
-    ``changes``: as for :func:`move_hands`."""
-    return move_hands(
-        state,
-        {seat: target, target: seat},
-        seat,
-        f"seat {seat} and seat {target} traded hands",
-        target,
-        **changes,
+    """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7):
+    :func:`move_hands` of ``{seat: target, target: seat}``; ``changes``: as there."""
+    event = _TRADES.get((seat, target)) or _trade_event(seat, target)
+    hands = state.hands
+    # The core's set_hands directly: a trade always moves whole hands (move_hands' check).
+    return state.set_hands(
+        {seat: hands[target], target: hands[seat]}, events=state.events + (event,), **changes
     )
 
 
 def pass_hands_on(state: GameState, seat: int, **changes: Any) -> GameState:
     """``state`` after every seat still in the game passed its hand to the next
-    such seat in the direction of play (R-SEVEN-O, a 0); ``changes``: as for
-    :func:`move_hands`."""
-    dest = {s: state.next_seat(s) for s in state.active_seats}
+    such seat in the direction of play (R-SEVEN-O, a 0): :func:`move_hands`;
+    ``changes``: as there."""
+    fields = state.__dict__
+    hands: tuple[tuple[Card, ...], ...] = fields["hands"]
+    key = (seat, fields["direction"], len(hands), fields["left"])
+    dest, event = _PASSES.get(key) or _pass_on(state, key)
+    # The core's set_hands directly: passing on is a cycle of the seats in the game.
+    return state.set_hands({now: hands[s] for s, now in dest}, events=fields["events"] + (event,), **changes)
+
+
+_TRADES: dict[tuple[int, int], Event] = {}
+"""The ``hands-moved`` event of each trade, by seat and target (events are
+frozen values: shared, as the core shares one-card draw events)."""
+
+_PASSES: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], Event]] = {}
+"""The moves and the event of each 0, by seat, direction, seats and seats
+that left."""
+
+
+def _moved(seat: int, moves: tuple[tuple[int, int], ...], detail: str, target: int | None = None) -> Event:
+    """The ``hands-moved`` event of ``moves`` (from seat, to seat), sorted."""
+    return Event("hands-moved", seat, (), "R-SEVEN-O", detail, target=target, data=(("moves", moves),))
+
+
+def _trade_event(seat: int, target: int) -> Event:
+    moves = tuple(sorted({seat: target, target: seat}.items()))
+    event = _moved(seat, moves, f"seat {seat} and seat {target} traded hands", target)
+    if len(_TRADES) < 10_000:
+        _TRADES[seat, target] = event
+    return event
+
+
+def _pass_on(state: GameState, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, int], ...], Event]:
+    seat = key[0]
+    moves = tuple(sorted((s, state.next_seat(s)) for s in state.active_seats))
     way = "left (+1)" if state.direction == 1 else "right (-1)"
-    return move_hands(state, dest, seat, f"every hand passed to the next seat, to the {way}", **changes)
+    found = moves, _moved(seat, moves, f"every hand passed to the next seat, to the {way}")
+    if len(_PASSES) < 10_000:
+        _PASSES[key] = found
+    return found
 
 
 class SevenOPlugin(Plugin):
