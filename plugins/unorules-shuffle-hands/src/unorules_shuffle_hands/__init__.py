@@ -77,8 +77,11 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
+from typing import Any
 
 from unorules import (
+    PLAY,
     Action,
     Card,
     Event,
@@ -161,17 +164,18 @@ class ShuffleHandsPlugin(Plugin):
             # Decision (docstring): the last card ends the round and nothing is
             # shuffled; classic's on_play ends it (R-OUT).
             return None
-        return shuffle_hands(state, seat).pass_turn(1, seat)
+        return shuffle_hands(state, seat, current_player=state.next_seat(seat), phase=PLAY)  # and pass_turn
 
 
-def shuffle_hands(state: GameState, seat: int) -> GameState:
+def shuffle_hands(state: GameState, seat: int, **changes: Any) -> GameState:
     """``state`` with every hand gathered, shuffled and dealt out again one card
     at a time to the left, starting left of ``seat`` (R-SHUFFLE).
 
     Seats that left the game are skipped; the game's generator shuffles, and
     its new state is kept. The core's :meth:`~unorules.GameState.set_hands`
     deals the hands, so every seat whose hand changed loses its UNO call and
-    its exposure (R-UNO-CALL, R-UNO-CATCH).
+    its exposure (R-UNO-CALL, R-UNO-CATCH). ``changes`` are further fields
+    set in the same copy, as there (``on_play`` passes the turn on so).
     """
     hands = state.hands
     players = len(hands)
@@ -179,15 +183,13 @@ def shuffle_hands(state: GameState, seat: int) -> GameState:
     order = [(seat + i) % players for i in range(1, players + 1)]
     if left:
         order = [s for s in order if s not in left]
-    gathered = [card for s in order for card in hands[s]]
+    gathered = list(chain.from_iterable(map(hands.__getitem__, order)))
     rng = Rng(state.rng)
     rng.shuffle(gathered)
-    dealt: list[list[Card]] = [[] for _ in range(players)]
+    # Dealt one at a time in ``order``: the j-th seat of the order gets every
+    # k-th card from the j-th on.
     k = len(order)
-    for i, card in enumerate(gathered):
-        dealt[order[i % k]].append(card)
-    # The core's set_hands: UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH).
-    redealt = state.set_hands({s: dealt[s] for s in order}).replace(rng=rng.state)
+    dealt = {s: gathered[j::k] for j, s in enumerate(order)}
     sizes = ", ".join(f"seat {s}: {len(dealt[s])}" for s in sorted(order))
     event = Event(
         "shuffle-hands",
@@ -196,9 +198,10 @@ def shuffle_hands(state: GameState, seat: int) -> GameState:
         "R-SHUFFLE",
         f"hands dealt: {sizes}",
         count=len(gathered),
-        data=(("sizes", tuple(len(h) for h in redealt.hands)),),
+        data=(("sizes", tuple(len(dealt[s]) if s in dealt else len(hands[s]) for s in range(players))),),
     )
-    return redealt.add_events(event)
+    # The core's set_hands: UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH).
+    return state.set_hands(dealt, rng=rng.state, events=state.events + (event,), **changes)
 
 
 plugin = ShuffleHandsPlugin()
