@@ -96,7 +96,8 @@ class Rng:
             z = (z ^ (z >> 31)) & low
             values = unpack(z.to_bytes(16 * count, "little"))[::2]
             # Below _SAFE every value meets randbelow's bound: no draw is rejected,
-            # so these are the draws. Else (about one shuffle in 2**47) draw one by one.
+            # so these are the draws. Else (each value has one chance in 2**48) draw
+            # one by one.
             if max(values) < _SAFE:
                 for i, value in zip(range(count, 0, -1), values, strict=True):
                     j = value % (i + 1)

@@ -6,9 +6,10 @@ plays (``legal_actions``), keeps track of the window in which they are allowed
 and undoes the turn flow of the card jumped on before the jumping card takes
 effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
 chain a state in which the jumper is the seat to move, and tracks the window on
-what the rest returns). For turn plays, draws, passes, accepts and challenges it also offers
-``direct_finishers``: the same window tracking done inside classic's one-step
-appliers, so those actions are applied in one step, one copy, with jump-in too.
+what the rest returns). For turn plays, draws, passes, accepts and challenges
+it also offers ``direct_finishers``: the same window tracking done inside
+classic's one-step appliers, so those actions are applied in one step, one
+copy, with jump-in too.
 
 Rules
 -----

@@ -164,7 +164,8 @@ class ShuffleHandsPlugin(Plugin):
             # Decision (docstring): the last card ends the round and nothing is
             # shuffled; classic's on_play ends it (R-OUT).
             return None
-        return shuffle_hands(state, seat, current_player=state.next_seat(seat), phase=PLAY)  # and pass_turn
+        # The turn passed on (as pass_turn) in the same copy.
+        return shuffle_hands(state, seat, current_player=state.next_seat(seat), phase=PLAY)
 
 
 def shuffle_hands(state: GameState, seat: int, **changes: Any) -> GameState:
