@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 import pytest
@@ -20,8 +21,22 @@ def spawn(*args: str, color: bool = False) -> pexpect.spawn:
     if not color:
         env["NO_COLOR"] = "1"
     return pexpect.spawn(
-        sys.executable, ["-m", "unorules", *args], env=env, encoding="utf-8", timeout=60, dimensions=(40, 100)
+        sys.executable,
+        ["-m", "unorules", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 100),
+        preexec_fn=_as_in_a_terminal,
     )
+
+
+def _as_in_a_terminal() -> None:
+    """Ctrl-C interrupts, as in a terminal's foreground job. Started in the
+    background by a shell without job control (``... &``), the tests inherit
+    SIGINT ignored, and an ignored signal stays ignored in the child, so the
+    interrupt test would wait for nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_a_whole_game_in_a_terminal_says_what_happens_in_plain_words() -> None:
