@@ -113,6 +113,23 @@ def test_direct_appliers_give_the_general_path_state_by_state(
     if rules.direct_applier("play") is not None:
         verbs = {a.verb for _, a in steps}
         assert {"play", "draw"} <= verbs
+    if "jump-in" in names:
+        # Jump-ins take the direct play too (jump-in's wrapper sets the jumper's
+        # turn up first), except in custom-wilds' own phases.
+        jumps = [(s, a) for s, a in steps if a.verb == "play" and a.seat != s.current_player]
+        applier = rules.direct_applier("play")
+        assert jumps
+        assert applier is not None
+        direct = [applier(s, a) for s, a in jumps]
+        if "custom-wilds" in names:
+            assert sum(d is not None for d in direct) > len(jumps) // 2
+        else:
+            assert None not in direct
+        how = {e.detail for d in direct if d is not None for e in d.events if e.kind == "jump-in"}
+        expected = {"replaces the action of the card jumped on"}
+        if rules.options["jump_in_match"] == "color-or-number":
+            expected.add("matches the top card")
+        assert how == expected
     if rules.direct_applier("challenge") is not None and rules.options["challenge"]:
         # Challenges of every kind: guilty and innocent, by the victim and (with
         # challenger=anyone) by a third seat, and accepted Wild Draw Fours.

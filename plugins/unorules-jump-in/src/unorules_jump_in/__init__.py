@@ -6,10 +6,12 @@ plays (``legal_actions``), keeps track of the window in which they are allowed
 and undoes the turn flow of the card jumped on before the jumping card takes
 effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
 chain a state in which the jumper is the seat to move, and tracks the window on
-what the rest returns). For turn plays, draws, passes, accepts and challenges
-it also offers ``direct_finishers``: the same window tracking done inside
+what the rest returns). For plays, draws, passes, accepts and challenges it
+also offers ``direct_finishers``: the same window tracking done inside
 classic's one-step appliers, so those actions are applied in one step, one
-copy, with jump-in too.
+copy, with jump-in too; and a ``direct_wrappers`` entry for plays, which sets
+a jump-in's turn up before classic's one-step play (one more copy, and one
+to put the jump-in event first).
 
 Rules
 -----
@@ -173,7 +175,7 @@ from unorules import (
     one_of,
 )
 from unorules.chain import rest_of_chain
-from unorules.plugin import Finisher
+from unorules.plugin import Applier, ApplierWrapper, Finisher
 from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
@@ -327,11 +329,17 @@ class JumpInPlugin(Plugin):
             return after  # not a turn: the window stays as it was
         return _window_after_turn(state, action, after)
 
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
+        # A jump-in changes the turn before the card is played
+        # (Plugin.direct_wrappers): the jumper's turn set up, then the rest's
+        # one-step play; the window on its result is the finisher's work.
+        return {"play": _jump_in_directly}
+
     def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
         # On the fields of the state classic's one-step play, draw, pass,
         # accept and challenge make (Plugin.direct_finishers): the window
-        # tracked as apply_action tracks it on the rest's result. A jump-in
-        # changes the turn before the card is played: the hook path.
+        # tracked as apply_action tracks it on the rest's result. A jump-in's
+        # turn is set up by the wrapper above, before the rest plays the card.
         return {
             "play": _finish_play,
             "draw": _finish_turn,
@@ -431,24 +439,56 @@ def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
 
 def _jumping(state: GameState, action: Action, saved: Any) -> GameState:
     """``state`` made the jumper's turn for the jump-in ``action`` while the
-    window ``saved`` is open (R-JUMP): the seat to move is the jumper and, for
-    an identical card, the turn flow of the card jumped on is undone (R-JUMP 2);
-    the rest of the chain then plays the card as a turn play."""
+    window ``saved`` is open (R-JUMP), with the jump-in event: see
+    :func:`_jump_turn`; the rest of the chain then plays the card as a turn
+    play."""
+    event, turn = _jump_turn(state, action, saved)
+    return state.replace(**turn, events=state.events + (event,))
+
+
+def _jump_turn(state: GameState, action: Action, saved: Any) -> tuple[Event, dict[str, Any]]:
+    """The event of the jump-in ``action`` in ``state``, while the window
+    ``saved`` is open, and the fields that make it the jumper's turn (R-JUMP):
+    the seat to move is the jumper and, for an identical card, the turn flow
+    of the card jumped on is undone (R-JUMP 2)."""
     seat = action.seat
     card = action.card
     assert card is not None
     if card is state.discard_pile[-1]:
         (name, count, jumped, by, color, data), direction = saved
         phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
-        return state.replace(
-            current_player=seat,
-            phase=phase,
-            direction=direction,
-            events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _REPLACES),),
-        )
-    return state.replace(
-        current_player=seat, events=state.events + (Event("jump-in", seat, (card,), "R-JUMP", _MATCHES),)
-    )
+        turn = {"current_player": seat, "phase": phase, "direction": direction}
+        return Event("jump-in", seat, (card,), "R-JUMP", _REPLACES), turn
+    return Event("jump-in", seat, (card,), "R-JUMP", _MATCHES), {"current_player": seat}
+
+
+def _jump_in_directly(inner: Applier) -> Applier:
+    """Jump-in's direct wrapper of ``play`` (``Plugin.direct_wrappers``):
+    ``inner``, the rest's one-step play, called as it is for a turn play, and
+    for a jump-in with the jumper's turn set up first, as :func:`_jumping`
+    sets it up for the hook path (R-JUMP). The jump-in event goes first in
+    the result's events, where the hook path has it: the rest of the chain
+    adds its events after those of the state it is handed."""
+
+    def play(state: GameState, action: Action) -> GameState | None:
+        seat = action.seat
+        fields = state.__dict__
+        if seat == fields["current_player"]:
+            return inner(state, action)
+        saved: Any = None
+        for key, value in fields["extras"]:  # the window (a legal jump-in has one)
+            if key == WINDOW:
+                saved = value
+                break
+        if saved is None:
+            return None
+        event, turn = _jump_turn(state, action, saved)
+        after = inner(state.replace(**turn), action)
+        if after is None:
+            return None
+        return after.replace(events=(event, *after.__dict__["events"]))
+
+    return play
 
 
 def _window_after_play(
