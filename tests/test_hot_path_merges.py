@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from unorules_classic import _OWN_KINDS, _own_kinds
+from unorules_classic import _OWN_KINDS, _OWN_KINDS_BY_PHASE, _own_kinds
 
 from unorules import Action, Card, Event, GameState, Plugin, Ruleset, hookimpl
 from unorules.testing.replay import play_randomly
@@ -33,6 +33,7 @@ def _games(rules: Ruleset, players: int, seed: int, actions: int = 600) -> list[
         (["classic"], {"challenge": False, "drawn_card": "must-play"}),
         (["classic", "elimination"], {}),
         (["classic", "seven-o", "stacking"], {}),
+        (["classic", "stacking"], {"stack_mix": True}),
         (["classic", "jump-in", "stacking"], {"jump_in_match": "color-or-number"}),
     ],
 )
@@ -42,11 +43,13 @@ def test_merged_copies_give_the_general_path_state_by_state(
 ) -> None:
     rules = Ruleset.from_names(names, options)
     rules.cache.pop(_OWN_KINDS, None)
+    rules.cache.pop(_OWN_KINDS_BY_PHASE, None)
     steps = _games(rules, players, seed=players)
     fast = [state.replace().apply(action) for state, action in steps]
     with monkeypatch.context() as patch:
         patch.setattr(Ruleset, "watches_draws", property(lambda self: True))
         patch.setitem(rules.cache, _OWN_KINDS, frozenset())
+        patch.setitem(rules.cache, _OWN_KINDS_BY_PHASE, dict.fromkeys(rules.phases, frozenset()))
         slow = [state.replace().apply(action) for state, action in steps]
     assert fast == slow
     verbs = {action.verb for _, action in steps}
@@ -65,6 +68,11 @@ def test_classic_owns_the_kinds_nobody_else_claims() -> None:
     assert jump.play_claimants("5") == ("classic",)
     assert _own_kinds(jump) >= {"5", "S", "R", "+2", "W", "W+4"}
     # A plugin whose on_play asks about every card (play_kinds None) keeps classic from merging.
+    # stacking's on_play acts on draw cards played on a stack only (play_phases).
+    stacking = Ruleset.from_names(["classic", "stacking"])
+    assert "+2" not in _own_kinds(stacking)
+    assert {"+2", "W+4"} <= _own_kinds(stacking, "play") & _own_kinds(stacking, "drawn")
+    assert not {"+2", "W+4"} & _own_kinds(stacking, "penalty")
     table = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
     assert table.play_claimants("5") == ("penalties", "classic")
     assert _own_kinds(table) == frozenset()

@@ -76,8 +76,9 @@ def plain_pluggy(rules: Ruleset) -> Iterator[None]:
         "_apply_callers",
         "_direct_apply",
         "_play_callers",
+        "_play_by_phase",
     )
-    plain: tuple[Any, ...] = (None, legal, None, apply, None, {}, _PlainPlays(rules))
+    plain: tuple[Any, ...] = (None, legal, None, apply, None, {}, _PlainPlays(rules), None)
     saved = {name: getattr(rules, name) for name in names}
     for name, value in zip(names, plain, strict=True):
         setattr(rules, name, value)

@@ -17,7 +17,18 @@ from typing import Any, ClassVar
 
 import pytest
 
-from unorules import Action, GameState, Plugin, Ruleset, RulesetError, hookimpl, installed_plugins
+from unorules import (
+    PLAY,
+    Action,
+    ByOption,
+    GameState,
+    Phase,
+    Plugin,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    installed_plugins,
+)
 from unorules.testing.conformance import option_variant
 from unorules.testing.strategies import supported_players
 
@@ -32,12 +43,13 @@ def plain_pluggy(rules: Ruleset) -> Iterator[None]:
         result: GameState | None = rules.hook.on_play(state=state, action=action, previous=previous)
         return result
 
-    compiled = rules._play_callers
+    compiled, by_phase = rules._play_callers, rules._play_by_phase
     rules._play_callers = dict.fromkeys(compiled, through_pluggy)
+    rules._play_by_phase = None
     try:
         yield
     finally:
-        rules._play_callers = compiled
+        rules._play_callers, rules._play_by_phase = compiled, by_phase
 
 
 def _subset(rng: random.Random) -> Ruleset | None:
@@ -83,9 +95,10 @@ class _Logs(Plugin):
 
     log: ClassVar[list[str]] = []
 
-    def __init__(self, name: str, kinds: frozenset[str] | None) -> None:
+    def __init__(self, name: str, kinds: frozenset[str] | None, phases: Any = None) -> None:
         self.name = name  # type: ignore[misc]
         self.play_kinds = kinds  # type: ignore[misc]
+        self.play_phases = phases  # type: ignore[misc]
         self.requires = ("classic",)  # type: ignore[misc]
 
     @hookimpl(tryfirst=True)
@@ -113,6 +126,59 @@ def test_a_play_asks_only_the_plugins_that_claimed_its_kind_in_pluggy_order() ->
 def test_play_kinds_must_be_a_set_of_kinds(kinds: Any) -> None:
     with pytest.raises(RulesetError, match="play_kinds"):
         Ruleset.from_names(["classic"], plugins=[_Logs("bad", kinds)])
+
+
+def test_a_play_asks_only_the_plugins_that_claimed_its_phase_too() -> None:
+    plugins = [
+        _Logs("sevens-on-draws", frozenset({"7"}), frozenset({"penalty"})),
+        _Logs("every-card-drawn", None, frozenset({"drawn", "penalty"})),
+        _Logs("sevens", frozenset({"7"})),
+    ]
+    rules = Ruleset.from_names(["classic"], plugins=plugins)
+    # (pluggy's order: the rule set registers plugins by name, the last asked first)
+    assert rules.play_claimants("7") == ("sevens-on-draws", "sevens", "every-card-drawn", "classic")
+    assert rules.play_claimants("7", "play") == ("sevens", "classic")
+    assert rules.play_claimants("7", "drawn") == ("sevens", "every-card-drawn", "classic")
+    assert rules.play_claimants("5", "penalty") == ("every-card-drawn", "classic")
+    state = rules.new_game(3, seed=1)
+    seven = next(c for c in rules.deck if c.kind == "7")
+    action = Action.of(0, "play", seven)
+    asked = {}
+    for phase in ("play", "drawn", "penalty"):
+        before = state.replace(phase=Phase(phase, 2, seven, 0) if phase != "play" else PLAY)
+        _Logs.log.clear()
+        rules.play_effect(state, action, before)  # the phase of ``previous`` decides
+        asked[phase] = list(_Logs.log)
+        _Logs.log.clear()
+        rules.hook.on_play(state=state, action=action, previous=before)  # pluggy asks every one
+        assert asked[phase] == [n for n in _Logs.log if n in rules.play_claimants("7", phase)]
+    assert asked == {
+        "play": ["sevens"],
+        "drawn": ["sevens", "every-card-drawn"],
+        "penalty": ["sevens-on-draws", "sevens", "every-card-drawn"],
+    }
+    # A rule set in which nobody declares phases keeps one caller per kind.
+    assert rules._play_by_phase is not None
+    assert Ruleset.from_names(["classic"], plugins=plugins[2:])._play_by_phase is None
+
+
+@pytest.mark.parametrize("phases", ["penalty", ["penalty", 0], 7])
+def test_play_phases_must_be_a_set_of_phases(phases: Any) -> None:
+    with pytest.raises(RulesetError, match="play_phases"):
+        Ruleset.from_names(["classic"], plugins=[_Logs("bad", frozenset({"7"}), phases)])
+
+
+def test_play_phases_by_option() -> None:
+    # stacking: its on_play acts on draw cards played on a stack only.
+    rules = Ruleset.from_names(["classic", "stacking"])
+    assert rules.play_claimants("+2", "play") == ("classic",)
+    assert rules.play_claimants("+2", "penalty") == ("stacking", "classic")
+    narrow = _Logs("narrow", frozenset({"7"}), ByOption("challenge", {False: frozenset({"penalty"})}))
+    on = Ruleset.from_names(["classic"], plugins=[narrow])
+    off = Ruleset.from_names(["classic"], {"challenge": False}, plugins=[narrow])
+    assert on.play_claimants("7", "play") == ("narrow", "classic")
+    assert off.play_claimants("7", "play") == ("classic",)
+    assert off.play_claimants("7", "penalty") == ("narrow", "classic")
 
 
 def test_play_effect_needs_a_card() -> None:

@@ -223,7 +223,7 @@ class EventSpec:
 @attrs.frozen(eq=False)
 class ByOption:
     """A declaration that depends on the value of an option, for ``play_kinds``,
-    ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`): the rule set
+    ``play_phases``, ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`): the rule set
     looks the value of ``option`` up in ``values`` once, when it is built; a
     value not listed (or unhashable) gives ``default``. For a plugin whose options decide which
     cards, phases or verbs its hooks handle, e.g.
@@ -275,6 +275,14 @@ class Plugin:
       card's kind. It covers every ``on_play`` implementation of the plugin,
       wrappers included: for other kinds they must return ``None`` and change
       nothing (see :doc:`hooks`).
+    * ``play_phases``: the phases (``previous.phase.name`` in ``on_play``: the
+      phase of the state the card is played in) in which this plugin's
+      ``on_play`` may act, or ``None`` (every phase). With ``play_kinds``, a
+      play asks only the plugins that declared both its card's kind and the
+      phase it is made in (stacking acts on a Draw Two only when it is played
+      on a stack). It covers every ``on_play`` implementation of the plugin,
+      wrappers included: for plays made in other phases they must return
+      ``None`` and change nothing.
     * ``legal_phases``: the phases (``state.phase.name``) in which this
       plugin's ``legal_actions`` may list actions, or ``None`` (every phase):
       the rule set then asks only the plugins that declared a state's phase.
@@ -287,7 +295,7 @@ class Plugin:
       plugin, wrappers included: for other verbs they must return ``None``
       and change nothing (see :doc:`hooks`).
 
-      Each of these three may be a :class:`ByOption` instead, when the
+      Each of these four may be a :class:`ByOption` instead, when the
       plugin's options decide what its hooks handle.
     * ``max_round_actions``: a bound on the actions of one round that the
       testing toolkit uses, or ``None`` for its default (which grows with the
@@ -326,6 +334,7 @@ class Plugin:
     public_extras: ClassVar[tuple[str, ...]] = ()
     private_extras: ClassVar[tuple[str, ...]] = ()
     play_kinds: ClassVar[frozenset[str] | ByOption | None] = None
+    play_phases: ClassVar[frozenset[str] | ByOption | None] = None
     legal_phases: ClassVar[frozenset[str] | ByOption | None] = None
     apply_verbs: ClassVar[frozenset[str] | ByOption | None] = None
     max_round_actions: ClassVar[int | None] = None

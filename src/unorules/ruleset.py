@@ -300,6 +300,12 @@ class Ruleset:
         self._play_callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {
             kind: self._compile_play_caller(kind) for kind in dict.fromkeys(c.kind for c in self.deck)
         }
+        # ... and by the phase the card is played in (Plugin.play_phases), a
+        # table of callers per phase compiled on first use; None while no
+        # plugin implementing on_play declares phases (the callers above serve).
+        self._play_by_phase: (
+            dict[str, dict[str, Callable[[GameState, Action, GameState], GameState | None]]] | None
+        ) = {} if _declares(h.on_play, self._play_phases) else None
         # legal_actions by phase (Plugin.legal_phases) and apply_action by verb
         # (Plugin.apply_verbs), each caller compiled on first use; None while no
         # plugin implementing the hook declares anything (the callers above serve).
@@ -330,11 +336,35 @@ class Ruleset:
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
 
-    def _compile_play_caller(self, kind: str) -> Callable[[GameState, Action, GameState], GameState | None]:
-        """The ``on_play`` caller for plays of a card of ``kind``: the
-        implementations of the plugins whose ``play_kinds`` is ``None`` or
-        holds ``kind``, in pluggy's order, with pluggy's semantics."""
-        return compile_hook(self.hook.on_play, keep=_asks(self._play_kinds, kind))
+    def _compile_play_caller(
+        self, kind: str, phase: str | None = None
+    ) -> Callable[[GameState, Action, GameState], GameState | None]:
+        """The ``on_play`` caller for plays of a card of ``kind`` (made in
+        ``phase``, if given): the implementations of the plugins whose
+        ``play_kinds`` is ``None`` or holds ``kind`` (and whose
+        ``play_phases`` is ``None`` or holds ``phase``), in pluggy's order,
+        with pluggy's semantics."""
+        return compile_hook(self.hook.on_play, keep=self._play_asks(kind, phase))
+
+    def _play_asks(self, kind: str, phase: str | None) -> Callable[[pluggy.HookImpl], bool]:
+        """Whether a play of a card of ``kind`` (in ``phase``, if given) asks an
+        ``on_play`` implementation (``play_kinds``, ``play_phases``)."""
+        by_kind = _asks(self._play_kinds, kind)
+        if phase is None:
+            return by_kind
+        by_phase = _asks(self._play_phases, phase)
+        return lambda impl: by_kind(impl) and by_phase(impl)
+
+    def _phase_play_callers(
+        self, phase: str
+    ) -> dict[str, Callable[[GameState, Action, GameState], GameState | None]]:
+        """The table of ``on_play`` callers, by card kind, for plays made in
+        ``phase``: empty at first, each caller compiled on first use."""
+        callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {}
+        by_phase = self._play_by_phase
+        if by_phase is not None and len(by_phase) < _MAX_CALLERS:
+            by_phase[phase] = callers
+        return callers
 
     def _legal_caller(self, phase: str) -> Callable[[GameState], tuple[Action, ...]]:
         """The ``legal_actions`` caller for states in ``phase``: the
@@ -455,7 +485,7 @@ class Ruleset:
         """The names of the plugins whose ``apply_action`` implementations an
         action with ``verb`` asks (see :attr:`~unorules.Plugin.apply_verbs`), in
         pluggy's calling order, wrappers included."""
-        return _claimants(self.hook.apply_action, self._apply_verbs, verb)
+        return _claimants(self.hook.apply_action, _asks(self._apply_verbs, verb))
 
     def direct_applier(self, verb: str) -> Applier | None:
         """The direct applier :meth:`GameState.apply` tries first for actions
@@ -471,26 +501,40 @@ class Ruleset:
         and the cards drawn are the top cards of the draw pile, in order)."""
         return self._watch_draws
 
-    def play_claimants(self, kind: str) -> tuple[str, ...]:
+    def play_claimants(self, kind: str, phase: str | None = None) -> tuple[str, ...]:
         """The names of the plugins whose ``on_play`` implementations a play
         of a card of ``kind`` asks (see :attr:`~unorules.Plugin.play_kinds`),
-        in pluggy's calling order, wrappers included. A plugin that finds
-        itself alone here may apply the effect of such a card itself."""
-        return _claimants(self.hook.on_play, self._play_kinds, kind)
+        in pluggy's calling order, wrappers included; with ``phase`` (a
+        phase name), a play made in that phase (see
+        :attr:`~unorules.Plugin.play_phases`), else one made in any phase. A
+        plugin that finds itself alone here may apply the effect of such a
+        card itself."""
+        return _claimants(self.hook.on_play, self._play_asks(kind, phase))
 
     def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
         """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
         what ``ruleset.hook.on_play(state=state, action=action,
         previous=previous)`` returns, asking only the plugins whose
         :attr:`~unorules.Plugin.play_kinds` claim the card's kind (or every
-        card). For plugins that call the hook again, such as a jump-in
-        replaying a card from another seat."""
+        card) and whose :attr:`~unorules.Plugin.play_phases` hold the phase of
+        ``previous`` (or every phase). For plugins that call the hook again,
+        such as a jump-in replaying a card from another seat."""
         card = action.card
         if card is None:
             raise ValueError(f"play_effect needs a play with a card, not {action}")
-        caller = self._play_callers.get(card.kind)
-        if caller is None:  # a kind outside this rule set's deck
-            caller = self._play_callers[card.kind] = self._compile_play_caller(card.kind)
+        by_phase = self._play_by_phase
+        if by_phase is None:
+            callers = self._play_callers
+            phase = None
+        else:  # by the phase the card was played in, too (Plugin.play_phases)
+            phase = previous.phase.name
+            found = by_phase.get(phase)
+            callers = self._phase_play_callers(phase) if found is None else found
+        caller = callers.get(card.kind)
+        if caller is None:  # compiled on first use (by phase), or a kind outside the deck
+            caller = self._compile_play_caller(card.kind, phase)
+            if len(callers) < _MAX_CALLERS:
+                callers[card.kind] = caller
         return caller(state, action, previous)
 
     def _declare(self) -> None:
@@ -518,12 +562,14 @@ class Ruleset:
                 emitters.setdefault(event.kind, name)
                 events[event.kind] = event
         play_kinds: dict[str, frozenset[str] | None] = {}
+        play_phases: dict[str, frozenset[str] | None] = {}
         legal_phases: dict[str, frozenset[str] | None] = {}
         apply_verbs: dict[str, frozenset[str] | None] = {}
         for plugin in self._plugins:
             name = _plugin_name(plugin)
             for attribute, found, example in (
                 ("play_kinds", play_kinds, "card kinds, e.g. frozenset({'7', '0'})"),
+                ("play_phases", play_phases, "phases, e.g. frozenset({'penalty'})"),
                 ("legal_phases", legal_phases, "phases, e.g. frozenset({'penalty'})"),
                 ("apply_verbs", apply_verbs, "verbs, e.g. frozenset({'catch'})"),
             ):
@@ -577,6 +623,7 @@ class Ruleset:
         self.extras_owners: Mapping[str, str] = extras
         """The name of the plugin that declares each ``state.extras`` key (public or private)."""
         self._play_kinds: Mapping[str, frozenset[str] | None] = play_kinds
+        self._play_phases: Mapping[str, frozenset[str] | None] = play_phases
         self._legal_phases: Mapping[str, frozenset[str] | None] = legal_phases
         self._apply_verbs: Mapping[str, frozenset[str] | None] = apply_verbs
         self.turn_verbs: frozenset[str] = frozenset(turn)
@@ -1144,15 +1191,13 @@ def _asks(claims: Mapping[str, frozenset[str] | None], key: str) -> Callable[[pl
     return keep
 
 
-def _claimants(
-    hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | None], key: str
-) -> tuple[str, ...]:
-    """The names of the plugins a call of ``hook`` for ``key`` asks, in pluggy's
-    calling order, wrappers included (every plugin when the hook is called
-    through pluggy: an old-style wrapper or an implementation with keyword arguments)."""
+def _claimants(hook: pluggy.HookCaller, keep: Callable[[pluggy.HookImpl], bool]) -> tuple[str, ...]:
+    """The names of the plugins a call of ``hook`` asks when it asks the
+    implementations ``keep`` keeps, in pluggy's calling order, wrappers
+    included (every plugin when the hook is called through pluggy: an
+    old-style wrapper or an implementation with keyword arguments)."""
     impls = hook.get_hookimpls()
     everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)
-    keep = _asks(claims, key)
     return tuple(dict.fromkeys(impl.plugin_name for impl in impls[::-1] if everyone or keep(impl)))
 
 

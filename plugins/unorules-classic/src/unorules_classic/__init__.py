@@ -609,13 +609,23 @@ _PENALTIES: dict[tuple[Card, int], Phase] = {}
 
 
 _OWN_KINDS = "classic.own-kinds"
-"""``ruleset.cache`` key of :func:`_own_kinds`."""
+"""``ruleset.cache`` key of :func:`_own_kinds` in every phase."""
+
+_OWN_KINDS_BY_PHASE = "classic.own-kinds-by-phase"
+"""``ruleset.cache`` key of :func:`_own_kinds_by_phase`."""
 
 
-def _own_kinds(ruleset: Ruleset) -> frozenset[str]:
-    """The card kinds of the deck whose play asks this plugin's ``on_play`` alone."""
+def _own_kinds_by_phase(ruleset: Ruleset) -> dict[str, frozenset[str]]:
+    """The table :func:`_own_kinds` fills, by phase name (the phases of a rule
+    set are declared, so it stays small)."""
+    return {}
+
+
+def _own_kinds(ruleset: Ruleset, phase: str | None = None) -> frozenset[str]:
+    """The card kinds of the deck whose play in ``phase`` (``None``: in any
+    phase) asks this plugin's ``on_play`` alone."""
     kinds = dict.fromkeys(card.kind for card in ruleset.deck)
-    return frozenset(k for k in kinds if ruleset.play_claimants(k) == (ClassicPlugin.name,))
+    return frozenset(k for k in kinds if ruleset.play_claimants(k, phase) == (ClassicPlugin.name,))
 
 
 def _penalty(card: Card, seat: int) -> Phase:
@@ -720,13 +730,27 @@ def _play_applier(finishers: tuple[Finisher, ...]) -> Callable[..., GameState | 
         kind = card.kind
         merged = False
         if new_hand:
+            # Kinds whose play asks this plugin's on_play alone in every phase,
+            # else in the phase of this play (Plugin.play_phases).
             own = rules.cache.get(_OWN_KINDS)
             if own is None:
                 own = rules.cached(_OWN_KINDS, _own_kinds)
             if kind in own:
+                merged = True
+            else:
+                owned = rules.cache.get(_OWN_KINDS_BY_PHASE)
+                if owned is None:
+                    owned = rules.cached(_OWN_KINDS_BY_PHASE, _own_kinds_by_phase)
+                name = old["phase"].name
+                own = owned.get(name)
+                if own is None:
+                    own = _own_kinds(rules, name)
+                    if len(owned) < 1024:  # phases are declared: a bound for the unexpected
+                        owned[name] = own
+                merged = kind in own
+            if merged:
                 # Nobody but this plugin's on_play acts on this kind: its effect (the
                 # same as on_play's below, for a hand that is not empty) in the same copy.
-                merged = True
                 n = len(hands)
                 direction: int = old["direction"]
                 phase = PLAY

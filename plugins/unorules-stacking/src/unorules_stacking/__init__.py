@@ -169,7 +169,8 @@ class StackingPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset(DRAWS)  # on_play acts on Draw Twos and Wild Draw Fours only
+    play_kinds = frozenset(DRAWS)  # on_play acts on Draw Twos and Wild Draw Fours only,
+    play_phases = STACK_PHASES  # played on a stack
     legal_phases = STACK_PHASES  # legal_actions lists stacks only while a seat is told to draw
     summary = "Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows"
     requires = ("classic",)
