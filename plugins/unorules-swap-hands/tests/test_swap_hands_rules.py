@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from unorules_swap_hands import SWAP_HANDS
+from unorules_swap_hands import SWAP_HANDS, swap_hands
 
 import unorules
 from unorules import Card, GameState, IllegalActionError, Ruleset
@@ -56,6 +56,18 @@ def test_r_swap_trades_whole_hands_with_the_chosen_seat_and_names_the_colour() -
     assert after.top_card is SWAP_HANDS
     assert after.current_player == 2  # the turn passes on as after any wild
     assert [e.kind for e in after.events if e.rule == "R-SWAP"] == ["swap-hands"]
+    (event,) = after.events
+    assert (event.seat, event.target, event.detail) == (
+        1,
+        0,
+        "seat 1 (7 cards) and seat 0 (6 cards) traded hands",
+    )
+    assert event.data == (("given", 6), ("received", 7))
+    # The event is shared by every swap alike; the helper sets further fields in the same copy.
+    assert state.apply("1: play SW R 0").events == (event,)
+    moved = swap_hands(state, 1, 2, stalled=3)
+    assert (moved.hands[1], moved.hands[2], moved.stalled) == (state.hands[2], state.hands[1], 3)
+    assert moved.events[-1].detail == "seat 1 (7 cards) and seat 2 (7 cards) traded hands"
 
 
 def test_r_swap_play_actions_name_every_colour_and_every_other_seat() -> None:

@@ -250,14 +250,21 @@ class JumpInPlugin(Plugin):
         options = fields["ruleset"].options
         if options["jump_in_match"] == "color-or-number" and fields["phase"].name == "play":
             return _loose_jump_ins(state, top)
-        # Only identical cards (R-JUMP); R-TURN-WD4 still binds a jumping Wild
-        # Draw Four when bluffs are off.
+        # Only identical cards (R-JUMP). Usually no hand holds one: a first
+        # loop that only searches (an identity scan per hand) says so.
+        hands = fields["hands"]
+        for hand in hands:
+            if top in hand:
+                break
+        else:
+            return _NONE
+        # R-TURN-WD4 still binds a jumping Wild Draw Four when bluffs are off.
         strict_wd4 = top.kind == "W+4" and not options["challenge"]
         current = fields["current_player"]
         left = fields["left"]
         acts: list[Action] | None = None
         seat = -1
-        for hand in fields["hands"]:
+        for hand in hands:
             seat += 1
             if seat == current or top not in hand or (left and seat in left):
                 continue
@@ -558,7 +565,15 @@ def _finish_play(
         else:
             phase = old["phase"]
             direction = old["direction"]
-            value = _PLAIN[direction] if phase is PLAY else _snapshot(phase, direction)
+            if phase is PLAY:
+                value = _PLAIN[direction]
+                extras = fields["extras"]
+                if not extras or (len(extras) == 1 and extras[0][0] == WINDOW):
+                    # The usual play: the window alone, opened on an ordinary turn.
+                    fields["extras"] = _OPENED[direction]
+                    return True
+            else:
+                value = _snapshot(phase, direction)
     extras = fields["extras"]
     if not extras or (len(extras) == 1 and extras[0][0] == WINDOW):  # no UNO calls to lapse
         fields["extras"] = () if value is None else ((WINDOW, value),)
@@ -588,6 +603,9 @@ _MATCHES = "matches the top card"
 
 _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 """The window of a card played on an ordinary turn, built once per direction."""
+
+_OPENED = {d: ((WINDOW, window),) for d, window in _PLAIN.items()}
+"""The extras holding that window alone, by direction."""
 
 
 def _settle(fields: dict[str, Any], value: Any) -> None:

@@ -73,8 +73,9 @@ None.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from unorules import Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl, register_kind
+from unorules import PLAY, Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl, register_kind
 
 __all__ = ["SWAP_HANDS", "SwapHandsPlugin", "plugin", "swap_hands"]
 
@@ -133,7 +134,8 @@ class SwapHandsPlugin(Plugin):
             return None
         target = action.target
         assert target is not None
-        return swap_hands(state, seat, target).pass_turn(1, seat)
+        # The hands traded and the turn passed on (as pass_turn) in one copy.
+        return swap_hands(state, seat, target, current_player=state.next_seat(seat), phase=PLAY)
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -154,27 +156,44 @@ class SwapHandsPlugin(Plugin):
         return None
 
 
-def swap_hands(state: GameState, seat: int, target: int) -> GameState:
+def swap_hands(state: GameState, seat: int, target: int, **changes: Any) -> GameState:
     """``state`` with the hands of ``seat`` and ``target`` traded (R-SWAP).
 
-    The core's :meth:`~unorules.GameState.move_hands` moves them, so UNO calls
+    The core's :meth:`~unorules.GameState.set_hands` moves them, so UNO calls
     follow the cards: both seats lose a call made for the hand they held, and
-    neither stays open to a catch (R-UNO-CALL, R-UNO-CATCH).
+    neither stays open to a catch (R-UNO-CALL, R-UNO-CATCH). ``changes`` are
+    fields set in the same copy, as there.
     """
-    hands = state.hands
-    moved = state.move_hands({seat: target, target: seat})
-    return moved.add_events(
-        Event(
-            "swap-hands",
-            seat,
-            (),
-            "R-SWAP",
-            f"seat {seat} ({len(hands[target])} cards) and seat {target} "
-            f"({len(hands[seat])} cards) traded hands",
-            target=target,
-            data=(("given", len(hands[seat])), ("received", len(hands[target]))),
-        )
+    fields = state.__dict__
+    hands: tuple[tuple[Card, ...], ...] = fields["hands"]
+    key = (seat, target, len(hands[seat]), len(hands[target]))
+    event = _SWAPS.get(key) or _swap_event(key)
+    # The core's set_hands directly: a swap always moves whole hands (move_hands' check).
+    return state.set_hands(
+        {seat: hands[target], target: hands[seat]}, events=fields["events"] + (event,), **changes
     )
+
+
+_SWAPS: dict[tuple[int, int, int, int], Event] = {}
+"""The ``swap-hands`` event of each swap, by seat, target and the sizes of
+their hands (events are frozen values: shared, as the core shares one-card
+draw events)."""
+
+
+def _swap_event(key: tuple[int, int, int, int]) -> Event:
+    seat, target, given, received = key
+    event = Event(
+        "swap-hands",
+        seat,
+        (),
+        "R-SWAP",
+        f"seat {seat} ({received} cards) and seat {target} ({given} cards) traded hands",
+        target=target,
+        data=(("given", given), ("received", received)),
+    )
+    if len(_SWAPS) < 10_000:
+        _SWAPS[key] = event
+    return event
 
 
 plugin = SwapHandsPlugin()
