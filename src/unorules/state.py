@@ -362,9 +362,10 @@ class GameState:
                     elif rules._legal_callers is None:
                         legal = rules._legal_all(self)
                     else:  # by phase (Plugin.legal_phases)
-                        caller = rules._legal_callers.get(self.phase.name)
+                        name = fields["phase"].name
+                        caller = rules._legal_callers.get(name)
                         if caller is None:
-                            caller = rules._legal_caller(self.phase.name)
+                            caller = rules._legal_caller(name)
                         legal = caller(self)
                 except Exception as exc:
                     rules._annotate(exc, "listing the legal actions")
