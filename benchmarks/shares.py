@@ -1,0 +1,139 @@
+"""Where the time of "all plugins" goes, plugin by plugin (wall clock).
+
+    .venv/bin/python benchmarks/shares.py                # leave-one-out, 4 players (about 3 minutes)
+    .venv/bin/python benchmarks/shares.py --jump-in      # jump-in's parts, stubbed out in turn
+    .venv/bin/python benchmarks/shares.py --actions 20000 --reps 3   # quicker, noisier
+
+Plays uniform random legal actions through the public API, the loop
+``run.py`` uses, and prints the CPU time per action of each rule set (the
+median of ``--reps`` interleaved repetitions of ``--actions`` actions) and
+its ratio to classic:
+
+* by default: classic, run.py's "all plugins", that rule set without each of
+  its plugins in turn, and classic with each plugin alone. Leaving a plugin
+  out changes the games too (its cards leave the deck).
+* ``--jump-in``: classic, classic + jump-in, and classic + jump-in with parts
+  of jump-in replaced by stubs before its rule set is built: without its
+  ``legal_actions`` (no jump-ins are listed; the window is still tracked),
+  with its direct finishers doing nothing (no window, so no jump-ins), and
+  both. Each variant is a rule set of its own (``Ruleset(plugins, {})``:
+  ``Ruleset.from_names`` would hand back the rule set it already built for
+  the same names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import unorules_jump_in
+from run import MODES, all_plugins_ruleset, options_for, shipped_plugins
+
+from unorules import Action, GameState, Ruleset, RulesetError, load_plugin
+
+
+def per_action(rules: Ruleset, actions: int) -> float:
+    """CPU seconds per action of random play (seeds 0, 1, ...) under ``rules``."""
+    done = 0
+    seed = 0
+    start = time.process_time()
+    while done < actions:
+        choice = random.Random(seed).choice
+        state = rules.new_game(4, seed=seed)
+        seed += 1
+        while done < actions:
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state = state.apply(choice(legal))
+            done += 1
+    return (time.process_time() - start) / done
+
+
+def leave_one_out() -> dict[str, Ruleset]:
+    """Classic, all plugins, all plugins without each one, classic with each one."""
+    everything, names, _ = all_plugins_ruleset(shipped_plugins())
+    sets = {"classic": Ruleset.from_names(["classic"]), "all plugins": everything}
+    for name in names[1:]:
+        rest = [n for n in names if n != name]
+        try:
+            sets[f"all plugins but {name}"] = Ruleset.from_names(rest, options_for(rest))
+        except RulesetError as exc:  # a plugin another one needs
+            print(f"(all plugins but {name}: {exc})")
+    for name in names[1:]:
+        if name not in MODES:
+            sets[f"classic + {name}"] = Ruleset.from_names(["classic", name], options_for(["classic", name]))
+    return sets
+
+
+@contextmanager
+def patched(cls: type, **attributes: Any) -> Iterator[None]:
+    """``cls`` with ``attributes`` replaced while a rule set is built."""
+    saved = {name: cls.__dict__[name] for name in attributes}
+    for name, value in attributes.items():
+        setattr(cls, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(cls, name, value)
+
+
+def _lists_nothing(self: object, state: GameState) -> tuple[Action, ...]:
+    return ()  # not a hook implementation: the rule set does not ask it
+
+
+def _finishes_nothing(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
+    return True
+
+
+def _no_finishers(self: object, ruleset: Ruleset) -> Mapping[str, Callable[..., bool]]:
+    return dict.fromkeys(("play", "draw", "pass", "accept", "challenge"), _finishes_nothing)
+
+
+def jump_in_parts() -> dict[str, Ruleset]:
+    """Classic, classic + jump-in, and classic + jump-in with parts stubbed out."""
+    plugin = unorules_jump_in.JumpInPlugin
+
+    def build() -> Ruleset:
+        return Ruleset([load_plugin("classic"), load_plugin("jump-in")], {})
+
+    sets = {"classic": Ruleset([load_plugin("classic")], {}), "classic + jump-in": build()}
+    with patched(plugin, legal_actions=_lists_nothing):
+        sets["... without its legal_actions"] = build()
+    with patched(plugin, direct_finishers=_no_finishers):
+        sets["... its finishers doing nothing"] = build()
+    with patched(plugin, legal_actions=_lists_nothing, direct_finishers=_no_finishers):
+        sets["... both"] = build()
+    return sets
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--jump-in", action="store_true", help="jump-in's parts instead of leave-one-out")
+    parser.add_argument("--actions", type=int, default=40_000, help="actions per repetition")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions (the median is reported)")
+    args = parser.parse_args(argv)
+    sets = jump_in_parts() if args.jump_in else leave_one_out()
+    times: dict[str, list[float]] = {name: [] for name in sets}
+    for rep in range(args.reps):
+        for name, rules in sets.items():
+            times[name].append(per_action(rules, args.actions))
+        print(f"  repetition {rep + 1}/{args.reps} done", file=sys.stderr, flush=True)
+    classic = statistics.median(times["classic"])
+    width = max(map(len, sets))
+    print(f"{'rule set':{width}}  us/action  / classic")
+    for name in sets:
+        median = statistics.median(times[name])
+        print(f"{name:{width}}  {median * 1e6:9.2f}  {classic / median:8.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Smoke tests of benchmark scripts that are not run elsewhere: they run with
+tiny sizes and print what their docs say. (``run.py``, ``rl.py`` and the others
+are run for their figures; their timing is never a test.)"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import unorules_jump_in
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def shares(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.delitem(sys.modules, "shares", raising=False)
+    import shares as module
+
+    return module
+
+
+def test_shares_leave_one_out(shares, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    assert shares.main(["--actions", "300", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "all plugins but jump-in" in out
+    assert "classic + seven-o" in out
+    assert out.splitlines()[1].startswith("classic ")
+
+
+def test_shares_jump_in_parts_restore_the_plugin(shares, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    plugin = unorules_jump_in.JumpInPlugin
+    before = (plugin.__dict__["legal_actions"], plugin.__dict__["direct_finishers"])
+    sets = shares.jump_in_parts()
+    assert (plugin.__dict__["legal_actions"], plugin.__dict__["direct_finishers"]) == before
+    # Each variant is a rule set of its own, and the stubs took effect in it.
+    assert len({id(rules) for rules in sets.values()}) == len(sets)
+    assert sets["classic + jump-in"].direct_finishers("play")
+    # Without jump-in's legal_actions, classic's is the single implementation left.
+    assert sets["... without its legal_actions"]._legal_single is not None
+    assert sets["classic + jump-in"]._legal_single is None
+    for name, opens in (("classic + jump-in", True), ("... its finishers doing nothing", False)):
+        state = sets[name].new_game(4, seed=1)
+        while not any(a.verb == "play" for a in state.legal_actions()):
+            state = state.apply(state.legal_actions()[0])
+        state = state.apply(next(a for a in state.legal_actions() if a.verb == "play"))
+        assert (unorules_jump_in.window(state) is not None) is opens
+    assert shares.main(["--jump-in", "--actions", "300", "--reps", "1"]) == 0
+    assert "... both" in capsys.readouterr().out
