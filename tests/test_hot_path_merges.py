@@ -67,12 +67,12 @@ def test_classic_owns_the_kinds_nobody_else_claims() -> None:
     jump = Ruleset.from_names(["classic", "jump-in"])
     assert jump.play_claimants("5") == ("classic",)
     assert _own_kinds(jump) >= {"5", "S", "R", "+2", "W", "W+4"}
-    # A plugin whose on_play asks about every card (play_kinds None) keeps classic from merging.
     # stacking's on_play acts on draw cards played on a stack only (play_phases).
     stacking = Ruleset.from_names(["classic", "stacking"])
     assert "+2" not in _own_kinds(stacking)
     assert {"+2", "W+4"} <= _own_kinds(stacking, "play") & _own_kinds(stacking, "drawn")
     assert not {"+2", "W+4"} & _own_kinds(stacking, "penalty")
+    # A plugin whose on_play asks about every card (play_kinds None) keeps classic from merging.
     table = Ruleset.from_names(["classic", "penalties"], {"enforcement": "table"})
     assert table.play_claimants("5") == ("penalties", "classic")
     assert _own_kinds(table) == frozenset()

@@ -223,8 +223,8 @@ class EventSpec:
 @attrs.frozen(eq=False)
 class ByOption:
     """A declaration that depends on the value of an option, for ``play_kinds``,
-    ``play_phases``, ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`): the rule set
-    looks the value of ``option`` up in ``values`` once, when it is built; a
+    ``play_phases``, ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`):
+    the rule set looks the value of ``option`` up in ``values`` once, when it is built; a
     value not listed (or unhashable) gives ``default``. For a plugin whose options decide which
     cards, phases or verbs its hooks handle, e.g.
     ``ByOption("enforcement", {"strict": frozenset()})`` (the hook is never

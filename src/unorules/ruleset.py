@@ -1208,8 +1208,9 @@ def _declares(hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | Non
 
 def _names_declared(ruleset: Ruleset, plugin: Any, attribute: str, example: str) -> frozenset[str] | None:
     """A plugin's declaration ``attribute`` (``play_kinds``, ``play_phases``,
-    ``legal_phases``, ``apply_verbs``) in ``ruleset``: ``None`` (every one), else the frozenset
-    of names it holds; a :class:`ByOption` is looked up with the option's value."""
+    ``legal_phases``, ``apply_verbs``) in ``ruleset``: ``None`` (every one),
+    else the frozenset of names it holds; a :class:`ByOption` is looked up
+    with the option's value."""
     names = getattr(plugin, attribute, None)
     if isinstance(names, ByOption):
         if names.option not in ruleset.options:
