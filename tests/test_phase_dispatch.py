@@ -13,10 +13,9 @@ implementation, gives.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import pytest
@@ -32,6 +31,7 @@ from unorules import (
     hookimpl,
     installed_plugins,
 )
+from unorules.testing import plain_dispatch
 from unorules.testing.conformance import option_variant
 from unorules.testing.strategies import supported_players
 
@@ -40,53 +40,12 @@ SHIPPED = sorted(n for n in installed_plugins() if n != "classic" and not n.star
 NARROWING = ("custom-wilds", "penalties", "stacking")
 
 
-class _PlainPlays(dict[str, Any]):
-    """``on_play`` callers by card kind that all go through pluggy."""
-
-    def __init__(self, rules: Ruleset) -> None:
-        super().__init__()
-        self.rules = rules
-
-    def get(self, kind: str, default: Any = None) -> Any:
-        def play(state: GameState, action: Action, previous: GameState) -> GameState | None:
-            result: GameState | None = self.rules.hook.on_play(state=state, action=action, previous=previous)
-            return result
-
-        return play
-
-
-@contextlib.contextmanager
-def plain_pluggy(rules: Ruleset) -> Iterator[None]:
-    """Every legal_actions, apply_action and on_play call of ``rules`` goes
-    through pluggy with every implementation, and no action is applied by a
-    direct applier (``Plugin.direct_appliers`` and their wrappers)."""
-
-    def legal(state: GameState) -> tuple[Action, ...]:
-        return tuple(itertools.chain.from_iterable(rules.hook.legal_actions(state=state)))
-
-    def apply(state: GameState, action: Action) -> GameState | None:
-        result: GameState | None = rules.hook.apply_action(state=state, action=action)
-        return result
-
-    names = (
-        "_legal_single",
-        "_legal_all",
-        "_legal_callers",
-        "_apply",
-        "_apply_callers",
-        "_direct_apply",
-        "_play_callers",
-        "_play_by_phase",
-    )
-    plain: tuple[Any, ...] = (None, legal, None, apply, None, {}, _PlainPlays(rules), None)
-    saved = {name: getattr(rules, name) for name in names}
-    for name, value in zip(names, plain, strict=True):
-        setattr(rules, name, value)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            setattr(rules, name, value)
+def _plain(state: GameState) -> GameState:
+    """``state`` under :func:`~unorules.testing.plain_dispatch`: every
+    legal_actions, apply_action and on_play call through pluggy with every
+    implementation, and no action applied by a direct applier
+    (``Plugin.direct_appliers`` and their wrappers)."""
+    return state.replace(ruleset=plain_dispatch(state.ruleset))
 
 
 def _subset(rng: random.Random) -> Ruleset | None:
@@ -115,16 +74,14 @@ def test_phase_and_verb_dispatch_match_pluggy_state_by_state(seed: int) -> None:
     for _ in range(600):
         fresh = state.replace()  # no legal actions cached
         legal = fresh.legal_actions()
-        with plain_pluggy(rules):
-            assert legal == state.replace().legal_actions(), (rules.spec_text, seed)
+        assert legal == _plain(state).legal_actions(), (rules.spec_text, seed)
         if not legal:
             break
         phases.add(state.phase.name)
         plays = [a for a in legal if a.verb == "play"]
         action = rng.choice(plays if plays and rng.random() < 0.7 else legal)
         compiled = state.apply(action)
-        with plain_pluggy(rules):
-            expected = state.replace().apply(action)
+        expected = _plain(state).apply(action)
         assert compiled == expected, (rules.spec_text, seed, str(action))
         state = compiled
     assert len(phases) > 1, (rules.spec_text, phases)
@@ -161,14 +118,12 @@ def test_every_plugin_subset_matches_pluggy_state_by_state() -> None:
         state = rules.new_game(rng.choice(supported_players(rules)), seed=index)
         for _ in range(120):
             legal = state.replace().legal_actions()
-            with plain_pluggy(rules):
-                assert legal == state.replace().legal_actions(), rules.spec_text
+            assert legal == _plain(state).legal_actions(), rules.spec_text
             if not legal:
                 break
             action = rng.choice(legal)
             fast = state.replace().apply(action)
-            with plain_pluggy(rules):
-                assert fast == state.replace().apply(action), (rules.spec_text, str(action))
+            assert fast == _plain(state).apply(action), (rules.spec_text, str(action))
             state = fast
 
 
@@ -203,8 +158,7 @@ def _logged(plugins: list[_Logs]) -> tuple[list[str], list[str]]:
     state.replace().apply(state.replace().legal_actions()[0])
     compiled = list(_Logs.log)
     _Logs.log.clear()
-    with plain_pluggy(rules):
-        state.replace().apply(state.replace().legal_actions()[0])
+    _plain(state).apply(_plain(state).legal_actions()[0])
     return compiled, list(_Logs.log)
 
 

@@ -296,7 +296,10 @@ class Plugin:
       and change nothing (see :doc:`hooks`).
 
       Each of these four may be a :class:`ByOption` instead, when the
-      plugin's options decide what its hooks handle.
+      plugin's options decide what its hooks handle. None of them may change
+      a result: the testing toolkit's ``dispatch`` invariant
+      (:func:`unorules.testing.invariants.check_dispatch`) plays every legal
+      action both ways and reports any difference.
     * ``max_round_actions``: a bound on the actions of one round that the
       testing toolkit uses, or ``None`` for its default (which grows with the
       number of seats and the plugins' ``round_length_factor``).

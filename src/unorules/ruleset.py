@@ -1136,6 +1136,86 @@ class Ruleset:
         return dealt.replace(last_action=state.last_action, events=state.events + dealt.events)
 
 
+def plain_dispatch(ruleset: Ruleset) -> Ruleset:
+    """The reference for ``ruleset``'s dispatch declarations: a rule set of the
+    same plugins and options that ignores them.
+
+    It asks every implementation of ``legal_actions``, ``apply_action`` and
+    ``on_play`` on every call, through pluggy itself (as if no plugin
+    declared ``legal_phases``, ``apply_verbs``, ``play_kinds`` or
+    ``play_phases``; :meth:`Ruleset.play_claimants` and
+    :meth:`Ruleset.apply_claimants` name every implementation), and it
+    collects no direct appliers, wrappers or finishers, so every action
+    takes the hook path. Declarations are optimisations, never rules: a
+    state played on under this rule set must give equal legal actions and
+    equal states, events included, which the ``dispatch`` invariant of
+    :mod:`unorules.testing` checks. It equals ``ruleset`` (``==``), so its
+    states compare equal to ``ruleset``'s; it is slower, and meant for tests.
+    Built once per rule set (kept in ``ruleset.cache``); it pickles as the
+    ordinary rule set.
+    """
+    if isinstance(ruleset, _PlainDispatch):
+        return ruleset
+    return ruleset.cached(_PLAIN_KEY, _plain_of)
+
+
+def _plain_of(ruleset: Ruleset) -> Ruleset:
+    return _PlainDispatch(ruleset.plugins, ruleset._given)
+
+
+_PLAIN_KEY = ("unorules", "plain dispatch")
+"""``ruleset.cache`` key of :func:`plain_dispatch`'s rule set."""
+
+
+class _PlainDispatch(Ruleset):
+    """A rule set whose declarations narrow no hook call (see :func:`plain_dispatch`)."""
+
+    def __init__(self, plugins: Sequence[Any], options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(plugins, options)
+        hook = self.hook
+
+        def legal(state: GameState) -> tuple[Action, ...]:
+            return tuple(itertools.chain.from_iterable(hook.legal_actions(state=state)))
+
+        def apply(state: GameState, action: Action) -> GameState | None:
+            result: GameState | None = hook.apply_action(state=state, action=action)
+            return result
+
+        # Undeclared, so _legal_callers, _apply_callers and _play_by_phase are None.
+        self._legal_single = None
+        self._legal_all = legal
+        self._apply = apply
+        self._on_play = self._compile_play_caller("")
+        self._hook_callers = {
+            **self._hook_callers,
+            "legal_actions": lambda state: hook.legal_actions(state=state),
+            "apply_action": apply,
+            "on_play": self._on_play,
+        }
+
+    def _declare(self) -> None:
+        super()._declare()  # the declarations are still checked
+        every: dict[str, frozenset[str] | None] = dict.fromkeys(self.names)
+        self._play_kinds = self._play_phases = self._legal_phases = self._apply_verbs = every
+
+    def _collect_direct_appliers(self) -> None:
+        pass  # every action takes the hook path
+
+    def _compile_play_caller(
+        self, kind: str, phase: str | None = None
+    ) -> Callable[[GameState, Action, GameState], GameState | None]:
+        hook = self.hook.on_play
+
+        def on_play(state: GameState, action: Action, previous: GameState) -> GameState | None:
+            result: GameState | None = hook(state=state, action=action, previous=previous)
+            return result
+
+        return on_play
+
+    def __repr__(self) -> str:
+        return f"plain_dispatch({super().__repr__()})"
+
+
 def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
     """The rule set of a pickle, from the per-process cache (a module-level
     function, so that cloudpickle pickles it by reference)."""

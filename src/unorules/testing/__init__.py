@@ -34,6 +34,8 @@ if TYPE_CHECKING:
         RoundMonitor,
         check_apply_pure,
         check_cards,
+        check_dispatch,
+        check_events,
         check_hands,
         check_illegal_actions_refused,
         check_json_round_trip,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
         check_state,
         check_turn,
         check_views,
+        plain_dispatch,
     )
     from unorules.testing.replay import Replay
 
@@ -56,6 +59,7 @@ __all__ = [
     "check_apply_pure",
     "check_cards",
     "check_conformance",
+    "check_dispatch",
     "check_events",
     "check_hands",
     "check_illegal_actions_refused",
@@ -68,6 +72,7 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
+    "plain_dispatch",
     "rearranged",
     "run_conformance",
 ]

@@ -25,6 +25,10 @@ name               what it checks
 ``json``           ``GameState.from_json(s.to_json()) == s``, and both play on alike
 ``view``           each seat's view shows its own hand, every hand's size, its own
                    legal actions, and no other seat's private cards
+``dispatch``       the plugins' dispatch declarations change nothing: the legal
+                   actions and the state after each are those of the same state
+                   under :func:`plain_dispatch` (every hook implementation asked
+                   through pluggy, no direct appliers)
 ``replay``         the same seed and actions give an equal state
 ``rounds``         every round ends: past its bound eager play can still end it, and
                    it does not go round a loop
@@ -51,6 +55,7 @@ there), as the rule set gathers them (``ruleset.max_round_actions``,
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -61,7 +66,7 @@ import attrs
 from unorules.actions import _VERBS, Action
 from unorules.cards import COLORS, Card
 from unorules.errors import IllegalActionError, NotationError
-from unorules.ruleset import Ruleset, installed_plugins
+from unorules.ruleset import Ruleset, installed_plugins, plain_dispatch
 from unorules.state import GameState
 
 __all__ = [
@@ -76,6 +81,7 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
+    "check_dispatch",
     "check_events",
     "check_hands",
     "check_illegal_actions_refused",
@@ -88,6 +94,7 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
+    "plain_dispatch",
     "round_bound",
     "set_aside_cards",
     "turn_only_verbs",
@@ -605,6 +612,84 @@ def check_events(state: GameState) -> None:
             )
 
 
+def check_dispatch(state: GameState) -> None:
+    """The rule set's dispatch declarations change no result: in ``state``,
+    the legal actions, and the state after each of them (events included),
+    are those the same state gives under :func:`plain_dispatch`, which asks
+    every implementation of every hook through pluggy and applies every
+    action through the ``apply_action`` hook. So a plugin that narrows a
+    hook (``play_kinds``, ``play_phases``, ``legal_phases``,
+    ``apply_verbs``) or offers direct appliers, wrappers or finishers never
+    changes what happens by it."""
+    rules = state.ruleset
+    plain = plain_dispatch(rules)
+    if plain is rules:
+        return
+    reference = state.replace(ruleset=plain)
+    declared = _outcome(state.replace().legal_actions)  # a fresh copy: listed by the declared callers
+    expected = _outcome(reference.legal_actions)
+    if declared != expected:
+        raise _fail(
+            "dispatch",
+            f"{_after(state)}, legal_actions() gives {_shown(declared)}, but asking every "
+            f"implementation through pluggy gives {_shown(expected)}{_declarations(rules)}",
+        )
+    if not isinstance(expected, tuple):
+        return  # both raised alike: the legal invariant reports it
+    for action in expected:
+        got = _outcome(functools.partial(state.apply, action))
+        want = _outcome(functools.partial(reference.apply, action))
+        if got == want:  # events are compared too (they are a field)
+            continue
+        if isinstance(got, GameState) and isinstance(want, GameState):
+            fields = [name for name in _FIELDS if getattr(got, name) != getattr(want, name)]
+            how = "; ".join(
+                f"{name}: {_shown(getattr(got, name))} instead of {_shown(getattr(want, name))}"
+                for name in fields
+            )
+        else:
+            how = f"it gives {_shown(got)} instead of {_shown(want)}"
+        raise _fail(
+            "dispatch",
+            f"{_after(state)}, apply({action}) differs from the hook path asking every implementation "
+            f"through pluggy: {how}{_declarations(rules)}",
+        )
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    """What ``call()`` returns, or the type and message of what it raised."""
+    try:
+        return call()
+    except Exception as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def _shown(value: Any, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _declarations(rules: Ruleset) -> str:
+    """The declarations that narrow ``rules``' hook calls, for a message."""
+    parts: list[str] = []
+    for name, plugin in zip(rules.names, rules.plugins, strict=True):
+        said = [
+            f"{attribute}={sorted(value)}"
+            for attribute in ("play_kinds", "play_phases", "legal_phases", "apply_verbs")
+            if (value := getattr(rules, f"_{attribute}").get(name)) is not None
+        ]
+        said += [
+            f"{attribute}({', '.join(sorted(offered))})"
+            for attribute in ("direct_appliers", "direct_wrappers", "direct_finishers")
+            if callable(getattr(plugin, attribute, None)) and (offered := getattr(plugin, attribute)(rules))
+        ]
+        if said:
+            parts.append(f"{name}: {', '.join(said)}")
+    if not parts:
+        return ""
+    return f" (the declarations in play: {'; '.join(parts)})"
+
+
 def check_state(
     state: GameState,
     *,
@@ -614,7 +699,7 @@ def check_state(
     rebuild_ruleset: bool = False,
 ) -> None:
     """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``, ``events``; and with
-    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
+    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json``, ``view`` and ``dispatch``
     (these apply actions, so they cost about as much as a hundred moves)."""
     check_cards(state)
     check_turn(state)
@@ -629,6 +714,7 @@ def check_state(
         check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
         check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)
         check_views(state)
+        check_dispatch(state)
         if state.to_json() != text:
             raise _fail("pure", f"{_after(state)}, applying or refusing actions changed the state's JSON")
 
@@ -644,6 +730,7 @@ STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "refused": check_illegal_actions_refused,
     "json": check_json_round_trip,
     "view": check_views,
+    "dispatch": check_dispatch,
 }
 """The single-state invariants by name, for running one kind alone."""
 
