@@ -10,9 +10,7 @@ every implementation, gives.
 
 from __future__ import annotations
 
-import contextlib
 import random
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
@@ -29,27 +27,11 @@ from unorules import (
     hookimpl,
     installed_plugins,
 )
+from unorules.testing import plain_dispatch
 from unorules.testing.conformance import option_variant
 from unorules.testing.strategies import supported_players
 
 SHIPPED = sorted(n for n in installed_plugins() if n != "classic" and not n.startswith("draw-until"))
-
-
-@contextlib.contextmanager
-def plain_pluggy(rules: Ruleset) -> Iterator[None]:
-    """Every on_play call of ``rules`` goes through pluggy with every implementation."""
-
-    def through_pluggy(state: GameState, action: Action, previous: GameState) -> GameState | None:
-        result: GameState | None = rules.hook.on_play(state=state, action=action, previous=previous)
-        return result
-
-    compiled, by_phase = rules._play_callers, rules._play_by_phase
-    rules._play_callers = dict.fromkeys(compiled, through_pluggy)
-    rules._play_by_phase = None
-    try:
-        yield
-    finally:
-        rules._play_callers, rules._play_by_phase = compiled, by_phase
 
 
 def _subset(rng: random.Random) -> Ruleset | None:
@@ -82,8 +64,8 @@ def test_per_kind_dispatch_matches_pluggy_state_by_state(seed: int) -> None:
         cards = [a for a in legal if a.card is not None and a.verb == "play"]
         action = rng.choice(cards if cards and rng.random() < 0.8 else legal)
         compiled = state.apply(action)
-        with plain_pluggy(rules):
-            expected = state.apply(action)
+        # Every on_play implementation asked through pluggy, on the hook path.
+        expected = state.replace(ruleset=plain_dispatch(rules)).apply(action)
         assert compiled == expected, (rules.spec_text, seed, str(action))
         plays += action.verb == "play"
         state = compiled
