@@ -19,6 +19,7 @@ from unorules import Action, GameState, Plugin, Ruleset, hookimpl
 from unorules.plugin import Applier, ApplierWrapper
 from unorules.testing import InvariantViolation, check_dispatch, check_state, plain_dispatch
 from unorules.testing.conformance import Budget, run_conformance
+from unorules.testing.invariants import STATE_INVARIANTS
 
 FIVES = "fives"
 
@@ -105,14 +106,44 @@ class _MarksPlays(Plugin):
         return {"play": wrap}
 
 
+class _ListsDrawAgain(_PassesAnyTime):
+    """Lists the seat to move's draw once more in the play phase (the same
+    actions as a set, another tuple), declaring the phases it is built with."""
+
+    name = "lists-draw-again"
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> list[Action]:
+        if state.phase.name != "play":
+            return []
+        return [Action.of(state.current_player, "draw")]
+
+
+class _FailsDirectly(_MarksPlays):
+    """A wrapper of classic's one-step play that raises: the hook path does not."""
+
+    name = "fails-directly"
+
+    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
+        def wrap(inner: Applier) -> Applier:
+            def play(state: GameState, action: Action) -> GameState | None:
+                raise ValueError("the wrapper went wrong")
+
+            return play
+
+        return {"play": wrap}
+
+
 def _states(rules: Ruleset, seed: int = 1, count: int = 300) -> list[GameState]:
-    state = rules.new_game(3, seed=seed)
+    """States of a seeded random game of ``rules``, played on the hook path
+    (a dishonest direct applier may raise)."""
+    state = plain_dispatch(rules).new_game(3, seed=seed)
     rng = random.Random(seed)
     found = [state]
     while len(found) < count and not state.is_over:
         state = state.apply(rng.choice(state.legal_actions()))
         found.append(state)
-    return found
+    return [s.replace(ruleset=rules) for s in found]
 
 
 def _first_violation(rules: Ruleset) -> InvariantViolation | None:
@@ -146,26 +177,43 @@ def test_honest_declarations_keep_the_invariant(plugin: Plugin) -> None:
 
 
 @pytest.mark.parametrize(
-    ("plugin", "declared"),
+    ("plugin", "declared", "by_check_state"),
     [
-        (_CountsFives(frozenset({"7"})), "counts-fives: play_kinds=['7']"),
-        (_CountsFives(frozenset({"5"}), frozenset({"play"})), "play_phases=['play']"),
-        (_CountsDraws(frozenset({"pass"})), "counts-draws: apply_verbs=['pass']"),
-        (_PassesAnyTime(frozenset({"penalty"})), "passes-any-time: legal_phases=['penalty']"),
-        (_MarksPlays(), "classic: direct_appliers(accept, challenge, draw, pass, play)"),
+        (_CountsFives(frozenset({"7"})), "counts-fives: play_kinds=['7']", "dispatch"),
+        (_CountsFives(frozenset({"5"}), frozenset({"play"})), "play_phases=['play']", "dispatch"),
+        (_CountsDraws(frozenset({"pass"})), "counts-draws: apply_verbs=['pass']", "dispatch"),
+        (_PassesAnyTime(frozenset({"penalty"})), "leaves out 2: pass and adds nothing", "dispatch"),
+        (_MarksPlays(), "marks-plays: direct_wrappers(play)", "dispatch"),
+        (_ListsDrawAgain(frozenset({"penalty"})), "lists-draw-again: legal_phases=['penalty']", "dispatch"),
+        # A legal action that raises: check_state's accepted invariant, checked first, reports it.
+        (
+            _FailsDirectly(),
+            "('ValueError', 'the wrapper went wrong') where pluggy's gives <GameState",
+            "accepted",
+        ),
     ],
-    ids=["play_kinds", "play_phases", "apply_verbs", "legal_phases", "direct_wrappers"],
+    ids=[
+        "play_kinds",
+        "play_phases",
+        "apply_verbs",
+        "legal_phases",
+        "direct_wrappers",
+        "legal_phases-same-set",
+        "direct-raises",
+    ],
 )
-def test_a_dishonest_declaration_is_caught(plugin: Plugin, declared: str) -> None:
+def test_a_dishonest_declaration_is_caught(plugin: Plugin, declared: str, by_check_state: str) -> None:
     rules = Ruleset.from_names(["classic"], plugins=[plugin])
     found = _first_violation(rules)
     assert found is not None
     assert found.invariant == "dispatch"
     assert declared in found.detail, found.detail
-    # check_state runs it among the deep invariants, and STATE_INVARIANTS names it.
+    # check_state runs it among the deep invariants; STATE_INVARIANTS names it.
     state = next(s for s in _states(rules) if _raises(s))
-    with pytest.raises(InvariantViolation, match=r"^\[dispatch\]"):
+    with pytest.raises(InvariantViolation, match=rf"^\[{by_check_state}\]"):
         check_state(state)
+    check_state(state, deep=False)  # the cheap invariants hold
+    assert STATE_INVARIANTS["dispatch"] is check_dispatch
 
 
 def _raises(state: GameState) -> bool:

@@ -629,10 +629,16 @@ def check_dispatch(state: GameState) -> None:
     declared = _outcome(state.replace().legal_actions)  # a fresh copy: listed by the declared callers
     expected = _outcome(reference.legal_actions)
     if declared != expected:
+        if isinstance(declared, tuple) and isinstance(expected, tuple) and set(declared) != set(expected):
+            missing = ", ".join(str(a) for a in expected if a not in declared) or "nothing"
+            extra = ", ".join(str(a) for a in declared if a not in expected) or "nothing"
+            how = f"leaves out {missing} and adds {extra}"
+        else:
+            how = f"gives {_shown(declared)}"
         raise _fail(
             "dispatch",
-            f"{_after(state)}, legal_actions() gives {_shown(declared)}, but asking every "
-            f"implementation through pluggy gives {_shown(expected)}{_declarations(rules)}",
+            f"{_after(state)}, legal_actions() {how}, compared with asking every implementation "
+            f"through pluggy ({_shown(expected)}){_declarations(rules)}",
         )
     if not isinstance(expected, tuple):
         return  # both raised alike: the legal invariant reports it
@@ -644,11 +650,11 @@ def check_dispatch(state: GameState) -> None:
         if isinstance(got, GameState) and isinstance(want, GameState):
             fields = [name for name in _FIELDS if getattr(got, name) != getattr(want, name)]
             how = "; ".join(
-                f"{name}: {_shown(getattr(got, name))} instead of {_shown(getattr(want, name))}"
+                f"{name} {_shown(getattr(got, name))} where pluggy's gives {_shown(getattr(want, name))}"
                 for name in fields
             )
         else:
-            how = f"it gives {_shown(got)} instead of {_shown(want)}"
+            how = f"{_shown(got)} where pluggy's gives {_shown(want)}"
         raise _fail(
             "dispatch",
             f"{_after(state)}, apply({action}) differs from the hook path asking every implementation "
