@@ -9,6 +9,7 @@ caught, by the invariant alone and by the conformance runner.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -248,6 +249,9 @@ def test_plain_dispatch_asks_everyone_on_the_hook_path(names: list[str]) -> None
     assert plain_dispatch(rules) is plain
     assert plain_dispatch(plain) is plain
     assert repr(plain) == f"plain_dispatch({rules!r})"
+    copied = pickle.loads(pickle.dumps(plain))  # as the ordinary rule set
+    assert copied == rules
+    assert type(copied) is Ruleset
     for verb in ("play", "draw", "pass", "accept", "challenge"):
         assert plain.direct_applier(verb) is None
         assert plain.apply_claimants(verb) == tuple(
