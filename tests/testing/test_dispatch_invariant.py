@@ -68,7 +68,8 @@ class _CountsDraws(Plugin):
 
 
 class _PassesAnyTime(Plugin):
-    """Lists a pass for the seat to move in every phase, declaring the phases it is built with."""
+    """Lists a pass for the seat to move in the play phase (before drawing),
+    declaring the phases it is built with."""
 
     name = "passes-any-time"
     requires = ("classic",)
