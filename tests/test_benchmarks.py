@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import unorules_jump_in
 
+import unorules
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,3 +51,20 @@ def test_shares_jump_in_parts_restore_the_plugin(shares, capsys: pytest.CaptureF
         assert (unorules_jump_in.window(state) is not None) is opens
     assert shares.main(["--jump-in", "--actions", "300", "--reps", "1"]) == 0
     assert "... both" in capsys.readouterr().out
+
+
+def test_shares_by_kind(shares, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    assert shares.main(["--by-kind", "--actions", "400", "--reps", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("classic: ")
+    assert "\nall plugins: " in out
+    assert "play  draw" in out
+    rules = unorules.Ruleset.from_names(["classic", "jump-in"])
+    state = next(s for s in map(rules.new_game, [4] * 20, range(20)) if s.phase.name == "play")
+    draw = next(a for a in state.legal_actions() if a.verb == "draw")
+    assert shares.kind_of(state, draw) == ("play", "draw")
+    other = (state.current_player + 1) % 4
+    seven = unorules.Action.parse(f"{other}: play R7")
+    assert shares.kind_of(state, seven) == ("play", "play 7 (jump)")
+    five = unorules.Action.parse(f"{state.current_player}: play B5")
+    assert shares.kind_of(state, five) == ("play", "play num")
