@@ -1,0 +1,39 @@
+"""Every golden rule set plays its seeded games exactly as recorded (``tests/golden/games.py``).
+
+The recorded digests were taken before the one-path engine replaced the
+direct appliers; a change of behaviour is a change of these files, with a
+CHANGELOG line that says why. Singles and option variants run in the quick
+tier, pairs and triples in the full one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+
+import games
+
+EXPECTED = games.load()
+CASES = list(games.rule_sets())
+
+
+def _marks(names: tuple[str, ...], key: str) -> list[pytest.MarkDecorator]:
+    variant = any(key == games._key(tuple(t.split(",")), o) for t, o in games.VARIANTS)
+    return [] if len(names) <= 2 or variant else [pytest.mark.slow]
+
+
+def test_every_rule_set_is_recorded() -> None:
+    assert sorted(EXPECTED) == sorted(key for key, _, _ in CASES)
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    [pytest.param(n, o, id=k, marks=_marks(n, k)) for k, n, o in CASES],
+)
+def test_golden_games(names: tuple[str, ...], options: dict[str, object]) -> None:
+    key = games._key(names, options)
+    assert games.digests_of(names, options) == EXPECTED[key], f"{key} no longer plays as recorded"
