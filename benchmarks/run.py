@@ -3,6 +3,7 @@
     .venv/bin/pip install rlcard          # optional: the comparison with RLCard
     .venv/bin/python benchmarks/run.py    # about a minute on 2 cores
     .venv/bin/python benchmarks/run.py --reps 3 --min-time 0.5   # quicker, noisier
+    .venv/bin/python benchmarks/run.py --against pre-engine      # that commit and this tree, side by side
 
 One run measures, interleaving the repetitions so that a busy machine slows
 every contender alike:
@@ -28,6 +29,14 @@ Each figure is the median of ``--reps`` repetitions; each repetition plays
 whole games, seeded in turn, for at least ``--min-time`` seconds. Times are
 the process's CPU time (``time.process_time``), so that other work on a shared
 machine does not count against whoever happens to run beside it.
+
+``--against REF`` measures the commit ``REF`` (a tag, branch or hash) and the
+working tree side by side: REF's tree is exported (``git archive``) and
+installed into a virtual environment of its own under ``.bench/`` (once per
+commit, then reused), and every repetition runs this script's measurement in
+a fresh process of each environment in turn, alternating which goes first.
+The same games are played on both sides through the public API; the table
+gives each side's medians and their ratio.
 """
 
 from __future__ import annotations
@@ -36,12 +45,18 @@ import argparse
 import functools
 import gc
 import json
+import os
 import platform
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import tracemalloc
+import venv
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -256,6 +271,167 @@ def measure_memory(rules: Ruleset, players: int, seed: int) -> dict[str, float]:
 # -- the run ---------------------------------------------------------------------------
 
 
+# -- side by side with an earlier commit --------------------------------------------------
+
+
+BENCH_DIR = ROOT / ".bench"
+"""Where ``--against`` keeps each reference commit's tree and environment."""
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def reference_python(ref: str) -> tuple[str, Path]:
+    """The commit ``ref`` names and the Python of an environment with that
+    commit's core and plugins installed (made once, then reused)."""
+    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    home = BENCH_DIR / sha[:12]
+    python = home / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python"
+    stamp = home / "installed"
+    if stamp.exists():
+        return sha, python
+    shutil.rmtree(home, ignore_errors=True)
+    tree = home / "tree"
+    tree.mkdir(parents=True)
+    with tempfile.TemporaryFile() as archive:
+        subprocess.run(["git", "archive", sha], cwd=ROOT, check=True, stdout=archive)
+        archive.seek(0)
+        with tarfile.open(fileobj=archive) as tar:
+            tar.extractall(tree, filter="data")
+    print(f"installing {ref} ({sha[:12]}) into {home.relative_to(ROOT)}/venv (once) ...", flush=True)
+    venv.EnvBuilder(with_pip=True).create(home / "venv")
+    pins = [line.strip() for line in (tree / "requirements-dev.txt").read_text().splitlines()]
+    build = [p for p in pins if p.split("==")[0].lower() in ("hatchling", "editables")]
+    packages = [
+        tree,
+        *sorted(p for d in ("plugins", "examples") for p in (tree / d).glob("*/pyproject.toml")),
+    ]
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    subprocess.run([*pip, *build], check=True)
+    editable = [arg for p in packages for arg in ("-e", str(p if p.is_dir() else p.parent))]
+    subprocess.run([*pip, "--no-build-isolation", *editable], check=True)
+    stamp.write_text(sha)
+    return sha, python
+
+
+def measure_once(
+    names: list[str],
+    options: dict[str, Any],
+    modes: list[str],
+    players: list[int],
+    min_time: float,
+    rlcard: bool,
+    seed: int,
+) -> dict[str, float]:
+    """One repetition of every contender in this process: actions per CPU
+    second by ``"label/players"`` (the worker of ``--against``)."""
+    classic = Ruleset.from_names(["classic"])
+    everything = Ruleset.from_names(names, options)
+    rl = rlcard_player() if rlcard else None
+    benches = []
+    for n in players:
+        benches.append(Bench("classic", n, functools.partial(play_unorules, classic, n), seed=seed))
+        benches.append(Bench("all plugins", n, functools.partial(play_unorules, everything, n), seed=seed))
+        if rl is not None:
+            benches.append(Bench("RLCard UnoGame", n, functools.partial(rl, n), seed=seed))
+    for mode in modes:
+        rules = Ruleset.from_names(["classic", mode])
+        benches.append(Bench(f"classic+{mode}", 4, functools.partial(play_unorules, rules, 4), seed=seed))
+    for bench in benches:
+        play_unorules(classic, 4, 0) if bench.label != "RLCard UnoGame" else None  # warm both alike
+        bench.run(min_time)
+    return {f"{b.label}/{b.players}": b.median(0) for b in benches}
+
+
+def against(args: argparse.Namespace, player_counts: list[int]) -> int:
+    """The ``--against`` run: the reference commit and this tree, alternating."""
+    sha, ref_python = reference_python(args.against)
+    shipped = shipped_plugins()
+    everything, names, skipped = all_plugins_ruleset(shipped)
+    options = everything.spec()["options"]
+    modes = [m for m in MODES if m in shipped and not args.no_modes]
+    rl = not args.no_rlcard and rlcard_player() is not None
+    job = {
+        "names": names,
+        "options": options,
+        "modes": modes,
+        "players": player_counts,
+        "min_time": args.min_time,
+    }
+    sides = {"reference": str(ref_python), "this tree": sys.executable}
+    print(f"reference: {args.against} = {sha[:12]} ({ref_python}); this tree: {sys.executable}")
+    print(f"all plugins = {'+'.join(names)} with {options}")
+    for name, why in skipped.items():
+        print(f"  left out {name}: {why}")
+    print(
+        f"{args.reps} repetitions of >= {args.min_time:g} s per contender, each side in a fresh process,"
+        " the first side alternating",
+        flush=True,
+    )
+    rates: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
+    for rep in range(args.reps):
+        order = list(sides) if rep % 2 == 0 else list(sides)[::-1]
+        for side in order:
+            work = dict(job, seed=1000 * rep, rlcard=rl and side == "this tree")
+            done = subprocess.run(
+                [sides[side], str(Path(__file__).resolve()), "--worker", json.dumps(work)],
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            )
+            for key, value in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                rates[side].setdefault(key, []).append(value)
+        print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
+    med = {side: {k: statistics.median(v) for k, v in found.items()} for side, found in rates.items()}
+    ref, new = med["reference"], med["this tree"]
+    print()
+    print(
+        f"{'contender':<32}{'reference':>12}{'this tree':>12}{'ratio':>8}   (actions per CPU second, medians)"
+    )
+    for key in new:
+        if key in ref:
+            print(f"{key:<32}{ref[key]:>12,.0f}{new[key]:>12,.0f}{new[key] / ref[key]:>7.2f}x")
+        else:
+            print(f"{key:<32}{'':>12}{new[key]:>12,.0f}")
+    missed = []
+    print()
+    print("Targets (this tree)")
+
+    def target(label: str, ratio: float, goal: float) -> None:
+        verdict = "ok" if ratio >= goal else "BELOW TARGET"
+        if ratio < goal:
+            missed.append(label)
+        print(f"  {label:<44}{ratio:>6.2f}x   (target >= {goal:g}x: {verdict})")
+
+    for n in player_counts:
+        target(f"classic, this tree / reference, {n} players", new[f"classic/{n}"] / ref[f"classic/{n}"], 1.0)
+        if f"RLCard UnoGame/{n}" in new:
+            ratio = new[f"classic/{n}"] / new[f"RLCard UnoGame/{n}"]
+            target(f"classic / RLCard, {n} players", ratio, TARGET_RLCARD)
+        target(
+            f"all plugins / classic, {n} players",
+            new[f"all plugins/{n}"] / new[f"classic/{n}"],
+            TARGET_ALL_PLUGINS,
+        )
+        print(
+            f"  {'(reference: all plugins / classic, ' + str(n) + ' players)':<44}"
+            f"{ref[f'all plugins/{n}'] / ref[f'classic/{n}']:>6.2f}x"
+        )
+    for mode in modes:
+        target(
+            f"classic+{mode} / classic, 4 players", new[f"classic+{mode}/4"] / new["classic/4"], TARGET_MODE
+        )
+    print()
+    print(f"targets not met: {'; '.join(missed)}" if missed else "every target met")
+    if args.json:
+        args.json.write_text(
+            json.dumps({"reference": sha, "rates": rates, "medians": med, "missed": missed}, indent=2)
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5, help="repetitions (the median is reported)")
@@ -264,8 +440,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard even if installed")
     parser.add_argument("--no-modes", action="store_true", help="skip the game modes")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--against", metavar="REF", help="measure the commit REF and this tree side by side")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # one repetition, for --against
     args = parser.parse_args(argv)
+    if args.worker:
+        job = json.loads(args.worker)
+        print(json.dumps(measure_once(**job)))
+        return 0
     player_counts = [int(p) for p in args.players.split(",")]
+    if args.against:
+        return against(args, player_counts)
 
     classic = Ruleset.from_names(["classic"])
     shipped = shipped_plugins()

@@ -9,6 +9,9 @@
 
 from unorules.actions import Action, register_verb
 from unorules.cards import COLORS, Card, Color, parse_cards, register_kind
+from unorules.codec import decode_value, encode_value
+from unorules.discovery import PluginLoadWarning, installed_plugins, load_plugin
+from unorules.draft import Draft
 from unorules.errors import (
     IllegalActionError,
     NotationError,
@@ -17,32 +20,25 @@ from unorules.errors import (
     StateFormatError,
     UnorulesError,
 )
+from unorules.markers import hookimpl, hookspec
 from unorules.plugin import (
     PLUGIN_API_VERSION,
-    ByOption,
     EventSpec,
+    ExtraSpec,
     Option,
     PhaseSpec,
     Plugin,
-    hookimpl,
-    hookspec,
+    TestHints,
     one_of,
     positive_int,
     switch,
 )
 from unorules.rng import Rng, Seed, seed_state
-from unorules.ruleset import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PluginLoadWarning,
-    Ruleset,
-    installed_plugins,
-    load_plugin,
-)
-from unorules.state import PLAY, Event, GameState, Outcome, Phase, RoundResult, SeatView
+from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from unorules.state import PLAY, Event, GameState, Outcome, Phase, Position, RoundResult, SeatView
 from unorules.validate import validate_state
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "COLORS",
@@ -51,11 +47,12 @@ __all__ = [
     "PLAY",
     "PLUGIN_API_VERSION",
     "Action",
-    "ByOption",
     "Card",
     "Color",
+    "Draft",
     "Event",
     "EventSpec",
+    "ExtraSpec",
     "GameState",
     "IllegalActionError",
     "NotationError",
@@ -65,6 +62,7 @@ __all__ = [
     "PhaseSpec",
     "Plugin",
     "PluginLoadWarning",
+    "Position",
     "Rng",
     "RoundResult",
     "Ruleset",
@@ -73,7 +71,10 @@ __all__ = [
     "SeatView",
     "Seed",
     "StateFormatError",
+    "TestHints",
     "UnorulesError",
+    "decode_value",
+    "encode_value",
     "hookimpl",
     "hookspec",
     "installed_plugins",

@@ -15,7 +15,9 @@ object for the same card, so comparing and hashing them is cheap.
 from __future__ import annotations
 
 import enum
+import importlib
 import re
+import sys
 from collections.abc import Iterable
 
 import attrs
@@ -80,26 +82,51 @@ class KindInfo:
     """
 
     kind: str
+    """The kind's notation (``"7"``, ``"+2"``, ``"W+4"``)."""
     name: str
+    """Its name in words (``"Draw Two"``)."""
     wild: bool
+    """Whether cards of this kind have no colour of their own."""
     number: int | None = None
+    """The face value of a number card, else ``None``."""
+    module: str | None = attrs.field(default=None, eq=False)
+    """The module that registered the kind (``None`` for the core's own): a
+    pickled card of the kind imports it, and nothing else, to restore."""
 
 
 _KINDS: dict[str, KindInfo] = {}
 _KIND_TEXT = re.compile(r"^[A-Z0-9+\-]{1,12}$")
 
 
-def register_kind(kind: str, name: str, *, wild: bool, number: int | None = None) -> KindInfo:
+def register_kind(
+    kind: str, name: str, *, wild: bool, number: int | None = None, module: str | None = None
+) -> KindInfo:
     """Make a new kind of card known to the notation.
 
-    Plugins that add cards call this when they are imported. Registering the
-    same kind again with the same description is harmless; a different
-    description is an error, so two plugins cannot silently disagree.
+    Plugins that add cards call this when they are imported:
+
+    :param kind: its notation: 1 to 12 of ``A``-``Z``, ``0``-``9``, ``+``
+        and ``-`` (``"CW1"``); a coloured kind is written after a colour
+        letter, a wild kind alone.
+    :param name: its name in words (``"Customizable Wild"``), for cards'
+        :attr:`Card.name` and user interfaces.
+    :param wild: whether its cards have no colour of their own (named when
+        played).
+    :param number: the face value of a number card (``None`` for a symbol),
+        which rules comparing numbers read as :attr:`Card.number`.
+    :param module: the module that registers it, imported to unpickle its
+        cards in a fresh process; by default the caller's module.
+
+    Registering the same kind again with the same description is harmless; a
+    different description is an error, so two plugins cannot silently disagree.
     """
     kind = kind.upper()
     if not _KIND_TEXT.match(kind):
         raise ValueError(f"bad card kind {kind!r}: use 1-12 of A-Z, 0-9, '+' and '-'")
-    info = KindInfo(kind, name, wild, number)
+    if module is None:
+        caller = sys._getframe(1).f_globals.get("__name__")
+        module = caller if isinstance(caller, str) and caller != __name__ else None
+    info = KindInfo(kind, name, wild, number, module)
     known = _KINDS.get(kind)
     if known is not None and known != info:
         raise ValueError(f"card kind {kind!r} is already registered as {known}")
@@ -215,10 +242,11 @@ class Card:
         _PARSED[canonical] = _PARSED[canonical.lower()] = card
         return card
 
-    def __reduce__(self) -> tuple[object, tuple[Color | None, str]]:
+    def __reduce__(self) -> tuple[object, tuple[Color | None, str, str | None]]:
         # A module-level function (not the bound classmethod), so that cloudpickle
-        # pickles it by reference; unpickling returns the interned card.
-        return (_unpickle_card, (self.color, self.kind))
+        # pickles it by reference; unpickling returns the interned card. A plugin's
+        # kind carries the module that registers it.
+        return (_unpickle_card, (self.color, self.kind, _KINDS[self.kind].module))
 
 
 _INTERNED: dict[tuple[Color | None, str], Card] = {}
@@ -226,16 +254,14 @@ _PARSED: dict[str, Card] = {}
 """Card text already parsed: each card's canonical spelling and its lower case."""
 
 
-def _unpickle_card(color: Color | None, kind: str) -> Card:
+def _unpickle_card(color: Color | None, kind: str, module: str | None = None) -> Card:
     """The interned card of a pickle. A kind that a plugin registers may be
-    unknown in a fresh process until the installed plugins are loaded."""
+    unknown in a fresh process until its module is imported."""
     card = _INTERNED.get((color, kind))
     if card is not None:
         return card
-    if kind not in _KINDS:
-        from unorules.ruleset import installed_plugins
-
-        installed_plugins()  # importing the plugins registers their kinds
+    if kind not in _KINDS and module is not None:
+        importlib.import_module(module)  # registers the kind
     return Card(color, kind)
 
 

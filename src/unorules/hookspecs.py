@@ -3,25 +3,34 @@
 Hooks are called through each :class:`~unorules.Ruleset`'s own pluggy
 ``PluginManager``. Plugins are registered in canonical order (a plugin after
 the plugins it ``requires``, independent plugins by name), and pluggy calls
-the *last registered first*: a
-house rule that requires ``classic`` therefore sees every hook before
-``classic`` does and can override it by returning a result from a
-``firstresult`` hook, or step aside by returning ``None``. ``tryfirst`` and
-``trylast`` pin an implementation to either end; the classic plugin marks its
-defaults ``trylast``.
+the *last registered first*: a house rule that requires ``classic`` sees
+every hook before ``classic`` does, and overrides a ``firstresult`` hook by
+returning a result or steps aside by returning ``None``. ``tryfirst`` and
+``trylast`` pin an implementation to either end; the classic plugin marks
+its defaults ``trylast``. A ``wrapper=True`` implementation sees the other
+implementations' result and may change it, as in pluggy.
 
 Hooks fall into four groups: *building a rule set* (called once, when a
 :class:`~unorules.Ruleset` is built), *dealing*, *taking actions* (called on
-every action: keep them cheap) and *ending rounds and games*. A rule set
-calls the hooks of play through callers it compiles once (not through
-pluggy's dispatch) with pluggy's order, results and exception semantics; a
-hook that no plugin implements costs nothing, and one with a single
-implementation is that function. See "The compiled hook layer" on the hooks
-page.
+every action: keep them cheap) and *ending rounds and games*.
 
-A hook that returns a new :class:`~unorules.GameState` must build it from the
-state it was given (``state.replace(...)`` and the mechanics methods such as
-``state.draw(...)``); states are immutable and are never changed in place.
+**How a game changes.** ``state.apply(action)`` makes one
+:class:`~unorules.Draft` of the next state and hands it to the hooks that
+change the game: ``apply_action`` carries the action out (classic's ``play``
+calls ``draft.play``, which asks ``on_play`` for the card's effect; a draw
+asks ``on_draw``), then ``after_action`` lets every plugin that watches all
+actions update its own data; when a round ends inside the action,
+``score_round``, ``on_round_end``, ``game_outcome`` and the next deal's
+``on_starter`` get the same draft. The draft is frozen into the next state
+once, at the end. A hook writes the game only through the draft's mechanics
+and fields (see :mod:`unorules.draft`); ``draft.before`` is the state the
+action is applied to. Hooks that only read (``legal_actions``,
+``explain_illegal``, ``visible_hands``, ``check_state``) get a frozen
+:class:`~unorules.GameState`.
+
+So an effect happens in one of three ways: a hook implementation (returning
+``True`` from a ``firstresult`` hook to say "done"), a ``wrapper=True``
+implementation around the others, or ``after_action``.
 """
 
 from __future__ import annotations
@@ -29,17 +38,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from unorules.plugin import hookspec
+from unorules.markers import hookspec
 
 if TYPE_CHECKING:
     from unorules.actions import Action
     from unorules.cards import Card
+    from unorules.draft import Draft
     from unorules.rng import Rng
     from unorules.ruleset import Ruleset
     from unorules.state import GameState, Outcome, RoundResult
 
 # ---------------------------------------------------------------------------
-# Building a rule set: called once per Ruleset, results cached.
+# Building a rule set: called once per Ruleset, results kept.
 # ---------------------------------------------------------------------------
 
 
@@ -76,7 +86,11 @@ def card_needs_target(ruleset: Ruleset, card: Card) -> bool | None:
 
 @hookspec(firstresult=True)
 def hand_size(ruleset: Ruleset) -> int | None:
-    """The number of cards dealt to each seat. Stops at the first non-``None`` result."""
+    """The number of cards dealt to each seat.
+
+    Called once when the rule set is built. Stops at the first non-``None``
+    result; without one, 7.
+    """
 
 
 @hookspec
@@ -101,6 +115,18 @@ def check_game(ruleset: Ruleset, players: int) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def teams(ruleset: Ruleset, players: int) -> Sequence[Sequence[int]] | None:
+    """Name the seats that play as teams in a game of ``players`` seats.
+
+    Called by :meth:`~unorules.Ruleset.teams` (outer layers such as the RL
+    environments reward a round winner's whole team). Return the teams, each
+    a sequence of seats, together every seat once, or ``None`` when this
+    plugin does not group seats. Stops at the first non-``None`` result;
+    without one every seat plays alone.
+    """
+
+
 @hookspec
 def check_state(state: GameState) -> None:
     """Refuse a state whose data owned by this plugin makes no sense.
@@ -116,18 +142,25 @@ def check_state(state: GameState) -> None:
     hook, so they can rely on it.
 
     Check only what this plugin owns: ``state.phase`` when its name is one of
-    the plugin's :attr:`~unorules.Plugin.phases` (its ``count``, ``card``,
-    ``seat``, ``color`` and ``data``), the ``state.extras`` keys it declares,
-    and facts of the state that its rules fix (partners: four seats). Keep it
-    cheap: it runs for every state restored. The helpers of
+    the plugin's :attr:`~unorules.Plugin.phases`, the ``state.extras`` keys it
+    declares, and facts of the state that its rules fix (partners: four
+    seats). Keep it cheap: it runs for every state restored. The helpers of
     :mod:`unorules.validate` (``require``, ``check_seat``, ...) build the
     errors.
 
-    :param state: the state to check (never one the game produced itself
-        unless a server asks for it).
     :return: nothing; results are ignored.
     :raises StateFormatError: naming the field (``"phase.data[0]"``,
         ``"extras.jump-in"``) and the rule or fact that it breaks.
+    """
+
+
+@hookspec
+def set_aside_cards(state: GameState) -> Iterable[Card]:
+    """Name the cards this plugin keeps out of the hands and piles in ``state``.
+
+    Called by the testing toolkit and :func:`~unorules.validate_state` when
+    they count the cards of a state (every card of the deck is in a hand, in
+    a pile, or set aside by a plugin). All results are concatenated.
     """
 
 
@@ -146,14 +179,14 @@ def choose_dealer(ruleset: Ruleset, players: int, rng: Rng) -> int | None:
 
 
 @hookspec(firstresult=True)
-def on_starter(state: GameState) -> GameState | None:
+def on_starter(draft: Draft) -> bool | None:
     """Apply the opening effect of the starter card.
 
-    Called after every deal, when the hands are dealt, the starter lies on
-    the discard pile, ``state.color`` is its colour (``None`` for wilds) and
-    the seat after the dealer is to play. Return the state the round starts
-    from, or ``None`` to leave it as it is. Stops at the first non-``None``
-    result.
+    Called after every deal (``draft.deal``), when the hands are dealt, the
+    starter lies on the discard pile, ``draft.color`` is its colour (``None``
+    for wilds) and the seat after the dealer is to play. Change the draft as
+    the starter requires and return ``True``, or return ``None`` to leave it
+    to the next plugin. Stops at the first non-``None`` result.
     """
 
 
@@ -164,25 +197,67 @@ def on_starter(state: GameState) -> GameState | None:
 
 @hookspec
 def legal_actions(state: GameState) -> Sequence[Action]:
-    """List the actions that plugin makes legal in ``state``, for every seat.
+    """List the actions this plugin makes legal in ``state``, for every seat.
 
-    Called once per state (the result is cached on the state) while the game
-    is not over. All plugins' lists are concatenated: a plugin adds the
-    actions its rules allow, including out-of-turn ones. A plugin that must
-    *remove* another plugin's actions uses a ``wrapper=True`` implementation.
-    Actions should come from ``Action.of`` or ``state.play_actions`` (interned).
+    Called once per state (the state keeps the list) while the game is not
+    over. All plugins' lists are concatenated, in calling order: a plugin
+    adds the actions its rules allow, out-of-turn ones included. A plugin
+    that must *remove* another plugin's actions uses a ``wrapper=True``
+    implementation. Actions should come from ``Action.of`` or
+    ``state.play_actions`` (interned).
     """
 
 
 @hookspec(firstresult=True)
-def apply_action(state: GameState, action: Action) -> GameState | None:
-    """Carry out a legal action and return the next state.
+def apply_action(draft: Draft, action: Action) -> bool | None:
+    """Carry out the legal ``action`` on ``draft``.
 
     Called by ``GameState.apply`` after it checked that ``action`` is among
-    ``state.legal_actions()``; ``state.last_action`` is already ``action`` and
-    ``state.events`` is empty, ready for this action's events. Return the
-    next state, or ``None`` to leave the action to the next plugin. Stops at
-    the first non-``None`` result.
+    ``state.legal_actions()``; ``draft`` is a copy of that state with
+    ``last_action`` set and no events yet (``draft.before`` is the state).
+    Carry the action out through the draft and return ``True``, or return
+    ``None`` to leave it to the next plugin; a plugin may also prepare the
+    draft and return ``None`` (a jump-in makes the jumper the seat to move
+    before classic plays the card). Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def on_play(draft: Draft, action: Action, previous: GameState) -> bool | None:
+    """Apply the effect of the card just played and pass the turn.
+
+    Called by ``draft.play`` after ``action.card`` left the player's hand and
+    lies on top of the discard pile with ``draft.color`` set; ``draft.phase``
+    is still the phase the card was played in and ``previous`` is the state
+    the card was played on (``draft.before``, unless a plugin plays a card
+    later than it was laid). When the player's hand is now empty the round
+    is ending: return ``None`` unless your card does something special then.
+    Apply the effect and return ``True``, or ``None`` for cards that are not
+    yours. Stops at the first non-``None`` result.
+    """
+
+
+@hookspec
+def on_draw(draft: Draft, seat: int, cards: tuple[Card, ...], reason: str) -> None:
+    """React to ``seat`` having drawn ``cards`` (already in its hand).
+
+    Called by ``draft.draw`` every time cards are drawn; ``reason`` is
+    ``"turn"`` for a draw for the turn, ``"penalty"`` or a plugin's own word
+    otherwise. Change the draft (draw more, say) or do nothing. Every
+    implementation is called; results are ignored.
+    """
+
+
+@hookspec
+def after_action(draft: Draft, action: Action, before: GameState) -> None:
+    """Keep data that depends on every action up to date.
+
+    Called once per action, after ``apply_action`` carried it out (and after
+    a round that ended with it was scored and the next one dealt), for rules
+    that watch all actions: a window that opens when a card is played and
+    closes when the next seat acts, hands shown until a seat's next turn.
+    Compare ``draft`` with ``before``, the state the action was applied to.
+    Every implementation is called; results are ignored.
     """
 
 
@@ -193,30 +268,6 @@ def explain_illegal(state: GameState, action: Action) -> tuple[str, str] | None:
     Called only when an action is refused, to build the
     :class:`~unorules.IllegalActionError`. Stops at the first non-``None``
     result; without one the error lists what that seat may do.
-    """
-
-
-@hookspec(firstresult=True)
-def on_play(state: GameState, action: Action, previous: GameState) -> GameState | None:
-    """Apply the effect of the card just played and pass the turn.
-
-    Called after ``action.card`` left the player's hand and lies on top of
-    the discard pile with ``state.color`` set; ``state.phase`` is still the
-    phase the card was played in and ``previous`` is the state before the
-    play. When the player's hand is now empty the round is ending: return
-    ``None`` unless your card does something special then. Stops at the first
-    non-``None`` result.
-    """
-
-
-@hookspec(firstresult=True)
-def on_draw(state: GameState, seat: int, cards: tuple[Card, ...], reason: str) -> GameState | None:
-    """React to ``seat`` having drawn ``cards`` (already in their hand).
-
-    Called by ``GameState.draw`` every time cards are drawn; ``reason`` is
-    ``"turn"`` for a draw for the turn and ``"penalty"`` (or a plugin's own
-    word) otherwise. Return a replacement state (for example after drawing
-    more) or ``None``. Stops at the first non-``None`` result.
     """
 
 
@@ -234,27 +285,27 @@ def visible_hands(state: GameState, seat: int) -> Iterable[int]:
 
 
 @hookspec(firstresult=True)
-def score_round(state: GameState, result: RoundResult) -> Sequence[int] | None:
+def score_round(draft: Draft, result: RoundResult) -> Sequence[int] | None:
     """Return the points to add to each seat's score for the round just ended.
 
-    Called by ``GameState.end_round`` with the state at the end of the round
-    (hands as they were left) and the round's result. Stops at the first
-    non-``None`` result; without one nobody scores.
+    Called by ``draft.end_round`` with the hands as they were left and the
+    round's result (its points still zero). Stops at the first non-``None``
+    result; without one nobody scores.
+    """
+
+
+@hookspec
+def on_round_end(draft: Draft, result: RoundResult) -> None:
+    """Adjust the game after a round was scored, before the game-over check.
+
+    ``draft.scores`` already include the round and ``draft.rounds`` ends with
+    ``result``: a seat may leave the game here (``draft.leave``). Every
+    implementation is called; results are ignored.
     """
 
 
 @hookspec(firstresult=True)
-def on_round_end(state: GameState, result: RoundResult) -> GameState | None:
-    """Adjust the state after a round was scored, before the game-over check.
-
-    ``state.scores`` already include the round and ``state.rounds`` ends with
-    ``result``. Return a replacement state (for example with seats removed
-    from play) or ``None``. Stops at the first non-``None`` result.
-    """
-
-
-@hookspec(firstresult=True)
-def game_outcome(state: GameState) -> Outcome | None:
+def game_outcome(draft: Draft) -> Outcome | None:
     """Decide whether the game is over after a round; return its outcome.
 
     Called after ``on_round_end``. Stops at the first non-``None`` result;

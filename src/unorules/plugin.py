@@ -1,9 +1,9 @@
-"""What a plugin declares: its name, options, requirements and conflicts.
+"""What a plugin declares: its name, options, requirements, conflicts and vocabulary.
 
-A plugin is any object with a ``name`` and hook implementations marked with
-:data:`hookimpl`; subclassing :class:`Plugin` gives the declarations their
-defaults. Installed plugins are found through the entry-point group
-``unorules``; the entry point names the plugin object::
+A plugin is an object with the declarations of :class:`Plugin` and hook
+implementations marked with :data:`hookimpl`; subclassing :class:`Plugin`
+gives the declarations their defaults. Installed plugins are found through
+the entry-point group ``unorules``; the entry point names the plugin object::
 
     [project.entry-points.unorules]
     classic = "unorules_classic:plugin"
@@ -11,28 +11,25 @@ defaults. Installed plugins are found through the entry-point group
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 import attrs
-import pluggy
 
-if TYPE_CHECKING:
-    from unorules.actions import Action
-    from unorules.cards import Card
-    from unorules.ruleset import Ruleset
-    from unorules.state import GameState
+from unorules.errors import RulesetError
+from unorules.markers import hookimpl, hookspec
 
 __all__ = [
     "EVENT_FIELDS",
     "PLUGIN_API_VERSION",
-    "Applier",
-    "ApplierWrapper",
-    "ByOption",
     "EventSpec",
+    "ExtraSpec",
     "Option",
     "PhaseSpec",
     "Plugin",
+    "TestHints",
+    "check_api_version",
     "hookimpl",
     "hookspec",
     "one_of",
@@ -40,34 +37,66 @@ __all__ = [
     "switch",
 ]
 
-PLUGIN_API_VERSION = 1
+PLUGIN_API_VERSION = 2
 """The version of the plugin contract (hooks and declarations) this core offers.
 
-A plugin sets :attr:`Plugin.api_version` to the version it was written
-against; a plugin that needs a newer contract than the installed core offers
-is refused when it is loaded, with a message saying which core to install."""
+Version 2 (this one) hands every hook that changes a game a
+:class:`~unorules.Draft`; version 1 returned new states. A plugin says which
+version it is written against in :attr:`Plugin.api_version`; any other is
+refused when it is loaded, with a message pointing to the migration notes."""
 
-Applier = Callable[["GameState", "Action"], "GameState | None"]
-"""A direct applier: the state *before* an action and the action, to the
-state after it, or ``None`` to have the action applied through the
-``apply_action`` hook (see :meth:`Plugin.direct_appliers`)."""
+VERSION_1_DECLARATIONS = frozenset(
+    {
+        "play_kinds",
+        "play_phases",
+        "legal_phases",
+        "apply_verbs",
+        "direct_appliers",
+        "direct_wrappers",
+        "direct_finishers",
+        "public_extras",
+        "private_extras",
+        "out_of_turn_verbs",
+        "turn_verbs",
+        "max_round_actions",
+        "round_length_factor",
+        "testing_option_values",
+        "set_aside_cards",
+    }
+)
+"""Declarations of plugin API version 1 that version 2 replaced or removed."""
 
-ApplierWrapper = Callable[[Applier], Applier]
-"""A plugin's share of a direct applier: given the applier of the plugins
-after it, its own applier around that one (see :meth:`Plugin.direct_wrappers`)."""
 
-Finisher = Callable[["GameState", "Action", "dict[str, Any]"], bool]
-"""A plugin's share of a direct applier, done on the fields of the state the
-action makes before that state exists: the state *before* the action, the
-action and those fields (a new dict, written in place), to ``True``, or to
-``False`` to have the action applied through the ``apply_action`` hook (see
-:meth:`Plugin.direct_finishers`)."""
+def check_api_version(plugin: Any, what: str) -> None:
+    """Refuse ``plugin`` (described as ``what`` in the message) unless it is
+    written against this core's :data:`PLUGIN_API_VERSION`."""
+    wanted = getattr(plugin, "api_version", 1)
+    if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
+        raise RulesetError(f"{what}: api_version must be a positive int, not {wanted!r}")
+    if wanted > PLUGIN_API_VERSION:
+        raise RulesetError(
+            f"{what} needs plugin API version {wanted}, but this unorules core offers version "
+            f"{PLUGIN_API_VERSION}: install a newer unorules"
+        )
+    if wanted < PLUGIN_API_VERSION:
+        raise RulesetError(
+            f"{what} is written against plugin API version {wanted}; this unorules core offers version "
+            f"{PLUGIN_API_VERSION}, whose hooks write the next state through a Draft (apply_action, "
+            "on_play, on_draw, on_starter, on_round_end, after_action) instead of returning new "
+            "states, and whose dispatch declarations and direct appliers are gone: see 'Moving to "
+            "version 2' in the docs' Writing plugins page (docs/writing-plugins.rst), then set "
+            "api_version = 2"
+        )
+    stale = sorted(name for name in VERSION_1_DECLARATIONS if _declares(plugin, name))
+    if stale:
+        raise RulesetError(
+            f"{what} declares {', '.join(stale)}, which plugin API version 2 replaced: see 'Moving to "
+            "version 2' in the docs' Writing plugins page (docs/writing-plugins.rst)"
+        )
 
-hookspec = pluggy.HookspecMarker("unorules")
-"""Marks a hook specification (used by :mod:`unorules.hookspecs`)."""
 
-hookimpl = pluggy.HookimplMarker("unorules")
-"""Marks a plugin method as a hook implementation: ``@unorules.hookimpl``."""
+def _declares(plugin: Any, name: str) -> bool:
+    return getattr(plugin, name, None) is not None
 
 
 def _no_check(value: Any) -> Any:
@@ -84,10 +113,15 @@ class Option:
     """
 
     name: str
+    """The option's name, unique among the plugins of a rule set."""
     default: Any
+    """Its value when none is given."""
     doc: str = ""
+    """What it does, citing its rule id, for ``unorules rules`` and the docs."""
     check: Callable[[Any], Any] = _no_check
+    """Turns a value into the canonical one, or raises ``ValueError``."""
     allowed: str = "any value"
+    """What ``check`` accepts, in words (``"on, off"``), for error messages and help."""
 
     def validate(self, value: Any) -> Any:
         """The canonical value for ``value``; ``ValueError`` if not allowed."""
@@ -149,6 +183,7 @@ def one_of(*values: Any) -> Callable[[Any], Any]:
                 return allowed
         raise ValueError(f"{value!r} is not one of {', '.join(map(repr, values))}")
 
+    check.choices = values  # type: ignore[attr-defined]  # what the check accepts, for forms
     return check
 
 
@@ -175,19 +210,17 @@ def switch(value: Any) -> bool:
 
 @attrs.frozen
 class PhaseSpec:
-    """A phase a plugin owns (``state.phase.name``), declared in :attr:`Plugin.phases`.
-
-    * ``name``: the phase name the plugin puts into states.
-    * ``doc``: what the seat to move is asked to do, for docs and user interfaces.
-    * ``empty_hand``: whether a seat may hold no cards while the round goes on
-      in this phase (for instance a phase that finishes a round after an
-      effect); otherwise a seat with an empty hand in a running round is a bug
-      the testing toolkit reports.
-    """
+    """A phase a plugin owns (``state.phase.name``), declared in :attr:`Plugin.phases`."""
 
     name: str
+    """The phase name the plugin puts into states."""
     doc: str = ""
+    """What the seat to move is asked to do, for docs and user interfaces."""
     empty_hand: bool = False
+    """Whether a seat may hold no cards while the round goes on in this phase
+    (a phase that settles a last card before the round ends); otherwise a
+    seat with an empty hand in a running round is a bug the testing toolkit
+    reports."""
 
 
 EVENT_FIELDS = frozenset({"seat", "cards", "rule", "target", "count", "color", "private"})
@@ -197,19 +230,17 @@ describe; values in ``event.data`` are described as ``"data.NAME"``."""
 
 @attrs.frozen
 class EventSpec:
-    """An event kind a plugin emits (``event.kind``), declared in :attr:`Plugin.events`.
-
-    * ``kind``: the kind the plugin puts into events.
-    * ``doc``: what happened, for docs and user interfaces.
-    * ``fields``: what the event's fields hold, as ``(field, meaning)`` pairs:
-      a typed field of :class:`~unorules.Event` (``"seat"``, ``"cards"``,
-      ``"target"``, ``"count"``, ``"color"``, ``"private"``, ``"rule"``) or
-      ``"data.NAME"`` for a plugin-specific value in ``event.data``.
-    """
+    """An event kind a plugin emits (``event.kind``), declared in :attr:`Plugin.events`."""
 
     kind: str
+    """The kind the plugin puts into events."""
     doc: str = ""
+    """What happened, for docs and user interfaces."""
     fields: tuple[tuple[str, str], ...] = ()
+    """What the event's fields hold, as ``(field, meaning)`` pairs: a typed
+    field of :class:`~unorules.Event` (``"seat"``, ``"cards"``, ``"target"``,
+    ``"count"``, ``"color"``, ``"private"``, ``"rule"``) or ``"data.NAME"``
+    for a plugin-specific value in ``event.data``."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:
@@ -220,236 +251,118 @@ class EventSpec:
                 )
 
 
-@attrs.frozen(eq=False)
-class ByOption:
-    """A declaration that depends on the value of an option, for ``play_kinds``,
-    ``play_phases``, ``legal_phases`` and ``apply_verbs`` (see :class:`Plugin`):
-    the rule set looks the value of ``option`` up in ``values`` once, when it is built; a
-    value not listed (or unhashable) gives ``default``. For a plugin whose options decide which
-    cards, phases or verbs its hooks handle, e.g.
-    ``ByOption("enforcement", {"strict": frozenset()})`` (the hook is never
-    asked with ``enforcement=strict``, always otherwise).
-    """
+@attrs.frozen
+class ExtraSpec:
+    """A key of ``state.extras`` a plugin owns, declared in :attr:`Plugin.extras`."""
 
-    option: str
-    values: Mapping[Any, frozenset[str] | None]
-    default: frozenset[str] | None = None
+    key: str
+    """The key, unique among the plugins of a rule set (prefix it with the plugin's name)."""
+    doc: str = ""
+    """What the value holds."""
+    public: bool = False
+    """Whether every seat may see it (it is then in views); otherwise it never
+    leaves the full state."""
+
+
+@attrs.frozen
+class TestHints:
+    """What the testing toolkit should know of a plugin to test it well,
+    declared in :attr:`Plugin.testing`. Rules never read it."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    round_length_factor: float = 1.0
+    """How many times longer than under classic alone a round of random play
+    may last with this plugin (effects that make players draw, say); the
+    toolkit multiplies the factors of a rule set's plugins into its bound on
+    the actions of a round."""
+    max_round_actions: int | None = None
+    """A fixed bound on the actions of one round, or ``None`` for the toolkit's
+    default (which grows with the seats and ``round_length_factor``)."""
+    option_values: Mapping[str, tuple[Any, ...]] = attrs.field(factory=dict)
+    """Option values the toolkit should draw from, by option name, when an
+    option's check accepts more than it can list."""
 
 
 class Plugin:
-    """Convenience base class for plugins; every attribute may be overridden.
+    """Base class of plugins: every declaration with its default.
 
-    * ``name``: the name the plugin is enabled by (its entry-point name).
-    * ``options``: the :class:`Option` objects it accepts.
-    * ``requires``: names of plugins that must be in the same rule set; this
-      plugin is registered after them, so its hooks run before theirs.
-    * ``conflicts``: names of plugins it cannot be combined with, each with the
-      reason shown to the user.
-    * ``rules``: the rule ids it implements, for docs and ``unorules rules``.
-    * ``hookspecs``: optionally, a class or module of :data:`hookspec`
-      functions: hooks this plugin offers to other plugins (an extension point).
+    ========================  ======================================================
+    Every plugin declares
+    ========================  ======================================================
+    ``name``                  the name it is enabled by (its entry-point name)
+    ``api_version``           the :data:`PLUGIN_API_VERSION` it is written against
+    ``rules``                 the rule ids it implements (docs, ``unorules rules``)
+    ========================  ======================================================
 
-    Declarations that the core, the testing toolkit and the outer layers
-    (views, the RL action space and observation, the server) read; each is
-    decided once per rule set, never per action:
+    ========================  ======================================================
+    Some plugins declare      when
+    ========================  ======================================================
+    ``requires``              it builds on other plugins (house rules on
+                              ``classic``): it is registered after them, so its
+                              hooks are asked before theirs
+    ``conflicts``             it cannot be combined with a plugin: its name and
+                              the reason shown to the user
+    ``options``               it has options (:class:`Option`)
+    ``verbs``                 its actions use verbs (registered with
+                              :func:`~unorules.register_verb`): each verb and who
+                              may use it, ``"turn"`` (the seat to move) or
+                              ``"any"`` (also out of turn: an UNO call, a catch, a
+                              jump-in ``play``)
+    ``phases``                it puts phases into states (:class:`PhaseSpec`)
+    ``events``                it emits event kinds (:class:`EventSpec`)
+    ``extras``                it keeps data in ``state.extras`` (:class:`ExtraSpec`)
+    ``hookspecs``             it offers hooks of its own to other plugins: a class
+                              or module of :data:`hookspec` functions
+    ``testing``               the testing toolkit needs hints (:class:`TestHints`)
+    ========================  ======================================================
 
-    * ``api_version``: the :data:`PLUGIN_API_VERSION` the plugin is written against.
-    * ``verbs``: every verb the plugin's actions use (registered with
-      :func:`~unorules.register_verb`), including core verbs such as ``play``.
-    * ``out_of_turn_verbs``: those of ``verbs`` a seat may use when it is not
-      the seat to move (an UNO call, a catch, a jump-in ``play``).
-    * ``turn_verbs``: verbs of its own that only the seat to move may use
-      (the testing toolkit adds them to its ``TURN_VERBS``).
-    * ``phases``: the :class:`PhaseSpec` of every phase the plugin puts into states.
-    * ``events``: the :class:`EventSpec` of every event kind the plugin emits
-      (the core's own kinds, such as ``draw``, need no declaration).
-    * ``public_extras``: the keys of ``state.extras`` this plugin owns that
-      every seat may see; other keys never leave the full state.
-    * ``private_extras``: the other keys of ``state.extras`` this plugin owns
-      (seen by no seat). A state holding a key that no plugin of its rule set
-      declares in ``public_extras`` or ``private_extras`` is refused by
-      :func:`~unorules.validate_state` (and so by ``GameState.from_json``).
-    * ``play_kinds``: the card kinds whose play this plugin's ``on_play``
-      handles (a ``frozenset`` such as ``frozenset({"7", "0"})``), or ``None``
-      (every card): the rule set then asks only the plugins that claimed a
-      card's kind. It covers every ``on_play`` implementation of the plugin,
-      wrappers included: for other kinds they must return ``None`` and change
-      nothing (see :doc:`hooks`).
-    * ``play_phases``: the phases (``previous.phase.name`` in ``on_play``: the
-      phase of the state the card is played in) in which this plugin's
-      ``on_play`` may act, or ``None`` (every phase). With ``play_kinds``, a
-      play asks only the plugins that declared both its card's kind and the
-      phase it is made in (stacking acts on a Draw Two only when it is played
-      on a stack). It covers every ``on_play`` implementation of the plugin,
-      wrappers included: for plays made in other phases they must return
-      ``None`` and change nothing.
-    * ``legal_phases``: the phases (``state.phase.name``) in which this
-      plugin's ``legal_actions`` may list actions, or ``None`` (every phase):
-      the rule set then asks only the plugins that declared a state's phase.
-      It covers every ``legal_actions`` implementation of the plugin,
-      wrappers included: in other phases they must list nothing and change
-      nothing (see :doc:`hooks`).
-    * ``apply_verbs``: the verbs of the actions this plugin's ``apply_action``
-      handles, or ``None`` (every action): other actions are applied without
-      asking it. It covers every ``apply_action`` implementation of the
-      plugin, wrappers included: for other verbs they must return ``None``
-      and change nothing (see :doc:`hooks`).
-
-      Each of these four may be a :class:`ByOption` instead, when the
-      plugin's options decide what its hooks handle. None of them may change
-      a result: the testing toolkit's ``dispatch`` invariant
-      (:func:`unorules.testing.invariants.check_dispatch`) plays every legal
-      action both ways and reports any difference.
-    * ``max_round_actions``: a bound on the actions of one round that the
-      testing toolkit uses, or ``None`` for its default (which grows with the
-      number of seats and the plugins' ``round_length_factor``).
-    * ``round_length_factor``: how many times longer than under classic alone
-      a round of random play may last with this plugin (effects that make
-      players draw, say); the testing toolkit multiplies the factors of a rule
-      set's plugins into its bound on the actions of a round. Default 1.
-    * ``testing_option_values``: option values the testing toolkit should draw
-      from, by option name, when the ``Option.check`` accepts more than it can list.
-    * ``teams(players)``: a method naming the seats that play as teams (see
-      :meth:`Plugin.teams`).
-    * ``direct_appliers(ruleset)``: a method offering shortcuts that apply
-      actions of some verbs in one step (see :meth:`Plugin.direct_appliers`).
-    * ``direct_wrappers(ruleset)``: a method offering this plugin's share of
-      such a shortcut when other plugins' ``apply_action`` come after its own
-      (see :meth:`Plugin.direct_wrappers`).
-    * ``direct_finishers(ruleset)``: the same share, done on the fields of the
-      state the shortcut makes, so that it costs no copy of its own (see
-      :meth:`Plugin.direct_finishers`).
+    The plugin's docstring (its class's, else its module's) is its
+    description: its first line is the summary ``unorules rules`` lists.
+    Everything a plugin does is done in its hooks (:mod:`unorules.hookspecs`).
     """
 
     name: ClassVar[str] = ""
-    options: ClassVar[tuple[Option, ...]] = ()
+    api_version: ClassVar[int] = 1
+    rules: ClassVar[tuple[str, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
     conflicts: ClassVar[Mapping[str, str]] = {}
-    rules: ClassVar[tuple[str, ...]] = ()
-    summary: ClassVar[str] = ""
-    hookspecs: ClassVar[object | None] = None
-    api_version: ClassVar[int] = PLUGIN_API_VERSION
-    verbs: ClassVar[tuple[str, ...]] = ()
-    out_of_turn_verbs: ClassVar[tuple[str, ...]] = ()
-    turn_verbs: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[tuple[Option, ...]] = ()
+    verbs: ClassVar[Mapping[str, str]] = {}
     phases: ClassVar[tuple[PhaseSpec, ...]] = ()
     events: ClassVar[tuple[EventSpec, ...]] = ()
-    public_extras: ClassVar[tuple[str, ...]] = ()
-    private_extras: ClassVar[tuple[str, ...]] = ()
-    play_kinds: ClassVar[frozenset[str] | ByOption | None] = None
-    play_phases: ClassVar[frozenset[str] | ByOption | None] = None
-    legal_phases: ClassVar[frozenset[str] | ByOption | None] = None
-    apply_verbs: ClassVar[frozenset[str] | ByOption | None] = None
-    max_round_actions: ClassVar[int | None] = None
-    round_length_factor: ClassVar[float] = 1.0
-    testing_option_values: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
-
-    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
-        """The cards of the deck this plugin keeps out of the hands and piles
-        in ``state`` (for instance a card held in ``state.extras``), so that
-        card conservation can be checked. Default: none."""
-        return ()
-
-    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
-        """Functions that apply actions of some verbs in one step, by verb;
-        called once per rule set. Default: none.
-
-        A direct applier is a shortcut next to this plugin's ``apply_action``,
-        not a hook: :meth:`GameState.apply` calls ``applier(state, action)``
-        with the state *before* the action (a legal ``action``), but only for
-        the verbs whose ``apply_action`` asks this plugin alone in ``ruleset``
-        (no other implementation and no wrapper: see
-        :meth:`Ruleset.apply_claimants`). It must return exactly what this
-        plugin's ``apply_action`` returns for the state handed to it (``state``
-        with ``last_action=action`` and no events), or ``None`` to have the
-        action applied the usual way, through the hook. Every hook its
-        ``apply_action`` would call in that case (``on_play``, ``on_draw``, the
-        end of a round) must be called likewise, or ``None`` returned.
-
-        Where other plugins' ``apply_action`` come before this plugin's for a
-        verb, the direct applier is used only if each of them offers a wrapper
-        or a finisher for that verb (:meth:`direct_wrappers`,
-        :meth:`direct_finishers`). To run the finishers inside its own copy,
-        the applier for a verb gets them from :meth:`Ruleset.direct_finishers`
-        (``ruleset.direct_finishers(verb)``, asked here, while this method
-        runs) and calls each in turn on the fields of the state it makes,
-        before making it (``False`` from one: return ``None``). The rule set
-        keeps track of which verbs' finishers were taken in, and runs the
-        others on copies.
-        """
-        return {}
-
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
-        """This plugin's share of the direct appliers of other plugins, by
-        verb; called once per rule set. Default: none.
-
-        For a plugin whose ``apply_action`` is asked for a verb before another
-        plugin's (it does something around the rest of the chain, as jump-in
-        opens and closes its window around classic's play), the rule set
-        can still apply actions of that verb in one step: when the last
-        plugin asked offers a direct applier (:meth:`direct_appliers`) and
-        every earlier one a wrapper (or a finisher: :meth:`direct_finishers`,
-        which saves the wrapper's copy), it calls each wrapper once, from the
-        last plugin backwards, as ``wrapper(inner)`` with ``inner`` the
-        applier of the plugins after it, and keeps the outermost result.
-
-        ``wrapper(inner)`` returns an applier ``(state, action) -> GameState |
-        None``, called with the state *before* the action (a legal
-        ``action``). It must return exactly what this plugin's
-        ``apply_action`` returns, given the state handed to it (``state`` with
-        ``last_action=action`` and no events), when the rest of the chain
-        returns what ``inner(state, action)`` returns; or ``None`` (also
-        whenever ``inner`` returns ``None``) to have the action applied the
-        usual way, through the hook. A plugin that cannot tell in advance
-        which actions it would change before the rest of the chain runs (a
-        jump-in, an answer to its own phase) returns ``None`` for those.
-
-        A plugin that offers a finisher for the verb too
-        (:meth:`direct_finishers`) does its work on the rest's result there:
-        its wrapper then only decides, or changes, what happens *before* the
-        rest runs, and returns ``inner``'s result as it is.
-        """
-        return {}
-
-    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
-        """This plugin's share of the direct appliers of other plugins, done
-        on the fields of the state they make, by verb; called once per rule
-        set. Default: none.
-
-        The same share as a wrapper's (:meth:`direct_wrappers`), for a plugin
-        that only changes the rest of the chain's *result* (jump-in opens or
-        closes its window in it), without the state copy a wrapper makes:
-        the direct applier calls ``finisher(state, action, fields)`` with the
-        state *before* the action, the action, and the fields of the state it
-        is about to make (a dict of its own, not yet a state; ``_legal`` is
-        ``None``). The finisher writes its changes into ``fields`` and
-        returns ``True``, leaving exactly the state this plugin's
-        ``apply_action`` would return, given the state handed to it (``state``
-        with ``last_action=action`` and no events), when the rest of the
-        chain returns the state ``fields`` describe. It returns ``False`` to
-        have the action applied the usual way, through the hook: the direct
-        applier then makes no state, though it may already have called
-        ``on_play`` (hooks are functions of their arguments, so this costs
-        time only). A finisher reads ``fields`` and the state before the
-        action; it keeps nothing.
-
-        Finishers run inside the direct applier for the plugins asked for the
-        verb right before its plugin, each of which offers one (the last of
-        them first, as their ``apply_action`` would see the rest's result);
-        a plugin further out whose wrapper comes between has its finisher
-        run on a copy of the result around that wrapper, as a wrapper of its
-        own would. A direct applier takes the finishers in by calling
-        :meth:`Ruleset.direct_finishers` while its ``direct_appliers`` is
-        asked; one that does not has them all run on copies.
-        """
-        return {}
-
-    def teams(self, players: int) -> Sequence[Sequence[int]] | None:
-        """The teams of a game of ``players`` seats, each a sequence of seats
-        (together every seat once), or ``None`` when this plugin does not group
-        seats. A team shares its results; outer layers such as the RL
-        environments reward a round winner's whole team. Default: ``None``."""
-        return None
+    extras: ClassVar[tuple[ExtraSpec, ...]] = ()
+    hookspecs: ClassVar[object | None] = None
+    testing: ClassVar[TestHints] = TestHints()
 
     def __repr__(self) -> str:
         return f"<unorules plugin {self.name!r}>"
+
+
+DECLARATIONS: tuple[str, ...] = (
+    "name",
+    "api_version",
+    "rules",
+    "requires",
+    "conflicts",
+    "options",
+    "verbs",
+    "phases",
+    "events",
+    "extras",
+    "hookspecs",
+    "testing",
+)
+"""Every declaration of :class:`Plugin`, in the order of its table."""
+
+VERB_USES = ("turn", "any")
+"""Who may use a verb a plugin declares: the seat to move, or any seat."""
+
+
+def summary(plugin: Any) -> str:
+    """The first line of a plugin's docstring (its class's, else its module's)."""
+    doc = type(plugin).__doc__
+    if not doc or type(plugin).__doc__ == Plugin.__doc__:
+        module = sys.modules.get(type(plugin).__module__)
+        doc = getattr(module, "__doc__", None) or ""
+    return doc.strip().splitlines()[0].strip() if doc.strip() else ""

@@ -1,60 +1,59 @@
-"""Rule sets: plugins found by name, their options checked, their hooks compiled.
+"""Rule sets: plugins with their options, their hooks, and the engine that applies actions.
 
 A :class:`Ruleset` owns its own pluggy ``PluginManager``; there is no global
 one. Everything that can be known once per rule set (the deck, card points,
-which cards need a target, which hooks have implementations) is worked out
-when it is built, so the per-action path asks plugins only what depends on
-the state.
+which cards need a target, who implements which hook) is worked out when it
+is built, so the per-action path asks plugins only what depends on the game.
+
+The engine is :meth:`Ruleset.apply`: one :class:`~unorules.Draft` per
+action, handed to ``apply_action`` and ``after_action``, frozen into the next
+state once (:func:`unorules.draft.carry_out`). ``GameState.apply`` calls it;
+``GameState.legal_actions`` calls :attr:`Ruleset.hooks`' ``legal_actions``.
 """
 
 from __future__ import annotations
 
-import collections
 import functools
 import heapq
+import inspect
 import itertools
-import threading
-import types
-import warnings
-import weakref
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from importlib.metadata import EntryPoint, entry_points
 from typing import Any, TypeVar
 
 import pluggy
 
 from unorules import hookspecs
-from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, compile_rest, impl_frames, single
+from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, parse_cards
-from unorules.errors import IllegalActionError, NotationError, RulesetError, excerpt
-from unorules.plugin import (
-    PLUGIN_API_VERSION,
-    Applier,
-    ApplierWrapper,
-    ByOption,
-    EventSpec,
-    Finisher,
-    Option,
-    PhaseSpec,
-    Plugin,
+from unorules.discovery import (
+    ENTRY_POINT_GROUP,
+    PluginLoadWarning,
+    installed_plugins,
+    load_plugin,
+    short,
 )
+from unorules.draft import Draft, blank_draft, carry_out
+from unorules.errors import IllegalActionError, NotationError, RulesetError, StateFormatError, excerpt
+from unorules.markers import PROJECT
+from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
 from unorules.rng import Rng, Seed, seed_state
-from unorules.state import PLAY, Event, GameState, Outcome, RoundResult, _from_fields
+from unorules.spec import CACHE, freeze, parse_spec_text
+from unorules.state import GameState, RoundResult
 
 __all__ = [
     "CORE_EVENTS",
     "ENTRY_POINT_GROUP",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "Hooks",
     "PluginLoadWarning",
     "Ruleset",
     "installed_plugins",
     "load_plugin",
 ]
 
-ENTRY_POINT_GROUP = "unorules"
 CORE_EVENTS: tuple[EventSpec, ...] = (
     EventSpec(
         "deal",
@@ -94,98 +93,62 @@ MAX_PLAYERS = 10
 
 _T = TypeVar("_T")
 
-
-class PluginLoadWarning(UserWarning):
-    """An installed plugin that cannot be loaded, skipped while listing the
-    installed plugins (asking for it by name raises :class:`RulesetError`)."""
-
-
-@functools.cache
-def _entry_points() -> Mapping[str, EntryPoint]:
-    """The entry points of the ``unorules`` group, by name (not loaded)."""
-    found: dict[str, EntryPoint] = {}
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        found.setdefault(ep.name, ep)
-    return found
-
-
-_loaded: dict[str, Any] = {}
-_load_lock = threading.RLock()
+# How each hook's caller answers (see unorules._hookcall.compile_hook).
+_MODES = {
+    "legal_actions": "concatenate",
+    "apply_action": "first",
+    "on_play": "first",
+    "on_draw": "all",
+    "after_action": "all",
+    "explain_illegal": "first",
+    "visible_hands": "concatenate",
+    "score_round": "first",
+    "on_round_end": "all",
+    "game_outcome": "first",
+    "on_starter": "first",
+    "set_aside_cards": "concatenate",
+}
 
 
-def _where(ep: EntryPoint) -> str:
-    dist = getattr(ep, "dist", None)
-    package = getattr(dist, "name", None) or "an unknown distribution"
-    return f"entry point {ep.name} = {ep.value!r} of {package}"
+def _nothing(*args: Any) -> None:
+    return None
 
 
-def load_plugin(name: str) -> Any:
-    """The installed plugin ``name`` (its entry-point name), loaded once and checked.
-
-    :raises RulesetError: if no plugin of that name is installed; if importing
-        it fails (naming the entry point, its distribution and the error); if
-        the object's ``name`` is not the entry-point name; or if it needs a
-        newer plugin API (``api_version``) than this core offers.
-    """
-    key = name.strip().lower()
-    found = _loaded.get(key)
-    if found is not None:
-        return found
-    eps = _entry_points()
-    ep = eps.get(key)
-    if ep is None:
-        known = ", ".join(sorted(eps)) or "none"
-        raise RulesetError(f"no plugin named {_short(name)} is installed; installed plugins: {known}")
-    with _load_lock:
-        try:
-            plugin = ep.load()
-        except Exception as exc:
-            raise RulesetError(
-                f"plugin {key!r} cannot be loaded ({_where(ep)}): {type(exc).__name__}: {exc}"
-            ) from exc
-        own = getattr(plugin, "name", None)
-        if own != key:
-            raise RulesetError(
-                f"plugin {key!r} is named {own!r} ({_where(ep)}): a plugin's name must be its "
-                "entry-point name, or its saved games could not be restored"
-            )
-        _check_api_version(plugin, f"plugin {key!r} ({_where(ep)})")
-        _loaded[key] = plugin
-    return plugin
+def _none_listed(*args: Any) -> tuple[()]:
+    return ()
 
 
-def _check_api_version(plugin: Any, what: str) -> None:
-    wanted = getattr(plugin, "api_version", PLUGIN_API_VERSION)
-    if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
-        raise RulesetError(f"{what}: api_version must be a positive int, not {wanted!r}")
-    if wanted > PLUGIN_API_VERSION:
-        raise RulesetError(
-            f"{what} needs plugin API version {wanted}, but this unorules core offers version "
-            f"{PLUGIN_API_VERSION}: install a newer unorules"
-        )
+class Hooks:
+    """The hooks the engine and the draft's mechanics call during play, one
+    caller per hook taking the spec's arguments positionally (see
+    :mod:`unorules._hookcall`). ``on_draw``, ``after_action`` and
+    ``visible_hands`` are ``None`` when no plugin implements them, so that the
+    mechanics skip them; the others always answer. The hooks whose results
+    are concatenated (``legal_actions``, ``visible_hands``, ``set_aside_cards``)
+    answer a sequence, or ``None`` for nothing."""
 
+    __slots__ = tuple(_MODES)
 
-@functools.cache
-def installed_plugins() -> Mapping[str, Any]:
-    """The plugins installed in this environment that load, by entry-point name
-    (each loaded once). A plugin that cannot be loaded (see :func:`load_plugin`)
-    is left out with a :class:`PluginLoadWarning`, so one broken plugin never
-    hides the others."""
-    found: dict[str, Any] = {}
-    for name in _entry_points():
-        try:
-            found[name] = load_plugin(name)
-        except RulesetError as exc:
-            warnings.warn(PluginLoadWarning(f"skipped: {exc}"), stacklevel=2)
-    return found
+    legal_actions: Callable[[GameState], Sequence[Action] | None]
+    apply_action: Callable[[Draft, Action], Any]
+    on_play: Callable[[Draft, Action, GameState], Any]
+    on_draw: Callable[[Draft, int, tuple[Card, ...], str], None] | None
+    after_action: Callable[[Draft, Action, GameState], None] | None
+    explain_illegal: Callable[[GameState, Action], tuple[str, str] | None]
+    visible_hands: Callable[[GameState, int], Iterable[int] | None] | None
+    score_round: Callable[[Draft, RoundResult], Sequence[int] | None]
+    on_round_end: Callable[[Draft, RoundResult], None]
+    game_outcome: Callable[[Draft], Any]
+    on_starter: Callable[[Draft], Any]
+    set_aside_cards: Callable[[GameState], Iterable[Card] | None]
 
-
-def _reset_plugins() -> None:
-    """Forget the entry points, the loaded plugins and the cached rule sets (for tests)."""
-    _entry_points.cache_clear()
-    installed_plugins.cache_clear()
-    _loaded.clear()
-    _CACHE.clear()
+    def __init__(self, relay: pluggy.HookRelay) -> None:
+        skippable = ("on_draw", "after_action", "visible_hands")
+        for name, mode in _MODES.items():
+            caller = compile_hook(getattr(relay, name), mode)
+            if caller is None and name not in skippable:
+                caller = _none_listed if mode == "concatenate" else _nothing
+            object.__setattr__(self, name, caller)
 
 
 def _plugin_name(plugin: Any) -> str:
@@ -200,17 +163,19 @@ class Ruleset:
 
     Build one with :meth:`from_names` or :meth:`from_spec_text`; plugin
     objects can be passed directly (for tests and scripts). Unknown plugins,
-    unknown or invalid options, missing requirements and conflicts raise
-    :class:`RulesetError` here, never during a game. The same plugins and
-    options, listed in any order, build equal rule sets that play the same
-    seeded games; :attr:`spec_text` is their canonical name.
+    unknown or invalid options, missing requirements, conflicts and plugin
+    mistakes (a hook with parameters its spec lacks, a method named like a
+    hook but not marked) raise :class:`RulesetError` here, never during a
+    game. The same plugins and options, listed in any order, build equal rule
+    sets that play the same seeded games; :attr:`spec_text` is their
+    canonical name.
     """
 
     def __init__(self, plugins: Sequence[Any], options: Mapping[str, Any] | None = None) -> None:
         by_name: dict[str, Any] = {}
         for plugin in plugins:
             name = _plugin_name(plugin)
-            _check_api_version(plugin, f"plugin {name!r}")
+            check_api_version(plugin, f"plugin {name!r}")
             if name in by_name and by_name[name] is not plugin:
                 raise RulesetError(f"two different plugins are named {name!r}")
             by_name[name] = plugin
@@ -226,103 +191,44 @@ class Ruleset:
         (plugin objects are shared by every rule set): keyed by something of
         their own, e.g. ``(plugin_name, "what")``; prefer :meth:`cached`.
         Available from the first hook called while the rule set is built."""
-        self._rest_callers: dict[tuple[str, int], Callable[..., Any]] = {}
         self._declared_options = _declared_options(self._plugins)
         self.options: Mapping[str, Any] = _check_options(self._declared_options, dict(options or {}))
+        """Every option of the rule set's plugins with its value (defaults included)."""
         self._given = {k: v for k, v in self.options.items() if k in (options or {})}
         self._declare()
 
-        self.pm: pluggy.PluginManager = ClosedPluginManager("unorules")
+        self.pm: pluggy.PluginManager = ClosedPluginManager(PROJECT)
         """The rule set's own pluggy ``PluginManager``, closed to changes once the
-        rule set is built (see :doc:`hooks`)."""
+        rule set is built."""
         self.pm.add_hookspecs(hookspecs)
         for plugin in self._plugins:
-            # A plugin may offer hooks of its own to other plugins (an extension
-            # point such as custom-wilds' card effects): a class or module of
-            # ``@unorules.hookspec`` functions in its ``hookspecs`` attribute.
             extension = getattr(plugin, "hookspecs", None)
-            if extension is not None:
+            if extension is not None:  # hooks a plugin offers other plugins (an extension point)
                 self.pm.add_hookspecs(extension)
         for plugin in self._plugins:
-            self.pm.register(plugin, name=_plugin_name(plugin))
+            _check_hook_methods(plugin, self.pm)
+            try:
+                self.pm.register(plugin, name=_plugin_name(plugin))
+            except pluggy.PluginValidationError as exc:
+                raise RulesetError(f"plugin {_plugin_name(plugin)!r} cannot be registered: {exc}") from None
         try:
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             raise RulesetError(f"a plugin implements an unknown hook: {exc}") from None
         self.pm.close()
-        self.hook = self.pm.hook
+        self.hook: pluggy.HookRelay = self.pm.hook
+        """pluggy's hook relay, for the hooks of building and those a plugin offers."""
         self._impl_codes = impl_frames(self.pm)
+        self.hooks = Hooks(self.hook)
+        """The callers of the hooks of play (see :class:`Hooks`)."""
 
         h = self.hook
-        # Hooks asked on every action, compiled once (see unorules._hookcall).
-        # The usual case, one legal_actions implementation: its list becomes the tuple directly.
-        self._legal_single: Callable[[GameState], Sequence[Action] | None] | None = single(h.legal_actions)
-        self._legal_all: Callable[[GameState], tuple[Action, ...]] = compile_hook(
-            h.legal_actions, concatenate=True
-        )
-        self._apply: Callable[[GameState, Action], GameState | None] = compile_hook(h.apply_action)
-        self._explain: Callable[[GameState, Action], tuple[str, str] | None] = compile_hook(h.explain_illegal)
-        self._on_play: Callable[[GameState, Action, GameState], GameState | None] = compile_hook(h.on_play)
-        self._on_draw: Callable[[GameState, int, tuple[Card, ...], str], GameState | None] = compile_hook(
-            h.on_draw
-        )
-        self._watch_draws: bool = bool(h.on_draw.get_hookimpls())  # else draw skips the call
-        self._visible: Callable[[GameState, int], list[Iterable[int]]] = compile_hook(h.visible_hands)
-        self._shows_hands: bool = bool(h.visible_hands.get_hookimpls())  # else views skip the call
-        self._score_round: Callable[[GameState, RoundResult], Sequence[int] | None] = compile_hook(
-            h.score_round
-        )
-        self._on_round_end: Callable[[GameState, RoundResult], GameState | None] = compile_hook(
-            h.on_round_end
-        )
-        self._game_outcome: Callable[[GameState], Outcome | None] = compile_hook(h.game_outcome)
-        self._on_starter: Callable[[GameState], GameState | None] = compile_hook(h.on_starter)
-        self._hook_callers: dict[str, Callable[..., Any]] = {
-            "legal_actions": compile_hook(h.legal_actions),
-            "apply_action": self._apply,
-            "explain_illegal": self._explain,
-            "on_play": self._on_play,
-            "on_draw": self._on_draw,
-            "visible_hands": self._visible,
-            "score_round": self._score_round,
-            "on_round_end": self._on_round_end,
-            "game_outcome": self._game_outcome,
-            "on_starter": self._on_starter,
-        }
-
         self.deck: tuple[Card, ...] = tuple(itertools.chain.from_iterable(h.deck_cards(ruleset=self)[::-1]))
+        """Every card of the deck, in the order the plugins contribute them."""
         if not self.deck:
             raise RulesetError(f"the plugins {list(self.names)} put no cards in the deck")
         self._points: dict[Card, int] = {}
         self._targeted: set[Card] = set()
-        # on_play by card kind (Plugin.play_kinds): a play calls only the plugins
-        # that claimed its card's kind or declared every card, in pluggy's order.
-        self._play_callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {
-            kind: self._compile_play_caller(kind) for kind in dict.fromkeys(c.kind for c in self.deck)
-        }
-        # ... and by the phase the card is played in (Plugin.play_phases), a
-        # table of callers per phase compiled on first use; None while no
-        # plugin implementing on_play declares phases (the callers above serve).
-        self._play_by_phase: (
-            dict[str, dict[str, Callable[[GameState, Action, GameState], GameState | None]]] | None
-        ) = {} if _declares(h.on_play, self._play_phases) else None
-        # legal_actions by phase (Plugin.legal_phases) and apply_action by verb
-        # (Plugin.apply_verbs), each caller compiled on first use; None while no
-        # plugin implementing the hook declares anything (the callers above serve).
-        self._legal_callers: dict[str, Callable[[GameState], tuple[Action, ...]]] | None = (
-            {} if _declares(h.legal_actions, self._legal_phases) else None
-        )
-        self._apply_callers: dict[str, Callable[[GameState, Action], GameState | None]] | None = (
-            {} if _declares(h.apply_action, self._apply_verbs) else None
-        )
-        # Direct appliers (Plugin.direct_appliers), by verb, for the verbs whose
-        # apply_action asks their plugin alone, or also plugins before it that
-        # wrap or finish it (Plugin.direct_wrappers, Plugin.direct_finishers):
-        # GameState.apply tries them first.
-        self._direct_apply: dict[str, Applier] = {}
-        self._finishers: dict[str, tuple[Finisher, ...]] = {}
-        self._finishers_taken: set[str] | None = None
-        self._collect_direct_appliers()
         for card in dict.fromkeys(self.deck):
             points = h.card_points(ruleset=self, card=card)
             if points is None:
@@ -332,224 +238,21 @@ class Ruleset:
                 self._targeted.add(card)
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
+        """The number of cards dealt to each seat."""
         self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)
 
-    def _compile_play_caller(
-        self, kind: str, phase: str | None = None
-    ) -> Callable[[GameState, Action, GameState], GameState | None]:
-        """The ``on_play`` caller for plays of a card of ``kind`` (made in
-        ``phase``, if given): the implementations of the plugins whose
-        ``play_kinds`` is ``None`` or holds ``kind`` (and whose
-        ``play_phases`` is ``None`` or holds ``phase``), in pluggy's order,
-        with pluggy's semantics."""
-        return compile_hook(self.hook.on_play, keep=self._play_asks(kind, phase))
-
-    def _play_asks(self, kind: str, phase: str | None) -> Callable[[pluggy.HookImpl], bool]:
-        """Whether a play of a card of ``kind`` (in ``phase``, if given) asks an
-        ``on_play`` implementation (``play_kinds``, ``play_phases``)."""
-        by_kind = _asks(self._play_kinds, kind)
-        if phase is None:
-            return by_kind
-        by_phase = _asks(self._play_phases, phase)
-        return lambda impl: by_kind(impl) and by_phase(impl)
-
-    def _phase_play_callers(
-        self, phase: str
-    ) -> dict[str, Callable[[GameState, Action, GameState], GameState | None]]:
-        """The table of ``on_play`` callers, by card kind, for plays made in
-        ``phase``: empty at first, each caller compiled on first use."""
-        callers: dict[str, Callable[[GameState, Action, GameState], GameState | None]] = {}
-        by_phase = self._play_by_phase
-        if by_phase is not None and len(by_phase) < _MAX_CALLERS:
-            by_phase[phase] = callers
-        return callers
-
-    def _legal_caller(self, phase: str) -> Callable[[GameState], tuple[Action, ...]]:
-        """The ``legal_actions`` caller for states in ``phase``: the
-        implementations of the plugins whose ``legal_phases`` is ``None`` or
-        holds ``phase``, in pluggy's order, their lists concatenated."""
-        caller: Callable[[GameState], tuple[Action, ...]] = compile_hook(
-            self.hook.legal_actions, concatenate=True, keep=_asks(self._legal_phases, phase)
-        )
-        callers = self._legal_callers
-        if callers is not None and len(callers) < _MAX_CALLERS:
-            callers[phase] = caller
-        return caller
-
-    def _apply_caller(self, verb: str) -> Callable[[GameState, Action], GameState | None]:
-        """The ``apply_action`` caller for actions with ``verb``: the
-        implementations of the plugins whose ``apply_verbs`` is ``None`` or
-        holds ``verb``, in pluggy's order, with pluggy's semantics."""
-        caller: Callable[[GameState, Action], GameState | None] = compile_hook(
-            self.hook.apply_action, keep=_asks(self._apply_verbs, verb)
-        )
-        callers = self._apply_callers
-        if callers is not None and len(callers) < _MAX_CALLERS:
-            callers[verb] = caller
-        return caller
-
-    def _collect_direct_appliers(self) -> None:
-        """Build a direct applier for each verb whose ``apply_action`` plugins all
-        offer their part: the last one asked a direct applier
-        (:meth:`Plugin.direct_appliers`), every earlier one a wrapper around the
-        rest (:meth:`Plugin.direct_wrappers`) or a finisher of its result
-        (:meth:`Plugin.direct_finishers`), composed from the last one
-        backwards. The finishers of the plugins right before the last one run
-        inside its applier when it takes them in (:meth:`direct_finishers`);
-        any other finisher runs on a copy of the result, as a wrapper. The
-        code of each part is named in exception notes as its plugin's
-        ``apply_action``."""
-        codes: dict[types.CodeType, tuple[tuple[object, str, str], ...]] = dict(self._impl_codes)
-        by_name = {_plugin_name(plugin): plugin for plugin in self._plugins}
-        wrappers: dict[str, dict[str, ApplierWrapper]] = {}
-        finishers: dict[str, dict[str, Finisher]] = {}
-        for name, plugin in by_name.items():
-            for attribute, offers, what in (
-                ("direct_wrappers", wrappers, "direct wrapper"),
-                ("direct_finishers", finishers, "direct finisher"),
-            ):
-                offered = _offered(plugin, name, attribute, what, self)
-                if offered is not None:
-                    offers[name] = offered
-
-        def note(function: object, name: str) -> None:
-            code = getattr(function, "__code__", None)
-            if isinstance(code, types.CodeType):
-                codes[code] = (*codes.get(code, ()), (by_name[name], name, "apply_action"))
-
-        # The finishers run inside the last plugin's applier, by verb: those of
-        # the plugins right before it, each offering one, the last of them first.
-        inside: dict[str, int] = {}
-        for verb in sorted({verb for offered in finishers.values() for verb in offered}):
-            *outer, _ = self.apply_claimants(verb) or ("",)
-            run: list[Finisher] = []
-            for name in reversed(outer):
-                finisher = finishers.get(name, {}).get(verb)
-                if finisher is None:
-                    break
-                note(finisher, name)
-                run.append(finisher)
-            if run:
-                inside[verb] = len(run)
-                self._finishers[verb] = tuple(run)
-        appliers: dict[str, dict[str, Applier]] = {}
-        untaken: set[tuple[str, str]] = set()  # (plugin, verb): finishers not taken in
-        for name, plugin in by_name.items():
-            self._finishers_taken = set()
-            offered = _offered(plugin, name, "direct_appliers", "direct applier", self)
-            if offered is not None:
-                appliers[name] = offered
-                untaken.update((name, verb) for verb in offered if verb not in self._finishers_taken)
-        self._finishers_taken = None
-
-        for verb in sorted({verb for offered in appliers.values() for verb in offered}):
-            *outer, last = self.apply_claimants(verb) or ("",)
-            applier = appliers.get(last, {}).get(verb)
-            if applier is None or any(
-                verb not in wrappers.get(name, {}) and verb not in finishers.get(name, {}) for name in outer
-            ):
-                continue  # a plugin asked for this verb offers no part: the hook path
-            note(applier, last)
-            within = 0 if (last, verb) in untaken else inside.get(verb, 0)
-            for position, name in enumerate(reversed(outer)):
-                finisher = finishers.get(name, {}).get(verb)
-                if finisher is not None and position >= within:
-                    applier = _finishing(applier, finisher)  # a finisher on a copy of the result
-                wrapper = wrappers.get(name, {}).get(verb)
-                if wrapper is not None:
-                    applier = wrapper(applier)
-                    if not callable(applier):
-                        raise RulesetError(
-                            f"plugin {name!r}'s direct wrapper for {verb!r} did not return an applier"
-                        )
-                    note(applier, name)
-            self._direct_apply[verb] = applier
-        self._impl_codes = codes
-
-    def direct_finishers(self, verb: str) -> tuple[Finisher, ...]:
-        """The finishers (:meth:`Plugin.direct_finishers`) a direct applier
-        for ``verb`` calls, in this order, on the fields of the state it
-        makes; empty when there are none to run inside it. The applier stops
-        at the first that returns ``False`` and returns ``None`` (the hook
-        path). A plugin's ``direct_appliers`` asks for them for each verb
-        whose applier takes them in; the rule set runs the finishers of the
-        verbs it did not ask for on copies of the result."""
-        taken = self._finishers_taken
-        if taken is not None:
-            taken.add(verb)
-        return self._finishers.get(verb, ())
-
-    def apply_claimants(self, verb: str) -> tuple[str, ...]:
-        """The names of the plugins whose ``apply_action`` implementations an
-        action with ``verb`` asks (see :attr:`~unorules.Plugin.apply_verbs`), in
-        pluggy's calling order, wrappers included."""
-        return _claimants(self.hook.apply_action, _asks(self._apply_verbs, verb))
-
-    def direct_applier(self, verb: str) -> Applier | None:
-        """The direct applier :meth:`GameState.apply` tries first for actions
-        with ``verb`` (see :meth:`~unorules.Plugin.direct_appliers`; composed
-        with the wrappers and finishers of :meth:`~unorules.Plugin.direct_wrappers`
-        and :meth:`~unorules.Plugin.direct_finishers` where other plugins are
-        asked before its own), or ``None``."""
-        return self._direct_apply.get(verb)
-
-    @property
-    def watches_draws(self) -> bool:
-        """Whether a plugin implements ``on_draw`` (else a draw asks no plugin,
-        and the cards drawn are the top cards of the draw pile, in order)."""
-        return self._watch_draws
-
-    def play_claimants(self, kind: str, phase: str | None = None) -> tuple[str, ...]:
-        """The names of the plugins whose ``on_play`` implementations a play
-        of a card of ``kind`` asks (see :attr:`~unorules.Plugin.play_kinds`),
-        in pluggy's calling order, wrappers included; with ``phase`` (a
-        phase name), a play made in that phase (see
-        :attr:`~unorules.Plugin.play_phases`), else one made in any phase. A
-        plugin that finds itself alone here may apply the effect of such a
-        card itself."""
-        return _claimants(self.hook.on_play, self._play_asks(kind, phase))
-
-    def play_effect(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
-        """Call the ``on_play`` hook for ``action`` (a ``play`` with a card):
-        what ``ruleset.hook.on_play(state=state, action=action,
-        previous=previous)`` returns, asking only the plugins whose
-        :attr:`~unorules.Plugin.play_kinds` claim the card's kind (or every
-        card) and whose :attr:`~unorules.Plugin.play_phases` hold the phase of
-        ``previous`` (or every phase). For plugins that call the hook again,
-        such as a jump-in replaying a card from another seat."""
-        card = action.card
-        if card is None:
-            raise ValueError(f"play_effect needs a play with a card, not {action}")
-        by_phase = self._play_by_phase
-        if by_phase is None:
-            callers = self._play_callers
-            phase = None
-        else:  # by the phase the card was played in, too (Plugin.play_phases)
-            phase = previous.phase.name
-            found = by_phase.get(phase)
-            callers = self._phase_play_callers(phase) if found is None else found
-        caller = callers.get(card.kind)
-        if caller is None:  # compiled on first use (by phase), or a kind outside the deck
-            caller = self._compile_play_caller(card.kind, phase)
-            if len(callers) < _MAX_CALLERS:
-                callers[card.kind] = caller
-        return caller(state, action, previous)
-
     def _declare(self) -> None:
         """Gather what the plugins declare (see :class:`~unorules.Plugin`)."""
         verbs: dict[str, None] = {}
-        out_of_turn: dict[str, None] = {}
+        anyone: dict[str, None] = {}
         phases: dict[str, PhaseSpec] = {}
         owners: dict[str, str] = {}
-        public: dict[str, None] = {}
         events: dict[str, EventSpec] = {spec.kind: spec for spec in CORE_EVENTS}
         emitters: dict[str, str] = dict.fromkeys(events, "core")
-        extras: dict[str, str] = {}
-        turn: dict[str, None] = {}
-        bounds: list[int] = []
-        aside: list[Callable[[GameState], Iterable[Card]]] = []
+        extras: dict[str, ExtraSpec] = {}
+        extras_owners: dict[str, str] = {}
         for plugin in self._plugins:
             name = _plugin_name(plugin)
             for event in getattr(plugin, "events", ()):
@@ -561,41 +264,30 @@ class Ruleset:
                     )
                 emitters.setdefault(event.kind, name)
                 events[event.kind] = event
-        play_kinds: dict[str, frozenset[str] | None] = {}
-        play_phases: dict[str, frozenset[str] | None] = {}
-        legal_phases: dict[str, frozenset[str] | None] = {}
-        apply_verbs: dict[str, frozenset[str] | None] = {}
-        for plugin in self._plugins:
-            name = _plugin_name(plugin)
-            for attribute, found, example in (
-                ("play_kinds", play_kinds, "card kinds, e.g. frozenset({'7', '0'})"),
-                ("play_phases", play_phases, "phases, e.g. frozenset({'penalty'})"),
-                ("legal_phases", legal_phases, "phases, e.g. frozenset({'penalty'})"),
-                ("apply_verbs", apply_verbs, "verbs, e.g. frozenset({'catch'})"),
-            ):
-                found[name] = _names_declared(self, plugin, attribute, example)
-            turn.update(dict.fromkeys(getattr(plugin, "turn_verbs", ())))
-            bound = getattr(plugin, "max_round_actions", None)
-            if bound is not None:
-                if isinstance(bound, bool) or not isinstance(bound, int) or bound <= 0:
+            declared = getattr(plugin, "verbs", {})
+            if not isinstance(declared, Mapping):
+                raise RulesetError(
+                    f"plugin {name!r} declares verbs {declared!r}: use a mapping of each verb to who may "
+                    "use it, 'turn' or 'any', e.g. {'play': 'turn', 'uno': 'any'}"
+                )
+            for verb, use in declared.items():
+                if use not in VERB_USES:
                     raise RulesetError(
-                        f"plugin {name!r}: max_round_actions must be a positive int, not {bound!r}"
+                        f"plugin {name!r} declares verb {verb!r} for {use!r}: say who may use it, "
+                        "'turn' (the seat to move) or 'any' (also out of turn)"
                     )
-                bounds.append(bound)
-            set_aside = getattr(plugin, "set_aside_cards", None)
-            if (
-                callable(set_aside)
-                and getattr(type(plugin), "set_aside_cards", None) is not Plugin.set_aside_cards
-            ):
-                aside.append(set_aside)
-            verbs.update(dict.fromkeys(getattr(plugin, "verbs", ())))
-            out_of_turn.update(dict.fromkeys(getattr(plugin, "out_of_turn_verbs", ())))
-            public.update(dict.fromkeys(getattr(plugin, "public_extras", ())))
-            for key in (*getattr(plugin, "public_extras", ()), *getattr(plugin, "private_extras", ())):
-                if extras.setdefault(key, name) != name:
+                verbs[verb] = None
+                if use == "any":
+                    anyone[verb] = None
+            for extra in getattr(plugin, "extras", ()):
+                if not isinstance(extra, ExtraSpec):
+                    raise RulesetError(f"plugin {name!r} declares extra {extra!r}: use unorules.ExtraSpec")
+                if extras_owners.setdefault(extra.key, name) != name:
                     raise RulesetError(
-                        f"plugins {extras[key]!r} and {name!r} both declare extras key {key!r}"
+                        f"plugins {extras_owners[extra.key]!r} and {name!r} both declare extras key "
+                        f"{extra.key!r}"
                     )
+                extras[extra.key] = extra
             for spec in getattr(plugin, "phases", ()):
                 if not isinstance(spec, PhaseSpec):
                     raise RulesetError(f"plugin {name!r} declares phase {spec!r}: use unorules.PhaseSpec")
@@ -605,41 +297,32 @@ class Ruleset:
                     )
                 owners[spec.name] = name
                 phases[spec.name] = spec
+            hints = getattr(plugin, "testing", TestHints())
+            if not isinstance(hints, TestHints):
+                raise RulesetError(f"plugin {name!r} declares testing {hints!r}: use unorules.TestHints")
         self.verbs: tuple[str, ...] = tuple(verbs)
         """Every verb the plugins declare, in registration order (see ``Plugin.verbs``)."""
-        self.out_of_turn_verbs: frozenset[str] = frozenset(out_of_turn)
-        """The verbs some plugin lets a seat use when it is not the seat to move."""
+        self.out_of_turn_verbs: frozenset[str] = frozenset(anyone)
+        """The verbs some plugin lets any seat use, also when it is not the seat to move."""
+        self.turn_verbs: frozenset[str] = frozenset(verbs) - self.out_of_turn_verbs
+        """The verbs only the seat to move may use (no plugin lets any seat use them)."""
         self.phases: Mapping[str, PhaseSpec] = phases
         """The phases the plugins declare, by name, in registration order."""
         self.phase_owners: Mapping[str, str] = owners
         """The name of the plugin that declares each phase."""
-        self.public_extras: frozenset[str] = frozenset(public)
-        """The ``state.extras`` keys every seat may see (see ``Plugin.public_extras``)."""
+        self.extras: Mapping[str, ExtraSpec] = extras
+        """The ``state.extras`` keys the plugins declare, by key."""
+        self.extras_owners: Mapping[str, str] = extras_owners
+        """The name of the plugin that declares each ``state.extras`` key."""
+        self.public_extras: frozenset[str] = frozenset(k for k, e in extras.items() if e.public)
+        """The ``state.extras`` keys every seat may see (in views)."""
         self.events: Mapping[str, EventSpec] = events
         """The event kinds of this rule set, by kind: the core's (:data:`CORE_EVENTS`),
         then each plugin's (see ``Plugin.events``), in registration order."""
         self.event_owners: Mapping[str, str] = emitters
         """Who declares each event kind: ``"core"`` or a plugin's name."""
-        self.extras_owners: Mapping[str, str] = extras
-        """The name of the plugin that declares each ``state.extras`` key (public or private)."""
-        self._play_kinds: Mapping[str, frozenset[str] | None] = play_kinds
-        self._play_phases: Mapping[str, frozenset[str] | None] = play_phases
-        self._legal_phases: Mapping[str, frozenset[str] | None] = legal_phases
-        self._apply_verbs: Mapping[str, frozenset[str] | None] = apply_verbs
-        self.turn_verbs: frozenset[str] = frozenset(turn)
-        """The verbs some plugin declares only the seat to move may use (see ``Plugin.turn_verbs``)."""
-        self.max_round_actions: int | None = max(bounds) if bounds else None
-        """The largest ``Plugin.max_round_actions`` declared, or ``None``."""
-        self._set_aside = tuple(aside)
 
-    def set_aside_cards(self, state: GameState) -> tuple[Card, ...]:
-        """The cards the plugins say they keep out of the hands and piles in
-        ``state`` (``Plugin.set_aside_cards``), so that every card can be accounted for."""
-        if not self._set_aside:
-            return ()
-        return tuple(itertools.chain.from_iterable(f(state) for f in self._set_aside))
-
-    # -- for plugins -------------------------------------------------------------
+    # -- for plugins and tools ---------------------------------------------------------
 
     def cached(self, key: Hashable, compute: Callable[[Ruleset], _T]) -> _T:
         """``compute(self)``, worked out once per rule set and kept in
@@ -654,38 +337,13 @@ class Ruleset:
             value = self.cache[key] = compute(self)
             return value
 
-    def call_hook(self, name: str, *args: Any, after: object = None) -> Any:
-        """Call the per-action hook ``name`` with the spec's arguments, in order;
-        the one public way for a plugin to call a hook during play.
+    def set_aside_cards(self, state: GameState) -> tuple[Card, ...]:
+        """The cards the plugins say they keep out of the hands and piles in
+        ``state`` (the ``set_aside_cards`` hook), so that every card can be
+        accounted for."""
+        return tuple(self.hooks.set_aside_cards(state) or ())
 
-        * Without ``after``, the whole hook, as the core calls it.
-        * With ``after=self`` inside an implementation, *the rest of the
-          chain*: the plain implementations pluggy calls after this plugin's
-          (wrappers excluded: they wrap the whole call). An implementation
-          that wants the others' result to adjust it calls
-          ``state.ruleset.call_hook("on_play", state, action, previous, after=self)``.
-
-        Returns what pluggy would: the first result that is not ``None`` for
-        a ``firstresult`` hook, else the list of results. Callers are compiled
-        once per rule set. :class:`RulesetError` for an unknown hook or an
-        ``after`` that does not implement it.
-        """
-        if after is None:
-            caller = self._hook_callers.get(name)
-            if caller is None:
-                raise RulesetError(
-                    f"no per-action hook {name!r}; hooks: {', '.join(sorted(self._hook_callers))}"
-                )
-            return caller(*args)
-        key = (name, id(after))
-        rest = self._rest_callers.get(key)
-        if rest is None:
-            if not isinstance(getattr(self.hook, name, None), pluggy.HookCaller):
-                raise RulesetError(f"no hook {name!r} in this rule set")
-            rest = self._rest_callers.setdefault(key, compile_rest(self.pm, name, after))
-        return rest(*args)
-
-    # -- building -------------------------------------------------------------
+    # -- building ------------------------------------------------------------------
 
     @classmethod
     def from_names(
@@ -709,21 +367,17 @@ class Ruleset:
         key: Hashable | None = None
         if not extra:
             try:
-                key = ("names", tuple(n.strip().lower() for n in names), _freeze(given))
+                key = ("names", tuple(n.strip().lower() for n in names), freeze(given))
             except TypeError:  # an unhashable option value: build without the cache
                 key = None
-            if key is not None and (found := _CACHE.get(key)) is not None:
+            if key is not None and (found := CACHE.get(key)) is not None:
                 return found
         extra_names = {_plugin_name(p) for p in extra}
-        chosen: list[Any] = []
-        for name in names:
-            if name.strip().lower() in extra_names:
-                continue
-            chosen.append(load_plugin(name))
+        chosen = [load_plugin(name) for name in names if name.strip().lower() not in extra_names]
         built = cls(chosen + extra, given)
         if extra:
             return built
-        return _CACHE.put(() if key is None else (key,), built)
+        return CACHE.put(() if key is None else (key,), built)
 
     @classmethod
     def from_spec_text(cls, text: str) -> Ruleset:
@@ -743,23 +397,23 @@ class Ruleset:
                 f"a rule-set spec is text such as 'classic,stacking', not {type(text).__name__}"
             )
         key = ("text", text)
-        found = _CACHE.get(key)
+        found = CACHE.get(key)
         if found is not None:
             return found
-        names, texts = _parse_spec_text(text)
+        names, texts = parse_spec_text(text)
         chosen: list[Any] = []
         for name in names:
             try:
                 chosen.append(load_plugin(name))
             except RulesetError as exc:
-                raise RulesetError(f"rule-set spec {_short(text)}: {exc}") from exc.__cause__
+                raise RulesetError(f"rule-set spec {short(text)}: {exc}") from exc.__cause__
         declared = _declared_options(chosen)
         options: dict[str, Any] = {}
         for name, value in texts.items():
             if name not in declared:
                 allowed = ", ".join(sorted(declared)) or "none"
                 raise RulesetError(
-                    f"rule-set spec {_short(text)}: no plugin of it has an option {name!r}; "
+                    f"rule-set spec {short(text)}: no plugin of it has an option {name!r}; "
                     f"options of these plugins: {allowed}"
                 )
             plugin_name, option = declared[name]
@@ -767,10 +421,10 @@ class Ruleset:
                 options[name] = option.from_text(value)
             except (TypeError, ValueError) as exc:
                 raise RulesetError(
-                    f"rule-set spec {_short(text)}: option {name}={_short(value)} of plugin "
+                    f"rule-set spec {short(text)}: option {name}={short(value)} of plugin "
                     f"{plugin_name!r}: {exc} (allowed: {option.allowed})"
                 ) from None
-        return _CACHE.put((key,), cls(chosen, options))
+        return CACHE.put((key,), cls(chosen, options))
 
     @functools.cached_property
     def spec_text(self) -> str:
@@ -806,8 +460,6 @@ class Ruleset:
     def from_spec(cls, spec: Any) -> Ruleset:
         """Rebuild a rule set from :meth:`spec` output (used by ``GameState.from_json``;
         through the same cache as :meth:`from_names`)."""
-        from unorules.errors import StateFormatError
-
         if not isinstance(spec, dict) or not isinstance(spec.get("plugins"), list):
             raise StateFormatError("ruleset: expected an object with a 'plugins' list")
         options = spec.get("options", {})
@@ -839,7 +491,7 @@ class Ruleset:
 
     # A rule set is immutable (its caches only remember what it derives), so a
     # copy is the rule set itself; a pickle holds its spec and is rebuilt
-    # through a per-process cache, so unpickling many states builds one rule set.
+    # through the per-process cache, so unpickling many states builds one rule set.
 
     def __copy__(self) -> Ruleset:
         return self
@@ -862,7 +514,7 @@ class Ruleset:
         opts = f", options={self._given!r}" if self._given else ""
         return f"Ruleset.from_names({list(self.names)!r}{opts})"
 
-    # -- facts about cards -------------------------------------------------------
+    # -- facts about cards and seats -------------------------------------------------------
 
     def card_points(self, card: Card) -> int:
         """The points ``card`` is worth in a hand at the end of a round."""
@@ -875,29 +527,27 @@ class Ruleset:
         """Whether playing ``card`` names a seat."""
         return card in self._targeted
 
-    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
-        """The teams of a game of ``players`` seats: what the last registered plugin
-        that groups seats declares (:meth:`Plugin.teams <unorules.Plugin.teams>`),
-        else every seat alone."""
-        for plugin in reversed(self._plugins):
-            method = getattr(plugin, "teams", None)
-            found = None if method is None else method(players)
-            if found is not None:
-                teams = tuple(tuple(team) for team in found)
-                if sorted(s for team in teams for s in team) != list(range(players)):
-                    raise RulesetError(
-                        f"plugin {_plugin_name(plugin)!r} declares teams {teams} that do not cover "
-                        f"each of the {players} seats exactly once"
-                    )
-                return teams
-        return tuple((seat,) for seat in range(players))
-
     def hand_points(self, hand: Iterable[Card]) -> int:
         """The points of the cards in ``hand``."""
         points = self._points
         return sum(points[c] for c in hand)
 
-    def _play_actions(self, seat: int, card: Card, players: int) -> tuple[Action, ...]:
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The teams of a game of ``players`` seats (the ``teams`` hook), else
+        every seat alone."""
+        found = self.hook.teams(ruleset=self, players=players)
+        if found is None:
+            return tuple((seat,) for seat in range(players))
+        teams = tuple(tuple(team) for team in found)
+        if sorted(s for team in teams for s in team) != list(range(players)):
+            raise RulesetError(f"the teams {teams} do not cover each of the {players} seats exactly once")
+        return teams
+
+    def play_actions(self, seat: int, card: Card, players: int) -> tuple[Action, ...]:
+        """Every ``play`` action of ``seat`` for ``card`` with ``players`` seats
+        (interned, kept): one per colour for a wild, one per other seat for a
+        card that needs a target. ``GameState.play_actions`` leaves out seats
+        that have left."""
         key = (seat, card, players)
         actions = self._play_cache.get(key)
         if actions is None:
@@ -909,16 +559,16 @@ class Ruleset:
             self._play_cache[key] = actions
         return actions
 
-    def _play_table(self, seat: int, players: int) -> dict[Card, tuple[Action, ...]]:
-        """The play actions of ``seat`` for every card of the deck, with ``players`` seats."""
+    def play_table(self, seat: int, players: int) -> Mapping[Card, tuple[Action, ...]]:
+        """:meth:`play_actions` of ``seat`` for every card of the deck, by card."""
         key = (seat, players)
         table = self._play_tables.get(key)
         if table is None:
-            table = {card: self._play_actions(seat, card, players) for card in dict.fromkeys(self.deck)}
+            table = {card: self.play_actions(seat, card, players) for card in dict.fromkeys(self.deck)}
             self._play_tables[key] = table
         return table
 
-    # -- games -----------------------------------------------------------------
+    # -- games -------------------------------------------------------------------------
 
     def new_game(
         self,
@@ -932,14 +582,14 @@ class Ruleset:
         ``seed`` is an integer (any :class:`numbers.Integral`, numpy integers
         included: the same seed as the ``int`` of equal value), a string, or
         ``None`` for a fresh random game. ``deck`` arranges the deck, top card
-        first; cards it leaves out follow in seeded order. Without ``deck`` the dealer is chosen by the
-        ``choose_dealer`` hook unless ``dealer`` is given; with it, ``dealer``
-        (default 0) deals and nobody draws for dealer.
+        first; cards it leaves out follow in seeded order. Without ``deck`` the
+        dealer is chosen by the ``choose_dealer`` hook unless ``dealer`` is
+        given; with it, ``dealer`` (default 0) deals and nobody draws for dealer.
         """
         try:
             return self._new_game(players, seed, deck, dealer)
         except Exception as exc:
-            self._annotate(exc, "dealing a new game")
+            self.annotate(exc, "dealing a new game")
             raise
 
     def _new_game(
@@ -957,7 +607,6 @@ class Ruleset:
             raise RulesetError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
             raise RulesetError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-        # Plugins that need a particular number of seats refuse others here.
         self.hook.check_game(ruleset=self, players=players)
         rng = Rng(seed_state(seed))
         if deck is not None:
@@ -986,93 +635,52 @@ class Ruleset:
                 first_dealer = dealer
             order = list(self.deck)
             rng.shuffle(order)
-        return self._deal(
-            players=players,
-            dealer=first_dealer,
-            order=order,
-            rng=rng.state,
-            scores=(0,) * players,
-            rounds=(),
-            left=(),
-            extras=(),
-        )
+        draft = blank_draft(self, players, rng.state)
+        draft.deal(first_dealer, order)
+        return draft.freeze()
 
-    def _deal(
-        self,
-        *,
-        players: int,
-        dealer: int,
-        order: list[Card],
-        rng: int,
-        scores: tuple[int, ...],
-        rounds: tuple[RoundResult, ...],
-        left: tuple[int, ...],
-        extras: tuple[tuple[str, Any], ...],
-    ) -> GameState:
-        seats = [(dealer + 1 + i) % players for i in range(players)]
-        seats = [s for s in seats if s not in left]
-        hands: list[list[Card]] = [[] for _ in range(players)]
-        it = iter(order)
-        for _ in range(self.hand_size):
-            for s in seats:
-                hands[s].append(next(it))
-        starter = next(it)
-        state = GameState(
-            ruleset=self,
-            hands=tuple(tuple(h) for h in hands),
-            draw_pile=tuple(it),
-            discard_pile=(starter,),
-            color=starter.color,
-            direction=1,
-            current_player=seats[0],
-            phase=PLAY,
-            dealer=dealer,
-            scores=scores,
-            uno_declared=(),
-            uno_exposed=(),
-            stalled=0,
-            left=left,
-            rounds=rounds,
-            outcome=None,
-            rng=rng,
-            extras=extras,
-            last_action=None,
-            events=(
-                Event(
-                    "deal",
-                    dealer,
-                    (starter,),
-                    "R-SETUP-DEAL",
-                    f"round {len(rounds) + 1}",
-                    data=(("round", len(rounds) + 1),),
-                ),
-            ),
-        )
-        started = self._on_starter(state)
-        return state if started is None else started
+    # -- the engine ------------------------------------------------------------------------
 
-    # -- the per-action path -----------------------------------------------------
+    def apply(self, state: GameState, action: Action, check: bool = True) -> GameState:
+        """The state after ``action`` in ``state``: one draft of it, carried out
+        by ``apply_action``, updated by ``after_action``, frozen.
 
-    def _legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        """Every implementation's legal actions, or those of the plugins that
-        declared the state's phase (``Plugin.legal_phases``), concatenated."""
-        callers = self._legal_callers
-        if callers is None:
-            return self._legal_all(state)
-        name = state.phase.name
-        caller = callers.get(name)
+        ``GameState.apply`` calls this. With ``check`` (the default) an action
+        that is not among ``state.legal_actions()`` is refused with an
+        :class:`IllegalActionError` naming the rule; ``check=False`` skips the
+        check, for a search that applies only actions the rule set listed (an
+        action that is not legal then gives an undefined result). A plugin
+        that raises leaves ``state`` as it was: nothing is written until the
+        draft is frozen.
+        """
+        if check and action not in state.legal_actions():
+            raise self.refusal(state, action)
+        try:
+            return carry_out(state, action)
+        except Exception as exc:
+            self.annotate(exc, f"applying {action}")
+            raise
+
+    carry_out = staticmethod(carry_out)
+    """The engine's step for a legal action (:func:`unorules.draft.carry_out`),
+    without the check and the note :meth:`apply` adds; ``GameState.apply``
+    calls it once it has checked the action."""
+
+    def visible_hands(self, state: GameState, seat: int) -> frozenset[int]:
+        """The other seats whose hands ``seat`` may see in ``state`` (the
+        ``visible_hands`` hook)."""
+        caller = self.hooks.visible_hands
         if caller is None:
-            caller = self._legal_caller(name)
-        return caller(state)
+            return frozenset()
+        try:
+            return frozenset(s for s in caller(state, seat) or () if s != seat)
+        except Exception as exc:
+            self.annotate(exc, f"showing seat {seat} its view")
+            raise
 
-    def _annotate(self, exc: BaseException, doing: str) -> None:
-        """Name the plugin and hook that raised ``exc`` in a note (see :func:`annotate`)."""
-        annotate(exc, self._impl_codes, doing, ",".join(self.names))
-
-    def _visible_hands(self, state: GameState, seat: int) -> set[int]:
-        return {s for found in self._visible(state, seat) for s in found if s != seat}
-
-    def _refuse(self, state: GameState, action: Action) -> IllegalActionError:
+    def refusal(self, state: GameState, action: Action) -> IllegalActionError:
+        """The error for ``action``, which is not legal in ``state``: the rule
+        the ``explain_illegal`` hook names, else what the seat may do."""
         if state.outcome is not None:
             return IllegalActionError(f"{action}: the game is over ({state.outcome.reason})")
         if not 0 <= action.seat < state.players:
@@ -1081,7 +689,11 @@ class Ruleset:
             )
         if action.seat in state.left:
             return IllegalActionError(f"{action}: seat {action.seat} has left the game")
-        explained = self._explain(state, action)
+        try:
+            explained = self.hooks.explain_illegal(state, action)
+        except Exception as exc:
+            self.annotate(exc, f"explaining why {action} is refused")
+            raise
         if explained is not None:
             rule, message = explained
             return IllegalActionError(f"{action}: {message} ({rule})", rule=rule)
@@ -1089,131 +701,11 @@ class Ruleset:
         allowed = ", ".join(str(a) for a in mine) if mine else "nothing now"
         return IllegalActionError(f"{action} is not legal now; seat {action.seat} may: {allowed}")
 
-    def _end_round(self, state: GameState, winner: int | None, reason: str) -> GameState:
-        number = len(state.rounds) + 1
-        provisional = RoundResult(number, winner, reason, (0,) * state.players, state.hands)
-        points = self._score_round(state, provisional)
-        points = (0,) * state.players if points is None else tuple(points)
-        result = RoundResult(number, winner, reason, points, state.hands)
-        scores = tuple(a + b for a, b in zip(state.scores, points, strict=True))
-        state = state.replace(
-            scores=scores,
-            rounds=state.rounds + (result,),
-            events=state.events
-            + (
-                Event(
-                    "round-end",
-                    winner,
-                    (),
-                    None,
-                    f"{reason}; points {list(points)}",
-                    data=(("points", points), ("reason", reason)),
-                ),
-            ),
-        )
-        changed = self._on_round_end(state, result)
-        if changed is not None:
-            state = changed
-        outcome = self._game_outcome(state)
-        if outcome is not None:
-            return state.replace(outcome=outcome, uno_exposed=(), uno_declared=())
-        order = list(self.deck)
-        gen = Rng(state.rng)
-        gen.shuffle(order)
-        dealer = (state.dealer + 1) % state.players
-        while dealer in state.left:
-            dealer = (dealer + 1) % state.players
-        dealt = self._deal(
-            players=state.players,
-            dealer=dealer,
-            order=order,
-            rng=gen.state,
-            scores=state.scores,
-            rounds=state.rounds,
-            left=state.left,
-            extras=state.extras,
-        )
-        return dealt.replace(last_action=state.last_action, events=state.events + dealt.events)
-
-
-def plain_dispatch(ruleset: Ruleset) -> Ruleset:
-    """The reference for ``ruleset``'s dispatch declarations: a rule set of the
-    same plugins and options that ignores them.
-
-    It asks every implementation of ``legal_actions``, ``apply_action`` and
-    ``on_play`` on every call, through pluggy itself (as if no plugin
-    declared ``legal_phases``, ``apply_verbs``, ``play_kinds`` or
-    ``play_phases``; :meth:`Ruleset.play_claimants` and
-    :meth:`Ruleset.apply_claimants` name every implementation), and it
-    collects no direct appliers, wrappers or finishers, so every action
-    takes the hook path. Declarations are optimisations, never rules: a
-    state played on under this rule set must give equal legal actions and
-    equal states, events included, which the ``dispatch`` invariant of
-    :mod:`unorules.testing` checks. It equals ``ruleset`` (``==``), so its
-    states compare equal to ``ruleset``'s; it is slower, and meant for tests.
-    Built once per rule set (kept in ``ruleset.cache``); it pickles as the
-    ordinary rule set.
-    """
-    if isinstance(ruleset, _PlainDispatch):
-        return ruleset
-    return ruleset.cached(_PLAIN_KEY, _plain_of)
-
-
-def _plain_of(ruleset: Ruleset) -> Ruleset:
-    return _PlainDispatch(ruleset.plugins, ruleset._given)
-
-
-_PLAIN_KEY = ("unorules", "plain dispatch")
-"""``ruleset.cache`` key of :func:`plain_dispatch`'s rule set."""
-
-
-class _PlainDispatch(Ruleset):
-    """A rule set whose declarations narrow no hook call (see :func:`plain_dispatch`)."""
-
-    def __init__(self, plugins: Sequence[Any], options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(plugins, options)
-        hook = self.hook
-
-        def legal(state: GameState) -> tuple[Action, ...]:
-            return tuple(itertools.chain.from_iterable(hook.legal_actions(state=state)))
-
-        def apply(state: GameState, action: Action) -> GameState | None:
-            result: GameState | None = hook.apply_action(state=state, action=action)
-            return result
-
-        # Undeclared, so _legal_callers, _apply_callers and _play_by_phase are None.
-        self._legal_single = None
-        self._legal_all = legal
-        self._apply = apply
-        self._on_play = self._compile_play_caller("")
-        self._hook_callers = {
-            **self._hook_callers,
-            "legal_actions": lambda state: hook.legal_actions(state=state),
-            "apply_action": apply,
-            "on_play": self._on_play,
-        }
-
-    def _declare(self) -> None:
-        super()._declare()  # the declarations are still checked
-        every: dict[str, frozenset[str] | None] = dict.fromkeys(self.names)
-        self._play_kinds = self._play_phases = self._legal_phases = self._apply_verbs = every
-
-    def _collect_direct_appliers(self) -> None:
-        pass  # every action takes the hook path
-
-    def _compile_play_caller(
-        self, kind: str, phase: str | None = None
-    ) -> Callable[[GameState, Action, GameState], GameState | None]:
-        hook = self.hook.on_play
-
-        def on_play(state: GameState, action: Action, previous: GameState) -> GameState | None:
-            result: GameState | None = hook(state=state, action=action, previous=previous)
-            return result
-
-        return on_play
-
-    def __repr__(self) -> str:
-        return f"plain_dispatch({super().__repr__()})"
+    def annotate(self, exc: BaseException, doing: str) -> None:
+        """Add a note to ``exc`` naming the plugin and the hook that raised it
+        (its innermost hook implementation) and what the game was ``doing``;
+        once per exception. The core calls it where it calls hooks."""
+        annotate(exc, self._impl_codes, doing, ",".join(self.names))
 
 
 def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
@@ -1224,93 +716,37 @@ def _unpickle_ruleset(spec: str | dict[str, Any]) -> Ruleset:
     return Ruleset.from_spec(spec)
 
 
-_MAX_CALLERS = 1024
-"""At most this many compiled callers per rule set and hook are kept (phase
-names and verbs come from states and actions, which may come from outside)."""
-
-
-def _offered(plugin: Any, name: str, attribute: str, what: str, ruleset: Ruleset) -> dict[str, Any] | None:
-    """What ``plugin`` offers through ``attribute`` (``direct_appliers``,
-    ``direct_wrappers``, ``direct_finishers``) for ``ruleset``, by verb, or
-    ``None`` when it has no such method; each offer checked to be callable."""
-    offer = getattr(plugin, attribute, None)
-    if not callable(offer):
-        return None
-    offered = offer(ruleset)
-    for verb, function in offered.items():
-        if not callable(function):
-            raise RulesetError(f"plugin {name!r} offers a {what} for {verb!r} that is not callable")
-    return dict(offered)
-
-
-def _finishing(inner: Applier, finisher: Finisher) -> Applier:
-    """``inner`` followed by ``finisher`` on a copy of its result's fields: a
-    finisher that cannot run inside the direct applier, run as a wrapper."""
-
-    def finish(state: GameState, action: Action) -> GameState | None:
-        result = inner(state, action)
-        if result is None:
-            return None
-        fields = result.__dict__.copy()
-        fields["_legal"] = None
-        if not finisher(state, action, fields):
-            return None
-        return _from_fields(fields)
-
-    return finish
-
-
-def _asks(claims: Mapping[str, frozenset[str] | None], key: str) -> Callable[[pluggy.HookImpl], bool]:
-    """Whether a call for ``key`` (a card kind, a phase, a verb) asks an
-    implementation: its plugin declared nothing (``None``) or declared ``key``."""
-
-    def keep(impl: pluggy.HookImpl) -> bool:
-        declared = claims.get(impl.plugin_name)
-        return declared is None or key in declared
-
-    return keep
-
-
-def _claimants(hook: pluggy.HookCaller, keep: Callable[[pluggy.HookImpl], bool]) -> tuple[str, ...]:
-    """The names of the plugins a call of ``hook`` asks when it asks the
-    implementations ``keep`` keeps, in pluggy's calling order, wrappers
-    included (every plugin when the hook is called through pluggy: an
-    old-style wrapper or an implementation with keyword arguments)."""
-    impls = hook.get_hookimpls()
-    everyone = any(impl.hookwrapper or impl.kwargnames for impl in impls)
-    return tuple(dict.fromkeys(impl.plugin_name for impl in impls[::-1] if everyone or keep(impl)))
-
-
-def _declares(hook: pluggy.HookCaller, claims: Mapping[str, frozenset[str] | None]) -> bool:
-    """Whether a plugin implementing ``hook`` narrowed it with a declaration."""
-    return any(claims.get(impl.plugin_name) is not None for impl in hook.get_hookimpls())
-
-
-def _names_declared(ruleset: Ruleset, plugin: Any, attribute: str, example: str) -> frozenset[str] | None:
-    """A plugin's declaration ``attribute`` (``play_kinds``, ``play_phases``,
-    ``legal_phases``, ``apply_verbs``) in ``ruleset``: ``None`` (every one),
-    else the frozenset of names it holds; a :class:`ByOption` is looked up
-    with the option's value."""
-    names = getattr(plugin, attribute, None)
-    if isinstance(names, ByOption):
-        if names.option not in ruleset.options:
+def _check_hook_methods(plugin: Any, pm: pluggy.PluginManager) -> None:
+    """Refuse a plugin whose hooks would be ignored or misread: a public method
+    named like a hook but not marked ``@hookimpl``, or a marked one with a
+    parameter the hook does not have."""
+    name = _plugin_name(plugin)
+    marker = f"{PROJECT}_impl"
+    for attribute in dir(plugin):
+        if attribute.startswith("_"):
+            continue
+        caller = getattr(pm.hook, attribute, None)
+        if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
+            continue
+        method = getattr(plugin, attribute, None)
+        if not callable(method):
+            continue
+        if not hasattr(method, marker):
             raise RulesetError(
-                f"plugin {_plugin_name(plugin)!r} declares {attribute} by option {names.option!r}, "
-                "which no plugin of the rule set has"
+                f"plugin {name!r} has a method {attribute!r} named like the hook but not marked "
+                f"@unorules.hookimpl, so it would never be called: mark it, or rename it"
             )
-        by_option = names
         try:
-            names = by_option.values.get(ruleset.options[by_option.option], by_option.default)
-        except TypeError:  # an unhashable value (a list) is listed by no declaration
-            names = by_option.default
-    if names is None:
-        return None
-    if not isinstance(names, frozenset | set | tuple | list) or not all(isinstance(n, str) for n in names):
-        raise RulesetError(
-            f"plugin {_plugin_name(plugin)!r} declares {attribute} {names!r}: use a frozenset of "
-            f"{example}, or None for every one"
-        )
-    return frozenset(names)
+            parameters = list(inspect.signature(method).parameters)
+        except (TypeError, ValueError):
+            continue
+        allowed = set(caller.spec.argnames)
+        bad = [p for p in parameters if p not in allowed]
+        if bad:
+            raise RulesetError(
+                f"plugin {name!r} implements hook {attribute!r} with parameter(s) {', '.join(bad)}, which "
+                f"the hook does not have; its parameters are: {', '.join(caller.spec.argnames)}"
+            )
 
 
 def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
@@ -1382,101 +818,3 @@ def _check_options(declared: Mapping[str, tuple[str, Option]], given: dict[str, 
         else:
             values[name] = option.default
     return values
-
-
-# -- spec texts and the per-process cache of rule sets -------------------------------------
-
-
-def _short(text: str, limit: int = 80) -> str:
-    """``repr(text)``, cut to about ``limit`` characters (error messages quote untrusted text)."""
-    shown = repr(text)
-    return shown if len(shown) <= limit else f"{shown[: limit - 5]}...{shown[-1]} ({len(text)} characters)"
-
-
-def _parse_spec_text(text: str) -> tuple[list[str], dict[str, str]]:
-    """The plugin names and the option texts of a spec text such as
-    ``"classic,stacking stack_mix=on"``: whitespace-separated parts, each a
-    comma-separated list of plugin names or one ``name=value`` option."""
-    names: list[str] = []
-    options: dict[str, str] = {}
-    for part in text.split():
-        name, sep, value = part.partition("=")
-        if not sep:
-            names += [n for n in part.split(",") if n]
-            continue
-        if not name.isidentifier():
-            raise RulesetError(
-                f"rule-set spec {_short(text)}: bad option part {_short(part)}; write name=value"
-            )
-        if name in options:
-            raise RulesetError(f"rule-set spec {_short(text)}: option {name!r} is given twice")
-        options[name] = value
-    if not names:
-        raise RulesetError(
-            f"rule-set spec {_short(text)} names no plugin; write e.g. 'classic,stacking stack_mix=on'"
-        )
-    return names, options
-
-
-def _freeze(value: Any) -> Hashable:
-    """A hashable key for an option value that also tells ``True`` from ``1``."""
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, tuple(_freeze(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
-    hash(value)  # TypeError for anything else unhashable: such a request is not cached
-    frozen: Hashable = (type(value).__name__, value)
-    return frozen
-
-
-class _Cache:
-    """The rule sets this process built from names or spec texts, so that one
-    spec gives one rule set object: kept while something uses them (weakly),
-    and the most recent ones kept alive anyway."""
-
-    KEEP = 64
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._live: weakref.WeakValueDictionary[Hashable, Ruleset] = weakref.WeakValueDictionary()
-        self._recent: collections.OrderedDict[Hashable, Ruleset] = collections.OrderedDict()
-
-    def get(self, key: Hashable) -> Ruleset | None:
-        with self._lock:
-            found = self._live.get(key)
-            if found is not None:
-                self._keep(key, found)
-            return found
-
-    def put(self, keys: Iterable[Hashable], built: Ruleset) -> Ruleset:
-        """Store ``built`` under ``keys`` and its canonical key; return the
-        rule set already cached under the canonical key if there is one."""
-        canonical = (
-            "canonical",
-            built.names,
-            tuple((k, _freeze(v)) for k, v in sorted(built._given.items())),
-        )
-        with self._lock:
-            found = self._live.get(canonical)
-            if found is None:
-                found = built
-                self._live[canonical] = built
-            self._keep(canonical, found)
-            for key in keys:
-                self._live[key] = found
-                self._keep(key, found)
-            return found
-
-    def _keep(self, key: Hashable, ruleset: Ruleset) -> None:
-        self._recent[key] = ruleset
-        self._recent.move_to_end(key)
-        while len(self._recent) > self.KEEP:
-            self._recent.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._live.clear()
-            self._recent.clear()
-
-
-_CACHE = _Cache()

@@ -16,10 +16,10 @@ may call it too. The core checks what it owns:
   draw cards may recycle some through a reshuffle);
 * cards: every card a card of the rule set's deck, and the hands, the piles
   and the cards plugins set aside (:meth:`Plugin.set_aside_cards
-  <unorules.Plugin.set_aside_cards>`) together exactly the deck;
+  <unorules.hookspecs.set_aside_cards>`) together exactly the deck;
 * declarations: the phase's name declared by a plugin of the rule set
   (:attr:`Plugin.phases <unorules.Plugin.phases>`), every ``extras`` key
-  declared (``public_extras`` / ``private_extras``), the last action's verb
+  declared (``Plugin.extras``), the last action's verb
   declared;
 * sizes, proportionate to the rule set: at most :data:`MAX_ROUNDS` rounds,
   :func:`max_events` events, plugin values of at most :func:`max_value_items`
@@ -43,10 +43,10 @@ from typing import TYPE_CHECKING, Any
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.errors import StateFormatError, excerpt
+from unorules.state import Event, GameState, Outcome, Phase, RoundResult, lend
 
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
-    from unorules.state import GameState, Phase
 
 __all__ = [
     "MAX_ROUNDS",
@@ -149,9 +149,8 @@ class _Facts:
         self.max_items = max_value_items(ruleset)
         self.verbs = frozenset(ruleset.verbs)
         self.aside = tuple(
-            (getattr(p, "name", repr(p)), f)
-            for p in ruleset.plugins
-            if callable(f := getattr(p, "set_aside_cards", None))
+            (impl.plugin_name, impl.function)
+            for impl in reversed(ruleset.hook.set_aside_cards.get_hookimpls())
         )
         hook = ruleset.hook.check_state
         # In pluggy's order (the last registered first); each called alone so a
@@ -246,8 +245,6 @@ def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
     0 to twice the deck's size, ``card`` a card of the deck or ``None``, ``seat`` a
     seat or ``None``, ``color`` a :class:`Color` or ``None``, ``data`` a tuple of
     plugin values, ``secret`` a bool."""
-    from unorules.state import Phase
-
     if not isinstance(phase, Phase):
         raise _refuse(field, f"expected a Phase, got {excerpt(phase)}")
     rules = state.ruleset
@@ -361,7 +358,6 @@ def _check_core(state: GameState) -> None:
 
 
 def _check_rounds(state: GameState) -> None:
-    from unorules.state import Outcome, RoundResult
 
     rounds = state.rounds
     players = len(state.hands)
@@ -423,7 +419,6 @@ def _check_extras(state: GameState) -> None:
 
 
 def _check_events(state: GameState, facts: _Facts) -> None:
-    from unorules.state import Event
 
     events = state.events
     require(isinstance(events, tuple), "events", "expected a tuple")
@@ -472,7 +467,7 @@ def _set_aside(state: GameState, facts: _Facts) -> list[Card]:
     cards: list[Card] = []
     for name, function in facts.aside:
         try:
-            found = list(function(state))
+            found = list(function(state) or ())  # type: ignore[call-overload]
         except Exception as exc:
             raise StateFormatError(
                 f"plugin {name!r} could not list its set-aside cards: {type(exc).__name__}: {exc}", None
@@ -511,3 +506,6 @@ def _count_text(counts: Counter[Card]) -> str:
     items = sorted(counts.items(), key=lambda item: str(item[0]))
     text = ", ".join(f"{n} x {card}" for card, n in items[:8])
     return text + (f" and {len(items) - 8} more kinds" if len(items) > 8 else "")
+
+
+lend("validate_state", validate_state)

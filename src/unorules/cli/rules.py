@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from unorules.cli.common import EXIT_OK, UsageError, build_ruleset, no_such_plugin, parse_options
+from unorules.plugin import summary as plugin_summary
 from unorules.ruleset import installed_plugins
 
 
@@ -36,11 +37,9 @@ def show(value: Any) -> str:
 
 def plugin_info(name: str, plugin: Any) -> dict[str, Any]:
     """What ``unorules rules`` says about one plugin, as JSON-able data."""
-    doc = (getattr(plugin, "__doc__", None) or "").strip()
-    summary = getattr(plugin, "summary", "") or (doc.splitlines()[0] if doc else "")
     return {
         "name": name,
-        "summary": summary,
+        "summary": plugin_summary(plugin),
         "rules": list(getattr(plugin, "rules", ())),
         "requires": list(getattr(plugin, "requires", ())),
         "conflicts": dict(getattr(plugin, "conflicts", {})),

@@ -14,7 +14,8 @@ from typing import Any
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.state import Event, RoundResult, SeatView, encode_value
+from unorules.codec import encode_value
+from unorules.state import Event, RoundResult, SeatView
 
 __all__ = ["action_data", "event_data", "event_text", "view_data"]
 

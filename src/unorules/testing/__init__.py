@@ -34,7 +34,6 @@ if TYPE_CHECKING:
         RoundMonitor,
         check_apply_pure,
         check_cards,
-        check_dispatch,
         check_events,
         check_hands,
         check_illegal_actions_refused,
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
         check_state,
         check_turn,
         check_views,
-        plain_dispatch,
     )
     from unorules.testing.replay import Replay
 
@@ -59,7 +57,6 @@ __all__ = [
     "check_apply_pure",
     "check_cards",
     "check_conformance",
-    "check_dispatch",
     "check_events",
     "check_hands",
     "check_illegal_actions_refused",
@@ -72,7 +69,6 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
-    "plain_dispatch",
     "rearranged",
     "run_conformance",
 ]

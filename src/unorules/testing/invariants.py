@@ -25,37 +25,30 @@ name               what it checks
 ``json``           ``GameState.from_json(s.to_json()) == s``, and both play on alike
 ``view``           each seat's view shows its own hand, every hand's size, its own
                    legal actions, and no other seat's private cards
-``dispatch``       the plugins' dispatch declarations change nothing: the legal
-                   actions and the state after each are those of the same state
-                   under :func:`plain_dispatch` (every hook implementation asked
-                   through pluggy, no direct appliers)
 ``replay``         the same seed and actions give an equal state
 ``rounds``         every round ends: past its bound eager play can still end it, and
                    it does not go round a loop
 =================  ==============================================================
 
-The toolkit reads these declarations of :class:`~unorules.Plugin` (typed
-there), as the rule set gathers them (``ruleset.max_round_actions``,
-``ruleset.set_aside_cards(state)``, ``ruleset.turn_verbs``,
-``ruleset.out_of_turn_verbs``):
+The toolkit reads what the plugins declare, as the rule set gathers it:
 
-* ``max_round_actions: int``: the most actions a round of random play may
-  take before the toolkit suspects it never ends (the largest bound declared
-  by a rule set's plugins applies if it is larger than the default, see
-  :func:`round_bound`);
-* ``round_length_factor: float``: how many times longer than under classic
-  alone its rounds may last; the factors multiply into :func:`round_bound`;
-* ``set_aside_cards(state) -> Iterable[Card]``: cards the plugin keeps out of
-  the hands and piles (counted by ``cards``);
-* ``turn_verbs``: verbs only the seat to move may use, added to
-  :data:`TURN_VERBS`; ``out_of_turn_verbs``: verbs other seats may use
-  although they are in :data:`TURN_VERBS` (a jump-in ``play``).
+* ``Plugin.testing`` (:class:`~unorules.TestHints`): ``max_round_actions``,
+  the most actions a round of random play may take before the toolkit
+  suspects it never ends (the largest bound declared applies if it is larger
+  than the default, see :func:`round_bound`), and ``round_length_factor``,
+  how many times longer than under classic alone its rounds may last (the
+  factors multiply into :func:`round_bound`);
+* the ``set_aside_cards`` hook: cards a plugin keeps out of the hands and
+  piles (counted by ``cards``);
+* ``Plugin.verbs``: a verb some plugin declares for ``"any"`` seat may be
+  used out of turn (``ruleset.out_of_turn_verbs``, a jump-in ``play``); the
+  others only by the seat to move (``ruleset.turn_verbs``, added to
+  :data:`TURN_VERBS`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -63,10 +56,11 @@ from typing import Any, TypeVar
 
 import attrs
 
+from unorules import TestHints
 from unorules.actions import _VERBS, Action
 from unorules.cards import COLORS, Card
 from unorules.errors import IllegalActionError, NotationError
-from unorules.ruleset import Ruleset, installed_plugins, plain_dispatch
+from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
 
 __all__ = [
@@ -81,7 +75,6 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
-    "check_dispatch",
     "check_events",
     "check_hands",
     "check_illegal_actions_refused",
@@ -94,7 +87,6 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
-    "plain_dispatch",
     "round_bound",
     "set_aside_cards",
     "turn_only_verbs",
@@ -176,11 +168,11 @@ def round_bound(ruleset: Ruleset, players: int = 4) -> int:
 
     def compute(rules: Ruleset) -> tuple[float, int]:
         factor = 1.0
-        for plugin in rules.plugins:
-            declared = getattr(plugin, "round_length_factor", 1.0)
-            if isinstance(declared, int | float) and declared > 0:
-                factor *= declared
-        bounds = [getattr(p, "max_round_actions", None) for p in rules.plugins]
+        hints = [getattr(p, "testing", TestHints()) for p in rules.plugins]
+        for hint in hints:
+            if hint.round_length_factor > 0:
+                factor *= hint.round_length_factor
+        bounds = [hint.max_round_actions for hint in hints]
         return factor, max((b for b in bounds if isinstance(b, int) and b > 0), default=0)
 
     factor, declared = _cached(ruleset, "round_bound", compute)
@@ -612,90 +604,6 @@ def check_events(state: GameState) -> None:
             )
 
 
-def check_dispatch(state: GameState) -> None:
-    """The rule set's dispatch declarations change no result: in ``state``,
-    the legal actions, and the state after each of them (events included),
-    are those the same state gives under :func:`plain_dispatch`, which asks
-    every implementation of every hook through pluggy and applies every
-    action through the ``apply_action`` hook. So a plugin that narrows a
-    hook (``play_kinds``, ``play_phases``, ``legal_phases``,
-    ``apply_verbs``) or offers direct appliers, wrappers or finishers never
-    changes what happens by it."""
-    rules = state.ruleset
-    plain = plain_dispatch(rules)
-    if plain is rules:
-        return
-    reference = state.replace(ruleset=plain)
-    declared = _outcome(state.replace().legal_actions)  # a fresh copy: listed by the declared callers
-    expected = _outcome(reference.legal_actions)
-    if declared != expected:
-        if isinstance(declared, tuple) and isinstance(expected, tuple) and set(declared) != set(expected):
-            missing = ", ".join(str(a) for a in expected if a not in declared) or "nothing"
-            extra = ", ".join(str(a) for a in declared if a not in expected) or "nothing"
-            how = f"leaves out {missing} and adds {extra}"
-        else:
-            how = f"gives {_shown(declared)}"
-        raise _fail(
-            "dispatch",
-            f"{_after(state)}, legal_actions() {how}, compared with asking every implementation "
-            f"through pluggy ({_shown(expected)}){_declarations(rules)}",
-        )
-    if not isinstance(expected, tuple):
-        return  # both raised alike: the legal invariant reports it
-    for action in expected:
-        got = _outcome(functools.partial(state.apply, action))
-        want = _outcome(functools.partial(reference.apply, action))
-        if got == want:  # events are compared too (they are a field)
-            continue
-        if isinstance(got, GameState) and isinstance(want, GameState):
-            fields = [name for name in _FIELDS if getattr(got, name) != getattr(want, name)]
-            how = "; ".join(
-                f"{name} {_shown(getattr(got, name))} where pluggy's gives {_shown(getattr(want, name))}"
-                for name in fields
-            )
-        else:
-            how = f"{_shown(got)} where pluggy's gives {_shown(want)}"
-        raise _fail(
-            "dispatch",
-            f"{_after(state)}, apply({action}) differs from the hook path asking every implementation "
-            f"through pluggy: {how}{_declarations(rules)}",
-        )
-
-
-def _outcome(call: Callable[[], Any]) -> Any:
-    """What ``call()`` returns, or the type and message of what it raised."""
-    try:
-        return call()
-    except Exception as exc:
-        return (type(exc).__name__, str(exc))
-
-
-def _shown(value: Any, limit: int = 160) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _declarations(rules: Ruleset) -> str:
-    """The declarations that narrow ``rules``' hook calls, for a message."""
-    parts: list[str] = []
-    for name, plugin in zip(rules.names, rules.plugins, strict=True):
-        said = [
-            f"{attribute}={sorted(value)}"
-            for attribute in ("play_kinds", "play_phases", "legal_phases", "apply_verbs")
-            if (value := getattr(rules, f"_{attribute}").get(name)) is not None
-        ]
-        said += [
-            f"{attribute}({', '.join(sorted(offered))})"
-            for attribute in ("direct_appliers", "direct_wrappers", "direct_finishers")
-            if callable(getattr(plugin, attribute, None)) and (offered := getattr(plugin, attribute)(rules))
-        ]
-        if said:
-            parts.append(f"{name}: {', '.join(said)}")
-    if not parts:
-        return ""
-    return f" (the declarations in play: {'; '.join(parts)})"
-
-
 def check_state(
     state: GameState,
     *,
@@ -705,7 +613,7 @@ def check_state(
     rebuild_ruleset: bool = False,
 ) -> None:
     """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``, ``events``; and with
-    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json``, ``view`` and ``dispatch``
+    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
     (these apply actions, so they cost about as much as a hundred moves)."""
     check_cards(state)
     check_turn(state)
@@ -720,7 +628,6 @@ def check_state(
         check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
         check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)
         check_views(state)
-        check_dispatch(state)
         if state.to_json() != text:
             raise _fail("pure", f"{_after(state)}, applying or refusing actions changed the state's JSON")
 
@@ -736,7 +643,6 @@ STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "refused": check_illegal_actions_refused,
     "json": check_json_round_trip,
     "view": check_views,
-    "dispatch": check_dispatch,
 }
 """The single-state invariants by name, for running one kind alone."""
 
@@ -867,7 +773,7 @@ class RoundMonitor:
             f"round {state.round_number} has lasted {count} actions, more than the bound of "
             f"{self.bound}, and playing a card whenever one may be did not end it in "
             f"{self.probe_actions} more actions either, so the round may never end (a plugin whose rounds "
-            "are meant to last longer declares round_length_factor or max_round_actions)",
+            "are meant to last longer declares TestHints(round_length_factor=...) or max_round_actions)",
         )
 
 

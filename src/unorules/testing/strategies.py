@@ -7,8 +7,8 @@ and each step's first legal action. The games strategies record a
 :class:`~unorules.testing.Replay` and attach it to a failing example with
 ``hypothesis.note``, so a failure prints Python that rebuilds the game.
 
-Plugins may list the option values worth testing in a ``testing_option_values``
-attribute (``{"option": [values...]}``); otherwise :func:`option_values` guesses
+Plugins may list the option values worth testing in their ``testing``
+declaration (``TestHints(option_values={"option": (values...)})``); otherwise :func:`option_values` guesses
 them from the option's default, its ``allowed`` text and a few small integers,
 keeping only the values the option's check accepts.
 """
@@ -97,12 +97,13 @@ def buildable_combinations(
 def option_values(plugin: Any, option: Option) -> list[Any]:
     """The values of ``option`` worth testing, the default first.
 
-    A plugin's ``testing_option_values`` mapping wins; else candidates are the
+    A plugin's ``testing.option_values`` (:class:`~unorules.TestHints`) wins; else candidates are the
     default, the items and words of ``option.allowed`` (``"on, off"``, ``"2,
     4"``, ``"such as C4"``) and a few small integers, each kept if
     ``option.validate`` accepts it.
     """
-    declared = getattr(plugin, "testing_option_values", None)
+    hints = getattr(plugin, "testing", None)
+    declared = getattr(hints, "option_values", None)
     if isinstance(declared, Mapping) and option.name in declared:
         return [option.default, *(option.validate(v) for v in declared[option.name])]
     # The comma-separated items of ``allowed``, then its single words (which

@@ -41,7 +41,7 @@ from typing import Any
 
 from unorules_classic import is_playable
 
-from unorules import Card, Event, EventSpec, GameState, Option, Plugin, hookimpl
+from unorules import Card, Draft, Event, EventSpec, Option, Plugin, hookimpl
 
 __all__ = ["DrawUntilPlayablePlugin", "plugin"]
 
@@ -59,10 +59,13 @@ def _limit(value: Any) -> int:
 
 
 class DrawUntilPlayablePlugin(Plugin):
-    """DUP-DRAW: a turn's draw goes on until a playable card is drawn."""
+    """Draw until you can play: drawing for the turn goes on until a playable card comes.
+
+    DUP-DRAW: a turn's draw goes on until a playable card is drawn.
+    """
 
     name = "draw-until-playable"
-    summary = "Draw until you can play: drawing for the turn goes on until a playable card comes"
+    api_version = 2
     requires = ("classic",)
     rules = ("DUP-DRAW", "DUP-LIMIT", "DUP-EMPTY")
     events = (
@@ -83,23 +86,25 @@ class DrawUntilPlayablePlugin(Plugin):
     )
 
     @hookimpl
-    def on_draw(self, state: GameState, seat: int, cards: tuple[Card, ...], reason: str) -> GameState | None:
+    def on_draw(self, draft: Draft, seat: int, cards: tuple[Card, ...], reason: str) -> None:
         if reason != "turn" or not cards:
-            return None  # penalties, other plugins' draws, and an empty draw (DUP-EMPTY)
-        limit: int = state.ruleset.options["draw_limit"]
+            return  # penalties, other plugins' draws, and an empty draw (DUP-EMPTY)
+        limit: int = draft.ruleset.options["draw_limit"]
         drawn = len(cards)
         last = cards[-1]
         # DUP-DRAW, bounded by DUP-LIMIT.
-        while not is_playable(state, seat, last) and (limit == 0 or drawn < limit):
-            state, more = state.draw(seat, 1, REASON)
+        while not is_playable(draft, seat, last) and (limit == 0 or drawn < limit):
+            if drawn == len(cards) and not draft.draw_pile and len(draft.discard_pile) < 2:
+                return  # DUP-EMPTY: nothing to draw at all, nothing to record
+            more = draft.draw(seat, 1, REASON)
             if not more:
                 break  # DUP-EMPTY: nothing left to draw
             drawn += 1
             last = more[-1]
-        if drawn == len(cards):
-            return None
-        event = Event("draw-until-playable", seat, (), "DUP-DRAW", f"{drawn} cards drawn in all", count=drawn)
-        return state.add_events(event)
+        if drawn > len(cards):
+            draft.add_event(
+                Event("draw-until-playable", seat, (), "DUP-DRAW", f"{drawn} cards drawn in all", count=drawn)
+            )
 
 
 plugin = DrawUntilPlayablePlugin()

@@ -58,7 +58,7 @@ Decisions where the rules are silent
 ------------------------------------
 
 * **Round length.** House-rule blanks are cards more to get rid of: the plugin
-  declares ``round_length_factor = 1.5`` (random play at ten seats took 1.4
+  declares ``testing = TestHints(round_length_factor=1.5)`` (random play at ten seats took 1.4
   times as many actions per round as classic alone), so the testing toolkit's
   bound on a round grows accordingly.
 
@@ -85,12 +85,13 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Iterable
-from typing import Any
+from collections.abc import Generator, Iterable, Mapping
+from typing import Any, ClassVar
 
 from unorules import (
     Action,
     Card,
+    Draft,
     Event,
     EventSpec,
     GameState,
@@ -99,6 +100,7 @@ from unorules import (
     Plugin,
     Ruleset,
     RulesetError,
+    TestHints,
     hookimpl,
     register_kind,
 )
@@ -177,10 +179,14 @@ def blanks_aside(ruleset: Ruleset) -> int:
 
 
 class BlankCardsPlugin(Plugin):
-    """The four blank cards: replacements for lost cards, house rules aside or in play."""
+    """The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK).
+
+    The four blank cards: replacements for lost cards, house rules aside or in play.
+    """
 
     name = "blank-cards"
-    verbs = ("play",)
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
     events = (
         EventSpec(
             "house-rule",
@@ -188,13 +194,11 @@ class BlankCardsPlugin(Plugin):
             (("seat", "the seat that played it"), ("cards", "the Blank card")),
         ),
     )
-    play_kinds = frozenset({"BLANK"})  # on_play acts on the blank card only
-    summary = "The older edition's 4 blank cards: replace lost cards or carry house rules (R-BLANK)"
     requires = ("classic",)
     rules = ("R-BLANK", "R-DECK-BLANK", "R-SCORE", "R-SETUP-STARTER")
     # For unorules.testing: random play at ten seats took 1.4 times as many
     # actions per round as under classic alone (four cards more to get rid of).
-    round_length_factor = 1.5
+    testing = TestHints(round_length_factor=1.5)
     options = (
         Option(
             "blank_cards",
@@ -262,17 +266,18 @@ class BlankCardsPlugin(Plugin):
         return int(ruleset.options["blank_points"]) if card is BLANK else None
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         if action.card is not BLANK:
             return None
         seat = action.seat
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             return None  # R-OUT: classic ends the round
         # R-BLANK: the table applies the house rule written on it (docstring).
-        noted = state.add_events(
+        draft.add_event(
             Event("house-rule", seat, (BLANK,), "R-BLANK", "the table applies the rule written on the blank")
         )
-        return noted.pass_turn(1, seat)
+        draft.pass_turn(1, seat)
+        return True
 
 
 plugin = BlankCardsPlugin()

@@ -101,14 +101,17 @@ following; each point has a scenario test under ``tests/classic/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
 
 from unorules import (
     COLORS,
     MAX_PLAYERS,
+    PLAY,
     Action,
     Card,
     Color,
+    Draft,
     Event,
     EventSpec,
     GameState,
@@ -117,17 +120,16 @@ from unorules import (
     Phase,
     PhaseSpec,
     Plugin,
+    Position,
     Rng,
     RoundResult,
     Ruleset,
+    StateFormatError,
     hookimpl,
     one_of,
     positive_int,
     switch,
 )
-from unorules.errors import StateFormatError
-from unorules.plugin import Applier, Finisher
-from unorules.state import PLAY, draw_event
 from unorules.validate import require
 
 __all__ = ["ClassicPlugin", "is_playable", "plugin"]
@@ -150,10 +152,10 @@ _PASS = tuple(_act(s, "pass") for s in _SEATS)
 _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
-def is_playable(state: GameState, seat: int, card: Card) -> bool:
+def is_playable(state: Position, seat: int, card: Card) -> bool:
     """Whether ``card`` may be played by ``seat`` on the top card (R-TURN-MATCH,
     R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable while
-    challenges are on)."""
+    challenges are on), in a state or a draft."""
     if card.color is None:
         if card.kind == "W+4" and not state.ruleset.options["challenge"]:
             color = state.color
@@ -166,7 +168,7 @@ class ClassicPlugin(Plugin):
     """The classic 108-card game: deal, match, action cards, UNO, scoring to 500."""
 
     name = "classic"
-    summary = "Classic UNO: the 108-card deck, action cards, UNO calls, scoring to 500"
+    api_version = 2
     rules = (
         "R-DECK-108",
         "R-SETUP-DEALER",
@@ -193,8 +195,16 @@ class ClassicPlugin(Plugin):
         "R-WIN-LOW",
         "R-2P",
     )
-    verbs = ("play", "draw", "pass", "uno", "catch", "challenge", "accept", "color")
-    out_of_turn_verbs = ("uno", "catch", "challenge")
+    verbs: ClassVar[Mapping[str, str]] = {
+        "play": "turn",
+        "draw": "turn",
+        "pass": "turn",
+        "uno": "any",
+        "catch": "any",
+        "challenge": "any",
+        "accept": "turn",
+        "color": "turn",
+    }
     phases = (
         PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-TURN-MATCH, R-TURN-DRAW)"),
         PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-TURN-DRAW)"),
@@ -338,36 +348,33 @@ class ClassicPlugin(Plugin):
         return contenders[0]
 
     @hookimpl(trylast=True)
-    def on_starter(self, state: GameState) -> GameState:
+    def on_starter(self, draft: Draft) -> bool:
         # R-SETUP-STARTER
-        redraw = ("W+4", "W") if state.ruleset.options["opening_wild"] == "redraw" else ("W+4",)
-        while state.top_card.kind in redraw:
+        redraw = ("W+4", "W") if draft.ruleset.options["opening_wild"] == "redraw" else ("W+4",)
+        while draft.top_card.kind in redraw:
             # Returned to the deck, the deck reshuffled, a new card turned.
-            starter = state.top_card
-            state = state.replace(discard_pile=()).shuffle_into_draw_pile([starter])
-            top, rest = state.draw_pile[0], state.draw_pile[1:]
-            state = state.replace(
-                discard_pile=(top,),
-                draw_pile=rest,
-                color=top.color,
-                events=state.events + (Event("starter-returned", None, (starter, top), "R-SETUP-STARTER"),),
-            )
-        top = state.top_card
-        dealer = state.dealer
+            (starter,) = draft.take_from_discard_pile(1)
+            draft.shuffle_into_draw_pile([starter])
+            turned = draft.take_from_draw_pile(1)
+            draft.put_on_discard_pile(turned)
+            draft.add_event(Event("starter-returned", None, (starter, *turned), "R-SETUP-STARTER"))
+        top = draft.top_card
+        dealer = draft.dealer
         if top.kind == "+2":
-            return state.replace(phase=Phase("penalty", 2, top, dealer))
-        if top.kind == "S":
-            return state.pass_turn(2, dealer)
-        if top.kind == "R":
-            reverse = state.replace(direction=-1)
-            if state.ruleset.options["opening_reverse"] == "dealer-starts":
-                return reverse.replace(current_player=dealer)
-            return reverse.pass_turn(1, dealer)
-        if top.color is None:
+            draft.phase = Phase("penalty", 2, top, dealer)
+        elif top.kind == "S":
+            draft.pass_turn(2, dealer)
+        elif top.kind == "R":
+            draft.direction = -1
+            if draft.ruleset.options["opening_reverse"] == "dealer-starts":
+                draft.current_player = dealer
+            else:
+                draft.pass_turn(1, dealer)
+        elif top.color is None:
             # Wild, and any special wild: the first player names the colour;
             # the special action does not happen.
-            return state.replace(phase=Phase("color", card=top))
-        return state
+            draft.phase = Phase("color", card=top)
+        return True
 
     # -- checking states read from outside ----------------------------------------------
 
@@ -379,19 +386,16 @@ class ClassicPlugin(Plugin):
 
     @hookimpl(trylast=True)
     def legal_actions(self, state: GameState) -> list[Action]:
-        # The fields read from the state's dict (see _NEW_STATE): the hot path.
-        fields = state.__dict__
-        seat: int = fields["current_player"]
-        phase: Phase = fields["phase"]
+        seat = state.current_player
+        phase = state.phase
         name = phase.name
-        hand: tuple[Card, ...] = fields["hands"][seat]
+        hand = state.hands[seat]
         acts: list[Action] = []
         if name == "play":
-            color: Color | None = fields["color"]
-            discard: tuple[Card, ...] = fields["discard_pile"]
+            color = state.color
+            discard = state.discard_pile
             top_kind = discard[-1].kind
-            rules: Ruleset = fields["ruleset"]
-            bluffs = rules.options["challenge"]
+            bluffs = state.ruleset.options["challenge"]
             matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
             for card in hand:
                 c = card.color
@@ -402,20 +406,18 @@ class ClassicPlugin(Plugin):
                     continue
                 matching[card] = None
             if matching:
-                if fields["left"]:
+                if state.left:
                     acts = state.play_actions_for(seat, matching)
-                else:
-                    # state.play_actions_for inlined (every ordinary turn): a table of
-                    # this seat's play actions by card, one look-up per card.
-                    key = (_PLAY_TABLE, seat, len(fields["hands"]))
-                    table = rules.cache.get(key) or _play_table(state, key)
+                else:  # every seat in the game: the rule set's table of play actions by card
+                    rules = state.ruleset
+                    table = rules.play_table(seat, len(state.hands))
                     for card in matching:
                         found = table.get(card)
-                        acts += state.play_actions(seat, card) if found is None else found
+                        acts += rules.play_actions(seat, card, len(state.hands)) if found is None else found
             # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-            if fields["draw_pile"] or len(discard) > 1 or not acts:
+            if state.draw_pile or len(discard) > 1 or not acts:
                 acts.append(_DRAW[seat])
-            if len(hand) == 2 and seat not in fields["uno_declared"]:
+            if len(hand) == 2 and seat not in state.uno_declared:
                 acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
@@ -436,81 +438,76 @@ class ClassicPlugin(Plugin):
                 acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        for exposed in fields["uno_exposed"]:
-            # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
-            acts.append(_UNO[exposed])
-            for other in state.active_seats:
-                if other != exposed:
-                    acts.append(_CATCH[other][exposed])
+        exposed = state.uno_exposed
+        if exposed:
+            for other_exposed in exposed:
+                # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
+                acts.append(_UNO[other_exposed])
+                for other in state.active_seats:
+                    if other != other_exposed:
+                        acts.append(_CATCH[other][other_exposed])
         return acts
 
     # -- applying actions ---------------------------------------------------------------
 
     @hookimpl(trylast=True)
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
         verb = action.verb
+        seat = action.seat
         if verb == "play":
-            return _play(state, action, True)
-        if verb == "draw":
-            return _draw(state, action.seat)
-        if verb == "pass":
-            return _close_window(state, action.seat).pass_turn(1, action.seat)
-        if verb == "uno":
-            return _call_uno(state, action.seat)
-        if verb == "catch":
-            return _catch(state, action)
-        if verb == "challenge":
-            return _challenge(state, action.seat)
-        if verb == "accept":
-            phase = state.phase
-            drawn, _ = _close_window(state, action.seat).draw(action.seat, phase.count, "penalty")
-            return drawn.pass_turn(1, action.seat)
-        if verb == "color":
-            return state.replace(color=action.color, phase=PLAY)
-        return None
-
-    def direct_appliers(self, ruleset: Ruleset) -> Mapping[str, Applier]:
-        # play, draw, pass, accept and challenge in one copy of the state
-        # (Plugin.direct_appliers); the rule set keeps them only where
-        # apply_action asks classic alone.
-        # Other plugins' finishers (Plugin.direct_finishers) are taken in and
-        # run on the fields of the state each applier makes.
-        offered: dict[str, Applier] = {
-            "play": _play_applier(ruleset.direct_finishers("play")),
-            "pass": _pass_applier(ruleset.direct_finishers("pass")),
-        }
-        if not ruleset.watches_draws:  # on_draw is asked: draws take the general path
-            offered["draw"] = _draw_applier(ruleset.direct_finishers("draw"))
-            offered["accept"] = _draw_applier(ruleset.direct_finishers("accept"), accept=True)
-            offered["challenge"] = _challenge_applier(ruleset.direct_finishers("challenge"))
-        return offered
+            draft.play(action)
+        elif verb == "draw":
+            _draw(draft, seat)
+        elif verb == "pass":
+            if draft.uno_exposed:
+                draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+            draft.pass_turn(1, seat)
+        elif verb == "uno":
+            _call_uno(draft, seat)
+        elif verb == "catch":
+            _catch(draft, action)
+        elif verb == "challenge":
+            _challenge(draft, seat)
+        elif verb == "accept":
+            count = draft.phase.count
+            draft.end_exposure()
+            draft.draw(seat, count, "penalty")
+            draft.pass_turn(1, seat)
+        elif verb == "color":
+            draft.color = action.color
+            draft.phase = PLAY
+        else:
+            return None
+        return True
 
     @hookimpl(trylast=True)
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
         seat = action.seat
         card = action.card
         assert card is not None
         kind = card.kind
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
             if kind in ("+2", "W+4"):
-                state, _ = state.draw(state.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
-            return state.end_round(seat, "out")
-        if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
-            return state.pass_turn(2, seat)
-        if kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
-            flipped = state.replace(direction=-state.direction)
-            return flipped.pass_turn(2 if len(state.active_seats) == 2 else 1, seat)
-        if kind == "+2":  # R-ACT-D2
-            penalty = _PENALTIES.get((card, seat)) or _penalty(card, seat)
-            return state.replace(current_player=state.next_seat(seat), phase=penalty)
-        if kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
-            name = "challenge" if state.ruleset.options["challenge"] else "penalty"
-            return state.replace(
-                current_player=state.next_seat(seat),
-                phase=Phase(name, 4, card, seat, previous.color),
-            )
-        return state.pass_turn(1, seat)
+                draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
+            draft.end_round(seat, "out")
+        elif kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
+            draft.pass_turn(1, seat)
+        elif kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
+            draft.pass_turn(2, seat)
+        elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
+            draft.direction = -draft.direction
+            draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+        elif kind == "+2":  # R-ACT-D2
+            draft.current_player = draft.next_seat(seat)
+            draft.phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
+        elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
+            name = "challenge" if draft.ruleset.options["challenge"] else "penalty"
+            draft.current_player = draft.next_seat(seat)
+            draft.phase = Phase(name, 4, card, seat, previous.color)
+        else:
+            draft.pass_turn(1, seat)
+        return True
 
     # -- explaining refusals ------------------------------------------------------------
 
@@ -521,7 +518,8 @@ class ClassicPlugin(Plugin):
     # -- ending rounds and games --------------------------------------------------------
 
     @hookimpl(trylast=True)
-    def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
+    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        state = draft
         points = [0] * state.players
         value = state.ruleset.hand_points
         seats = state.active_seats
@@ -533,7 +531,8 @@ class ClassicPlugin(Plugin):
         return points
 
     @hookimpl(trylast=True)
-    def game_outcome(self, state: GameState) -> Outcome | None:
+    def game_outcome(self, draft: Draft) -> Outcome | None:
+        state = draft
         target = state.ruleset.options["target_score"]
         seats = state.active_seats
         scores = state.scores
@@ -600,32 +599,12 @@ def _check_phase(state: GameState) -> None:
 # -- the action handlers ----------------------------------------------------------------
 
 
-_TURN_DRAWS: dict[tuple[int, Card], Event] = {}
-"""The event of each seat's one-card turn draw of each card (``draw_event``), by seat and card."""
+_EFFECTS = frozenset({"S", "R", "+2", "W+4"})
+"""The kinds whose play does more than pass the turn (R-ACT-SKIP, R-ACT-REV, R-ACT-D2, R-TURN-WD4)."""
 _DRAWN_PHASES: dict[Card, Phase] = {}
 """The ``drawn`` phase of each card, shared (phases are frozen values, built once)."""
 _PENALTIES: dict[tuple[Card, int], Phase] = {}
 """The ``penalty`` phase after each Draw Two card and seat, shared likewise."""
-
-
-_OWN_KINDS = "classic.own-kinds"
-"""``ruleset.cache`` key of :func:`_own_kinds` in every phase."""
-
-_OWN_KINDS_BY_PHASE = "classic.own-kinds-by-phase"
-"""``ruleset.cache`` key of :func:`_own_kinds_by_phase`."""
-
-
-def _own_kinds_by_phase(ruleset: Ruleset) -> dict[str, frozenset[str]]:
-    """The table :func:`_own_kinds` fills, by phase name (the phases of a rule
-    set are declared, so it stays small)."""
-    return {}
-
-
-def _own_kinds(ruleset: Ruleset, phase: str | None = None) -> frozenset[str]:
-    """The card kinds of the deck whose play in ``phase`` (``None``: in any
-    phase) asks this plugin's ``on_play`` alone."""
-    kinds = dict.fromkeys(card.kind for card in ruleset.deck)
-    return frozenset(k for k in kinds if ruleset.play_claimants(k, phase) == (ClassicPlugin.name,))
 
 
 def _penalty(card: Card, seat: int) -> Phase:
@@ -640,399 +619,81 @@ def _drawn(card: Card) -> Phase:
     return phase
 
 
-# _NEW_STATE: the hot paths below read a state's fields from its ``__dict__``
-# (an attribute of a state is a generic look-up: its dict is a key-sharing dict,
-# which CPython 3.11's attribute specialisation does not handle) and build a
-# state as GameState's own mechanics do
-# (GameState.replace, pass_turn, draw): a copy of the state's ``__dict__`` (a
-# frozen attrs class without slots, its fields its ``__dict__``, ``_legal`` the
-# cache of legal actions, cleared), its fields stored one by one, and a new
-# object given that dict. state.replace(**changes) would cost a keyword dict
-# of the changes first: for the ten fields a play changes, about as much as
-# the copy itself. tests/test_direct_appliers.py checks these states against
-# the general path's.
-_new = object.__new__
-_set_dict: Callable[[GameState, dict[str, object]], None] = vars(GameState)["__dict__"].__set__
-"""Sets a new state's ``__dict__``: the descriptor's own setter, without the
-look-up of ``object.__setattr__(state, "__dict__", fields)``."""
-
-
-def _next_seat(seat: int, direction: int, n: int, left: tuple[int, ...], steps: int) -> int:
-    """The seat ``steps`` places after ``seat`` in ``direction`` among ``n``
-    seats, skipping the seats that have ``left`` (``GameState.next_seat``)."""
-    for _ in range(steps):
-        seat = (seat + direction) % n
-        while seat in left:
-            seat = (seat + direction) % n
-    return seat
-
-
-_PLAY_TABLE = "classic: play actions by card"
-
-
-def _play_table(state: GameState, key: tuple[str, int, int]) -> dict[Card, tuple[Action, ...]]:
-    """The ``play`` actions of seat ``key[1]`` for each card of the deck, with
-    ``key[2]`` seats and none left (``state.play_actions``), kept in the rule
-    set's cache under ``key``. A card outside the deck (a plugin's own) is not
-    in it."""
-    _, seat, players = key
-    assert players == len(state.hands)
-    assert not state.left
-    return state.ruleset.cached(
-        key, lambda rules: {card: state.play_actions(seat, card) for card in dict.fromkeys(rules.deck)}
-    )
-
-
-def _close_window(state: GameState, seat: int) -> GameState:
-    """A turn action by ``seat`` closes the UNO catch window (R-UNO-CATCH): the
-    next player began their turn. After a Skip or Reverse with two players
-    (R-2P) that next player is the exposed seat itself, and its window closes too."""
-    if state.uno_exposed:
-        return state.replace(uno_exposed=())
-    return state
-
-
-def _play_applier(finishers: tuple[Finisher, ...]) -> Callable[..., GameState | None]:
-    """The function ``play(state, action, handed=False)`` running
-    ``finishers`` (other plugins', in order) on the state it makes.
-
-    It plays ``action``'s card in ``state``, the state handed to ``apply_action``
-    (``handed``), or else as the direct applier of ``play`` (see
-    :meth:`ClassicPlugin.direct_appliers`): ``state`` is the state *before*
-    the action, the result also sets ``last_action`` and starts the events
-    afresh, as the handed state has them, ``on_play`` gets as ``previous``
-    a copy of the state before the action equal to the handed state, and
-    ``finishers`` complete the fields of the result (``False`` from one:
-    ``None``, the hook path)."""
-
-    def play(state: GameState, action: Action, handed: bool = False) -> GameState | None:
-        before = state
-        seat = action.seat
-        card = action.card
-        assert card is not None
-        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-        hands: tuple[tuple[Card, ...], ...] = old["hands"]
-        hand = hands[seat]
-        rest = list(hand)
-        rest.remove(card)  # the first copy, as hand.index finds it
-        new_hand = tuple(rest)
-        declared: tuple[int, ...] = old["uno_declared"]
-        # R-UNO-CALL: a seat left with one card that did not call is exposed to catches.
-        exposed: tuple[int, ...] = () if len(new_hand) != 1 or seat in declared else (seat,)
-        seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
-        seats[seat] = new_hand
-        hands = tuple(seats)
-        discard = old["discard_pile"] + (card,)
-        color = card.color if action.color is None else action.color
-        if declared:
-            declared = tuple(s for s in declared if s != seat)
-        rules: Ruleset = old["ruleset"]
-        kind = card.kind
-        merged = False
-        if new_hand:
-            # Kinds whose play asks this plugin's on_play alone in every phase,
-            # else in the phase of this play (Plugin.play_phases).
-            own = rules.cache.get(_OWN_KINDS)
-            if own is None:
-                own = rules.cached(_OWN_KINDS, _own_kinds)
-            if kind in own:
-                merged = True
-            else:
-                owned = rules.cache.get(_OWN_KINDS_BY_PHASE)
-                if owned is None:
-                    owned = rules.cached(_OWN_KINDS_BY_PHASE, _own_kinds_by_phase)
-                name = old["phase"].name
-                own = owned.get(name)
-                if own is None:
-                    own = _own_kinds(rules, name)
-                    if len(owned) < 1024:  # phases are declared: a bound for the unexpected
-                        owned[name] = own
-                merged = kind in own
-            if merged:
-                # Nobody but this plugin's on_play acts on this kind: its effect (the
-                # same as on_play's below, for a hand that is not empty) in the same copy.
-                n = len(hands)
-                direction: int = old["direction"]
-                phase = PLAY
-                if kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
-                    nxt = (seat + 2 * direction) % n
-                elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
-                    direction = -direction
-                    nxt = (seat + (2 if n == 2 else 1) * direction) % n
-                elif kind == "+2":  # R-ACT-D2
-                    nxt = (seat + direction) % n
-                    phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
-                elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
-                    nxt = (seat + direction) % n
-                    name = "challenge" if rules.options["challenge"] else "penalty"
-                    phase = Phase(name, 4, card, seat, old["color"])
-                else:
-                    nxt = (seat + direction) % n
-                left: tuple[int, ...] = old["left"]
-                if left:  # seats have left (an elimination mode): on_play's pass_turn skips them
-                    if kind == "S":
-                        steps = 2
-                    elif kind == "R":
-                        steps = 2 if n - len(left) == 2 else 1
-                    else:
-                        steps = 1
-                    nxt = _next_seat(seat, direction, n, left, steps)
-        # One copy, its fields stored one by one (see _NEW_STATE).
-        fields = old.copy()
-        if merged:
-            fields["direction"] = direction
-            fields["current_player"] = nxt
-            fields["phase"] = phase
-        else:
-            fields["current_player"] = seat
-        fields["hands"] = hands
-        fields["discard_pile"] = discard
-        fields["color"] = color
-        fields["uno_exposed"] = exposed
-        fields["uno_declared"] = declared
-        fields["stalled"] = 0
-        if not handed:
-            fields["last_action"] = action
-            fields["events"] = ()
-        fields["_legal"] = None
-        if merged:
-            for finish in finishers:
-                if not finish(before, action, fields):
-                    return None
-        played: GameState = _new(GameState)
-        _set_dict(played, fields)
-        if merged:
-            return played
-        if not handed:
-            # on_play's ``previous`` is the state handed to apply_action on the hook
-            # path: the state before the action, with last_action set and no events.
-            previous = old.copy()
-            previous["last_action"] = action
-            previous["events"] = ()
-            previous["_legal"] = None
-            state = _new(GameState)
-            _set_dict(state, previous)
-        # The card's effect: on_play, asking only the plugins that claim its kind (Plugin.play_kinds).
-        result = rules.play_effect(played, action, state)
-        if result is None:
-            raise RuntimeError(f"no plugin applied the effect of {card}")
-        if finishers:  # on a copy of what on_play returned
-            fields = result.__dict__.copy()
-            fields["_legal"] = None
-            for finish in finishers:
-                if not finish(before, action, fields):
-                    return None
-            result = _new(GameState)
-            _set_dict(result, fields)
-        return result
-
-    return play
-
-
-_play = _play_applier(())
-"""Classic's play without finishers, for the hook path (``handed=True``) and classic alone."""
-
-
-def _draw(state: GameState, seat: int) -> GameState:
-    phase = state.phase
-    if state.uno_exposed:  # R-UNO-CATCH: the turn action closes the window (_close_window, inlined)
-        state = state.replace(uno_exposed=())
+def _draw(draft: Draft, seat: int) -> None:
+    phase = draft.phase
+    if draft.uno_exposed:
+        draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
         # playable at once (a decision: penalty draws are not draws for the turn).
-        if state.left:
-            drawn, _ = state.draw(seat, phase.count, "penalty")
-            return drawn.pass_turn(1, seat)
-        next_seat = (seat + state.direction) % len(state.hands)
-        drawn, _ = state.draw(seat, phase.count, "penalty", current_player=next_seat, phase=PLAY)
-        return drawn
-    pile = state.draw_pile
-    if pile and not state.left and not state.ruleset.watches_draws:
-        # The card to draw is known (no on_draw hook can change it): the draw
-        # and what follows in one copy. A draw keeps the top card and the
-        # colour, so whether the card is playable does not depend on the draw.
-        card = pile[0]
-        if is_playable(state, seat, card):
+        draft.draw(seat, phase.count, "penalty")
+        draft.pass_turn(1, seat)
+        return
+    if draft.draw(seat, 1, "turn"):
+        card = draft.hands[seat][-1]
+        if is_playable(draft, seat, card):
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            drawn_phase = _DRAWN_PHASES.get(card) or _drawn(card)
-            after, _ = state.draw(seat, 1, "turn", phase=drawn_phase, stalled=0)
+            draft.phase = _DRAWN_PHASES.get(card) or _drawn(card)
         else:
-            next_seat = (seat + state.direction) % len(state.hands)
-            after, _ = state.draw(seat, 1, "turn", current_player=next_seat, phase=PLAY, stalled=0)
-        return after
-    after, cards = state.draw(seat, 1, "turn")
-    if cards:
-        card = after.hands[seat][-1]
-        if is_playable(after, seat, card):
-            # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-            drawn_phase = _DRAWN_PHASES.get(card) or _drawn(card)
-            return after.replace(phase=drawn_phase, stalled=0)
-        return after.pass_turn(1, seat, stalled=0)
-    stalled = state.stalled + 1
-    if stalled >= len(state.active_seats):
+            draft.pass_turn(1, seat)
+        draft.stalled = 0
+        return
+    stalled = draft.stalled + 1
+    draft.stalled = stalled
+    if stalled >= len(draft.active_seats):
         # Section 13: nobody can play or draw: the round is blocked. The seat
         # with the fewest hand points wins it; ties go to the lowest seat.
-        value = state.ruleset.hand_points
-        winner = min(state.active_seats, key=lambda s: (value(state.hands[s]), s))
-        return after.replace(stalled=stalled).end_round(winner, "blocked")
-    return after.pass_turn(1, seat, stalled=stalled)
+        value = draft.ruleset.hand_points
+        winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
+        draft.end_round(winner, "blocked")
+    else:
+        draft.pass_turn(1, seat)
 
 
-def _draw_applier(finishers: tuple[Finisher, ...], accept: bool = False) -> Applier:
-    """The direct applier of ``draw`` running ``finishers`` (offered only where no plugin watches
-    draws): :func:`_draw` in one copy of the state before the action (see
-    _NEW_STATE), when the draw needs no reshuffle; else ``None``. With
-    ``accept``, the applier of ``accept`` (a Wild Draw Four accepted: its
-    penalty drawn, the turn lost, as ``apply_action`` does it).
-    ``finishers``: as for :func:`_play_applier`."""
-
-    def draw(state: GameState, action: Action) -> GameState | None:
-        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-        rules: Ruleset = old["ruleset"]
-        seat = action.seat
-        left: tuple[int, ...] = old["left"]
-        phase: Phase = old["phase"]
-        pile: tuple[Card, ...] = old["draw_pile"]
-        hands: tuple[tuple[Card, ...], ...] = old["hands"]
-        if accept or phase.name == "penalty":
-            # R-ACT-D2 / R-TURN-WD4 (R-CHALLENGE: accepted): draw and lose the turn.
-            count = phase.count
-            if count > len(pile):
-                return None
-            drawn = pile[:count]
-            fields = old.copy()
-            fields["draw_pile"] = pile[count:]
-            fields["events"] = (draw_event(seat, drawn, "penalty"),)
-            fields["current_player"] = (
-                _next_seat(seat, old["direction"], len(hands), left, 1)
-                if left
-                else (seat + old["direction"]) % len(hands)
-            )
-            fields["phase"] = PLAY
-        else:
-            if not pile:
-                return None
-            drawn = pile[:1]
-            card = pile[0]
-            fields = old.copy()
-            fields["draw_pile"] = pile[1:]
-            event = _TURN_DRAWS.get((seat, card))
-            if event is None:
-                event = draw_event(seat, drawn, "turn")
-                if len(_TURN_DRAWS) < 10_000:
-                    _TURN_DRAWS[seat, card] = event
-            fields["events"] = (event,)
-            # is_playable, inlined (the draw keeps the top card and the colour).
-            color = card.color
-            if color is None:
-                playable = card.kind != "W+4" or rules.options["challenge"] or is_playable(state, seat, card)
-            else:
-                playable = color is old["color"] or card.kind == old["discard_pile"][-1].kind
-            if playable:
-                # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
-                fields["phase"] = _DRAWN_PHASES.get(card) or _drawn(card)
-            else:
-                fields["current_player"] = (
-                    _next_seat(seat, old["direction"], len(hands), left, 1)
-                    if left
-                    else (seat + old["direction"]) % len(hands)
-                )
-                fields["phase"] = PLAY
-            fields["stalled"] = 0
-        seats = list(hands)  # a list changed and made a tuple: cheaper than slices joined
-        seats[seat] = hands[seat] + drawn
-        fields["hands"] = tuple(seats)
-        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
-        fields["last_action"] = action
-        fields["_legal"] = None
-        for finish in finishers:
-            if not finish(state, action, fields):
-                return None
-        after: GameState = _new(GameState)
-        _set_dict(after, fields)
-        return after
-
-    return draw
+def _call_uno(draft: Draft, seat: int) -> None:
+    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
+        draft.end_exposure((seat,))
+        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
+    else:  # R-UNO-CALL, called before the next-to-last card is played
+        draft.call_uno(seat)
+        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
 
 
-def _pass_applier(finishers: tuple[Finisher, ...]) -> Applier:
-    """The direct applier of ``pass``: the window closed and the turn passed in
-    one copy of the state before the action (see _NEW_STATE). ``finishers``:
-    as for :func:`_play_applier`."""
-
-    def pass_(state: GameState, action: Action) -> GameState | None:
-        seat = action.seat
-        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-        left: tuple[int, ...] = old["left"]
-        n = len(old["hands"])
-        fields = old.copy()
-        fields["current_player"] = (
-            _next_seat(seat, old["direction"], n, left, 1) if left else (seat + old["direction"]) % n
-        )
-        fields["phase"] = PLAY
-        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
-        fields["last_action"] = action
-        fields["events"] = ()
-        fields["_legal"] = None
-        for finish in finishers:
-            if not finish(state, action, fields):
-                return None
-        after: GameState = _new(GameState)
-        _set_dict(after, fields)
-        return after
-
-    return pass_
-
-
-def _call_uno(state: GameState, seat: int) -> GameState:
-    if seat in state.uno_exposed:  # R-UNO-SELF: a late call before being caught
-        return state.replace(
-            uno_exposed=tuple(s for s in state.uno_exposed if s != seat),
-            events=state.events
-            + (Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)),),
-        )
-    return state.replace(  # R-UNO-CALL, called before the next-to-last card is played
-        uno_declared=state.uno_declared + (seat,),
-        events=state.events + (Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)),),
-    )
-
-
-def _catch(state: GameState, action: Action) -> GameState:
+def _catch(draft: Draft, action: Action) -> None:
     target = action.target
     assert target is not None
-    penalty = state.ruleset.options["uno_penalty"]
-    caught = Event(
-        "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
+    penalty = draft.ruleset.options["uno_penalty"]
+    draft.end_exposure((target,))
+    draft.add_event(
+        Event(
+            "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
+        )
     )
-    state = state.replace(
-        uno_exposed=tuple(s for s in state.uno_exposed if s != target),
-        events=state.events + (caught,),
-    )
-    drawn, _ = state.draw(target, penalty, "penalty")
-    return drawn
+    draft.draw(target, penalty, "penalty")
 
 
-def _challenge(state: GameState, seat: int) -> GameState:
+def _challenge(draft: Draft, seat: int) -> None:
     # R-CHALLENGE: the Wild Draw Four's player shows their hand to the challenger.
-    phase = state.phase
+    phase = draft.phase
     bluffer = phase.seat
-    victim = state.current_player
+    victim = draft.current_player
     assert bluffer is not None
-    state = _close_window(state, victim)
-    hand = state.hands[bluffer]
+    draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+    hand = draft.hands[bluffer]
     guilty = any(c.color is phase.color for c in hand)
-    shown = state.add_events(_challenge_event(seat, bluffer, hand, guilty, phase.count))
+    draft.add_event(_challenge_event(seat, bluffer, hand, guilty, phase.count))
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and
         # the named colour stands (a decision of this plugin).
-        drawn, _ = shown.draw(bluffer, phase.count, "penalty")
-        return drawn.replace(phase=PLAY)
-    drawn, _ = shown.draw(seat, phase.count + 2, "penalty")
+        draft.draw(bluffer, phase.count, "penalty")
+        draft.phase = PLAY
+        return
+    draft.draw(seat, phase.count + 2, "penalty")
     if seat != victim:
         # challenger = anyone [LT]: a third seat's failed challenge costs it 6;
         # the Wild Draw Four stands and its victim draws and loses the turn.
-        drawn, _ = drawn.draw(victim, phase.count, "penalty")
-    return drawn.pass_turn(1, victim)
+        draft.draw(victim, phase.count, "penalty")
+    draft.pass_turn(1, victim)
 
 
 def _challenge_event(seat: int, bluffer: int, hand: tuple[Card, ...], guilty: bool, count: int) -> Event:
@@ -1051,76 +712,6 @@ def _challenge_event(seat: int, bluffer: int, hand: tuple[Card, ...], guilty: bo
         count=count if guilty else count + 2,
         data=(("guilty", guilty),),
     )
-
-
-def _challenge_applier(finishers: tuple[Finisher, ...]) -> Applier:
-    """The direct applier of ``challenge`` (offered only where no plugin
-    watches draws): :func:`_challenge` in one copy of the state before the
-    action (see _NEW_STATE), when its draws need no reshuffle; else ``None``.
-    ``finishers``: as for :func:`_play_applier`."""
-
-    def challenge(state: GameState, action: Action) -> GameState | None:
-        old = state.__dict__  # the fields read from the state's dict (see _NEW_STATE)
-        seat = action.seat
-        phase: Phase = old["phase"]
-        count = phase.count
-        bluffer = phase.seat
-        assert bluffer is not None
-        victim: int = old["current_player"]
-        pile: tuple[Card, ...] = old["draw_pile"]
-        hands: tuple[tuple[Card, ...], ...] = old["hands"]
-        hand = hands[bluffer]
-        guilty = any(c.color is phase.color for c in hand)
-        seats = list(hands)
-        fields = old.copy()
-        if guilty:
-            # The bluffer draws instead; the challenger takes the turn (see _challenge).
-            if count > len(pile):
-                return None
-            drawn = pile[:count]
-            seats[bluffer] = hand + drawn
-            fields["events"] = (
-                _challenge_event(seat, bluffer, hand, guilty, count),
-                draw_event(bluffer, drawn, "penalty"),
-            )
-            fields["draw_pile"] = pile[count:]
-        else:
-            cost = count + 2
-            third = seat != victim  # challenger = anyone: the victim draws too
-            if cost + (count if third else 0) > len(pile):
-                return None
-            drawn = pile[:cost]
-            seats[seat] = hands[seat] + drawn
-            events: tuple[Event, ...] = (
-                _challenge_event(seat, bluffer, hand, guilty, count),
-                draw_event(seat, drawn, "penalty"),
-            )
-            if third:
-                more = pile[cost : cost + count]
-                seats[victim] = hands[victim] + more
-                events += (draw_event(victim, more, "penalty"),)
-                cost += count
-            fields["events"] = events
-            fields["draw_pile"] = pile[cost:]
-            left: tuple[int, ...] = old["left"]
-            n = len(hands)
-            direction: int = old["direction"]
-            fields["current_player"] = (
-                _next_seat(victim, direction, n, left, 1) if left else (victim + direction) % n
-            )
-        fields["hands"] = tuple(seats)
-        fields["phase"] = PLAY
-        fields["uno_exposed"] = ()  # R-UNO-CATCH: the turn action closes the window
-        fields["last_action"] = action
-        fields["_legal"] = None
-        for finish in finishers:
-            if not finish(state, action, fields):
-                return None
-        after: GameState = _new(GameState)
-        _set_dict(after, fields)
-        return after
-
-    return challenge
 
 
 def _explain(state: GameState, action: Action) -> tuple[str, str] | None:

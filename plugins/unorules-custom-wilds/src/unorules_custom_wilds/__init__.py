@@ -119,16 +119,16 @@ Writing an effect
 -----------------
 
 An effect is an :class:`Effect`: a name, a summary and a ``play`` function
-``play(state, action, previous) -> GameState``. ``state`` is the state just
-after the card was played (the card on the discard pile, the named colour in
-``state.color``, the player's hand without it and not empty, the player still
+``play(draft, action, previous) -> None``. ``draft`` is the game just after
+the card was played (the card on the discard pile, the named colour in
+``draft.color``, the player's hand without it and not empty, the player still
 ``current_player``), ``action`` the play and ``previous`` the state before it.
-``play`` returns the next state and must pass the turn, usually with
-``state.pass_turn(1, action.seat)``. It builds states only with the core's
-mechanics (``draw``, ``with_hand``, ``add_events``, ``pass_turn`` ...) and
-:func:`discard_under`. An optional ``last_card`` function says what happens
-when the card was its player's last one (return the state before the round
-ends); without it the round simply ends (R-OUT).
+``play`` carries the effect out through the draft's mechanics (``draw``,
+``set_hands``, ``add_event``, ``pass_turn`` ...) and :func:`discard_under`,
+and must pass the turn, usually with ``draft.pass_turn(1, action.seat)``. An
+optional ``last_card`` function says what still happens when the card was
+its player's last one (the round then ends); without it the round simply
+ends (R-OUT).
 
 Supply effects in either of two ways:
 
@@ -144,14 +144,15 @@ Supply effects in either of two ways:
 
 For example::
 
-    def everyone_draws_one(state, action, previous):
-        for seat in state.active_seats:
+    def everyone_draws_one(draft, action, previous):
+        for seat in draft.active_seats:
             if seat != action.seat:
-                state, _ = state.draw(seat, 1, "effect")
-        return state.pass_turn(1, action.seat)
+                draft.draw(seat, 1, "effect")
+        draft.pass_turn(1, action.seat)
 
     class MyEffects:
         name = "my-effects"
+        api_version = 2
         requires = ("custom-wilds",)
 
         @unorules.hookimpl
@@ -196,16 +197,16 @@ Decisions where the rules are silent
   round. Two open-hands cards in a row keep hands open until both players'
   next turns.
 * **UNO after an effect.** UNO calls follow the cards (the core's rule for
-  every change of hands: ``with_hand``, ``set_hands``, ``move_hands``): a seat
-  whose hand an effect changes without a play, by discards (C2, C5, C6, C8)
+  every change of hands: ``Draft.set_hands``, ``Draft.discard_under``): a
+  seat whose hand an effect changes without a play, by discards (C2, C5, C6)
   or draws, is no longer open to a catch, and a seat that discards loses any
   UNO call it made for the hand it held. So a seat that called UNO holding two
   cards, then drew instead of playing (three cards), and discards a wild to C2
   must call again before playing down to one card, or be caught. C8's teller
   is the only seat an effect exposes (the card's text says to call "UNO").
 * **Round length.** Effects that make players draw (C1, C3, C5, C6, C8, C10)
-  lengthen rounds: the plugin declares ``round_length_factor = 1.5`` for the
-  testing toolkit's bound on the actions of a round.
+  lengthen rounds: the plugin declares ``TestHints(round_length_factor=1.5)``
+  for the testing toolkit's bound on the actions of a round.
 * **The last card.** A customizable wild played as its player's last card ends
   the round (R-OUT) and its effect does not happen, except C1: as with a Draw
   Two or Wild Draw Four played last (R-OUT-LAST-DRAW), the next player still
@@ -226,8 +227,10 @@ from unorules import (
     Action,
     Card,
     Color,
+    Draft,
     Event,
     EventSpec,
+    ExtraSpec,
     GameState,
     Option,
     Phase,
@@ -235,14 +238,13 @@ from unorules import (
     Plugin,
     Ruleset,
     RulesetError,
+    TestHints,
     hookimpl,
     hookspec,
     one_of,
     register_kind,
     register_verb,
 )
-from unorules.chain import rest_of_chain
-from unorules.plugin import Finisher
 from unorules.validate import check_seat, check_seats, require
 
 __all__ = [
@@ -284,7 +286,8 @@ _OWN_VERBS = frozenset({"discard", "keep", "laughed", "nolaugh", "crow"})
 OPEN_HANDS = "custom-wilds.open-hands"
 """``state.extras`` key: the seats whose open-hands card (C7) is in force."""
 
-EffectFunction = Callable[[GameState, Action, GameState], GameState]
+EffectFunction = Callable[[Draft, Action, GameState], None]
+"""An effect's ``play`` (or ``last_card``): ``(draft, action, previous) -> None``."""
 UNBOUND = "none"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
@@ -303,7 +306,7 @@ def _check_aliases(instance: Any, attribute: Any, value: tuple[str, ...]) -> Non
 class Effect:
     """A rule written on a customizable wild (R-CUSTOM).
 
-    ``play(state, action, previous)`` carries it out and passes the turn (see
+    ``play(draft, action, previous)`` carries it out and passes the turn (see
     the module documentation); ``last_card``, if given, is what still happens
     when the card was its player's last (the round then ends). ``name`` and
     ``aliases`` are what options bind cards with (lower case, digits, ``-``);
@@ -382,107 +385,96 @@ def _table(ruleset: Ruleset) -> _Table:
 # -- mechanics shared by the ready effects -------------------------------------------------------
 
 
-def discard_under(state: GameState, seat: int, cards: Sequence[Card]) -> GameState:
-    """``seat`` discards ``cards`` (one copy each) under the top card of the discard
-    pile: the top card and the colour to match do not change.
-    The hand changes through the core's ``with_hand``, so the seat loses its UNO
-    call and its exposure (R-UNO-CALL, R-UNO-CATCH)."""
+def discard_under(draft: Draft, seat: int, cards: Sequence[Card]) -> None:
+    """``seat`` discards ``cards`` (one copy each) under the top card of the
+    discard pile (the draft's :meth:`~unorules.Draft.discard_under`: the top
+    card and the colour to match stay, the UNO calls follow the cards), with
+    a ``discard`` event."""
     if not cards:
-        return state
-    hand = list(state.hands[seat])
-    for card in cards:
-        hand.remove(card)
-    pile = state.discard_pile
-    moved = state.with_hand(seat, tuple(hand)).replace(discard_pile=pile[:-1] + tuple(cards) + pile[-1:])
-    return moved.add_events(
-        Event("discard", seat, tuple(cards), "R-CUSTOM", "under the top card", count=len(cards))
-    )
+        return
+    draft.discard_under(seat, cards)
+    draft.add_event(Event("discard", seat, tuple(cards), "R-CUSTOM", "under the top card", count=len(cards)))
 
 
-def _refresh_uno(state: GameState) -> GameState:
+def _refresh_uno(draft: Draft) -> None:
     """Only a seat holding exactly one card stays open to a catch (R-UNO-CATCH)."""
-    exposed = state.uno_exposed
+    exposed = draft.uno_exposed
     if exposed:
-        hands = state.hands
-        kept = tuple(s for s in exposed if len(hands[s]) == 1)
-        if kept != exposed:
-            return state.replace(uno_exposed=kept)
-    return state
+        hands = draft.hands
+        draft.end_exposure([s for s in exposed if len(hands[s]) != 1])
 
 
-def _close_window(state: GameState, seat: int) -> GameState:
+def _close_window(draft: Draft, seat: int) -> None:
     """A decision by the seat to move closes the other seats' UNO catch windows (R-UNO-CATCH)."""
-    exposed = state.uno_exposed
-    if exposed and any(s != seat for s in exposed):
-        return state.replace(uno_exposed=tuple(s for s in exposed if s == seat))
-    return state
+    draft.end_exposure([s for s in draft.uno_exposed if s != seat])
 
 
-def _draw_until(state: GameState, seat: int, color: Color | None) -> GameState:
+def _draw_until(draft: Draft, seat: int, color: Color | None) -> None:
     """``seat`` draws one card at a time until one of ``color``, or nothing is left (C1)."""
     while True:
-        state, drawn = state.draw(seat, 1, "effect")
+        drawn = draft.draw(seat, 1, "effect")
         if not drawn or drawn[0].color is color:
-            return state
+            return
 
 
-def _adjust(
-    state: GameState, card: Card | None, owner: int | None, queue: tuple[int, ...], then: int
-) -> GameState:
+def _adjust(draft: Draft, card: Card | None, owner: int | None, queue: tuple[int, ...], then: int) -> None:
     """Bring each ``(seat, size)`` pair of ``queue`` to size: draws happen at once,
     discards ask the seat to choose (phase ``discard``); then ``then`` plays (C5, C6)."""
     for i in range(0, len(queue), 2):
         seat, size = queue[i], queue[i + 1]
-        held = len(state.hands[seat])
+        held = len(draft.hands[seat])
         if held < size:
-            state, _ = state.draw(seat, size - held, "effect")
+            draft.draw(seat, size - held, "effect")
         elif held > size:
-            phase = Phase(DISCARD, held - size, card, owner, data=(then, *queue[i + 2 :]))
-            return _refresh_uno(state).replace(current_player=seat, phase=phase)
-    return _refresh_uno(state).replace(current_player=then, phase=PLAY)
+            _refresh_uno(draft)
+            draft.current_player = seat
+            draft.phase = Phase(DISCARD, held - size, card, owner, data=(then, *queue[i + 2 :]))
+            return
+    _refresh_uno(draft)
+    draft.current_player = then
+    draft.phase = PLAY
 
 
-def _emptied(state: GameState, seat: int) -> int | None:
+def _emptied(draft: Draft, seat: int) -> int | None:
     """The first seat after ``seat``, in the order of play, left without cards."""
-    hands = state.hands
-    other = state.next_seat(seat)
+    hands = draft.hands
+    other = draft.next_seat(seat)
     while other != seat:
         if not hands[other]:
             return other
-        other = state.next_seat(other)
+        other = draft.next_seat(other)
     return None
 
 
 # -- the ready effects ----------------------------------------------------------------------------
 
 
-def _c1_draw_until_color(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c1_draw_until_color(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C1: the next player draws until the colour named (phase draw-color).
-    victim = state.next_seat(action.seat)
-    return state.replace(
-        current_player=victim, phase=Phase(DRAW_COLOR, 0, action.card, action.seat, state.color)
-    )
+    draft.current_player = draft.next_seat(action.seat)
+    draft.phase = Phase(DRAW_COLOR, 0, action.card, action.seat, draft.color)
 
 
-def _c1_last_card(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c1_last_card(draft: Draft, action: Action, previous: GameState) -> None:
     # R-OUT-LAST-DRAW by analogy: the next player still draws, and it counts.
-    return _draw_until(state, state.next_seat(action.seat), state.color)
+    _draw_until(draft, draft.next_seat(action.seat), draft.color)
 
 
 def _discard_all(keep_out: Callable[[Card], bool]) -> EffectFunction:
     # R-CUSTOM C2: every other player discards the cards ``keep_out`` picks.
-    def effect(state: GameState, action: Action, previous: GameState) -> GameState:
+    def effect(draft: Draft, action: Action, previous: GameState) -> None:
         seat = action.seat
-        other = state.next_seat(seat)
+        other = draft.next_seat(seat)
         while other != seat:
-            state = discard_under(state, other, [c for c in state.hands[other] if keep_out(c)])
-            other = state.next_seat(other)
-        state = _refresh_uno(state)
-        out = _emptied(state, seat)
+            discard_under(draft, other, [c for c in draft.hands[other] if keep_out(c)])
+            other = draft.next_seat(other)
+        _refresh_uno(draft)
+        out = _emptied(draft, seat)
         if out is not None:
             # Decision (docstring): a seat left without cards has gone out (R-OUT).
-            return state.end_round(out, "out")
-        return state.pass_turn(1, seat)
+            draft.end_round(out, "out")
+        else:
+            draft.pass_turn(1, seat)
 
     return effect
 
@@ -495,76 +487,82 @@ def _is_special(card: Card) -> bool:
     return card.color is None or card.number is None
 
 
-def _c3_cannot_play_draw_3(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c3_cannot_play_draw_3(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C3: a next player who cannot play draws three and loses the turn.
-    victim = state.next_seat(action.seat)
-    if any(is_playable(state, victim, c) for c in state.hands[victim]):
-        return state.pass_turn(1, action.seat)
+    victim = draft.next_seat(action.seat)
+    if any(is_playable(draft, victim, c) for c in draft.hands[victim]):
+        draft.pass_turn(1, action.seat)
+        return
     # Classic's penalty phase: draw phase.count and lose the turn.
-    return state.replace(current_player=victim, phase=Phase("penalty", 3, action.card, action.seat))
+    draft.current_player = victim
+    draft.phase = Phase("penalty", 3, action.card, action.seat)
 
 
-def _c4_extra_turn(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c4_extra_turn(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C4: take another turn.
-    return state.replace(current_player=action.seat, phase=PLAY)
+    draft.current_player = action.seat
+    draft.phase = PLAY
 
 
-def _c5_next_to_7(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c5_next_to_7(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C5: the next player draws or discards (their choice) to exactly 7.
-    victim = state.next_seat(action.seat)
-    return _adjust(state, action.card, action.seat, (victim, 7), victim)
+    victim = draft.next_seat(action.seat)
+    _adjust(draft, action.card, action.seat, (victim, 7), victim)
 
 
-def _c6_all_to_3(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c6_all_to_3(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C6: every player, from the next one round to the card's player, to exactly 3.
     seat = action.seat
     order: list[int] = []
-    other = state.next_seat(seat)
+    other = draft.next_seat(seat)
     while other != seat:
         order += (other, 3)
-        other = state.next_seat(other)
+        other = draft.next_seat(other)
     order += (seat, 3)
-    return _adjust(state, action.card, seat, tuple(order), state.next_seat(seat))
+    _adjust(draft, action.card, seat, tuple(order), draft.next_seat(seat))
 
 
-def _c7_open_hands(state: GameState, action: Action, previous: GameState) -> GameState:
-    # R-CUSTOM C7: hands open until this player's next turn (visible_hands, _close_open_hands).
-    owners: tuple[int, ...] = state.extra(OPEN_HANDS, ())
+def _c7_open_hands(draft: Draft, action: Action, previous: GameState) -> None:
+    # R-CUSTOM C7: hands open until this player's next turn (visible_hands, after_action).
+    owners: tuple[int, ...] = draft.extra(OPEN_HANDS, ())
     if action.seat not in owners:
-        state = state.with_extra(OPEN_HANDS, (*owners, action.seat))
-    return state.pass_turn(1, action.seat)
+        draft.set_extra(OPEN_HANDS, (*owners, action.seat))
+    draft.pass_turn(1, action.seat)
 
 
-def _c8_joke(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c8_joke(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C8: the next player answers for the table (phase joke).
-    judge = state.next_seat(action.seat)
-    return state.replace(current_player=judge, phase=Phase(JOKE, 0, action.card, action.seat))
+    draft.current_player = draft.next_seat(action.seat)
+    draft.phase = Phase(JOKE, 0, action.card, action.seat)
 
 
-def _c9_stiff_elbows(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c9_stiff_elbows(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C9: a social rule: only an event, no card moves.
-    victim = state.next_seat(action.seat)
-    rule = Event(
-        "table-rule",
-        victim,
-        (),
-        "R-CUSTOM",
-        f"seat {victim} may not bend their elbows until someone calls UNO",
+    victim = draft.next_seat(action.seat)
+    draft.add_event(
+        Event(
+            "table-rule",
+            victim,
+            (),
+            "R-CUSTOM",
+            f"seat {victim} may not bend their elbows until someone calls UNO",
+        )
     )
-    return state.add_events(rule).pass_turn(1, action.seat)
+    draft.pass_turn(1, action.seat)
 
 
-def _c10_crow_or_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c10_crow_or_draw_4(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C10 [PL]: crow or draw 4 (phase rooster).
-    victim = state.next_seat(action.seat)
-    return state.replace(current_player=victim, phase=Phase(ROOSTER, 4, action.card, action.seat))
+    draft.current_player = draft.next_seat(action.seat)
+    draft.phase = Phase(ROOSTER, 4, action.card, action.seat)
 
 
-def _c10_crow_and_draw_4(state: GameState, action: Action, previous: GameState) -> GameState:
+def _c10_crow_and_draw_4(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C10 as [E15] HU/CZ/SK: crow and draw 4 (classic's penalty phase).
-    victim = state.next_seat(action.seat)
-    crowed = state.add_events(Event("crow", victim, (), "R-CUSTOM", "crows like a rooster"))
-    return crowed.replace(current_player=victim, phase=Phase("penalty", 4, action.card, action.seat))
+    victim = draft.next_seat(action.seat)
+    draft.add_event(Event("crow", victim, (), "R-CUSTOM", "crows like a rooster"))
+    draft.current_player = victim
+    draft.phase = Phase("penalty", 4, action.card, action.seat)
 
 
 READY_EFFECTS: tuple[Effect, ...] = (
@@ -671,13 +669,23 @@ def _binding_option(i: int) -> Option:
 
 
 class CustomWildsPlugin(Plugin):
-    """Deals the customizable wilds and carries out the effects bound to them."""
+    """The 2015 edition's write-your-own wilds, bound to ready or supplied effects (R-CUSTOM).
+
+    Deals the customizable wilds and carries out the effects bound to them.
+    """
 
     name = "custom-wilds"
-    summary = "The 2015 edition's write-your-own wilds, bound to ready or supplied effects (R-CUSTOM)"
+    api_version = 2
     requires = ("classic",)
     rules = ("R-CUSTOM", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
-    verbs = ("discard", "keep", "laughed", "nolaugh", "crow", "draw")
+    verbs: ClassVar[Mapping[str, str]] = {
+        "discard": "turn",
+        "keep": "turn",
+        "laughed": "turn",
+        "nolaugh": "turn",
+        "crow": "turn",
+        "draw": "turn",
+    }
     events = (
         EventSpec(
             "custom-wild",
@@ -709,8 +717,6 @@ class CustomWildsPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset(card.kind for card in CUSTOM_WILDS)  # on_play acts on CW1-CW3 only
-    legal_phases = frozenset(_PHASE_VERBS)  # legal_actions lists actions in its own phases only
     phases = (
         PhaseSpec(DRAW_COLOR, "draw until a card of the named colour comes (an effect)"),
         PhaseSpec(DISCARD, "discard phase.count cards under the top card (an effect)"),
@@ -718,7 +724,7 @@ class CustomWildsPlugin(Plugin):
         PhaseSpec(KEEP, "keep one card and discard the rest (C8)"),
         PhaseSpec(ROOSTER, "crow like a rooster or draw 4 (C10)"),
     )
-    public_extras = (OPEN_HANDS,)
+    extras = (ExtraSpec(OPEN_HANDS, "R-CUSTOM C7: the seats whose open-hands card is in force", public=True),)
     options = (
         Option(
             "customizable_wilds",
@@ -733,13 +739,15 @@ class CustomWildsPlugin(Plugin):
     )
     hookspecs = CustomWildSpecs
     # For unorules.testing: effects that make players draw lengthen rounds (random
-    # play at ten seats took 1.1-1.2 times as many actions per round as classic).
-    round_length_factor = 1.5
-    # For unorules.testing: bind the three cards to every ready effect in turn,
-    # so property tests and the conformance runner exercise them all.
-    testing_option_values: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        f"custom_wild_{i}": tuple(e.name for e in READY_EFFECTS[i - 1 :: 3]) for i in (1, 2, 3)
-    }
+    # play at ten seats took 1.1-1.2 times as many actions per round as classic),
+    # and the three cards are bound to every ready effect in turn, so property
+    # tests and the conformance runner exercise them all.
+    testing = TestHints(
+        round_length_factor=1.5,
+        option_values={
+            f"custom_wild_{i}": tuple(e.name for e in READY_EFFECTS[i - 1 :: 3]) for i in (1, 2, 3)
+        },
+    )
 
     # -- building ----------------------------------------------------------------------------------
 
@@ -802,20 +810,24 @@ class CustomWildsPlugin(Plugin):
     # -- playing -----------------------------------------------------------------------------------
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
         if card is None or card not in _CUSTOM:
             return None
-        effect = _table(state.ruleset).bound.get(card)
+        effect = _table(draft.ruleset).bound.get(card)
         if effect is None:
             return None  # R-CUSTOM: without an effect, a plain wild
         seat = action.seat
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             if effect.last_card is None:
                 return None  # R-OUT: classic ends the round; the effect does not happen
-            noted = state.add_events(_played(effect, seat, card))
-            return effect.last_card(noted, action, previous).end_round(seat, "out")
-        return effect.play(state.add_events(_played(effect, seat, card)), action, previous)
+            draft.add_event(_played(effect, seat, card))
+            effect.last_card(draft, action, previous)
+            draft.end_round(seat, "out")
+            return True
+        draft.add_event(_played(effect, seat, card))
+        effect.play(draft, action, previous)
+        return True
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
@@ -834,24 +846,21 @@ class CustomWildsPlugin(Plugin):
         return (Action.of(seat, "draw"),)  # DRAW_COLOR
 
     @hookimpl(tryfirst=True)
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
-        # An effect's phase is answered here; any other action by the rest of
-        # the chain. Either way, open hands close when their owner is next to move.
-        result = _answer(state, action) if state.phase.name in _PHASE_VERBS else None
-        if result is None:
-            rules = state.ruleset
-            rest = rules.cache.get(_REST)
-            if rest is None:
-                rest = rules.cached(_REST, _rest_of_chain)
-            result = rest(state, action)
-        return None if result is None else _closing_open_hands(state, result)
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        # An answer to an effect's phase (R-CUSTOM); every other action is the rest's.
+        if draft.phase.name in _PHASE_VERBS and _answer(draft, action):
+            return True
+        return None
 
-    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
-        # On the fields of the state classic's one-step play, draw, pass,
-        # accept and challenge make (Plugin.direct_finishers): open hands
-        # closed as apply_action closes them on the rest's result; an answer
-        # to an effect's phase takes the hook path.
-        return dict.fromkeys(("play", "draw", "pass", "accept", "challenge"), _finish)
+    @hookimpl
+    def after_action(self, draft: Draft, before: GameState) -> None:
+        # C7: hands close when the open-hands card's player is next to move, and
+        # at the end of a round.
+        owners = draft.extra(OPEN_HANDS) if draft.extras else None
+        if owners is not None:
+            rest = _open_after(before, draft, owners)
+            if rest is not owners:
+                draft.set_extra(OPEN_HANDS, rest)
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
@@ -903,123 +912,84 @@ class CustomWildsPlugin(Plugin):
         return "R-CUSTOM", "crow like a rooster ('crow') or draw 4 ('draw')"
 
 
-def _answer(state: GameState, action: Action) -> GameState | None:
-    """The answer ``action`` to an effect's phase (R-CUSTOM), or ``None`` for any other action."""
-    phase = state.phase
+def _answer(draft: Draft, action: Action) -> bool:
+    """Carry out ``action`` if it answers an effect's phase (R-CUSTOM); ``False``
+    for any other action (UNO calls and catches)."""
+    phase = draft.phase
     verbs = _PHASE_VERBS.get(phase.name)
     seat = action.seat
-    if verbs is None or action.verb not in verbs or seat != state.current_player:
-        return None  # UNO calls and catches, and every other phase: not ours
+    if verbs is None or action.verb not in verbs or seat != draft.current_player:
+        return False
     name = phase.name
     if name != JOKE:
         # The seat to move begins its turn (R-UNO-CATCH); a joke's answer is
         # the table's word, not the judge's turn.
-        state = _close_window(state, seat)
+        _close_window(draft, seat)
     if name == DISCARD:
         card = action.card
         assert card is not None
-        state = discard_under(state, seat, (card,))
+        discard_under(draft, seat, (card,))
         if phase.count > 1:
-            return _refresh_uno(state).replace(
-                phase=Phase(DISCARD, phase.count - 1, phase.card, phase.seat, data=phase.data)
-            )
-        then, *queue = phase.data
-        return _adjust(state, phase.card, phase.seat, tuple(queue), then)
-    if name == DRAW_COLOR:
+            _refresh_uno(draft)
+            draft.phase = Phase(DISCARD, phase.count - 1, phase.card, phase.seat, data=phase.data)
+        else:
+            then, *queue = phase.data
+            _adjust(draft, phase.card, phase.seat, tuple(queue), then)
+    elif name == DRAW_COLOR:
         # C1: draw until the colour named, then lose the turn.
-        return _draw_until(state, seat, phase.color).pass_turn(1, seat)
-    if name == JOKE:
+        _draw_until(draft, seat, phase.color)
+        draft.pass_turn(1, seat)
+    elif name == JOKE:
         teller = phase.seat
         assert teller is not None
         if action.verb == "nolaugh":
             # C8: nobody laughed: the teller draws 4; the judge then plays.
-            noted = state.add_events(
+            draft.add_event(
                 Event("joke", teller, (), "R-CUSTOM", "nobody laughed", count=4, data=(("laughed", False),))
             )
-            drawn, _ = noted.draw(teller, 4, "penalty")
-            return _refresh_uno(drawn).replace(phase=PLAY)
-        noted = state.add_events(
-            Event("joke", teller, (), "R-CUSTOM", "somebody laughed", data=(("laughed", True),))
-        )
-        if len(noted.hands[teller]) <= 1:
-            return noted.replace(phase=PLAY)
-        return noted.replace(current_player=teller, phase=Phase(KEEP, 0, phase.card, teller, data=(seat,)))
-    if name == KEEP:
-        # C8: keep one card, discard the rest under the top card, and call UNO.
+            draft.draw(teller, 4, "penalty")
+            _refresh_uno(draft)
+            draft.phase = PLAY
+        else:
+            draft.add_event(
+                Event("joke", teller, (), "R-CUSTOM", "somebody laughed", data=(("laughed", True),))
+            )
+            if len(draft.hands[teller]) <= 1:
+                draft.phase = PLAY
+            else:
+                draft.current_player = teller
+                draft.phase = Phase(KEEP, 0, phase.card, teller, data=(seat,))
+    elif name == KEEP:
+        # C8: keep one card, discard the rest under the top card, and call UNO: the
+        # teller now holds one card it did not call for (the draft exposes it).
         kept = action.card
         assert kept is not None
-        rest = list(state.hands[seat])
+        rest = list(draft.hands[seat])
         rest.remove(kept)
-        state = discard_under(state, seat, rest)
-        exposed = state.uno_exposed if seat in state.uno_exposed else (*state.uno_exposed, seat)
-        return state.replace(uno_exposed=exposed, current_player=phase.data[0], phase=PLAY)
-    # ROOSTER (C10): crow and play on, or draw 4 and lose the turn.
-    if action.verb == "crow":
-        return state.add_events(Event("crow", seat, (), "R-CUSTOM", "crows like a rooster")).replace(
-            phase=PLAY
-        )
-    drawn, _ = state.draw(seat, phase.count, "penalty")
-    return drawn.pass_turn(1, seat)
-
-
-def _closing_open_hands(before: GameState, result: GameState) -> GameState:
-    """``result`` of an action in ``before``, with the open hands closed as
-    :func:`_close_open_hands` closes them, when any are open."""
-    for key, owners in result.__dict__["extras"]:  # result.extra(OPEN_HANDS), inlined (every action)
-        if key == OPEN_HANDS:
-            return _close_open_hands(before, result, owners)
-    return result
-
-
-def _finish(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-    """Custom-wilds' share of a one-step play, draw, pass, accept or challenge
-    (``Plugin.direct_finishers``): the open hands closed in the fields of the
-    state made, as :func:`_close_open_hands` closes them."""
-    if state.__dict__["phase"].name in _PHASE_VERBS:
-        return False  # an effect's phase: apply_action answers it
-    for key, owners in fields["extras"]:  # the open hands, if any (every action)
-        if key == OPEN_HANDS:
-            rest = _open_after(state, fields, owners)
-            if rest is not owners:
-                items = dict(fields["extras"])
-                if rest is None:
-                    del items[OPEN_HANDS]
-                else:
-                    items[OPEN_HANDS] = rest
-                fields["extras"] = tuple(sorted(items.items()))  # as with_extra keeps them
-            break
+        discard_under(draft, seat, rest)
+        draft.current_player = phase.data[0]
+        draft.phase = PLAY
+    elif action.verb == "crow":  # ROOSTER (C10): crow and play on,
+        draft.add_event(Event("crow", seat, (), "R-CUSTOM", "crows like a rooster"))
+        draft.phase = PLAY
+    else:  # or draw 4 and lose the turn.
+        draft.draw(seat, phase.count, "penalty")
+        draft.pass_turn(1, seat)
     return True
 
 
-def _close_open_hands(before: GameState, result: GameState, owners: tuple[int, ...]) -> GameState:
-    """C7: hands close when the open-hands card's player is next to move, and
-    at the end of a round (``owners``: the seats whose open-hands card is in force)."""
-    rest = _open_after(before, result.__dict__, owners)
-    return result if rest is owners else result.with_extra(OPEN_HANDS, rest)
-
-
-def _open_after(
-    before: GameState, fields: Mapping[str, Any], owners: tuple[int, ...]
-) -> tuple[int, ...] | None:
-    """C7: the seats whose open-hands card stays in force in a state of
-    ``fields`` made from ``before``, where it was in force for ``owners``:
-    ``owners`` itself when none closes, ``None`` when all do."""
+def _open_after(before: GameState, draft: Draft, owners: tuple[int, ...]) -> tuple[int, ...] | None:
+    """C7: the seats whose open-hands card stays in force after an action in
+    ``before``, where it was in force for ``owners``: ``owners`` itself when
+    none closes, ``None`` when all do."""
     if not owners:
         return owners
-    if len(fields["rounds"]) != len(before.rounds):
+    if len(draft.rounds) != len(before.rounds):
         return None
-    current = fields["current_player"]
+    current = draft.current_player
     if current in owners:
         return tuple(s for s in owners if s != current) or None
     return owners
-
-
-def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
-    return rest_of_chain(ruleset, "apply_action", plugin)
-
-
-_REST = ("custom-wilds", "rest of apply_action")
-"""``ruleset.cache`` key of the ``apply_action`` implementations after custom-wilds'."""
 
 
 def _check_state(state: GameState) -> None:

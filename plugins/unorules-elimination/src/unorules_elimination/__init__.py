@@ -64,6 +64,7 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import ClassVar
 
 from unorules import (
+    Draft,
     Event,
     EventSpec,
     GameState,
@@ -82,10 +83,13 @@ __all__ = ["EliminationPlugin", "plugin"]
 
 
 class EliminationPlugin(Plugin):
-    """Each seat pays its own hand; a seat at the limit leaves; the last one wins (R-ELIM)."""
+    """Elimination tournament: each seat charged its own hand, out at the limit, last one wins.
+
+    Each seat pays its own hand; a seat at the limit leaves; the last one wins (R-ELIM).
+    """
 
     name = "elimination"
-    summary = "Elimination tournament: each seat charged its own hand, out at the limit, last one wins"
+    api_version = 2
     requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
         "partners": "partners play as fixed pairs, but elimination removes single seats"
@@ -141,7 +145,8 @@ class EliminationPlugin(Plugin):
                 )
 
     @hookimpl
-    def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
+    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        state = draft
         # R-ELIM: each seat still in is charged the points of its own hand.
         value = state.ruleset.hand_points
         hands = state.hands
@@ -151,14 +156,14 @@ class EliminationPlugin(Plugin):
         return points
 
     @hookimpl
-    def on_round_end(self, state: GameState, result: RoundResult) -> GameState | None:
+    def on_round_end(self, draft: Draft, result: RoundResult) -> None:
         # R-ELIM: a seat that reached the limit leaves the game.
-        limit = state.ruleset.options["elimination_limit"]
-        scores = state.scores
-        active = state.active_seats
+        limit = draft.ruleset.options["elimination_limit"]
+        scores = draft.scores
+        active = draft.active_seats
         out = [s for s in active if scores[s] >= limit]
         if not out:
-            return None
+            return
         if len(out) == len(active):
             # Nobody would be left: the lowest total stays (ties: the round's
             # winner, then the lowest seat).
@@ -166,21 +171,24 @@ class EliminationPlugin(Plugin):
             tied = [s for s in out if scores[s] == best]
             keep = result.winner if result.winner in tied else tied[0]
             out.remove(keep)
-        events = tuple(
-            Event(
-                "eliminated",
-                s,
-                (),
-                "R-ELIM",
-                f"{scores[s]} points, limit {limit}",
-                data=(("limit", limit), ("points", scores[s])),
+        draft.leave(out)
+        draft.add_event(
+            *(
+                Event(
+                    "eliminated",
+                    s,
+                    (),
+                    "R-ELIM",
+                    f"{scores[s]} points, limit {limit}",
+                    data=(("limit", limit), ("points", scores[s])),
+                )
+                for s in out
             )
-            for s in out
         )
-        return state.replace(left=tuple(sorted(state.left + tuple(out))), events=state.events + events)
 
     @hookimpl(wrapper=True)
-    def game_outcome(self, state: GameState) -> Generator[None, Outcome | None, Outcome | None]:
+    def game_outcome(self, draft: Draft) -> Generator[None, Outcome | None, Outcome | None]:
+        state = draft
         # R-ELIM: the game ends only when one seat is left; the other plugins'
         # verdicts (classic's target score) are overruled.
         yield

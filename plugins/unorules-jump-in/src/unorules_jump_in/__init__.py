@@ -1,17 +1,11 @@
 """Jump-in: play a card identical to the top card out of turn (R-JUMP).
 
 Enable it with ``Ruleset.from_names(["classic", "jump-in"])``; it requires
-``classic`` and changes the game only through hooks: it lists the out-of-turn
-plays (``legal_actions``), keeps track of the window in which they are allowed
-and undoes the turn flow of the card jumped on before the jumping card takes
-effect, both in its ``apply_action`` (``tryfirst``: it hands the rest of the
-chain a state in which the jumper is the seat to move, and tracks the window on
-what the rest returns). For plays, draws, passes, accepts and challenges it
-also offers ``direct_finishers``: the same window tracking done inside
-classic's one-step appliers, so those actions are applied in one step, one
-copy, with jump-in too; and a ``direct_wrappers`` entry for plays, which sets
-a jump-in's turn up before classic's one-step play (one more copy, and one
-to put the jump-in event first).
+``classic`` and changes the game only through hooks: ``legal_actions`` lists
+the out-of-turn plays; ``apply_action`` (``tryfirst``) makes a jump-in the
+jumper's turn, undoing the turn flow of the card jumped on, before classic
+plays the card; ``after_action`` opens the window on every card played and
+closes it when the next seat acts.
 
 Rules
 -----
@@ -157,25 +151,25 @@ None: ``jump-in`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from unorules import (
     PLAY,
     Action,
     Card,
+    Draft,
     Event,
     EventSpec,
+    ExtraSpec,
     GameState,
     Option,
     Phase,
     Plugin,
-    Ruleset,
+    Position,
     hookimpl,
     one_of,
 )
-from unorules.chain import rest_of_chain
-from unorules.plugin import Applier, ApplierWrapper, Finisher
 from unorules.validate import check_phase, require
 
 __all__ = ["CALLS", "WINDOW", "JumpInPlugin", "plugin", "window"]
@@ -193,7 +187,7 @@ KEEPS_WINDOW = frozenset({"uno", "catch"})
 _NONE: tuple[Action, ...] = ()
 
 
-def window(state: GameState) -> tuple[Phase, int] | None:
+def window(state: Position) -> tuple[Phase, int] | None:
     """The open jump-in window of ``state``: the phase and direction to restore
     when an identical card replaces the top card's action, or ``None`` when
     nobody may jump in."""
@@ -209,13 +203,16 @@ def _snapshot(phase: Phase, direction: int) -> tuple[Any, ...]:
 
 
 class JumpInPlugin(Plugin):
-    """R-JUMP: identical cards played out of turn, replacing the first card's action."""
+    """Jump-in: a card identical to the top card may be played out of turn.
+
+    R-JUMP: identical cards played out of turn, replacing the first card's action.
+    """
 
     name = "jump-in"
-    summary = "Jump-in: a card identical to the top card may be played out of turn"
+    api_version = 2
     requires = ("classic",)
     rules = ("R-JUMP",)
-    verbs = ("play", "uno")
+    verbs: ClassVar[Mapping[str, str]] = {"play": "any", "uno": "any"}
     events = (
         EventSpec(
             "jump-in",
@@ -223,8 +220,15 @@ class JumpInPlugin(Plugin):
             (("seat", "the seat that jumped in"), ("cards", "the card")),
         ),
     )
-    out_of_turn_verbs = ("play", "uno")
-    public_extras = (WINDOW, CALLS)
+    extras = (
+        ExtraSpec(
+            WINDOW,
+            "the open jump-in window: the phase and direction an identical jump-in restores, "
+            "as ((name, count, card, seat, colour, data), direction)",
+            public=True,
+        ),
+        ExtraSpec(CALLS, "the seats whose out-of-turn UNO call lapses when the window closes", public=True),
+    )
     options = (
         Option(
             "jump_in_match",
@@ -238,21 +242,18 @@ class JumpInPlugin(Plugin):
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
-        # Every state asks: the fields are read from the state's dict (a state's
-        # attribute is a generic look-up).
-        fields = state.__dict__
-        for key, _ in fields["extras"]:  # state.extra(WINDOW) is not None, inlined
+        for key, _ in state.extras:  # the window is open (extra(WINDOW), inlined: every state)
             if key == WINDOW:
                 break
         else:
             return _NONE
-        top = fields["discard_pile"][-1]
-        options = fields["ruleset"].options
-        if options["jump_in_match"] == "color-or-number" and fields["phase"].name == "play":
+        top = state.discard_pile[-1]
+        options = state.ruleset.options
+        if options["jump_in_match"] == "color-or-number" and state.phase.name == "play":
             return _loose_jump_ins(state, top)
         # Only identical cards (R-JUMP). Usually no hand holds one: a first
         # loop that only searches (an identity scan per hand) says so.
-        hands = fields["hands"]
+        hands = state.hands
         for hand in hands:
             if top in hand:
                 break
@@ -260,8 +261,8 @@ class JumpInPlugin(Plugin):
             return _NONE
         # R-TURN-WD4 still binds a jumping Wild Draw Four when bluffs are off.
         strict_wd4 = top.kind == "W+4" and not options["challenge"]
-        current = fields["current_player"]
-        left = fields["left"]
+        current = state.current_player
+        left = state.left
         acts: list[Action] | None = None
         seat = -1
         for hand in hands:
@@ -269,13 +270,13 @@ class JumpInPlugin(Plugin):
             if seat == current or top not in hand or (left and seat in left):
                 continue
             if strict_wd4:
-                color = fields["color"]
+                color = state.color
                 if any(c.color is color for c in hand):
                     continue
             if acts is None:
                 acts = []
             acts += state.play_actions(seat, top)  # R-JUMP
-            if len(hand) == 2 and seat not in fields["uno_declared"]:
+            if len(hand) == 2 and seat not in state.uno_declared:
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
         return _NONE if acts is None else acts
 
@@ -304,56 +305,37 @@ class JumpInPlugin(Plugin):
         check_phase(state, Phase(name, count, card, seat, color, data), f"{field}[0]")
 
     @hookimpl(tryfirst=True)
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
-        # First of the plain implementations: a jump-in's turn flow is set up
-        # before the rest of the chain plays the card; the window is tracked
-        # on what the rest returns (R-JUMP).
-        rules = state.ruleset
-        rest = rules.cache.get(_REST)
-        if rest is None:
-            rest = rules.cached(_REST, _rest_of_chain)
+    def apply_action(self, draft: Draft, action: Action) -> None:
+        # Before any other plugin carries the action out: a jump-in is made the
+        # jumper's turn, undoing the turn flow of the card jumped on (R-JUMP 2);
+        # the rest of the chain then plays the card as a turn play.
+        if action.verb == "play" and action.seat != draft.current_player:
+            saved = draft.extra(WINDOW)
+            if saved is not None:
+                _jump_turn(draft, action, saved)
+
+    @hookimpl(trylast=True)
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        # The window opens on every card played and closes when the next seat
+        # acts (R-JUMP); UNO calls and catches leave it as it was.
         verb = action.verb
         seat = action.seat
-        current = state.current_player
+        current = before.current_player
         if verb == "play":
-            saved: Any = None
-            for key, value in state.extras:  # state.extra(WINDOW), inlined (every play)
+            saved = None
+            for key, value in before.extras:
                 if key == WINDOW:
                     saved = value
                     break
-            jump = seat != current and saved is not None
-            after: GameState | None = rest(_jumping(state, action, saved) if jump else state, action)
-            return None if after is None else _window_after_play(state, action, after, jump, saved)
-        after = rest(state, action)
-        if after is None:
-            return None
-        if verb in KEEPS_WINDOW:
-            if verb == "uno" and seat != current and seat not in state.uno_exposed:
+            _window_after_play(draft, before, action, seat != current and saved is not None, saved)
+        elif verb in KEEPS_WINDOW:
+            if verb == "uno" and seat != current and seat not in before.uno_exposed:
                 # An out-of-turn call announcing a jump-in (R-UNO-CALL): it lapses with the window.
-                calls: tuple[int, ...] = after.extra(CALLS, ())
+                calls: tuple[int, ...] = draft.extra(CALLS, ())
                 if seat not in calls:
-                    after = after.with_extra(CALLS, (*calls, seat))
-            return after  # not a turn: the window stays as it was
-        return _window_after_turn(state, action, after)
-
-    def direct_wrappers(self, ruleset: Ruleset) -> Mapping[str, ApplierWrapper]:
-        # A jump-in changes the turn before the card is played
-        # (Plugin.direct_wrappers): the jumper's turn set up, then the rest's
-        # one-step play; the window on its result is the finisher's work.
-        return {"play": _jump_in_directly}
-
-    def direct_finishers(self, ruleset: Ruleset) -> Mapping[str, Finisher]:
-        # On the fields of the state classic's one-step play, draw, pass,
-        # accept and challenge make (Plugin.direct_finishers): the window
-        # tracked as apply_action tracks it on the rest's result. A jump-in's
-        # turn is set up by the wrapper above, before the rest plays the card.
-        return {
-            "play": _finish_play,
-            "draw": _finish_turn,
-            "pass": _finish_turn,
-            "accept": _finish_turn,
-            "challenge": _finish_turn,
-        }
+                    draft.set_extra(CALLS, (*calls, seat))
+        elif draft.extras and (seat == current or not _keeps_turn(before, action, draft)):
+            _set_window(draft, None)  # the next seat acted: the window closes
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -444,157 +426,52 @@ def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
     return acts
 
 
-def _jumping(state: GameState, action: Action, saved: Any) -> GameState:
-    """``state`` made the jumper's turn for the jump-in ``action`` while the
-    window ``saved`` is open (R-JUMP), with the jump-in event: see
-    :func:`_jump_turn`; the rest of the chain then plays the card as a turn
-    play."""
-    event, turn = _jump_turn(state, action, saved)
-    return state.replace(**turn, events=state.events + (event,))
-
-
-def _jump_turn(state: GameState, action: Action, saved: Any) -> tuple[Event, dict[str, Any]]:
-    """The event of the jump-in ``action`` in ``state``, while the window
-    ``saved`` is open, and the fields that make it the jumper's turn (R-JUMP):
-    the seat to move is the jumper and, for an identical card, the turn flow
-    of the card jumped on is undone (R-JUMP 2)."""
+def _jump_turn(draft: Draft, action: Action, saved: Any) -> None:
+    """Make the jump-in ``action`` the jumper's turn while the window ``saved``
+    is open (R-JUMP), with the jump-in event: the seat to move is the jumper
+    and, for an identical card, the turn flow of the card jumped on is undone
+    (R-JUMP 2)."""
     seat = action.seat
     card = action.card
     assert card is not None
-    if card is state.discard_pile[-1]:
+    draft.current_player = seat
+    if card is draft.discard_pile[-1]:
         (name, count, jumped, by, color, data), direction = saved
-        phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
-        turn = {"current_player": seat, "phase": phase, "direction": direction}
-        return Event("jump-in", seat, (card,), "R-JUMP", _REPLACES), turn
-    return Event("jump-in", seat, (card,), "R-JUMP", _MATCHES), {"current_player": seat}
+        draft.phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
+        draft.direction = direction
+        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _REPLACES))
+    else:
+        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _MATCHES))
 
 
-def _jump_in_directly(inner: Applier) -> Applier:
-    """Jump-in's direct wrapper of ``play`` (``Plugin.direct_wrappers``):
-    ``inner``, the rest's one-step play, called as it is for a turn play, and
-    for a jump-in with the jumper's turn set up first, as :func:`_jumping`
-    sets it up for the hook path (R-JUMP). The jump-in event goes first in
-    the result's events, where the hook path has it: the rest of the chain
-    adds its events after those of the state it is handed."""
-
-    def play(state: GameState, action: Action) -> GameState | None:
-        seat = action.seat
-        fields = state.__dict__
-        if seat == fields["current_player"]:
-            return inner(state, action)
-        saved: Any = None
-        for key, value in fields["extras"]:  # the window (a legal jump-in has one)
-            if key == WINDOW:
-                saved = value
-                break
-        if saved is None:
-            return None
-        event, turn = _jump_turn(state, action, saved)
-        after = inner(state.replace(**turn), action)
-        if after is None:
-            return None
-        return after.replace(events=(event, *after.__dict__["events"]))
-
-    return play
-
-
-def _window_after_play(
-    state: GameState, action: Action, after: GameState, jump: bool, saved: Any
-) -> GameState:
-    """``after``, the state the rest of the chain made of the play ``action`` in
-    ``state`` (a jump-in with ``jump``, while the window ``saved`` was open),
-    with the window open on the card just played, or closed when the round
-    ended (R-JUMP): :func:`_finish_play` on a copy of its fields."""
-    fields = after.__dict__.copy()
-    _finish_play(state, action, fields, jump, saved)
-    return _with_window(after, fields)
-
-
-def _window_after_turn(state: GameState, action: Action, after: GameState) -> GameState:
-    """``after``, the state the rest of the chain made of ``action`` in ``state``
-    (a verb that is a turn, not in ``KEEPS_WINDOW``), with the window closed:
-    the next seat acted (R-JUMP): :func:`_finish_turn` on a copy of its fields."""
-    fields = after.__dict__.copy()
-    _finish_turn(state, action, fields)
-    return _with_window(after, fields)
-
-
-def _with_window(after: GameState, fields: Mapping[str, Any]) -> GameState:
-    """``after`` with the window and the UNO calls a finisher left in
-    ``fields`` (a copy of its fields), or ``after`` itself when they did not change."""
-    new = after.__dict__
-    if fields["extras"] is new["extras"] and fields["uno_declared"] is new["uno_declared"]:
-        return after
-    return after.replace(extras=fields["extras"], uno_declared=fields["uno_declared"])
-
-
-def _keeps_turn(old: Mapping[str, Any], action: Action, new: Mapping[str, Any]) -> bool:
-    """Whether ``action``, between states of fields ``old`` and ``new``, is
-    another seat's action that left the turn as it was (a coaching report):
-    it keeps the window open (R-JUMP)."""
-    current = old["current_player"]
-    return (
-        action.seat != current
-        and (new["rounds"] is old["rounds"] or len(new["rounds"]) == len(old["rounds"]))
-        and new["current_player"] == current
-        and new["phase"] == old["phase"]
-        and new["discard_pile"][-1] is old["discard_pile"][-1]
-    )
-
-
-def _finish_play(
-    state: GameState, action: Action, fields: dict[str, Any], jump: bool = False, saved: Any = None
-) -> bool:
-    """Jump-in's share of a one-step play (``Plugin.direct_finishers``): the
-    window opened on the card just played, in the fields of the state made,
-    or closed when the round ended (R-JUMP). The hook path also calls it for
-    a jump-in (``jump``, while the window ``saved`` was open)."""
-    old = state.__dict__
-    if not jump and action.seat != old["current_player"]:
-        return False  # a jump-in: apply_action sets its turn up before the card is played
+def _window_after_play(draft: Draft, before: GameState, action: Action, jump: bool, saved: Any) -> None:
+    """The window after the play ``action`` (a jump-in with ``jump``, while the
+    window ``saved`` was open): open on the card just played, or closed when
+    the round ended or the card emptied its player's hand (R-JUMP)."""
     value = None
-    if (
-        (fields["rounds"] is old["rounds"] or len(fields["rounds"]) == len(old["rounds"]))
-        and fields["outcome"] is None
-        and fields["hands"][action.seat]
-    ):
+    if len(draft.rounds) == len(before.rounds) and draft.outcome is None and draft.hands[action.seat]:
         # A card was played: the window opens on it. An identical jump-in keeps
         # the turn flow it replaced, so a jump on a jump replaces them all.
-        if jump and action.card is old["discard_pile"][-1]:
+        if jump and action.card is before.discard_pile[-1]:
             value = saved
         else:
-            phase = old["phase"]
-            direction = old["direction"]
-            if phase is PLAY:
-                value = _PLAIN[direction]
-                extras = fields["extras"]
-                if not extras or (len(extras) == 1 and extras[0][0] == WINDOW):
-                    # The usual play: the window alone, opened on an ordinary turn.
-                    fields["extras"] = _OPENED[direction]
-                    return True
-            else:
-                value = _snapshot(phase, direction)
-    extras = fields["extras"]
-    if not extras or (len(extras) == 1 and extras[0][0] == WINDOW):  # no UNO calls to lapse
-        fields["extras"] = () if value is None else ((WINDOW, value),)
-    else:
-        _settle(fields, value)
-    return True
+            phase = before.phase
+            value = _PLAIN[before.direction] if phase is PLAY else _snapshot(phase, before.direction)
+    _set_window(draft, value)
 
 
-def _finish_turn(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-    """Jump-in's share of a one-step draw or pass (``Plugin.direct_finishers``):
-    the window closed in the fields of the state made."""
-    extras = fields["extras"]
-    if extras:
-        old = state.__dict__
-        if action.seat == old["current_player"] or not _keeps_turn(old, action, fields):
-            # The next seat acted: the window closes.
-            if len(extras) == 1 and extras[0][0] == WINDOW:  # no UNO calls to lapse
-                fields["extras"] = ()
-            else:
-                _settle(fields, None)
-    return True
+def _keeps_turn(before: GameState, action: Action, draft: Draft) -> bool:
+    """Whether ``action``, from ``before`` to ``draft``, is another seat's action
+    that left the turn as it was (a coaching report): it keeps the window open
+    (R-JUMP)."""
+    current = before.current_player
+    return (
+        action.seat != current
+        and len(draft.rounds) == len(before.rounds)
+        and draft.current_player == current
+        and draft.phase == before.phase
+        and draft.discard_pile[-1] is before.discard_pile[-1]
+    )
 
 
 _REPLACES = "replaces the action of the card jumped on"
@@ -604,54 +481,22 @@ _MATCHES = "matches the top card"
 _PLAIN = {d: _snapshot(PLAY, d) for d in (1, -1)}
 """The window of a card played on an ordinary turn, built once per direction."""
 
-_OPENED = {d: ((WINDOW, window),) for d, window in _PLAIN.items()}
-"""The extras holding that window alone, by direction."""
 
-
-def _settle(fields: dict[str, Any], value: Any) -> None:
-    """Set the window to ``value`` (``None``: closed) in ``fields``, a new
-    state's fields whose extras hold more than the window (the finishers deal
-    with no extras and with the window alone themselves), and, when a window
-    closed or opened, lapse the out-of-turn UNO calls it carried (the caller
-    jumped in, which used its call, or did not: R-UNO-CALL); the extras kept
-    sorted as ``with_extra`` keeps them."""
-    items: list[tuple[str, Any]] = []
-    calls: Any = None
-    changed = False
-    placed = value is None
-    for key, old in fields["extras"]:
-        if key == CALLS:
-            calls = old
-            changed = True
-            continue
+def _set_window(draft: Draft, value: Any) -> None:
+    """Set the window to ``value`` (``None``: closed); when a window closes or
+    opens, the out-of-turn UNO calls it carried lapse (the caller jumped in,
+    which used its call, or did not: R-UNO-CALL)."""
+    window = calls = None
+    for key, found in draft.extras:
         if key == WINDOW:
-            placed = True
-            if old is not value:
-                changed = True
-                if value is not None:
-                    items.append((WINDOW, value))
-                continue
-        elif not placed and key > WINDOW:
-            items.append((WINDOW, value))
-            placed = changed = True
-        items.append((key, old))
-    if not placed:
-        items.append((WINDOW, value))
-        changed = True
-    if not changed:
-        return
-    fields["extras"] = tuple(items)
-    declared = fields["uno_declared"]
-    if calls is not None and any(s in calls for s in declared):
-        fields["uno_declared"] = tuple(s for s in declared if s not in calls)
-
-
-def _rest_of_chain(ruleset: Ruleset) -> Callable[..., Any]:
-    return rest_of_chain(ruleset, "apply_action", plugin)
-
-
-_REST = ("jump-in", "rest of apply_action")
-"""``ruleset.cache`` key of the ``apply_action`` implementations after jump-in's."""
+            window = found
+        elif key == CALLS:
+            calls = found
+    if calls is not None:
+        draft.set_extra(CALLS, None)
+        draft.withdraw_uno(calls)
+    if window is not value:
+        draft.set_extra(WINDOW, value)
 
 
 plugin = JumpInPlugin()

@@ -82,7 +82,7 @@ from typing import ClassVar
 
 import attrs
 
-from unorules import GameState, Outcome, Plugin, RoundResult, Ruleset, RulesetError, hookimpl
+from unorules import Draft, GameState, Outcome, Plugin, RoundResult, Ruleset, RulesetError, hookimpl
 from unorules.validate import require
 
 __all__ = [
@@ -115,18 +115,22 @@ def pair_of(seat: int) -> tuple[int, int]:
 
 
 class PartnersPlugin(Plugin):
-    """Two pairs sitting opposite; a pair scores both opponents' hands (R-TEAM)."""
+    """Partners: four players in two pairs sitting opposite, pair scores to the target.
+
+    Two pairs sitting opposite; a pair scores both opponents' hands (R-TEAM).
+    """
 
     name = "partners"
-    summary = "Partners: four players in two pairs sitting opposite, pair scores to the target"
+    api_version = 2
     requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
         "elimination": "an elimination tournament removes single seats, but partners play as fixed pairs"
     }
     rules = ("R-TEAM", "R-TEAM-ROTATE")
 
-    def teams(self, players: int) -> Sequence[Sequence[int]] | None:
-        """R-TEAM: seats 0 and 2 against seats 1 and 3 (four seats only)."""
+    @hookimpl
+    def teams(self, ruleset: Ruleset, players: int) -> Sequence[Sequence[int]] | None:
+        # R-TEAM: seats 0 and 2 against seats 1 and 3 (four seats only).
         return PAIRS if players == 4 else None
 
     @hookimpl
@@ -157,7 +161,8 @@ class PartnersPlugin(Plugin):
             )
 
     @hookimpl
-    def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
+    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        state = draft
         value = state.ruleset.hand_points
         hands = state.hands
         points = [0, 0, 0, 0]
@@ -173,7 +178,8 @@ class PartnersPlugin(Plugin):
         return points
 
     @hookimpl
-    def game_outcome(self, state: GameState) -> Outcome | None:
+    def game_outcome(self, draft: Draft) -> Outcome | None:
+        state = draft
         # R-TEAM: pair scores to the target (both partners hold the pair's score).
         target = state.ruleset.options["target_score"]
         first, second = (state.scores[a] for a, _ in PAIRS)

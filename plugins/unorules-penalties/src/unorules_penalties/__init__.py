@@ -122,21 +122,23 @@ with any other plugin's card effects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from unorules_classic import is_playable
 
 from unorules import (
     Action,
-    ByOption,
+    Draft,
     Event,
     EventSpec,
+    ExtraSpec,
     GameState,
     Option,
     Phase,
     PhaseSpec,
     Plugin,
+    Position,
     hookimpl,
     one_of,
     register_verb,
@@ -170,7 +172,7 @@ ILLEGAL_OUT = "illegal-out"
 """The phase in which an illegal last card waits to be caught or let stand (R-PEN-ILLEGAL)."""
 
 
-def coached_this_round(state: GameState) -> tuple[int, ...]:
+def coached_this_round(state: Position) -> tuple[int, ...]:
     """The seats already penalised for coaching in the current round, in seat order (R-PEN-COACH)."""
     record = state.extra(COACHED_KEY)
     if record is None or record[0] != len(state.rounds):
@@ -181,11 +183,6 @@ def coached_this_round(state: GameState) -> tuple[int, ...]:
 _CACHE_LIMIT = 4096
 _COACH_ACTIONS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
 _CATCH_ACTIONS: dict[tuple[int, tuple[int, ...], int], tuple[Action, ...]] = {}
-_LAST: tuple[Any, ...] = (None, None, None, None, 0, (), True)
-"""The fields ``legal_actions`` last computed the coaching reports from (rule
-set, extras, rounds, left seats, seat count), then those reports and whether
-the enforcement is strict: one tuple, replaced whole, so threads see a
-consistent one. Holding these objects keeps their identities valid."""
 
 
 def _coach_actions(players: int, left: tuple[int, ...], coached: tuple[int, ...]) -> tuple[Action, ...]:
@@ -250,11 +247,20 @@ def _is_illegal_play(state: GameState, action: Action) -> bool:
 
 
 class PenaltiesPlugin(Plugin):
-    """Coaching reports (R-PEN-COACH) and, with ``enforcement="table"``, illegal
-    plays that other seats can catch (R-PEN-ILLEGAL)."""
+    """Table penalties: coaching costs 2 cards; illegal plays can be made and caught.
+
+    Coaching reports (R-PEN-COACH) and, with ``enforcement="table"``, illegal
+    plays that other seats can catch (R-PEN-ILLEGAL).
+    """
 
     name = "penalties"
-    verbs = ("play", "catch_play", "catch_coach", "accept")
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {
+        "play": "turn",
+        "catch_play": "any",
+        "catch_coach": "any",
+        "accept": "turn",
+    }
     events = (
         EventSpec(
             "illegal-play",
@@ -295,8 +301,18 @@ class PenaltiesPlugin(Plugin):
             ),
         ),
     )
-    out_of_turn_verbs = ("catch_play", "catch_coach")
-    public_extras = (COACHED_KEY,)
+    extras = (
+        ExtraSpec(
+            COACHED_KEY,
+            "R-PEN-COACH: the index of the round, then the seats penalised for coaching in it",
+            public=True,
+        ),
+        ExtraSpec(
+            ILLEGAL_KEY,
+            "R-PEN-ILLEGAL: the latest illegal play (offender, card) and the table before it, "
+            "which a catch restores",
+        ),
+    )
     phases = (
         PhaseSpec(
             ILLEGAL_OUT,
@@ -305,11 +321,7 @@ class PenaltiesPlugin(Plugin):
             empty_hand=True,
         ),
     )
-    private_extras = (ILLEGAL_KEY,)
-    apply_verbs = frozenset({"catch_play", "catch_coach", "accept"})  # apply_action handles only these
     # on_play acts only with enforcement=table (illegal plays); with strict it is never asked.
-    play_kinds = ByOption("enforcement", {"strict": frozenset()})
-    summary = "Table penalties: coaching costs 2 cards; illegal plays can be made and caught"
     requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
     options = (
@@ -325,38 +337,11 @@ class PenaltiesPlugin(Plugin):
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
         # R-PEN-COACH: any seat may report another, each seat penalised once a round.
-        # This runs in every state: fields read from the state's dict (a state's
-        # attribute is a generic look-up), and the reports depend only on fields a
-        # turn seldom changes, so the last state's answer is reused when they are
-        # the very same objects (_LAST).
-        global _LAST
-        fields = state.__dict__
-        rules = fields["ruleset"]
-        extras = fields["extras"]
-        rounds = fields["rounds"]
-        left = fields["left"]
-        players = len(fields["hands"])
-        last = _LAST
-        if (
-            last[1] is extras
-            and last[2] is rounds
-            and last[3] is left
-            and last[0] is rules
-            and last[4] == players
-        ):
-            coach: tuple[Action, ...] = last[5]
-            strict: bool = last[6]
-        else:
-            coached: tuple[int, ...] = ()
-            for key, record in extras:
-                if key == COACHED_KEY:
-                    if record[0] == len(rounds):
-                        coached = record[1:]
-                    break
-            coach = _COACH_ACTIONS.get((players, left, coached)) or _coach_actions(players, left, coached)
-            strict = rules.options["enforcement"] != "table"
-            _LAST = (rules, extras, rounds, left, players, coach, strict)
-        if strict:
+        left = state.left
+        players = len(state.hands)
+        coached = coached_this_round(state) if state.extras else ()
+        coach = _COACH_ACTIONS.get((players, left, coached)) or _coach_actions(players, left, coached)
+        if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
         name = state.phase.name
@@ -364,10 +349,7 @@ class PenaltiesPlugin(Plugin):
             # R-PEN-ILLEGAL on the last card: caught, or let stand by the next seat.
             offender = state.phase.seat
             assert offender is not None
-            return (
-                Action.of(state.current_player, "accept"),
-                *_catch_actions(len(state.hands), state.left, offender),
-            )
+            return (Action.of(state.current_player, "accept"), *_catch_actions(players, left, offender))
         if name == "play":
             # R-PEN-ILLEGAL: the seat to play may play any card, matching or not,
             # its last card too.
@@ -379,45 +361,56 @@ class PenaltiesPlugin(Plugin):
         pending = pending_illegal_play(state) if state.extras else None
         if pending is not None:
             # R-PEN-ILLEGAL: any other seat may catch it, right away.
-            acts += _catch_actions(len(state.hands), state.left, pending[0])
+            acts += _catch_actions(players, left, pending[0])
         acts += coach
         return acts
 
     @hookimpl(tryfirst=True)
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
-        # Records an illegal play (R-PEN-ILLEGAL) and drops the record of an earlier one.
-        # Every other play returns None at once, leaving the card's effect to the others.
-        earlier = state.extra(ILLEGAL_KEY) if state.extras else None
-        illegal = state.ruleset.options["enforcement"] == "table" and _is_illegal_play(previous, action)
-        if earlier is None and not illegal:
-            return None
-        if illegal and not state.hands[action.seat]:
-            # R-PEN-ILLEGAL has no exception for the last card: the catch window
-            # opens before the round ends (R-OUT waits for accept).
-            return _illegal_out(state, action, previous)
-        # The card's ordinary effect: the rest of the on_play chain.
-        result: GameState | None = state.ruleset.call_hook("on_play", state, action, previous, after=self)
-        if result is None:
-            return None
-        if earlier is not None and result.extra(ILLEGAL_KEY) is earlier:
-            result = result.with_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
-        if illegal and result.outcome is None and len(result.rounds) == len(previous.rounds):
-            # R-PEN-ILLEGAL: the play takes effect, and stands unless the very next action catches it.
-            result = result.with_extra(ILLEGAL_KEY, _snapshot(previous, action)).add_events(
-                _illegal_event(previous, action)
-            )
-        return result
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        # R-PEN-ILLEGAL has no exception for the last card: an illegal last card
+        # opens the catch window before the round ends (R-OUT waits for accept).
+        # Only the play being applied, never a card let stand later.
+        if (
+            action is draft.action
+            and not draft.hands[action.seat]
+            and draft.ruleset.options["enforcement"] == "table"
+            and _is_illegal_play(previous, action)
+        ):
+            _illegal_out(draft, action, previous)
+            return True
+        return None
 
     @hookimpl
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        # The record of an illegal play lasts until the next card is played; an
+        # illegal play that took effect is recorded, with its event (R-PEN-ILLEGAL).
+        if action.verb != "play" or draft.phase.name == ILLEGAL_OUT:
+            return
+        earlier = before.extra(ILLEGAL_KEY) if before.extras else None
+        if earlier is not None and draft.extra(ILLEGAL_KEY) is earlier:
+            draft.set_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
+        if (
+            draft.ruleset.options["enforcement"] == "table"
+            and _is_illegal_play(before, action)
+            and draft.outcome is None
+            and len(draft.rounds) == len(before.rounds)
+        ):
+            # R-PEN-ILLEGAL: the play takes effect, and stands unless the very next action catches it.
+            draft.set_extra(ILLEGAL_KEY, _snapshot(before, action))
+            draft.add_event(_illegal_event(before, action))
+
+    @hookimpl
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
         verb = action.verb
-        if verb == "accept" and state.phase.name == ILLEGAL_OUT:
-            return _let_stand(state, self)
-        if verb == "catch_play":
-            return _catch_play(state, action)
-        if verb == "catch_coach":
-            return _catch_coach(state, action)
-        return None
+        if verb == "accept" and draft.phase.name == ILLEGAL_OUT:
+            _let_stand(draft)
+        elif verb == "catch_play":
+            _catch_play(draft, action)
+        elif verb == "catch_coach":
+            _catch_coach(draft, action)
+        else:
+            return None
+        return True
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -559,101 +552,82 @@ def _illegal_event(previous: GameState, action: Action) -> Event:
     )
 
 
-def _illegal_out(state: GameState, action: Action, previous: GameState) -> GameState:
+def _illegal_out(draft: Draft, action: Action, previous: GameState) -> None:
     """An illegal last card: the round waits in phase ``illegal-out`` for a catch
     or for the next seat to let it stand (R-PEN-ILLEGAL, R-OUT)."""
     seat = action.seat
-    waiting = state.replace(
-        current_player=state.next_seat(seat),
-        phase=Phase(ILLEGAL_OUT, 0, action.card, seat, data=(action,)),
-    )
-    return waiting.with_extra(ILLEGAL_KEY, _snapshot(previous, action)).add_events(
-        _illegal_event(previous, action)
-    )
+    draft.current_player = draft.next_seat(seat)
+    draft.phase = Phase(ILLEGAL_OUT, 0, action.card, seat, data=(action,))
+    draft.set_extra(ILLEGAL_KEY, _snapshot(previous, action))
+    draft.add_event(_illegal_event(previous, action))
+
+
+def _table_before(record: tuple[Any, ...]) -> dict[str, Any]:
+    """The fields of the table an illegal play may change, as the ``record``
+    (a :func:`_snapshot`) has them: the table just before the play."""
+    _, _, hands, draw, discard, color, direction, current, phase, declared, stalled, rng, extras = record
+    return {
+        "hands": hands,
+        "draw_pile": draw,
+        "discard_pile": discard,
+        "color": color,
+        "direction": direction,
+        "current_player": current,
+        "phase": Phase(*phase),
+        "uno_declared": declared,
+        "stalled": stalled,
+        "rng": rng,
+        "extras": extras,
+    }
 
 
 def _before(state: GameState, record: tuple[Any, ...]) -> GameState:
-    """``state`` with every field an illegal play may change as ``record`` (a
-    :func:`_snapshot`) has it: the state just before the play."""
-    _, _, hands, draw, discard, color, direction, current, phase, declared, stalled, rng, extras = record
-    return state.replace(
-        hands=hands,
-        draw_pile=draw,
-        discard_pile=discard,
-        color=color,
-        direction=direction,
-        current_player=current,
-        phase=Phase(*phase),
-        uno_declared=declared,
-        stalled=stalled,
-        rng=rng,
-        extras=extras,
-    )
+    """``state`` with the table as the ``record`` has it: the state just before
+    the illegal play (checked by ``check_state``)."""
+    return state.replace(**_table_before(record))
 
 
-def _let_stand(state: GameState, penalties: object) -> GameState:
+def _let_stand(draft: Draft) -> None:
     # R-PEN-ILLEGAL: nobody caught the illegal last card: the window closes and
     # the card acts as its player's last card (R-OUT, R-OUT-LAST-DRAW).
-    record = state.extra(ILLEGAL_KEY)
+    before = draft.before
+    assert before is not None
+    record = draft.extra(ILLEGAL_KEY)
     assert record is not None
-    phase = state.phase
+    phase = draft.phase
     (play,) = phase.data
     offender = phase.seat
     assert offender is not None
-    previous = _before(state, record)
-    played = state.replace(current_player=offender, phase=previous.phase).with_extra(ILLEGAL_KEY, None)
-    played = played.add_events(
+    previous = _before(before, record)
+    draft.current_player = offender
+    draft.phase = previous.phase
+    draft.set_extra(ILLEGAL_KEY, None)
+    draft.add_event(
         Event(
             "uncaught",
             offender,
             (play.card,),
             "R-PEN-ILLEGAL",
-            f"seat {state.current_player} lets it stand",
-            target=state.current_player,
+            f"seat {before.current_player} lets it stand",
+            target=before.current_player,
         )
     )
-    result: GameState | None = state.ruleset.call_hook("on_play", played, play, previous, after=penalties)
-    if result is None:
-        raise RuntimeError(f"no plugin applied the effect of the last card {play.card}")
-    return result
+    draft.card_effect(play, previous)
 
 
-def _catch_play(state: GameState, action: Action) -> GameState:
+def _catch_play(draft: Draft, action: Action) -> None:
     # R-PEN-ILLEGAL: the offender takes the card back, draws 2 and loses the turn.
-    # (The catch was legal, so the window was open; ``apply`` has cleared the events.)
-    pending = state.extra(ILLEGAL_KEY)
+    # (The catch was legal, so the window was open.)
+    pending = draft.extra(ILLEGAL_KEY)
     assert pending is not None
-    (
-        offender,
-        card,
-        hands,
-        draw,
-        discard,
-        color,
-        direction,
-        current,
-        phase,
-        declared,
-        stalled,
-        rng,
-        extras,
-    ) = pending
-    before = state.replace(
-        hands=hands,
-        draw_pile=draw,
-        discard_pile=discard,
-        color=color,
-        direction=direction,
-        current_player=current,
-        phase=Phase(*phase),
-        # An UNO call made for the card taken back is void; the offender had
-        # begun their turn, which closed the catch window before it (R-UNO-CATCH).
-        uno_declared=tuple(s for s in declared if s != offender),
-        uno_exposed=(),
-        stalled=stalled,
-        rng=rng,
-        extras=extras,
-    ).add_events(
+    offender, card = pending[0], pending[1]
+    table = _table_before(pending)
+    # An UNO call made for the card taken back is void; the offender had
+    # begun their turn, which closed the catch window before it (R-UNO-CATCH).
+    table["uno_declared"] = tuple(s for s in table["uno_declared"] if s != offender)
+    table["uno_exposed"] = ()
+    draft.restore(**table)
+    draft.add_event(
         Event(
             "caught-play",
             offender,
@@ -664,16 +638,17 @@ def _catch_play(state: GameState, action: Action) -> GameState:
             count=PENALTY_CARDS,
         )
     )
-    drawn, _ = before.draw(offender, PENALTY_CARDS, "penalty")
-    return drawn.pass_turn(1, offender)
+    draft.draw(offender, PENALTY_CARDS, "penalty")
+    draft.pass_turn(1, offender)
 
 
-def _catch_coach(state: GameState, action: Action) -> GameState:
+def _catch_coach(draft: Draft, action: Action) -> None:
     # R-PEN-COACH: the coach draws 2; the turn and phase stay as they are.
     coach = action.target
     assert coach is not None
-    coached = tuple(sorted((*coached_this_round(state), coach)))
-    state = state.with_extra(COACHED_KEY, (len(state.rounds), *coached)).add_events(
+    coached = tuple(sorted((*coached_this_round(draft), coach)))
+    draft.set_extra(COACHED_KEY, (len(draft.rounds), *coached))
+    draft.add_event(
         Event(
             "coaching",
             coach,
@@ -684,10 +659,8 @@ def _catch_coach(state: GameState, action: Action) -> GameState:
             count=PENALTY_CARDS,
         )
     )
-    if coach in state.uno_exposed:
-        state = state.replace(uno_exposed=tuple(s for s in state.uno_exposed if s != coach))
-    drawn, _ = state.draw(coach, PENALTY_CARDS, "penalty")
-    return drawn
+    draft.end_exposure((coach,))
+    draft.draw(coach, PENALTY_CARDS, "penalty")
 
 
 def _explain(state: GameState, action: Action) -> tuple[str, str] | None:

@@ -108,53 +108,44 @@ None: ``seven-o`` builds with every other shipped plugin.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from unorules import PLAY, Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, Card, Draft, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
 
 __all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands"]
 
 
 def move_hands(
-    state: GameState,
+    draft: Draft,
     dest: Mapping[int, int],
     seat: int,
     detail: str,
     target: int | None = None,
-    **changes: Any,
-) -> GameState:
-    """``state`` with each hand of seat ``s`` moved to seat ``dest[s]`` (seats not
-    in ``dest`` keep theirs) by the core's :meth:`~unorules.GameState.move_hands`,
-    so the UNO calls follow the cards (see the plugin's docs: only a seat still
-    holding the card it played down to stays open to a catch, and a call made
-    for a hand that moved is void), and a ``hands-moved`` event; ``changes``
-    are further fields set in the same copy (``current_player``, ``phase``)."""
-    event = _moved(seat, tuple(sorted(dest.items())), detail, target)
-    # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
-    return state.move_hands(dest, events=state.events + (event,), **changes)
+) -> None:
+    """Each hand of seat ``s`` moves to seat ``dest[s]`` (seats not in ``dest``
+    keep theirs) through the draft's :meth:`~unorules.Draft.move_hands`, so the
+    UNO calls follow the cards (only a seat still holding the card it played
+    down to stays open to a catch, and a call made for a hand that moved is
+    void), with a ``hands-moved`` event of ``seat``'s card."""
+    draft.move_hands(dest)  # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
+    draft.add_event(_moved(seat, tuple(sorted(dest.items())), detail, target))
 
 
-def trade_hands(state: GameState, seat: int, target: int, **changes: Any) -> GameState:
-    """``state`` after ``seat`` traded hands with ``target`` (R-SEVEN-O, a 7):
-    :func:`move_hands` of ``{seat: target, target: seat}``; ``changes``: as there."""
-    event = _TRADES.get((seat, target)) or _trade_event(seat, target)
-    hands = state.hands
-    # The core's set_hands directly: a trade always moves whole hands (move_hands' check).
-    return state.set_hands(
-        {seat: hands[target], target: hands[seat]}, events=state.events + (event,), **changes
-    )
+def trade_hands(draft: Draft, seat: int, target: int) -> None:
+    """``seat`` trades hands with ``target`` (R-SEVEN-O, a 7)."""
+    hands = draft.hands
+    draft.set_hands({seat: hands[target], target: hands[seat]})
+    draft.add_event(_TRADES.get((seat, target)) or _trade_event(seat, target))
 
 
-def pass_hands_on(state: GameState, seat: int, **changes: Any) -> GameState:
-    """``state`` after every seat still in the game passed its hand to the next
-    such seat in the direction of play (R-SEVEN-O, a 0): :func:`move_hands`;
-    ``changes``: as there."""
-    fields = state.__dict__
-    hands: tuple[tuple[Card, ...], ...] = fields["hands"]
-    key = (seat, fields["direction"], len(hands), fields["left"])
-    dest, event = _PASSES.get(key) or _pass_on(state, key)
-    # The core's set_hands directly: passing on is a cycle of the seats in the game.
-    return state.set_hands({now: hands[s] for s, now in dest}, events=fields["events"] + (event,), **changes)
+def pass_hands_on(draft: Draft, seat: int) -> None:
+    """Every seat still in the game passes its hand to the next such seat in the
+    direction of play (R-SEVEN-O, a 0)."""
+    hands = draft.hands
+    key = (seat, draft.direction, len(hands), draft.left)
+    dest, event = _PASSES.get(key) or _pass_on(draft, key)
+    draft.set_hands({now: hands[s] for s, now in dest})
+    draft.add_event(event)
 
 
 _TRADES: dict[tuple[int, int], Event] = {}
@@ -179,7 +170,7 @@ def _trade_event(seat: int, target: int) -> Event:
     return event
 
 
-def _pass_on(state: GameState, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, int], ...], Event]:
+def _pass_on(state: Draft, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, int], ...], Event]:
     seat = key[0]
     moves = tuple(sorted((s, state.next_seat(s)) for s in state.active_seats))
     way = "left (+1)" if state.direction == 1 else "right (-1)"
@@ -190,10 +181,15 @@ def _pass_on(state: GameState, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, i
 
 
 class SevenOPlugin(Plugin):
-    """R-SEVEN-O: a 0 passes every hand on; a 7 trades hands with a chosen seat."""
+    """7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat.
+
+    R-SEVEN-O: a 0 passes every hand on; a 7 trades hands with a chosen seat.
+    """
 
     name = "seven-o"
-    verbs = ("play",)
+    api_version = 2
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
     events = (
         EventSpec(
             "hands-moved",
@@ -205,8 +201,6 @@ class SevenOPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset({"7", "0"})  # on_play acts on 7s and 0s only
-    summary = "7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat"
     requires = ("classic",)
     rules = ("R-SEVEN-O",)
 
@@ -216,22 +210,23 @@ class SevenOPlugin(Plugin):
         return True if card.kind == "7" else None
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
         assert card is not None
         kind = card.kind
         if kind != "7" and kind != "0":
             return None
         seat = action.seat
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             return None  # Section 13: a last 7 or 0 moves no hands; classic ends the round (R-OUT).
-        # The hands moved and the turn passed on (as pass_turn) in one copy.
-        nxt = state.next_seat(seat)
         if kind == "7":
             target = action.target
             assert target is not None, "a 7 names a seat under seven-o"
-            return trade_hands(state, seat, target, current_player=nxt, phase=PLAY)  # R-SEVEN-O: the 7
-        return pass_hands_on(state, seat, current_player=nxt, phase=PLAY)  # R-SEVEN-O: the 0
+            trade_hands(draft, seat, target)  # R-SEVEN-O: the 7
+        else:
+            pass_hands_on(draft, seat)  # R-SEVEN-O: the 0
+        draft.pass_turn(1, seat)
+        return True
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:

@@ -76,14 +76,15 @@ Decisions where the rules are silent
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import Any
+from typing import Any, ClassVar
 
 from unorules import (
     PLAY,
     Action,
     Card,
+    Draft,
     Event,
     EventSpec,
     GameState,
@@ -108,10 +109,14 @@ POINTS = 40  # R-SCORE: the library's choice (Swap Hands' value); no source valu
 
 
 class ShuffleHandsPlugin(Plugin):
-    """Adds the Shuffle Hands wild: every hand gathered, shuffled and dealt out again."""
+    """The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE).
+
+    Adds the Shuffle Hands wild: every hand gathered, shuffled and dealt out again.
+    """
 
     name = "shuffle-hands"
-    verbs = ("play",)
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
     events = (
         EventSpec(
             "shuffle-hands",
@@ -123,8 +128,6 @@ class ShuffleHandsPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset({"SH"})  # on_play acts on the Shuffle Hands card only
-    summary = "The Polish edition's Shuffle Hands wild: gather, shuffle and redeal all hands (R-SHUFFLE)"
     requires = ("classic",)
     rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
     options = (
@@ -156,53 +159,53 @@ class ShuffleHandsPlugin(Plugin):
             )
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         if action.card is not SHUFFLE_HANDS:
             return None
         seat = action.seat
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             # Decision (docstring): the last card ends the round and nothing is
             # shuffled; classic's on_play ends it (R-OUT).
             return None
-        # The turn passed on (as pass_turn) in the same copy.
-        return shuffle_hands(state, seat, current_player=state.next_seat(seat), phase=PLAY)
+        shuffle_hands(draft, seat)
+        draft.pass_turn(1, seat)
+        return True
 
 
-def shuffle_hands(state: GameState, seat: int, **changes: Any) -> GameState:
-    """``state`` with every hand gathered, shuffled and dealt out again one card
-    at a time to the left, starting left of ``seat`` (R-SHUFFLE).
+def shuffle_hands(draft: Draft, seat: int) -> None:
+    """Every hand is gathered, shuffled and dealt out again one card at a time
+    to the left, starting left of ``seat`` (R-SHUFFLE).
 
-    Seats that left the game are skipped; the game's generator shuffles, and
-    its new state is kept. The core's :meth:`~unorules.GameState.set_hands`
-    deals the hands, so every seat whose hand changed loses its UNO call and
-    its exposure (R-UNO-CALL, R-UNO-CATCH). ``changes`` are further fields
-    set in the same copy, as there (``on_play`` passes the turn on so).
+    Seats that left the game are skipped; the game's generator shuffles. The
+    draft's :meth:`~unorules.Draft.set_hands` deals the hands, so every seat
+    whose hand changed loses its UNO call and its exposure (R-UNO-CALL,
+    R-UNO-CATCH).
     """
-    hands = state.hands
+    hands = draft.hands
     players = len(hands)
-    left = state.left
+    left = draft.left
     order = [(seat + i) % players for i in range(1, players + 1)]
     if left:
         order = [s for s in order if s not in left]
     gathered = list(chain.from_iterable(map(hands.__getitem__, order)))
-    rng = Rng(state.rng)
-    rng.shuffle(gathered)
+    draft.shuffle(gathered)
     # Dealt one at a time in ``order``: the j-th seat of the order gets every
     # k-th card from the j-th on.
     k = len(order)
     dealt = {s: gathered[j::k] for j, s in enumerate(order)}
     sizes = ", ".join(f"seat {s}: {len(dealt[s])}" for s in sorted(order))
-    event = Event(
-        "shuffle-hands",
-        seat,
-        (),
-        "R-SHUFFLE",
-        f"hands dealt: {sizes}",
-        count=len(gathered),
-        data=(("sizes", tuple(len(dealt[s]) if s in dealt else len(hands[s]) for s in range(players))),),
+    draft.set_hands(dealt)  # UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH)
+    draft.add_event(
+        Event(
+            "shuffle-hands",
+            seat,
+            (),
+            "R-SHUFFLE",
+            f"hands dealt: {sizes}",
+            count=len(gathered),
+            data=(("sizes", tuple(len(dealt[s]) if s in dealt else len(hands[s]) for s in range(players))),),
+        )
     )
-    # The core's set_hands: UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH).
-    return state.set_hands(dealt, rng=rng.state, events=state.events + (event,), **changes)
 
 
 plugin = ShuffleHandsPlugin()

@@ -106,11 +106,25 @@ None: ``stacking`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from unorules_classic import is_playable
 
-from unorules import Action, Card, Event, EventSpec, GameState, Option, Phase, Plugin, hookimpl, switch
+from unorules import (
+    Action,
+    Card,
+    Draft,
+    Event,
+    EventSpec,
+    GameState,
+    Option,
+    Phase,
+    Plugin,
+    Position,
+    hookimpl,
+    switch,
+)
 from unorules.validate import require
 
 __all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
@@ -125,7 +139,7 @@ _NAMES = {"+2": "Draw Two", "W+4": "Wild Draw Four"}
 _NONE: tuple[Action, ...] = ()
 
 
-def stack_phase(state: GameState) -> Phase | None:
+def stack_phase(state: Position) -> Phase | None:
     """The pending stack of ``state`` (its phase), or ``None`` if no seat is told
     to draw by a Draw Two or a Wild Draw Four."""
     phase = state.phase
@@ -136,7 +150,7 @@ def stack_phase(state: GameState) -> Phase | None:
     return None
 
 
-def may_stack(state: GameState, seat: int, card: Card, on: Card) -> bool:
+def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
     """Whether ``seat`` may answer a stack topped by ``on`` with ``card``."""
     kind = card.kind
     if kind == "+2":
@@ -156,7 +170,9 @@ class StackingPlugin(Plugin):
     """R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing."""
 
     name = "stacking"
-    verbs = ("play", "uno")
+    api_version = 2
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
     events = (
         EventSpec(
             "stack",
@@ -169,10 +185,6 @@ class StackingPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset(DRAWS)  # on_play acts on Draw Twos and Wild Draw Fours only,
-    play_phases = STACK_PHASES  # played on a stack
-    legal_phases = STACK_PHASES  # legal_actions lists stacks only while a seat is told to draw
-    summary = "Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows"
     requires = ("classic",)
     rules = ("R-STACK",)
     options = (
@@ -219,19 +231,19 @@ class StackingPlugin(Plugin):
         )
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
         assert card is not None
         add = DRAWS.get(card.kind)
         if add is None:
             return None
-        phase = stack_phase(state)  # still the phase the card was played in
+        phase = stack_phase(draft)  # still the phase the card was played in
         if phase is None:
             return None  # an ordinary Draw Two or Wild Draw Four: classic's effect
         seat = action.seat
         count = phase.count + add  # R-STACK 1-3: the stack grows
-        victim = state.next_seat(seat)
-        stacked = state.add_events(
+        victim = draft.next_seat(seat)
+        draft.add_event(
             Event(
                 "stack",
                 seat,
@@ -242,17 +254,19 @@ class StackingPlugin(Plugin):
                 count=count,
             )
         )
-        if not state.hands[seat]:
+        if not draft.hands[seat]:
             # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts.
-            drawn, _ = stacked.draw(victim, count, "penalty")
-            return drawn.end_round(seat, "out")
-        if card.kind == "W+4" and state.ruleset.options["challenge"]:
+            draft.draw(victim, count, "penalty")
+            draft.end_round(seat, "out")
+            return True
+        draft.current_player = victim
+        if card.kind == "W+4" and draft.ruleset.options["challenge"]:
             # R-STACK 5: only this last Wild Draw Four may be challenged, judged
             # against the colour current when it was played.
-            return stacked.replace(
-                current_player=victim, phase=Phase("challenge", count, card, seat, previous.color)
-            )
-        return stacked.replace(current_player=victim, phase=Phase("penalty", count, card, seat))
+            draft.phase = Phase("challenge", count, card, seat, previous.color)
+        else:
+            draft.phase = Phase("penalty", count, card, seat)
+        return True
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:

@@ -72,10 +72,21 @@ None.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
-from unorules import PLAY, Action, Card, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl, register_kind
+from unorules import (
+    Action,
+    Card,
+    Draft,
+    Event,
+    EventSpec,
+    GameState,
+    Plugin,
+    Ruleset,
+    hookimpl,
+    register_kind,
+)
 
 __all__ = ["SWAP_HANDS", "SwapHandsPlugin", "plugin", "swap_hands"]
 
@@ -88,10 +99,14 @@ POINTS = 40  # R-SCORE [E15]
 
 
 class SwapHandsPlugin(Plugin):
-    """Adds the Swap Hands wild: trade hands with a seat of your choice."""
+    """The 2015 edition's Swap Hands wild: trade hands with any other player (R-SWAP).
+
+    Adds the Swap Hands wild: trade hands with a seat of your choice.
+    """
 
     name = "swap-hands"
-    verbs = ("play",)
+    api_version = 2
+    verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
     events = (
         EventSpec(
             "swap-hands",
@@ -104,8 +119,6 @@ class SwapHandsPlugin(Plugin):
             ),
         ),
     )
-    play_kinds = frozenset({"SW"})  # on_play acts on the Swap Hands card only
-    summary = "The 2015 edition's Swap Hands wild: trade hands with any other player (R-SWAP)"
     requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
 
@@ -123,19 +136,19 @@ class SwapHandsPlugin(Plugin):
         return True if card is SWAP_HANDS else None
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         if action.card is not SWAP_HANDS:
             return None
         seat = action.seat
-        hands = state.hands
-        if not hands[seat]:
+        if not draft.hands[seat]:
             # Decision (docstring): the last card ends the round and no hands
             # move; classic's on_play ends it (R-OUT).
             return None
         target = action.target
         assert target is not None
-        # The hands traded and the turn passed on (as pass_turn) in one copy.
-        return swap_hands(state, seat, target, current_player=state.next_seat(seat), phase=PLAY)
+        swap_hands(draft, seat, target)
+        draft.pass_turn(1, seat)
+        return True
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
@@ -156,22 +169,18 @@ class SwapHandsPlugin(Plugin):
         return None
 
 
-def swap_hands(state: GameState, seat: int, target: int, **changes: Any) -> GameState:
-    """``state`` with the hands of ``seat`` and ``target`` traded (R-SWAP).
+def swap_hands(draft: Draft, seat: int, target: int) -> None:
+    """The hands of ``seat`` and ``target`` are traded (R-SWAP), with a
+    ``swap-hands`` event.
 
-    The core's :meth:`~unorules.GameState.set_hands` moves them, so UNO calls
+    The draft's :meth:`~unorules.Draft.set_hands` moves them, so UNO calls
     follow the cards: both seats lose a call made for the hand they held, and
-    neither stays open to a catch (R-UNO-CALL, R-UNO-CATCH). ``changes`` are
-    fields set in the same copy, as there.
+    neither stays open to a catch (R-UNO-CALL, R-UNO-CATCH).
     """
-    fields = state.__dict__
-    hands: tuple[tuple[Card, ...], ...] = fields["hands"]
+    hands = draft.hands
     key = (seat, target, len(hands[seat]), len(hands[target]))
-    event = _SWAPS.get(key) or _swap_event(key)
-    # The core's set_hands directly: a swap always moves whole hands (move_hands' check).
-    return state.set_hands(
-        {seat: hands[target], target: hands[seat]}, events=fields["events"] + (event,), **changes
-    )
+    draft.set_hands({seat: hands[target], target: hands[seat]})
+    draft.add_event(_SWAPS.get(key) or _swap_event(key))
 
 
 _SWAPS: dict[tuple[int, int, int, int], Event] = {}

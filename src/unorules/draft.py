@@ -1,0 +1,536 @@
+"""The draft of the next state: what every hook that changes a game writes to.
+
+``state.apply(action)`` makes one :class:`Draft` of the next state, hands it
+to the hooks that carry the action out (``apply_action``, ``on_play``,
+``on_draw``, ``after_action``, and the round's hooks when it ends), and
+freezes it into the next :class:`~unorules.GameState` once, at the end. If a
+hook raises, the draft is dropped and the state applied to is untouched.
+
+A draft reads like a state (the same fields and facts: ``draft.hands``,
+``draft.top_card``, ``draft.next_seat()``, ``draft.extra(key)``) and is
+written through its *mechanics*: moving cards (:meth:`~Draft.play`,
+:meth:`~Draft.draw`, :meth:`~Draft.set_hands`, :meth:`~Draft.move_hands`,
+...), passing the turn, setting extras, adding events, ending the round. The
+mechanics keep the books that every rule set shares: cards are moved, never
+made; the UNO calls and catch windows follow the hands (R-UNO-CALL,
+R-UNO-CATCH); the generator advances with every shuffle. Five fields are
+plain decisions a hook assigns directly (:data:`WRITABLE`): ``color``,
+``direction``, ``current_player``, ``phase`` and ``stalled``. Every other
+field changes only through a mechanic; the testing toolkit's invariants
+check the books after every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, MutableSequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from unorules.actions import Action
+from unorules.cards import Card
+from unorules.rng import Rng
+from unorules.state import (
+    PLAY,
+    Event,
+    GameState,
+    Outcome,
+    Position,
+    RoundResult,
+    Value,
+    draw_event,
+)
+
+if TYPE_CHECKING:
+    from unorules.ruleset import Ruleset
+
+__all__ = ["WRITABLE", "Draft", "blank_draft", "carry_out"]
+
+_T = TypeVar("_T")
+
+WRITABLE = frozenset({"color", "direction", "current_player", "phase", "stalled"})
+"""The fields a hook may assign on a draft; the others change through mechanics."""
+
+
+class Draft(Position):
+    """The next state while one action is carried out (see the module's docstring).
+
+    A draft lives for one ``apply``: freezing it turns the object itself into
+    the next :class:`~unorules.GameState` (its fields are not copied), so a
+    reference kept to it afterwards holds a frozen state, which no mechanic
+    can change.
+    """
+
+    @property
+    def before(self) -> GameState | None:
+        """The state the action is applied to (``None`` while a new game is dealt)."""
+        before: GameState | None = self.__dict__["_legal"]  # kept in the field a state caches its actions in
+        return before
+
+    @property
+    def action(self) -> Action | None:
+        """The action being carried out (``None`` while a new game is dealt)."""
+        action: Action | None = self.__dict__["last_action"]
+        return action
+
+    def __repr__(self) -> str:
+        fields = self.__dict__
+        return (
+            f"<Draft of {self.action}: seat {fields['current_player']} to {fields['phase'].name}, "
+            f"top {fields['discard_pile'][-1]} {fields['color']}, hands {[len(h) for h in fields['hands']]}>"
+        )
+
+    # -- the turn ---------------------------------------------------------------
+
+    def pass_turn(self, steps: int = 1, seat: int | None = None) -> None:
+        """Give the turn to the seat ``steps`` after ``seat`` (default: the seat
+        to move), skipping seats that have left, in the ordinary ``"play"`` phase."""
+        f = self.__dict__
+        if seat is None:
+            seat = f["current_player"]
+        left = f["left"]
+        f["current_player"] = (
+            self.next_seat(seat, steps) if left else (seat + f["direction"] * steps) % len(f["hands"])
+        )
+        f["phase"] = PLAY
+
+    # -- cards ---------------------------------------------------------------------
+
+    def play(self, action: Action, previous: GameState | None = None) -> None:
+        """Carry out the ``play`` ``action``: its card goes from the seat's hand
+        onto the discard pile, the colour to match becomes the colour named
+        (a wild's) or the card's own, and the card's effect follows (the
+        ``on_play`` hook, asked with ``previous``: by default the state the
+        action is applied to).
+
+        The books: the seat's UNO call is used by this card (R-UNO-CALL); a
+        seat left holding one card without having called is open to a catch,
+        and laying a card closes every other seat's catch window
+        (R-UNO-CATCH); the count of blocked turns starts again.
+        """
+        f = self.__dict__
+        seat = action.seat
+        card = action.card
+        if card is None:
+            raise ValueError(f"play needs an action with a card, not {action}")
+        hands: tuple[tuple[Card, ...], ...] = f["hands"]
+        rest = list(hands[seat])
+        rest.remove(card)  # the first copy, as hand.index finds it
+        new_hand = tuple(rest)
+        seats = list(hands)
+        seats[seat] = new_hand
+        f["hands"] = tuple(seats)
+        f["discard_pile"] = f["discard_pile"] + (card,)
+        f["color"] = card.color if action.color is None else action.color
+        declared: tuple[int, ...] = f["uno_declared"]
+        f["uno_exposed"] = () if len(new_hand) != 1 or seat in declared else (seat,)
+        if declared:
+            f["uno_declared"] = tuple(s for s in declared if s != seat)
+        f["stalled"] = 0
+        f["current_player"] = seat
+        if previous is None:
+            previous = f["_legal"]  # the state before (see new_draft)
+        if f["ruleset"].hooks.on_play(self, action, previous) is None:
+            raise RuntimeError(f"no plugin applied the effect of {card}")
+
+    def card_effect(self, action: Action, previous: GameState | None) -> None:
+        """The effect of the card of ``action``, which lies on top of the discard
+        pile: the ``on_play`` hook (see :meth:`play`). For a plugin that lets a
+        card take effect later than it was laid (an illegal card let stand)."""
+        if previous is None:
+            raise ValueError("a card's effect needs the state it was played on")
+        if self.ruleset.hooks.on_play(self, action, previous) is None:
+            raise RuntimeError(f"no plugin applied the effect of {action.card}")
+
+    def draw(self, seat: int, count: int = 1, reason: str = "turn") -> tuple[Card, ...]:
+        """``seat`` draws ``count`` cards from the draw pile; returns them.
+
+        When the pile runs out, the discard pile but its top card is shuffled
+        into a new draw pile (R-TURN-RESHUFFLE, a ``reshuffle`` event); with
+        both exhausted fewer cards, possibly none, are drawn. A ``draw``
+        event records it (private to the seat). A seat that draws is no
+        longer open to an UNO catch (R-UNO-CATCH). Then the ``on_draw`` hook
+        is asked (``reason`` is ``"turn"`` for a turn's draw, ``"penalty"``
+        for a penalty, or a plugin's word).
+        """
+        f = self.__dict__
+        pile: tuple[Card, ...] = f["draw_pile"]
+        if count <= len(pile):
+            drawn, f["draw_pile"] = pile[:count], pile[count:]
+        else:
+            drawn = pile
+            need = count - len(drawn)
+            f["draw_pile"] = ()
+            discard: tuple[Card, ...] = f["discard_pile"]
+            if len(discard) > 1:
+                rest = list(discard[:-1])
+                self.shuffle(rest)
+                f["discard_pile"] = discard[-1:]
+                f["events"] += (
+                    Event("reshuffle", None, (), "R-TURN-RESHUFFLE", f"{len(rest)} cards", count=len(rest)),
+                )
+                drawn += tuple(rest[:need])
+                f["draw_pile"] = tuple(rest[need:])
+        hands: tuple[tuple[Card, ...], ...] = f["hands"]
+        seats = list(hands)
+        seats[seat] = hands[seat] + drawn
+        f["hands"] = tuple(seats)
+        f["events"] += (draw_event(seat, drawn, reason),)
+        exposed: tuple[int, ...] = f["uno_exposed"]
+        if drawn and exposed and seat in exposed:
+            f["uno_exposed"] = tuple(s for s in exposed if s != seat)
+        on_draw = self.ruleset.hooks.on_draw
+        if on_draw is not None:
+            on_draw(self, seat, drawn, reason)
+        return drawn
+
+    def set_hands(self, hands: Mapping[int, Iterable[Card]]) -> None:
+        """Each seat of ``hands`` now holds the cards given (the other seats keep
+        theirs): the mechanic for hands traded, passed on or dealt again, and
+        cards taken from or given to a hand by an effect. The cards come from
+        somewhere: take them out of a pile or another hand in the same draft.
+
+        UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH): a seat whose hand
+        changed loses its call (it was about the hand it held) and is no
+        longer open to a catch (only a seat that played down to one card may
+        be caught). A seat given the very cards it held has not changed.
+        """
+        f = self.__dict__
+        old: tuple[tuple[Card, ...], ...] = f["hands"]
+        new = list(old)
+        changed: list[int] = []
+        for seat, cards in hands.items():
+            if not 0 <= seat < len(old):
+                raise ValueError(f"set_hands: no seat {seat} in a {len(old)}-seat game")
+            hand = tuple(cards)
+            if hand != old[seat]:
+                new[seat] = hand
+                changed.append(seat)
+        if not changed:
+            return
+        f["hands"] = tuple(new)
+        declared: tuple[int, ...] = f["uno_declared"]
+        if declared and any(s in changed for s in declared):
+            f["uno_declared"] = tuple(s for s in declared if s not in changed)
+        exposed: tuple[int, ...] = f["uno_exposed"]
+        if exposed and any(s in changed for s in exposed):
+            f["uno_exposed"] = tuple(s for s in exposed if s not in changed)
+
+    def move_hands(self, dest: Mapping[int, int]) -> None:
+        """The hand of each seat ``s`` of ``dest`` moves to seat ``dest[s]`` (a
+        trade is ``{a: b, b: a}``; passing every hand on is a cycle). The seats
+        given must be the seats receiving, so no hand is lost; UNO calls follow
+        the cards as in :meth:`set_hands`."""
+        if sorted(dest) != sorted(dest.values()):
+            raise ValueError(
+                f"move_hands: {dict(dest)} does not permute its seats: every seat giving a hand "
+                "must receive one, and no seat may receive two"
+            )
+        old: tuple[tuple[Card, ...], ...] = self.__dict__["hands"]
+        self.set_hands({now: old[seat] for seat, now in dest.items()})
+
+    def discard_under(self, seat: int, cards: Iterable[Card]) -> None:
+        """``seat`` discards ``cards`` (one copy each, from its hand) under the top
+        card of the discard pile: the top card and the colour to match stay.
+
+        The books: the hand changes as in :meth:`set_hands` (its UNO call
+        lapses, its catch window closes), except that a seat whose *own* action
+        (the one being applied) leaves it holding one card is open to a catch,
+        as after playing down to one card without a call (R-UNO-CATCH).
+        """
+        moved = tuple(cards)
+        if not moved:
+            return
+        f = self.__dict__
+        hand = list(f["hands"][seat])
+        for card in moved:
+            hand.remove(card)
+        self.set_hands({seat: hand})
+        pile: tuple[Card, ...] = f["discard_pile"]
+        f["discard_pile"] = pile[:-1] + moved + pile[-1:]
+        action = self.action
+        if len(hand) == 1 and action is not None and action.seat == seat and seat not in f["uno_exposed"]:
+            f["uno_exposed"] = f["uno_exposed"] + (seat,)
+
+    def take_from_discard_pile(self, count: int = 1) -> tuple[Card, ...]:
+        """Take the ``count`` top cards off the discard pile (top card last) and
+        return them, to put them somewhere else in the same draft."""
+        f = self.__dict__
+        pile: tuple[Card, ...] = f["discard_pile"]
+        if not 0 <= count <= len(pile):
+            raise ValueError(f"the discard pile holds {len(pile)} cards, not {count}")
+        f["discard_pile"] = pile[: len(pile) - count]
+        return pile[len(pile) - count :]
+
+    def take_from_draw_pile(self, count: int = 1) -> tuple[Card, ...]:
+        """Take the ``count`` next cards off the draw pile (no reshuffle) and return them."""
+        f = self.__dict__
+        pile: tuple[Card, ...] = f["draw_pile"]
+        if not 0 <= count <= len(pile):
+            raise ValueError(f"the draw pile holds {len(pile)} cards, not {count}")
+        f["draw_pile"] = pile[count:]
+        return pile[:count]
+
+    def put_on_discard_pile(self, cards: Iterable[Card]) -> None:
+        """Put ``cards`` on top of the discard pile, the last one on top, and set
+        the colour to match to that card's (a turned-up starter)."""
+        f = self.__dict__
+        moved = tuple(cards)
+        if moved:
+            f["discard_pile"] = f["discard_pile"] + moved
+            f["color"] = moved[-1].color
+
+    def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> None:
+        """Add ``cards`` to the draw pile and shuffle the pile (with the game's generator)."""
+        f = self.__dict__
+        pile = list(f["draw_pile"]) + list(cards)
+        self.shuffle(pile)
+        f["draw_pile"] = tuple(pile)
+
+    def shuffle(self, items: MutableSequence[_T]) -> None:
+        """Shuffle ``items`` in place with the game's generator, which advances
+        (so the game still replays from its seed)."""
+        f = self.__dict__
+        gen = Rng(f["rng"])
+        gen.shuffle(items)
+        f["rng"] = gen.state
+
+    # -- UNO calls ---------------------------------------------------------------
+
+    def call_uno(self, seat: int) -> None:
+        """``seat`` has called "UNO" for the card it plays next (R-UNO-CALL)."""
+        f = self.__dict__
+        f["uno_declared"] = f["uno_declared"] + (seat,)
+
+    def withdraw_uno(self, seats: Iterable[int]) -> None:
+        """The UNO calls of the given seats lapse: a call made for a play that
+        did not happen (an out-of-turn call for a jump-in whose window closed)."""
+        f = self.__dict__
+        declared: tuple[int, ...] = f["uno_declared"]
+        gone = frozenset(seats)
+        if declared and any(s in gone for s in declared):
+            f["uno_declared"] = tuple(s for s in declared if s not in gone)
+
+    def end_exposure(self, seats: Iterable[int] | None = None) -> None:
+        """The given seats (default: every seat) can no longer be caught for
+        not calling "UNO": the catch window closed (R-UNO-CATCH), or the seat
+        called late (R-UNO-SELF) or was caught."""
+        f = self.__dict__
+        exposed: tuple[int, ...] = f["uno_exposed"]
+        if not exposed:
+            return
+        if seats is None:
+            f["uno_exposed"] = ()
+            return
+        ended = frozenset(seats)
+        if any(s in ended for s in exposed):
+            f["uno_exposed"] = tuple(s for s in exposed if s not in ended)
+
+    # -- extras and events -----------------------------------------------------------
+
+    def set_extra(self, key: str, value: Value) -> None:
+        """Set the plugin value ``key`` (``None`` removes it); the key must be
+        declared by a plugin (``Plugin.extras``)."""
+        f = self.__dict__
+        extras: tuple[tuple[str, Value], ...] = f["extras"]
+        if not extras or (len(extras) == 1 and extras[0][0] == key):  # the usual case: one key at most
+            f["extras"] = () if value is None else ((key, value),)
+            return
+        items = dict(extras)
+        if value is None:
+            if key not in items:
+                return
+            del items[key]
+        else:
+            items[key] = value
+        f["extras"] = tuple(sorted(items.items()))
+
+    def add_event(self, *events: Event) -> None:
+        """Record ``events`` as having happened during this action, in order."""
+        self.__dict__["events"] += events
+
+    # -- seats, rounds, the table ---------------------------------------------------------
+
+    def leave(self, seats: Iterable[int]) -> None:
+        """The given seats leave the game (an elimination): they are skipped
+        from now on and dealt no cards in later rounds."""
+        f = self.__dict__
+        f["left"] = tuple(sorted({*f["left"], *seats}))
+
+    def restore(self, **fields: Any) -> None:
+        """Put parts of the table back as they were earlier in the round, for a
+        rule that undoes an action (a caught illegal play): any of ``hands``,
+        ``draw_pile``, ``discard_pile``, ``color``, ``direction``,
+        ``current_player``, ``phase``, ``uno_declared``, ``uno_exposed``,
+        ``stalled``, ``rng`` and ``extras``, each given the value it had (the
+        cards must be the same cards). Scores, rounds, seats that left and
+        this action's events stay."""
+        f = self.__dict__
+        for name, value in fields.items():
+            if name not in _TABLE_FIELDS:
+                raise TypeError(
+                    f"restore: {name!r} is not a field of the table; fields: {', '.join(_TABLE_FIELDS)}"
+                )
+            f[name] = value
+
+    def end_round(self, winner: int | None, reason: str = "out") -> None:
+        """End the round: score it (``score_round``), let plugins react
+        (``on_round_end``), then end the game (``game_outcome``) or deal the
+        next round, the seat after this round's dealer dealing (``on_starter``
+        turns its starter up)."""
+        rules = self.ruleset
+        hooks = rules.hooks
+        f = self.__dict__
+        players = len(f["hands"])
+        number = len(f["rounds"]) + 1
+        provisional = RoundResult(number, winner, reason, (0,) * players, f["hands"])
+        points = hooks.score_round(self, provisional)
+        points = (0,) * players if points is None else tuple(points)
+        result = RoundResult(number, winner, reason, points, f["hands"])
+        f["scores"] = tuple(a + b for a, b in zip(f["scores"], points, strict=True))
+        f["rounds"] = f["rounds"] + (result,)
+        f["events"] += (
+            Event(
+                "round-end",
+                winner,
+                (),
+                None,
+                f"{reason}; points {list(points)}",
+                data=(("points", points), ("reason", reason)),
+            ),
+        )
+        hooks.on_round_end(self, result)
+        outcome: Outcome | None = hooks.game_outcome(self)
+        if outcome is not None:
+            f["outcome"] = outcome
+            f["uno_exposed"] = ()
+            f["uno_declared"] = ()
+            return
+        order = list(rules.deck)
+        self.shuffle(order)
+        dealer = (f["dealer"] + 1) % players
+        left = f["left"]
+        while dealer in left:
+            dealer = (dealer + 1) % players
+        self.deal(dealer, order)
+
+    def deal(self, dealer: int, order: list[Card]) -> None:
+        """Deal a round from the cards of ``order`` (top card first): each seat
+        still in the game gets the rule set's hand size, one card at a time
+        from the seat after ``dealer``, the next card is turned up as the
+        starter (R-SETUP-DEAL), and the ``on_starter`` hook applies its effect.
+        Scores, rounds, seats that left and extras stay."""
+        f = self.__dict__
+        players = len(f["hands"])
+        left = f["left"]
+        seats = [(dealer + 1 + i) % players for i in range(players)]
+        seats = [s for s in seats if s not in left]
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        it = iter(order)
+        for _ in range(self.ruleset.hand_size):
+            for s in seats:
+                hands[s].append(next(it))
+        starter = next(it)
+        number = len(f["rounds"]) + 1
+        f["hands"] = tuple(tuple(h) for h in hands)
+        f["draw_pile"] = tuple(it)
+        f["discard_pile"] = (starter,)
+        f["color"] = starter.color
+        f["direction"] = 1
+        f["current_player"] = seats[0]
+        f["phase"] = PLAY
+        f["dealer"] = dealer
+        f["uno_declared"] = ()
+        f["uno_exposed"] = ()
+        f["stalled"] = 0
+        f["outcome"] = None
+        f["events"] += (
+            Event("deal", dealer, (starter,), "R-SETUP-DEAL", f"round {number}", data=(("round", number),)),
+        )
+        self.ruleset.hooks.on_starter(self)
+
+    # -- the engine's ---------------------------------------------------------------------
+
+    def freeze(self) -> GameState:
+        """The next state: this very object, turned into a frozen
+        :class:`~unorules.GameState` with its fields as they are (the engine
+        calls it once, at the end of ``apply``)."""
+        self.__dict__["_legal"] = None  # no legal actions listed yet
+        _set_class(self, GameState)
+        return self  # type: ignore[return-value]  # the same object, now a GameState
+
+
+_TABLE_FIELDS = (
+    "hands",
+    "draw_pile",
+    "discard_pile",
+    "color",
+    "direction",
+    "current_player",
+    "phase",
+    "uno_declared",
+    "uno_exposed",
+    "stalled",
+    "rng",
+    "extras",
+)
+
+_new = object.__new__
+_set_draft_dict: Any = vars(Draft)["__dict__"].__set__
+_set_class: Any = object.__dict__["__class__"].__set__
+
+
+def carry_out(state: GameState, action: Action) -> GameState:
+    """The state after ``action`` in ``state`` (a legal action): one draft of it,
+    carried out by the ``apply_action`` hook, updated by ``after_action``,
+    frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft
+    starts as a copy of the state's fields with ``last_action`` set and no
+    events yet; the state before is kept where a state caches its legal
+    actions (the copy has exactly a state's fields, so freezing it is turning
+    the object into a state)."""
+    fields = state.__dict__.copy()
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = state
+    draft: Draft = _new(Draft)
+    _set_draft_dict(draft, fields)
+    hooks = fields["ruleset"].hooks
+    if hooks.apply_action(draft, action) is None:
+        raise RuntimeError(f"no plugin carried out the legal action {action}")
+    after = hooks.after_action
+    if after is not None:
+        after(draft, action, state)
+    fields["_legal"] = None
+    _set_class(draft, GameState)
+    return draft  # type: ignore[return-value]  # the same object, now a GameState
+
+
+def blank_draft(ruleset: Ruleset, players: int, rng: int) -> Draft:
+    """The draft of a new game of ``players`` seats before its first deal
+    (``Ruleset.new_game``): no cards anywhere, no scores, no rounds."""
+    draft: Draft = _new(Draft)
+    _set_draft_dict(
+        draft,
+        {
+            "ruleset": ruleset,
+            "hands": ((),) * players,
+            "draw_pile": (),
+            "discard_pile": (),
+            "color": None,
+            "direction": 1,
+            "current_player": 0,
+            "phase": PLAY,
+            "dealer": 0,
+            "scores": (0,) * players,
+            "uno_declared": (),
+            "uno_exposed": (),
+            "stalled": 0,
+            "left": (),
+            "rounds": (),
+            "outcome": None,
+            "rng": rng,
+            "extras": (),
+            "last_action": None,
+            "events": (),
+            "_legal": None,
+        },
+    )
+    return draft
