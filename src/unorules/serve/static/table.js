@@ -12,6 +12,9 @@ let stopped = false;      // true when reconnecting cannot help (unknown table)
 let seenRounds = null;    // rounds already shown in the results panel
 let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
 let lastVersion = -1;
+let invite = null;        // the invitation code: from the welcome (seated players) or the link's #join=CODE
+const linkCode = /(?:^#|&)join=([A-Za-z0-9_-]+)/.exec(location.hash);
+if (linkCode) invite = linkCode[1];
 
 const COLOR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue" };
 const $ = (id) => document.getElementById(id);
@@ -38,7 +41,8 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") { message = data; render(); }
+    if (data.type === "welcome") { if (data.invite) invite = data.invite; }
+    else if (data.type === "state") { message = data; render(); }
     else if (data.type === "error") onError(data);
   });
   socket.addEventListener("close", () => {
@@ -178,7 +182,7 @@ function renderLobby() {
   const { table, you } = message;
   $("lobby").hidden = table.started;
   if (table.started) return;
-  $("invite").value = location.origin + "/t/" + table.id;
+  $("invite").value = location.origin + "/t/" + table.id + (invite ? "#join=" + invite : "");
   const open = table.kinds.filter((k) => k === "open").length;
   $("join-box").hidden = !(you === null && open > 0);
   $("start").hidden = you !== 0;
@@ -378,7 +382,7 @@ async function join() {
   try {
     response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: $("join-name").value }),
+      body: JSON.stringify({ name: $("join-name").value, invite }),
     });
     answer = await response.json();
   } catch (error) {
