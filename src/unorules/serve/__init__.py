@@ -13,6 +13,7 @@ extra (``pip install 'unorules[serve]'``: Starlette, uvicorn, websockets).
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["create_app", "run"]
@@ -58,4 +59,5 @@ def run(
         per_address=max_connections_per_address,
         header_timeout=header_timeout,
     )
-    uvicorn.Server(config).run()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops the server, as uvicorn.run does
+        uvicorn.Server(config).run()
