@@ -531,6 +531,8 @@ class Tables:
                 f"your token is for seat {seat}: you cannot act for seat {action.seat}", "not-your-seat"
             )
         async with table.lock:
+            if table.id not in self._tables:  # expired while this message waited for the lock
+                raise ServeError("this table was closed", "closed")
             if not table.started:
                 raise ServeError("the game has not started yet", "not-started")
             if version != table.version:
