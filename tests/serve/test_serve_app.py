@@ -353,3 +353,21 @@ def test_the_feed_says_each_thing_once_in_plain_words() -> None:
     played = drew.apply("1: play Y5")
     assert feed_sentences(played.view(1), names, 1) == ["You played yellow 5"]
     assert feed_sentences(played.view(0), names, 0) == ["Bob played yellow 5"]
+
+
+def test_a_broadcast_message_is_the_state_message_encoded() -> None:
+    """``Table.message_text`` (a broadcast encodes the table's data once) writes the very bytes of
+    ``json.dumps(Table.message(...))``, for every seat and a spectator."""
+    from unorules.serve.store import SeatRecord
+    from unorules.serve.tables import Table
+
+    rules = Ruleset.from_names(RULES, options={"target_score": 30})
+    state = rules.new_game(players=3, seed=6)
+    for _ in range(20):
+        state = state.apply(state.legal_actions(state.current_player)[0])
+    seats = [SeatRecord("human", name) for name in ("Ann", "Bob", "Cy")]
+    table = Table("abcdefgh", rules.spec_text, 3, 6, seats, True, 0.0, state)
+    meta = table.meta()
+    for seat in (0, 1, 2, None):
+        expected = json.dumps(table.message(seat, meta), separators=(",", ":"))
+        assert table.message_text(seat, json.dumps(meta, separators=(",", ":"))) == expected

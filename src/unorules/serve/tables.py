@@ -254,6 +254,16 @@ class Table:
             "view": view_data(view, self.names(), seat),
         }
 
+    def message_text(self, seat: int | None, meta_text: str) -> str:
+        """The JSON text of :meth:`message` (the same bytes ``json.dumps`` with compact separators
+        writes), with ``meta_text`` the table's data already encoded: a broadcast encodes it once
+        for every seat."""
+        view = compat.public_view(self.state) if seat is None else compat.seat_view(self.state, seat)
+        data = json.dumps(view_data(view, self.names(), seat), separators=(",", ":"))
+        return (
+            f'{{"type":"state","you":{"null" if seat is None else seat},"table":{meta_text},"view":{data}}}'
+        )
+
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The message a page is sent once when it connects: its seat, the rule set in words
         and, for a seated player, the invitation code that takes an open seat (spectators are
@@ -663,14 +673,14 @@ class Tables:
 
     def broadcast(self, table: Table) -> None:
         """Send every client of ``table`` the state as its seat sees it."""
+        if not table.clients:
+            return
         messages: dict[int | None, str] = {}
-        meta = table.meta()
+        meta = json.dumps(table.meta(), separators=(",", ":"))
         for client in list(table.clients):
             text = messages.get(client.seat)
             if text is None:
-                text = messages[client.seat] = json.dumps(
-                    table.message(client.seat, meta), separators=(",", ":")
-                )
+                text = messages[client.seat] = table.message_text(client.seat, meta)
             client.push_text(text)
 
     # -- bots, the autopilot and the turn timer ---------------------------------
