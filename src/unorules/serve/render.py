@@ -54,6 +54,11 @@ def action_data(action: Action) -> dict[str, Any]:
     }
 
 
+# the legal actions of every view are the library's interned actions: each one's data is made once
+# (bounded: actions of seats beyond the interned ones are rare)
+_action_entry = functools.lru_cache(maxsize=1 << 16)(action_data)
+
+
 def _card_list(cards: Sequence[Card]) -> str:
     words = [card.name for card in cards]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -324,7 +329,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         # message grow by a round's worth of cards for the rest of the game)
         "rounds": [_round_data(r) for r in view.rounds],
         "last_round_hands": None if last is None else [list(map(_text, hand)) for hand in last.hands],
-        "legal_actions": [action_data(a) for a in view.legal_actions],
+        "legal_actions": list(map(_action_entry, view.legal_actions)),
         "last_action": None if view.last_action is None else str(view.last_action),
         "events": [event_data(e) for e in view.events],
         "feed": feed_sentences(view, names, seat),
