@@ -556,3 +556,26 @@ def test_a_private_draw_reaches_other_seats_as_its_count_only() -> None:
             assert event["cards"] == []
             assert "drew" in feed
             assert not any(name in feed for name in names), feed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "\\ud800"}',  # an escape
+        '{"a": "\ud800"}',  # a surrogate in the text itself (no websocket sends one; a caller might)
+        '{"\udfff": 1}',
+        '{"a": ' + "[" * 9 + "]" * 9 + "}",
+        '{"a": ' + "[{" * 5 + "}]" * 5 + "}",
+    ],
+)
+def test_decoding_refuses_surrogates_and_depth_in_text_and_bytes(text: str) -> None:
+    from unorules.serve.errors import ServeError
+    from unorules.serve.inputs import decode_json
+
+    with pytest.raises(ServeError) as refused:
+        decode_json(text)
+    assert refused.value.code == "bad-request"
+    encoded = text.encode("utf-8", "surrogatepass")
+    for data in (encoded, text.encode("utf-16", "surrogatepass")):
+        with pytest.raises(ServeError):
+            decode_json(data)

@@ -95,6 +95,15 @@ def decode_json(
         raise ServeError(f"{what} must be a JSON object such as {example}", close=close) from None
     if not isinstance(parsed, dict):
         raise ServeError(f"{what} must be a JSON object such as {example}", close=close)
+    if (
+        isinstance(data, str)
+        and "\\u" not in data
+        and data.count("[") + data.count("{") <= MAX_DEPTH
+        and not _SURROGATE.search(data)
+    ):
+        # text without escapes or surrogates of its own holds none, and cannot nest deeper than
+        # its brackets: the common message needs no walk through what it decoded to
+        return parsed
     try:
         _check_tree(parsed, what)
     except ServeError as exc:
