@@ -348,7 +348,7 @@ def test_slow_connections_do_not_starve_the_server(tmp_path: Path) -> None:
         }
         print("\nslow-connection figures:", json.dumps(figures, indent=1))
         assert not failures, figures
-        assert max(probes) < 3.0, figures
+        assert max(probes) < 5.0, figures
         assert peak_fds < 256 - 16, figures
         assert peak_rss - rss_before < 64 * 1024, figures
         assert sum(answers.values()) >= SLOW_CLIENTS, figures  # dropped with an answer, not left hanging
