@@ -465,9 +465,6 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def __iter__(self) -> Any:
-        return iter(list(self._tables.values()))
-
     async def join(self, table: Table, name: str, invite: Any = None) -> tuple[int, str]:
         """Seat a new player at the first open seat; returns the seat and its token.
 
@@ -694,11 +691,11 @@ class Tables:
         return table.started and not table.state.is_over and table.id in self._tables
 
     def _after_change(self, table: Table, actor: int | None) -> None:
-        """After anything changed at ``table`` (``actor``: the seat that acted, if one did): tell
-        every page, let the bots look, run the turn timer."""
+        """After anything changed at ``table`` (``actor``: the seat that acted, if one did): run
+        the turn timer, tell every page (the deadline included), let the bots look."""
+        self._arm_turn(table, actor)
         self.broadcast(table)
         self.schedule_bots(table)
-        self._arm_turn(table, actor)
 
     def _arm_turn(self, table: Table, actor: int | None) -> None:
         """Run the turn timer for the seat to move, if a person plays it: a new deadline when
@@ -720,7 +717,6 @@ class Tables:
         table.turn_seat = seat
         table.turn_deadline = time.monotonic() + table.turn_seconds
         table.turn_timer = loop.call_later(table.turn_seconds, self._turn_over, table, seat)
-        self.broadcast(table)  # the pages see the new deadline
 
     def _stop_turn(self, table: Table) -> None:
         if table.turn_timer is not None:
