@@ -5,7 +5,8 @@
 
 Starts the server in a separate process on 127.0.0.1 (an SQLite file in a
 temporary folder, so every action is committed as in real use; no bot delay,
-no rate limit), creates ``--tables`` tables of four people, and connects four
+no rate limit, no per-address limit: every client is on 127.0.0.1), creates
+``--tables`` tables of four people, and connects four
 websocket clients to each, all in this process. Each client plays its seat:
 when it is to move it sends its first legal play (else its first legal
 action). The *latency* of an action is the time from the client sending it to
@@ -70,7 +71,9 @@ def start_server(port: int, db: Path, profile: str | None = None) -> subprocess.
     code = (
         "from unorules.serve import run; "
         f"run(host={HOST!r}, port={port}, db={str(db)!r}, "
-        "bot_delay=0, rate=1e9, burst=1e9, max_tables=100000)"
+        # every client is on this machine's one address: no per-address limit applies here
+        "bot_delay=0, rate=1e9, burst=1e9, max_tables=100000, creates_per_address=10**9, "
+        "creates_total=10**9, max_connections_per_address=10**6)"
     )
     if profile is None:
         process = subprocess.Popen([sys.executable, "-c", code])
@@ -170,7 +173,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 tokens.append((created["table"], created["token"]))
                 for seat in (1, 2, 3):
-                    joined = post(base, f"/api/tables/{created['table']}/join", {"name": f"P{seat}"})
+                    joined = post(
+                        base,
+                        f"/api/tables/{created['table']}/join",
+                        {"name": f"P{seat}", "invite": created["invite"]},
+                    )
                     tokens.append((created["table"], joined["token"]))
             stats, stop = Stats(), asyncio.Event()
             ready = asyncio.Barrier(len(tokens) + 1)

@@ -16,7 +16,8 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from unorules.serve.app import MESSAGE_LIMIT, create_app
+from unorules.serve.app import create_app
+from unorules.serve.guard import ConnectionGuard, uvicorn_config
 
 STEP_LIMIT = 5000
 """The most messages a helper reads while waiting for something (bounded loops)."""
@@ -29,23 +30,22 @@ def free_port() -> int:
         return port
 
 
+GUARD_SETTINGS = ("max_connections", "per_address", "header_timeout")
+
+
 class Server:
-    """``create_app(db, **settings)`` served by uvicorn in a thread on 127.0.0.1."""
+    """``create_app(db, **settings)`` served by uvicorn in a thread on 127.0.0.1, behind the
+    connection guard as ``unorules serve`` runs it (``max_connections``, ``per_address`` and
+    ``header_timeout`` go to the guard)."""
 
     def __init__(self, db: str | Path, port: int | None = None, **settings: Any) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
+        guard = {k: settings.pop(k) for k in GUARD_SETTINGS if k in settings}
         self.app = create_app(str(db), **settings)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            ws="websockets-sansio",
-            ws_max_size=MESSAGE_LIMIT * 8,
-            log_level="warning",
-            lifespan="on",
-        )
+        config, self.guard = uvicorn_config(self.app, "127.0.0.1", self.port, **guard)
+        self.guard: ConnectionGuard
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -61,11 +61,20 @@ class Server:
         self.server.should_exit = True
         self.thread.join(10)
 
-    def request(self, method: str, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
-        """``(status, JSON answer)`` of an HTTP request."""
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        """``(status, JSON answer)`` of an HTTP request (``Content-Type: application/json``
+        unless ``headers`` say otherwise)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
+        for name, value in {"Content-Type": "application/json", **(headers or {})}.items():
+            request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
                 return answer.status, json.loads(answer.read())
@@ -88,8 +97,11 @@ class Server:
         assert status == 200, answer
         return dict(answer)
 
-    def join(self, table: str, name: str) -> dict[str, Any]:
-        status, answer = self.request("POST", f"/api/tables/{table}/join", {"name": name})
+    def join(self, table: str, name: str, invite: str | None = None) -> dict[str, Any]:
+        """Take a seat at ``table`` (with its invitation code: the table's own, found in the server,
+        unless ``invite`` is given)."""
+        code = self.app.state.tables.get(table).invite if invite is None else invite
+        status, answer = self.request("POST", f"/api/tables/{table}/join", {"name": name, "invite": code})
         assert status == 200, answer
         return dict(answer)
 
@@ -104,10 +116,12 @@ def serving(db: str | Path, **settings: Any) -> Iterator[Server]:
 
 
 class Player:
-    """A websocket client of one table: says hello, then reads state and error messages."""
+    """A websocket client of one table: says hello, then reads welcome, state and error messages."""
 
-    def __init__(self, server: Server, table: str, token: str | None) -> None:
-        self.ws: ClientConnection = connect(f"{server.ws_url}/ws/{table}", open_timeout=10).__enter__()
+    def __init__(self, server: Server, table: str, token: str | None, **options: Any) -> None:
+        self.ws: ClientConnection = connect(
+            f"{server.ws_url}/ws/{table}", open_timeout=10, **options
+        ).__enter__()
         self.received: list[dict[str, Any]] = []
         self.send({"type": "hello", "token": token})
 
@@ -137,3 +151,27 @@ class Player:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def play_until(player: Player, stop_version: int | None = None) -> dict[str, Any]:
+    """Act for ``player``'s seat whenever it is to move (its first legal action), until the
+    game is over or the table reaches ``stop_version``; returns the last state message."""
+    latest = player.until("state")
+    sent = -1
+    for _ in range(20000):
+        view, table = latest["view"], latest["table"]
+        if view["is_over"] or (stop_version is not None and table["version"] >= stop_version):
+            return latest
+        mine = [a for a in view["legal_actions"] if a["seat"] == latest["you"]]
+        if mine and view["current_player"] == latest["you"] and sent != table["version"]:
+            plays = [a for a in mine if a["verb"] == "play"]
+            player.send({"type": "act", "action": (plays or mine)[0]["text"], "version": table["version"]})
+            sent = table["version"]
+        try:
+            message = player.read()
+        except TimeoutError:
+            errors = [m for m in player.received if m["type"] == "error"]
+            raise AssertionError(f"stuck at {latest['table']} {errors}") from None
+        if message["type"] == "state":
+            latest = message
+    raise AssertionError("the game did not end")

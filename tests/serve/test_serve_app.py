@@ -13,44 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_helpers import Player, Server, serving
+from serve_helpers import Player, Server, play_until, serving
 
-from unorules.cards import Card
 from unorules.cli import main as cli_main
 from unorules.record import GameRecord
 from unorules.ruleset import Ruleset
-from unorules.serve.render import event_text
+from unorules.serve.render import feed_sentences
 from unorules.serve.store import SCHEMA_VERSION, Store, StoreError
 from unorules.serve.tables import ServeError, Tables, hash_token
-from unorules.state import Event, GameState, draw_event
+from unorules.state import GameState
 
 RULES = ["classic", "stacking", "jump-in"]
 OPTIONS = {"target_score": "30"}
 EVENT_FIELDS = ("kind", "seat", "cards", "rule", "detail", "private", "target", "count", "color", "data")
-
-
-def play_until(player: Player, stop_version: int | None = None) -> dict[str, Any]:
-    """Act for ``player``'s seat whenever it is to move (its first legal action), until the
-    game is over or the table reaches ``stop_version``; returns the last state message."""
-    latest = player.until("state")
-    sent = -1
-    for _ in range(20000):
-        view, table = latest["view"], latest["table"]
-        if view["is_over"] or (stop_version is not None and table["version"] >= stop_version):
-            return latest
-        mine = [a for a in view["legal_actions"] if a["seat"] == latest["you"]]
-        if mine and view["current_player"] == latest["you"] and sent != table["version"]:
-            plays = [a for a in mine if a["verb"] == "play"]
-            player.send({"type": "act", "action": (plays or mine)[0]["text"], "version": table["version"]})
-            sent = table["version"]
-        try:
-            message = player.read()
-        except TimeoutError:
-            errors = [m for m in player.received if m["type"] == "error"]
-            raise AssertionError(f"stuck at {latest['table']} {errors}") from None
-        if message["type"] == "state":
-            latest = message
-    raise AssertionError("the game did not end")
 
 
 def saved_actions(db: Path, table: str) -> list[str]:
@@ -104,15 +79,19 @@ def test_a_person_and_three_bots_play_a_whole_game(tmp_path: Path) -> None:
         record_file = tmp_path / "game.unorules"
         record_file.write_text(text)
         assert cli_main(["replay", str(record_file)]) == 0
-        # the messages: structured events with their text, rounds without hands, the last
+        # the messages: structured events and the feed's sentences, rounds without hands, the last
         # round's hands with the game's end
         states = [m for m in ann.received if m["type"] == "state" and m["table"]["started"]]
         events = [e for m in states for e in m["view"]["events"]]
         assert {"deal", "draw", "round-end"} <= {e["kind"] for e in events}
         for event in events:
-            assert set(event) == {*EVENT_FIELDS, "text"}
-            assert isinstance(event["text"], str)
-            assert "seat " not in event["text"]
+            assert set(event) == set(EVENT_FIELDS)
+        lines = [line for m in states for line in m["view"]["feed"]]
+        assert lines
+        for line in lines:
+            assert "seat " not in line
+            assert "R-" not in line
+            assert line[:1].isupper()
         assert all("hands" not in r for m in states for r in m["view"]["rounds"])
         assert final["view"]["last_round_hands"] is not None
         assert len(final["view"]["last_round_hands"]) == 4
@@ -242,7 +221,9 @@ def test_a_tables_file_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
     with sqlite3.connect(db) as connection:
         connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
-    with pytest.raises(StoreError, match=r"was written by a newer unorules \(tables schema 2"):
+    with pytest.raises(
+        StoreError, match=rf"was written by a newer unorules \(tables schema {SCHEMA_VERSION + 1}"
+    ):
         Store(db)
 
 
@@ -353,17 +334,40 @@ def _has(tables: Tables, table_id: str) -> bool:
     return True
 
 
-def test_draws_read_as_sentences_with_the_players_names() -> None:
+def test_the_feed_says_each_thing_once_in_plain_words() -> None:
+    """An action and its events make one sentence per thing that happened: a draw is one
+    sentence (no "Bob: draw" then "drew 1 card"), keeping a drawn card is not "pass"; the cards
+    drawn are named in the drawer's view only; names, never seat numbers or rule codes."""
     names = ["Ann", "Bob", "Cy"]
-    red_five = Card.parse("R5")
-    assert event_text(draw_event(0, (red_five,), "turn"), names) == "Ann drew R5"
-    penalty = draw_event(1, (red_five, red_five), "penalty")
-    assert event_text(penalty, names) == "Bob drew R5 R5 (penalty)"
-    # Another seat's view: the cards are gone, their count stays.
-    hidden = Event("draw", 1, (), None, "penalty", True, count=2, data=(("reason", "penalty"),))
-    assert event_text(hidden, names) == "Bob drew 2 cards (penalty)"
-    one = Event("draw", 2, (), None, "turn", True, count=1)
-    assert event_text(one, names) == "Cy drew 1 card"
-    # Other kinds keep their general form.
-    uno = Event("uno", 2, (), "R-UNO-CALL")
-    assert event_text(uno, names) == "Cy uno (R-UNO-CALL)"
+    rules = Ruleset.from_names(["classic"])
+    # as in the README: Bob (seat 1) holds R1..R7 against Y9 and must draw; he draws Y5, playable
+    deck = "R1 G1 B1 R2 G2 B2 R3 G3 B3 R4 G4 B4 R5 G5 B5 R6 G6 B6 R7 G7 B7 Y9 Y5"
+    state = rules.new_game(players=3, seed=1, deck=deck)
+    assert state.current_player == 1
+    drew = state.apply("1: draw")
+    assert feed_sentences(drew.view(1), names, 1) == ["You drew yellow 5"]
+    assert feed_sentences(drew.view(0), names, 0) == ["Bob drew a card"]
+    assert feed_sentences(drew.public_view(), names, None) == ["Bob drew a card"]
+    kept = drew.apply("1: pass")
+    assert feed_sentences(kept.view(2), names, 2) == ["Bob kept the drawn card"]
+    played = drew.apply("1: play Y5")
+    assert feed_sentences(played.view(1), names, 1) == ["You played yellow 5"]
+    assert feed_sentences(played.view(0), names, 0) == ["Bob played yellow 5"]
+
+
+def test_a_broadcast_message_is_the_state_message_encoded() -> None:
+    """``Table.message_text`` (a broadcast encodes the table's data once) writes the very bytes of
+    ``json.dumps(Table.message(...))``, for every seat and a spectator."""
+    from unorules.serve.store import SeatRecord
+    from unorules.serve.tables import Table
+
+    rules = Ruleset.from_names(RULES, options={"target_score": 30})
+    state = rules.new_game(players=3, seed=6)
+    for _ in range(20):
+        state = state.apply(state.legal_actions(state.current_player)[0])
+    seats = [SeatRecord("human", name) for name in ("Ann", "Bob", "Cy")]
+    table = Table("abcdefgh", rules.spec_text, 3, 6, seats, True, 0.0, state)
+    meta = table.meta()
+    for seat in (0, 1, 2, None):
+        expected = json.dumps(table.message(seat, meta), separators=(",", ":"))
+        assert table.message_text(seat, json.dumps(meta, separators=(",", ":"))) == expected

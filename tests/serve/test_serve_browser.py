@@ -1,6 +1,13 @@
-"""Two people in two browsers (Chromium through Playwright) and two bots play a whole game of
-classic + stacking + jump-in by clicking cards and buttons; the server is restarted mid-game and
-both pages reconnect by themselves and finish the game.
+"""The pages in Chromium (through Playwright), against ``python -m unorules.serve`` on loopback.
+
+* Two people in two browsers (a desktop 1280x900 and a phone 390x844) and two bots play a whole game
+  of classic + stacking + jump-in by clicking cards and buttons; the server is restarted mid-game
+  and both pages reconnect by themselves and finish the game. Along the way: the hand is sorted,
+  a card that cannot be played keeps its colour, the feed reads in sentences, the rule set shows by
+  name with its rules in a popover.
+* A game with a turn timer: a spectator follows by the watching link, in colour-blind mode; one
+  player's page closes and the autopilot plays the seat until the page is back; the other player
+  lets the time run out, the autopilot takes over and "I'm back" takes the seat back.
 
 Needs Chromium at /usr/bin/chromium (``apt-get install chromium``; ``.ci/run`` installs it) and
 the ``playwright`` package (in requirements-dev.txt). Set ``UNORULES_SERVE_SCREENSHOTS=docs/_static``
@@ -10,6 +17,7 @@ to refresh the screenshots shown in the docs.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -117,6 +125,58 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(target / name))
 
 
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+RULE_CODE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
+
+# the hand's order on the page: colours red, yellow, green, blue, then wilds; numbers, then symbols
+HAND_ORDER = """
+() => [...document.querySelectorAll('#hand .card')].map((node) => {
+  const colours = {R: 0, Y: 1, G: 2, B: 3};
+  const c = [...node.classList].find((k) => k in colours);
+  const kind = node.querySelector('.face').textContent;
+  return [c === undefined ? 4 : colours[c], /^\\d$/.test(kind) ? Number(kind) : 10];
+})
+"""
+
+# the computed look of the hand's first card of a colour that cannot be played now
+DIMMED = """
+() => {
+  const node = [...document.querySelectorAll('#hand .card:disabled')]
+    .find((n) => ['R', 'Y', 'G', 'B'].some((c) => n.classList.contains(c)));
+  if (!node) return null;
+  const style = getComputedStyle(node);
+  const colour = [...node.classList].find((k) => 'RYGB'.includes(k) && k.length === 1);
+  const names = {R: '--red', Y: '--yellow', G: '--green', B: '--blue'};
+  const probe = document.createElement('div');
+  probe.style.backgroundColor = getComputedStyle(document.documentElement).getPropertyValue(names[colour]);
+  document.body.append(probe);
+  const expected = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return {background: style.backgroundColor, expected, opacity: style.opacity, filter: style.filter};
+}
+"""
+
+
+def check_the_table_reads_well(page: Any) -> None:
+    """The hand sorted, a card that cannot be played in its own colour, the feed in sentences."""
+    order = page.evaluate(HAND_ORDER)
+    assert order == sorted(order), order
+    dimmed = page.evaluate(DIMMED)
+    if dimmed is not None:
+        assert dimmed["background"] == dimmed["expected"], dimmed
+        assert dimmed["opacity"] == "1"
+        assert dimmed["filter"] == "none"
+    lines = page.locator("#feed li").all_inner_texts()
+    assert lines
+    for line in lines:
+        assert not RULE_CODE.search(line), line
+        assert "seat " not in line, line
+        assert line.split(" ")[-1] not in ("draw", "pass"), line
+    chip = page.inner_text("#color-chip")
+    assert any(word in chip for word in ("red", "yellow", "green", "blue", "no colour")), chip
+
+
 def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
     server: ServerProcess, tmp_path: Path
 ) -> None:
@@ -124,10 +184,8 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            ann = browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=True).new_page()
-            bob = browser.new_context(
-                viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True
-            ).new_page()
+            ann = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+            bob = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True).new_page()
             # (bypass_csp: Playwright evaluates its waiting conditions as strings, which the page forbids)
             problems: list[str] = []
             for page in (ann, bob):
@@ -139,9 +197,17 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
             # Ann creates the table: classic + stacking + jump-in, a short game, one open seat
             ann.goto(base + "/")
             ann.wait_for_selector("#plugin-jump-in")
+            # each option a control that fits it, labelled in words (rule codes on hover only)
+            assert ann.get_attribute("#option-challenge", "type") == "checkbox"
+            assert ann.evaluate("document.getElementById('option-scoring').tagName") == "SELECT"
+            assert ann.get_attribute("#option-target_score", "type") == "number"
+            labels = ann.locator(".option-label").all_inner_texts()
+            assert labels
+            assert not any(RULE_CODE.search(t) or "`" in t or "_" in t for t in labels), labels
             ann.check("#plugin-stacking .plugin-check")
             ann.check("#plugin-jump-in .plugin-check")
-            ann.fill('#plugin-classic [data-option="target_score"]', "40")
+            ann.check("#option-stack_mix")
+            ann.fill("#option-target_score", "40")
             ann.fill("#name", "Ann")
             ann.select_option("#seat-list li:nth-child(1) select", "open")
             ann.select_option("#seat-list li:nth-child(2) select", "bot:heuristic")
@@ -150,6 +216,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
             ann.click("#create-table")
             ann.wait_for_selector("#start:not([hidden])")
             invite = ann.input_value("#invite")
+            assert "#join=" in invite
 
             # Bob follows the invitation link and takes the open seat; Ann starts
             bob.goto(invite)
@@ -159,7 +226,15 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
             ann.wait_for_function("!document.querySelector('.seat[data-seat=\"1\"] .badge.off')")
             ann.click("#start")
             ann.wait_for_function("document.body.dataset.started === 'true'")
-            assert "classic,jump-in,stacking target_score=40" in ann.inner_text("#rules")
+            # the rule set by name; its rules in words in a popover
+            assert ann.inner_text("#rules") == "Classic UNO + Jump-in + Stacking"
+            ann.click("#rules")
+            assert ann.is_visible("#rules-pop")
+            popover = ann.inner_text("#rules-pop")
+            assert "Points that end the game: 40" in popover
+            assert "classic,jump-in,stacking stack_mix=on target_score=40" in popover
+            ann.click("#rules-close")
+            assert not ann.is_visible("#rules-pop")
 
             restarted = False
             shot = False
@@ -172,7 +247,10 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
                     and body(ann, "current") == "0"
                     and ann.locator("#hand .card.playable").count()
                     and not ann.is_visible("#results")
+                    and not bob.is_visible("#results")
                 ):
+                    check_the_table_reads_well(ann)
+                    check_the_table_reads_well(bob)
                     shoot(ann, "serve-table-desktop.png", tmp_path)
                     shoot(bob, "serve-table-phone.png", tmp_path)
                     shot = True
@@ -204,6 +282,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
                 if not moved:
                     ann.wait_for_timeout(100)
             assert restarted, "the game ended before the restart: raise the target score"
+            assert shot, "no moment to take the screenshots"
             for page in (ann, bob):
                 page.wait_for_function("document.body.dataset.over === 'true'")
                 assert "Game over" in page.inner_text("#status")
@@ -211,14 +290,15 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
             shoot(bob, "serve-game-over-phone.png", tmp_path)
             for page in (ann, bob):
                 # the structured events at work: the seat that made the last move is marked, the
-                # feed names the moves, the panel shows the hands the game ended with, every round
-                # and the link to the game's record
+                # feed says what happened, the panel shows the hands the game ended with, every
+                # round, the link to the game's record and the rematch
                 assert page.locator(".seat.acted").count() >= 1
-                assert page.locator("#feed li.move").count() >= 1
+                assert page.locator("#feed li").count() >= 1
                 assert "cards left" in page.inner_text("#results-table")
                 assert page.locator("#results-table .left-hand .card").count() >= 1
                 assert page.locator("#rounds-table tr").count() >= 2
                 assert page.is_visible("#record-link")
+                assert page.is_visible("#rematch")
             href = ann.get_attribute("#record-link", "href")
             record = ann.request.get(base + str(href))
             assert record.ok
@@ -227,6 +307,127 @@ def test_two_people_and_two_bots_play_a_whole_game_through_a_restart(
             ann.click("#results-close")
             ann.click("#show-results")  # the panel comes back after it was closed
             assert ann.is_visible("#results")
+            # a rematch: Ann's page goes there, Bob's offers the way; both keep their seats
+            old = ann.url
+            ann.click("#rematch")
+            ann.wait_for_url(lambda url: url != old)
+            ann.wait_for_function(
+                "document.body.dataset.you === '0' && document.body.dataset.started === 'true'"
+            )
+            bob.wait_for_selector("#go-rematch:not([hidden])")
+            bob.click("#go-rematch")
+            bob.wait_for_function("document.body.dataset.you === '1' && document.body.dataset.version !== ''")
+            assert bob.url == ann.url
+            assert problems == []
+        finally:
+            browser.close()
+
+
+def play_if_my_turn(page: Any) -> bool:
+    """Play for a page whose seat is to move (and not on autopilot): True if it clicked."""
+    if body(page, "connection") != "online" or body(page, "over") == "true":
+        return False
+    if body(page, "you") != body(page, "current") or body(page, "autopilot") == "true":
+        return False
+    try:
+        return take_a_step(page)
+    except sync_api.Error:
+        return False
+
+
+def test_timers_the_autopilot_a_spectator_and_colour_blind_patterns(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    base = f"http://127.0.0.1:{server.port}"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            ann = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+            bob_context = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True)
+            bob = bob_context.new_page()
+            carol = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+            problems: list[str] = []
+            for page in (ann, bob, carol):
+                page.on("pageerror", lambda error: problems.append(str(error)))
+                page.set_default_timeout(20000)
+
+            # Ann creates a classic table with a 10-second turn timer, Bob joins, Carol watches
+            ann.goto(base + "/")
+            ann.wait_for_selector("#plugin-classic")
+            ann.fill("#name", "Ann")
+            ann.select_option("#turn-seconds", "10")
+            ann.select_option("#seat-list li:nth-child(1) select", "open")
+            ann.select_option("#seat-list li:nth-child(2) select", "bot:heuristic")
+            ann.click("#remove-seat")
+            ann.click("#create-table")
+            ann.wait_for_selector("#start:not([hidden])")
+            invite, watch = ann.input_value("#invite"), ann.input_value("#watch")
+            assert watch == invite.split("#")[0]
+            carol.goto(watch)
+            carol.wait_for_function(
+                "document.body.dataset.version !== undefined && document.body.dataset.you === ''"
+            )
+            assert not carol.is_visible("#join-box")  # the watching link takes no seat
+            assert not carol.is_visible("#invite-row")
+            bob.goto(invite)
+            bob.fill("#join-name", "Bob")
+            bob.click("#join")
+            bob.wait_for_function("document.body.dataset.you === '1'")
+            ann.click("#start")
+            for page in (ann, bob, carol):
+                page.wait_for_function("document.body.dataset.started === 'true'")
+            carol.wait_for_function("document.body.dataset.timer === 'on'")
+            assert "Watching" in carol.inner_text("#status")
+            assert not carol.is_visible("#hand")
+            assert carol.locator(".seat").count() == 3
+
+            # colour-blind mode: a pattern on every coloured card and on the colour to match
+            carol.check("#colour-blind")
+            assert carol.evaluate("document.body.classList.contains('colour-blind')")
+            patterns = carol.evaluate(
+                "[...document.querySelectorAll('#discard .card:not(.wild), #color-chip:not(.none)')]"
+                ".map((n) => getComputedStyle(n).backgroundImage)"
+            )
+            assert patterns
+            assert all("gradient" in p for p in patterns), patterns
+            carol.reload()  # the choice is kept
+            carol.wait_for_function("document.body.classList.contains('colour-blind')")
+
+            # Bob's page closes: after the grace the autopilot plays his seat, Ann and Carol see it
+            bob.close()
+            deadline = time.monotonic() + 60
+            while not ann.locator('.seat[data-seat="1"] .badge.autopilot').count():
+                assert time.monotonic() < deadline, "the autopilot never took Bob's seat"
+                if not play_if_my_turn(ann):
+                    ann.wait_for_timeout(200)
+            assert carol.locator('.seat[data-seat="1"] .badge.autopilot').count() == 1
+            taken_at = version(ann)
+            deadline = time.monotonic() + 60
+            while version(ann) < taken_at + 6 and body(ann, "over") != "true":
+                assert time.monotonic() < deadline, "the game did not move on without Bob"
+                if not play_if_my_turn(ann):
+                    ann.wait_for_timeout(200)
+            shoot(carol, "serve-colour-blind.png", tmp_path)
+            # Bob comes back: the seat is his again
+            bob = bob_context.new_page()
+            bob.on("pageerror", lambda error: problems.append(str(error)))
+            bob.goto(invite.split("#")[0])
+            bob.wait_for_function(
+                "document.body.dataset.you === '1' && document.body.dataset.autopilot === 'false'"
+            )
+            ann.wait_for_function("!document.querySelector('.seat[data-seat=\"1\"] .badge.autopilot')")
+
+            # Ann lets her time run out: the autopilot takes her seat until she says she is back
+            deadline = time.monotonic() + 90
+            while not ann.is_visible("#autopilot-note"):
+                assert time.monotonic() < deadline, "Ann's time never ran out"
+                if not play_if_my_turn(bob):
+                    bob.wait_for_timeout(200)
+            assert ann.locator('.seat[data-seat="0"] .badge.autopilot').count() == 1
+            assert ann.locator("#hand .card.playable").count() == 0
+            ann.click("#back")
+            ann.wait_for_function("document.body.dataset.autopilot === 'false'")
+            assert not ann.is_visible("#autopilot-note")
             assert problems == []
         finally:
             browser.close()

@@ -16,8 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from serve_helpers import Player, Server, serving
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from unorules import Ruleset
+from unorules.cards import Card
 from unorules.serve import compat
 from unorules.serve.app import MESSAGE_LIMIT
 from unorules.serve.render import view_data
@@ -123,17 +125,15 @@ def test_a_replayed_message_is_refused(server: Server) -> None:
     assert saved(server, table) == 1
 
 
-def test_illegal_and_malformed_messages_get_clear_errors_and_change_nothing(server: Server) -> None:
+def test_illegal_and_wrong_messages_get_clear_errors_and_change_nothing(server: Server) -> None:
+    """Messages that decode but ask for something wrong are answered with an error; the connection
+    stays open for the next one."""
     table, tokens = four_people(server)
     state = Player(server, table, tokens[0]).until("state")
     current = state["view"]["current_player"]
     player = Player(server, table, tokens[current])
     version = player.until("state")["table"]["version"]
     cases: list[tuple[Any, str, str]] = [
-        ("not json", "bad-request", "must be a JSON object"),
-        ("[1, 2]", "bad-request", "must be a JSON object"),
-        (b"\x00\x01", "bad-request", "text messages"),
-        ("x" * (MESSAGE_LIMIT + 1), "bad-request", "message too long"),
         ({"type": "fly"}, "bad-request", "unknown message type 'fly'"),
         ({"type": "act", "action": "teleport", "version": version}, "bad-request", "unknown verb"),
         ({"type": "act", "action": 7, "version": version}, "bad-request", "'action' must be"),
@@ -141,6 +141,8 @@ def test_illegal_and_malformed_messages_get_clear_errors_and_change_nothing(serv
         ({"type": "act", "action": f"{current}: challenge", "version": version}, "illegal", "R-"),
         ({"type": "act", "action": f"{current}: play R0", "version": version}, "illegal", "R-"),
         ({"type": "start"}, "not-your-seat" if current else "stale", "start"),
+        ({"type": "back"}, "stale", "the autopilot is not playing your seat"),
+        ({"type": "rematch"}, "not-over", "the game is not over yet"),
     ]
     for message, code, words in cases:
         player.send(message)
@@ -148,44 +150,272 @@ def test_illegal_and_malformed_messages_get_clear_errors_and_change_nothing(serv
         assert error["code"] == code, (message, error)
         assert words in error["message"], (message, error)
     assert saved(server, table) == 0
-    # a frame far beyond the limit is cut off by the transport: the connection closes, the table is unharmed
+    player.send({"type": "ping"})
+    player.until("pong")
+
+
+DEEP = "[" * 5000 + "]" * 5000
+UNDECODABLE: list[tuple[Any, int, str]] = [
+    ("not json", 1007, "must be a JSON object"),
+    ("[1, 2]", 1007, "must be a JSON object"),
+    (b"\x00\x01", 1007, "text messages"),
+    (DEEP[:1000] + DEEP[-1000:], 1007, "nested too deeply"),
+    ('{"type": "hello", "token": ' + "[" * 20 + "]" * 20 + "}", 1007, "nested too deeply"),
+    ('{"type": "act", "action": "\\ud800", "version": 0}', 1007, "not valid Unicode"),
+    ('{"\\udfff": 1}', 1007, "not valid Unicode"),
+    ("x" * (MESSAGE_LIMIT + 1), 1008, "message too long"),
+]
+
+
+@pytest.mark.parametrize("phase", ["hello", "play"])
+def test_messages_that_cannot_be_decoded_close_the_connection_with_a_reason(
+    server: Server, phase: str
+) -> None:
+    """JSON nested deeper than Python's parser allows, lone surrogates, binary frames, text that is
+    not a JSON object and over-long messages: an error naming the fault, then a close frame
+    (1007 for what cannot be decoded, 1008 for what breaks the limits) with the reason; in the
+    hello phase too. The table is unharmed and the server answers the next client."""
+    table, tokens = four_people(server)
+    for payload, code, words in UNDECODABLE:
+        player = Player(server, table, tokens[0]) if phase == "play" else None
+        if player is None:
+            player = Hello(server, table)
+        else:
+            player.until("state")
+        player.send(payload)
+        error = error_of(player)
+        assert error["code"] == "bad-request", (payload[:30], error)
+        assert words in error["message"], (payload[:30], error)
+        with pytest.raises(ConnectionClosed) as closed:
+            player.read(timeout=5)
+        assert closed.value.rcvd is not None, "closed without a close frame"
+        assert closed.value.rcvd.code == code, (payload[:30], closed.value.rcvd)
+        assert words in closed.value.rcvd.reason, closed.value.rcvd
+    assert saved(server, table) == 0
+    assert Player(server, table, tokens[0]).until("state")["table"]["version"] == 0
+
+
+class Hello(Player):
+    """A websocket client that has not said hello yet."""
+
+    def __init__(self, server: Server, table: str, **options: Any) -> None:
+        self.ws = connect(f"{server.ws_url}/ws/{table}", open_timeout=10, **options).__enter__()
+        self.received = []
+
+
+def test_an_oversized_frame_is_cut_off_by_the_transport(server: Server) -> None:
+    table, tokens = four_people(server)
+    player = Player(server, table, tokens[1])
+    version = player.until("state")["table"]["version"]
     player.send("y" * (MESSAGE_LIMIT * 16))
     with pytest.raises(ConnectionClosed):
         player.until("never")
-    again = Player(server, table, tokens[current])
+    again = Player(server, table, tokens[1])
     assert again.until("state")["table"]["version"] == version
+
+
+def tables_saved(server: Server) -> int:
+    with sqlite3.connect(server.app.state.tables.store.path) as connection:
+        (count,) = connection.execute("SELECT COUNT(*) FROM tables").fetchone()
+    return int(count)
+
+
+def create_body(**changes: Any) -> dict[str, Any]:
+    return {"rules": ["classic"], "seats": ["open"], "name": "A", **changes}
 
 
 def test_bad_requests_to_create_and_join_tables(server: Server) -> None:
     bad: list[tuple[Any, str]] = [
-        ({"rules": ["nosuch"], "seats": ["open"], "name": "A"}, "no plugin named 'nosuch'"),
-        (
-            {"rules": ["classic"], "seats": ["open"], "name": "A", "options": {"nosuch": "1"}},
-            "belongs to none",
-        ),
-        (
-            {"rules": ["classic"], "seats": ["open"], "name": "A", "options": {"target_score": "-5"}},
-            "target_score",
-        ),
-        ({"rules": ["classic"], "seats": ["robot"], "name": "A"}, "is not a seat kind"),
-        ({"rules": ["classic"], "seats": [], "name": "A"}, "a table seats"),
-        ({"rules": ["classic"], "seats": ["open"], "name": "<b>"}, "a name is 1 to 24 characters"),
-        ({"rules": ["classic"], "seats": ["open"], "name": "A", "seed": -1}, "'seed' must be"),
-        ({"rules": "classic", "seats": ["open"], "name": "A"}, "'rules' must list"),
+        (create_body(rules=["nosuch"]), "no plugin named 'nosuch'"),
+        (create_body(options={"nosuch": "1"}), "belongs to none"),
+        (create_body(options={"target_score": "-5"}), "target_score"),
+        (create_body(seats=["robot"]), "is not a seat kind"),
+        (create_body(seats=[]), "a table seats"),
+        (create_body(name="<b>"), "a name is 1 to 24 characters"),
+        (create_body(seed=-1), "'seed' must be"),
+        (create_body(rules="classic"), "'rules' must list"),
+        (create_body(turn_seconds=2), "'turn_seconds' must be 0"),
+        (create_body(turn_seconds="30"), "'turn_seconds' must be 0"),
     ]
     for body, words in bad:
         status, answer = server.request("POST", "/api/tables", body)
-        assert (status, words in answer["error"]) == (400, True), (body, answer)
+        assert (status, answer["code"], words in answer["error"]) == (400, "bad-request", True), (
+            body,
+            answer,
+        )
     status, answer = server.request("POST", "/api/tables", raw=b"{" * 20000)
     assert status == 400
     assert "larger than" in answer["error"]
     status, answer = server.request("POST", "/api/tables", raw=b"{nope")
     assert status == 400
     assert "JSON object" in answer["error"]
+    status, answer = server.request("POST", "/api/tables", raw=b"\xff\xfe{")
+    assert (status, answer["code"]) == (400, "bad-request")
+    assert tables_saved(server) == 0
     table, _ = four_people(server)
-    status, answer = server.request("POST", f"/api/tables/{table}/join", {"name": "Late"})
+    invite = server.app.state.tables.get(table).invite
+    status, answer = server.request("POST", f"/api/tables/{table}/join", {"name": "Late", "invite": invite})
     assert status == 409
     assert "the game has started" in answer["error"]
+
+
+def test_json_nested_beyond_the_parser_is_a_bad_request(server: Server) -> None:
+    """Deeper than Python's parser allows (RecursionError) and deeper than a request needs: 400."""
+    created = server.create(["classic"], ["open"])
+    for depth in (6000, 9):
+        deep = ("[" * depth + "]" * depth).encode()
+        body = b'{"rules": ["classic"], "seats": ["open"], "name": "A", "x": ' + deep + b"}"
+        for path in ("/api/tables", f"/api/tables/{created['table']}/join"):
+            status, answer = server.request("POST", path, raw=body)
+            assert (status, answer["code"]) == (400, "bad-request"), (depth, answer)
+            assert "nested too deeply" in answer["error"]
+    assert tables_saved(server) == 1
+    assert server.request("GET", f"/api/tables/{created['table']}")[1]["names"] == ["Ann", "open seat"]
+
+
+def test_lone_surrogates_anywhere_are_refused_and_the_table_stays_readable(server: Server) -> None:
+    """A name, a rule name, an option or a key holding a lone surrogate: 400, nothing stored; the
+    tables already there keep answering (their GET used to fail with 500 for good)."""
+    created = server.create(["classic"], ["open", "open"])
+    raw = [
+        b'{"rules": ["classic"], "seats": ["open"], "name": "\\ud800"}',
+        b'{"rules": ["classic\\udfff"], "seats": ["open"], "name": "A"}',
+        b'{"rules": ["classic"], "seats": ["open"], "name": "A", "options": {"target_score": "\\ud83d"}}',
+        b'{"rules": ["classic"], "seats": ["open"], "name": "A", "\\udc00": 1}',
+    ]
+    for body in raw:
+        status, answer = server.request("POST", "/api/tables", raw=body)
+        assert (status, answer["code"]) == (400, "bad-request"), (body, answer)
+        assert "not valid Unicode" in answer["error"]
+    join = b'{"name": "\\ud800x", "invite": "%s"}' % created["invite"].encode()
+    status, answer = server.request("POST", f"/api/tables/{created['table']}/join", raw=join)
+    assert (status, answer["code"]) == (400, "bad-request")
+    assert tables_saved(server) == 1
+    status, meta = server.request("GET", f"/api/tables/{created['table']}")
+    assert status == 200
+    assert meta["names"] == ["Ann", "open seat", "open seat"]
+
+
+SPOOFS = {
+    "Ann\u202egnp.exe": "U+202E",  # right-to-left override
+    "\u2066Bob\u2069": "U+2066",  # isolate
+    "Bo\u200bb": "U+200B",  # zero-width space
+    "Bo\u200db": "U+200D",  # zero-width joiner
+    "\ufeffAnn": "U+FEFF",  # byte-order mark
+    "A\u0301\u0301\u0301\u0301": "combining marks",
+    "\u3164": "U+3164",  # a Hangul filler: a blank-looking letter
+    "Ann\x07": "U+0007",
+    "A\u2028B": "U+2028",
+    "\ue000": "U+E000",  # private use
+    "x" * 25: "25 characters",
+    "\U0001f600" * 17: "bytes",  # 17 characters, 68 bytes
+    "   ": "empty",
+}
+
+
+def test_names_are_normalised_and_spoofing_characters_refused(server: Server) -> None:
+    for name, words in SPOOFS.items():
+        status, answer = server.request("POST", "/api/tables", create_body(name=name))
+        assert (status, answer["code"]) == (400, "bad-request"), (name, answer)
+        assert words in answer["error"], (name, answer)
+    assert tables_saved(server) == 0
+    # NFC, runs of spaces made one; names looking like one already at the table refused
+    created = server.create(["classic"], ["open", "open"], name="  Zoe   Cafe\u0301 ")
+    status, meta = server.request("GET", f"/api/tables/{created['table']}")
+    assert meta["names"][0] == "Zoe Caf\u00e9"
+    for twin in ("zoe café", "ＺＯＥ CAFÉ"):
+        status, answer = server.request(
+            "POST", f"/api/tables/{created['table']}/join", {"name": twin, "invite": created["invite"]}
+        )
+        assert (status, answer["code"]) == (400, "bad-request"), answer
+        assert "already called" in answer["error"]
+    assert server.join(created["table"], "\U0001f600 Émile")["seat"] == 1
+
+
+def test_bodies_must_be_json(server: Server) -> None:
+    """A form or text body (what any web page may post without asking) is refused: 415."""
+    body = json.dumps(create_body()).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""):
+        status, answer = server.request("POST", "/api/tables", raw=body, headers={"Content-Type": kind})
+        assert (status, answer["code"]) == (415, "bad-content-type"), (kind, answer)
+    status, _ = server.request(
+        "POST", "/api/tables", raw=body, headers={"Content-Type": "application/json; charset=utf-8"}
+    )
+    assert status == 200
+    assert tables_saved(server) == 1
+
+
+FOREIGN = ["http://evil.example", "null", "http://127.0.0.1:1", "https://127.0.0.1", "file://"]
+
+
+def test_pages_of_other_origins_can_neither_create_join_nor_play(server: Server) -> None:
+    """Origin check: a foreign page's POST is 403 ``bad-origin`` and its websocket closed with 1008;
+    the server's own page (same origin, by IP address) and clients sending no Origin pass."""
+    created = server.create(["classic"], ["open", "open"])
+    table, invite = created["table"], created["invite"]
+    own = server.url
+    for origin in FOREIGN:
+        status, answer = server.request("POST", "/api/tables", create_body(), headers={"Origin": origin})
+        assert (status, answer["code"]) == (403, "bad-origin"), (origin, answer)
+        status, answer = server.request(
+            "POST", f"/api/tables/{table}/join", {"name": "Eve", "invite": invite}, headers={"Origin": origin}
+        )
+        assert (status, answer["code"]) == (403, "bad-origin"), (origin, answer)
+        player = Hello(server, table, origin=origin)
+        assert error_of(player)["code"] == "bad-origin"
+        with pytest.raises(ConnectionClosed) as closed:
+            player.read(timeout=5)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1008
+    # a foreign name resolved to this server (DNS rebinding): same origin, but not an IP or localhost
+    rebound = f"http://evil.example:{server.port}"
+    status, answer = server.request(
+        "POST",
+        "/api/tables",
+        create_body(),
+        headers={"Origin": rebound, "Host": f"evil.example:{server.port}"},
+    )
+    assert (status, answer["code"]) == (403, "bad-origin")
+    assert tables_saved(server) == 1
+    assert server.request("GET", f"/api/tables/{table}")[1]["names"] == ["Ann", "open seat", "open seat"]
+    status, answer = server.request("POST", "/api/tables", create_body(), headers={"Origin": own})
+    assert status == 200, answer
+    status, answer = server.request(
+        "POST", f"/api/tables/{table}/join", {"name": "Bob", "invite": invite}, headers={"Origin": own}
+    )
+    assert status == 200, answer
+    assert Player(server, table, answer["token"], origin=own).until("state")["you"] == 1
+
+
+def test_allowed_origins_are_accepted(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.sqlite", allow_origins=["https://uno.example.org/"]) as server:
+        status, answer = server.request(
+            "POST", "/api/tables", create_body(), headers={"Origin": "https://uno.example.org"}
+        )
+        assert status == 200, answer
+        status, answer = server.request(
+            "POST", "/api/tables", create_body(), headers={"Origin": "https://uno.example.org:8443"}
+        )
+        assert (status, answer["code"]) == (403, "bad-origin")
+
+
+def test_joining_needs_the_invitation_code_and_the_watching_link_has_none(server: Server) -> None:
+    created = server.create(["classic"], ["open", "open"])
+    table = created["table"]
+    for invite in (None, "", "x" * 12, created["invite"][:-1], 5):
+        status, answer = server.request(
+            "POST", f"/api/tables/{table}/join", {"name": "Eve", "invite": invite}
+        )
+        assert (status, answer["code"]) == (403, "bad-invite"), (invite, answer)
+    assert server.request("GET", f"/api/tables/{table}")[1]["kinds"] == ["human", "open", "open"]
+    spectator = Player(server, table, None)
+    welcome = spectator.until("welcome")
+    assert welcome["invite"] is None
+    assert welcome["you"] is None
+    assert created["invite"] not in json.dumps(spectator.until("state"))
+    host = Player(server, table, created["token"])
+    assert host.until("welcome")["invite"] == created["invite"]
+    assert server.join(table, "Bob", created["invite"])["seat"] == 1
 
 
 def test_a_flooding_client_is_slowed_down_and_the_table_unharmed(tmp_path: Path) -> None:
@@ -297,7 +527,7 @@ def test_no_message_carries_a_card_its_client_may_not_see(
 
 def test_a_private_draw_reaches_other_seats_as_its_count_only() -> None:
     """The structured events are the view's: the seat that drew gets its cards, the others and
-    spectators the event with no card, its count and its text (which names no card either)."""
+    spectators the event with no card, its count and the feed's sentence (which names no card either)."""
     rules = PROPERTY_RULES[0]
     state = rules.new_game(players=4, seed=2)
     for _ in range(500):
@@ -317,9 +547,35 @@ def test_a_private_draw_reaches_other_seats_as_its_count_only() -> None:
         assert event["count"] == len(drawn)
         assert event["seat"] == drawer
         assert event["private"] is True
+        feed = " ".join(json.loads(message_for(state, seat))["feed"])
+        names = [Card.parse(c).name for c in drawn]
         if seat == drawer:
             assert event["cards"] == drawn
-            assert all(card in event["text"] for card in drawn)
+            assert all(name in feed for name in names), feed
         else:
             assert event["cards"] == []
-            assert not any(card in event["text"].split() for card in drawn)
+            assert "drew" in feed
+            assert not any(name in feed for name in names), feed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "\\ud800"}',  # an escape
+        '{"a": "\ud800"}',  # a surrogate in the text itself (no websocket sends one; a caller might)
+        '{"\udfff": 1}',
+        '{"a": ' + "[" * 9 + "]" * 9 + "}",
+        '{"a": ' + "[{" * 5 + "}]" * 5 + "}",
+    ],
+)
+def test_decoding_refuses_surrogates_and_depth_in_text_and_bytes(text: str) -> None:
+    from unorules.serve.errors import ServeError
+    from unorules.serve.inputs import decode_json
+
+    with pytest.raises(ServeError) as refused:
+        decode_json(text)
+    assert refused.value.code == "bad-request"
+    encoded = text.encode("utf-8", "surrogatepass")
+    for data in (encoded, text.encode("utf-16", "surrogatepass")):
+        with pytest.raises(ServeError):
+            decode_json(data)

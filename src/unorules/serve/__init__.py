@@ -13,6 +13,7 @@ extra (``pip install 'unorules[serve]'``: Starlette, uvicorn, websockets).
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["create_app", "run"]
@@ -29,24 +30,34 @@ def create_app(db: str = ":memory:", **settings: Any) -> Starlette:
 
 
 def run(
-    host: str = "127.0.0.1", port: int = 8000, db: str = "unorules-tables.sqlite", **settings: Any
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "unorules-tables.sqlite",
+    *,
+    max_connections: int | None = None,
+    max_connections_per_address: int = 64,
+    header_timeout: float = 10.0,
+    **settings: Any,
 ) -> None:
-    """Serve the app with uvicorn until interrupted (what ``unorules serve`` does)."""
+    """Serve the app with uvicorn until interrupted (what ``unorules serve`` does), behind the
+    connection guard (:mod:`unorules.serve.guard`: ``max_connections`` in all, by default what the
+    process's open-file limit allows, ``max_connections_per_address`` from one client address,
+    ``header_timeout`` seconds to send a request head, and as long to send a request body);
+    ``settings`` go to :func:`unorules.serve.app.create_app`."""
     import uvicorn
 
-    from unorules.serve.app import MESSAGE_LIMIT
     from unorules.serve.app import create_app as create
+    from unorules.serve.guard import uvicorn_config
 
+    settings.setdefault("body_timeout", header_timeout)
     app = create(db, **settings)
-    # The transport refuses frames far beyond any valid message before they are read;
-    # the app answers smaller oversized ones with an error.
-    uvicorn.run(
+    config, _guard = uvicorn_config(
         app,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_max_size=MESSAGE_LIMIT * 8,
-        # a view is a few kilobytes: compressing each costs the server more than it saves on a network
-        ws_per_message_deflate=False,
-        log_level="warning",
+        host,
+        port,
+        max_connections=max_connections,
+        per_address=max_connections_per_address,
+        header_timeout=header_timeout,
     )
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops the server, as uvicorn.run does
+        uvicorn.Server(config).run()

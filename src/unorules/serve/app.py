@@ -4,24 +4,33 @@ HTTP:
 
 * ``GET /`` the page that creates a table; ``GET /t/ID`` a table's page;
   ``GET /static/...`` their scripts and styles.
-* ``GET /api/rules``: the installed plugins with their declared options.
+* ``GET /api/rules``: the installed plugins in plain words, with their
+  options and the control that fits each (:func:`unorules.serve.describe.rules_data`).
 * ``POST /api/tables`` ``{"rules": [...], "options": {...}, "seats": [...],
-  "name": "...", "seed": N}`` (``seed`` optional): a new table, whose
-  creator takes seat 0 and whose ``seats`` are the others (``"open"`` or
-  ``"bot:KIND"``); answers ``{"table", "seat": 0, "token"}``.
+  "name": "...", "seed": N, "turn_seconds": N}`` (``seed`` and
+  ``turn_seconds`` optional): a new table, whose creator takes seat 0 and
+  whose ``seats`` are the others (``"open"`` or ``"bot:KIND"``); answers
+  ``{"table", "seat": 0, "token", "invite"}``.
 * ``GET /api/tables/ID``: what everyone may know of a table.
-* ``POST /api/tables/ID/join`` ``{"name": "..."}``: take an open seat;
-  answers ``{"seat", "token"}``.
+* ``POST /api/tables/ID/join`` ``{"name": "...", "invite": CODE}``: take an
+  open seat; answers ``{"table", "seat", "token"}``.
 * ``GET /api/tables/ID/record``: the game record of a finished game
   (:class:`unorules.record.GameRecord` text, for ``unorules replay``); a game
   still being played only with ``running_records`` (its seed shows every hand).
 
 Websocket ``/ws/ID``: the client's first message is ``{"type": "hello",
 "token": TOKEN or null}`` (``null``: watch as a spectator); then
-``{"type": "act", "action": "1: play R7", "version": N}`` or
-``{"type": "start"}``. The server sends ``{"type": "state", ...}`` after
-every change (the seat's view only) and ``{"type": "error", "code",
-"message"}`` for a refused message, which changes nothing.
+``{"type": "act", "action": "1: play R7", "version": N}``, ``{"type":
+"start"}``, ``{"type": "back"}``, ``{"type": "rematch"}`` or ``{"type":
+"ping"}``. The server sends ``{"type": "welcome", ...}`` once, ``{"type":
+"state", ...}`` after every change (the seat's view only) and ``{"type":
+"error", "code", "message"}`` for a refused message, which changes nothing.
+
+Every ``POST`` and websocket passes the Origin check
+(:class:`~unorules.serve.origins.OriginPolicy`); request bodies must be JSON
+(``Content-Type: application/json``, at most :data:`BODY_LIMIT` bytes, read
+within ``body_timeout`` seconds); creating tables is rate-limited per client
+address and for the whole server (:class:`~unorules.serve.limits.CreationLimit`).
 """
 
 from __future__ import annotations
@@ -29,35 +38,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
-from collections.abc import AsyncIterator
+import logging
+import math
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from unorules.bots import BOTS
-from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, installed_plugins
+from unorules.serve.describe import rules_data
+from unorules.serve.errors import ServeError
+from unorules.serve.inputs import MESSAGE_LIMIT, decode_json, decode_message
+from unorules.serve.limits import AddressBuckets, CreationLimit, RateLimit
+from unorules.serve.origins import OriginPolicy
 from unorules.serve.store import Store
-from unorules.serve.tables import Client, ServeError, Table, Tables
+from unorules.serve.tables import Client, Table, Tables
 
-__all__ = ["MESSAGE_LIMIT", "RateLimit", "create_app"]
+__all__ = ["BODY_LIMIT", "HELLO_TIMEOUT", "MESSAGE_LIMIT", "RateLimit", "create_app", "rules_data"]
+
+_log = logging.getLogger("unorules.serve")
 
 STATIC = Path(__file__).parent / "static"
-
-MESSAGE_LIMIT = 2048
-"""The longest websocket message a client may send, in characters."""
 
 BODY_LIMIT = 16384
 """The largest HTTP request body, in bytes."""
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new websocket has to say hello."""
+
+ADDRESS_FACTOR = 4.0
+"""An address's websocket message budget is this many times one connection's (``rate``, ``burst``),
+shared by all its connections."""
 
 _PAGE_HEADERS = {
     "Content-Security-Policy": (
@@ -70,77 +86,34 @@ _PAGE_HEADERS = {
 }
 
 
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
-
-    def __init__(self, rate: float = 10.0, burst: float = 20.0) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        """Whether one more message may be handled now (and count it)."""
-        moment = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (moment - self.stamp) * self.rate)
-        self.stamp = moment
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+def _error(exc: ServeError) -> JSONResponse:
+    headers = {}
+    if exc.retry_after is not None:
+        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status, headers=headers)
 
 
-def _error(exc: ServeError, status: int = 400) -> JSONResponse:
-    codes = {
-        "unknown-table": 404,
-        "bad-token": 403,
-        "not-your-seat": 403,
-        "full": 409,
-        "not-started": 409,
-        "not-over": 409,
-    }
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=codes.get(exc.code, status))
+def _address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client is not None else ""
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY_LIMIT:
-            raise ServeError(f"the request is larger than {BODY_LIMIT} bytes")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise ServeError("the request body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise ServeError("the request body must be a JSON object")
-    return data
-
-
-def rules_data() -> dict[str, Any]:
-    """The installed plugins and their options, for the form that creates a table."""
-    plugins = []
-    for name, plugin in sorted(installed_plugins().items()):
-        doc = (plugin.__doc__ or "").strip().split("\n\n")[0]
-        plugins.append(
-            {
-                "name": name,
-                "doc": " ".join(doc.split()),
-                "requires": list(plugin.requires),
-                "conflicts": dict(plugin.conflicts),
-                "options": [
-                    {
-                        "name": o.name,
-                        "default": o.to_text(o.default),
-                        "allowed": o.allowed,
-                        "doc": o.doc,
-                        "switch": isinstance(o.default, bool),
-                    }
-                    for o in plugin.options
-                ],
-            }
+async def _json_body(request: Request, timeout: float) -> dict[str, Any]:
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise ServeError(
+            "send the request body as JSON, with the header Content-Type: application/json",
+            "bad-content-type",
         )
-    return {"plugins": plugins, "bots": list(BOTS), "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+    body = b""
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > BODY_LIMIT:
+                    raise ServeError(f"the request is larger than {BODY_LIMIT} bytes")
+    except TimeoutError:
+        raise ServeError(f"send the request body within {timeout:g} seconds", "timeout") from None
+    return decode_json(body)
 
 
 def create_app(
@@ -151,26 +124,67 @@ def create_app(
     burst: float = 20.0,
     max_tables: int = 5000,
     running_records: bool = False,
+    keep_finished: float = 3600.0,
+    keep_idle: float = 6 * 3600.0,
+    creates_per_address: int = 30,
+    creates_total: int = 600,
+    allow_origins: Iterable[str] = (),
+    body_timeout: float = 10.0,
 ) -> Starlette:
     """The server's ASGI app, keeping its tables in the SQLite file ``db``.
 
-    ``bot_delay``: seconds before a bot acts; ``rate``/``burst``: each
-    websocket's message budget (:class:`RateLimit`); ``max_tables``: the
-    most tables kept; ``running_records``: whether anyone may download the
+    ``bot_delay``: seconds before a bot (or the autopilot) acts;
+    ``rate``/``burst``: each websocket's message budget (:class:`RateLimit`;
+    an address's connections share :data:`ADDRESS_FACTOR` times that);
+    ``max_tables``: the most tables kept; ``keep_finished``/``keep_idle``:
+    seconds after which a finished game, and a table where nothing happened
+    and nobody's page is open, expire; ``creates_per_address``/``creates_total``:
+    the tables an address and the whole server may create an hour;
+    ``allow_origins``: pages of other origins allowed to use the server
+    (:class:`~unorules.serve.origins.OriginPolicy`); ``body_timeout``: seconds
+    to send a request body; ``running_records``: whether anyone may download the
     record of a game still being played (its seed shows every hand: for
     tables where nobody minds, or to debug), not only of a finished one.
     """
     store = Store(db)
-    tables = Tables(store, bot_delay=bot_delay, max_tables=max_tables)
+    tables = Tables(
+        store,
+        bot_delay=bot_delay,
+        max_tables=max_tables,
+        keep_finished=keep_finished,
+        keep_idle=keep_idle,
+        creation=CreationLimit(creates_per_address, creates_total),
+    )
+    origins = OriginPolicy(allow_origins)
+    addresses = AddressBuckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR)
+    sweep_every = min(60.0, max(0.2, min(keep_finished, keep_idle) / 4))
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(sweep_every)
+            try:
+                tables.sweep()
+            except Exception:  # a failing sweep is logged; the next one tries again
+                _log.exception("removing expired tables failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tables.load()
+        tables.sweep()
+        task = asyncio.ensure_future(sweeper())
         try:
             yield
         finally:
+            task.cancel()
             await tables.close()
             store.close()
+
+    def check_origin(connection: HTTPConnection) -> None:
+        origins.check(
+            connection.headers.get("origin"),
+            connection.headers.get("host"),
+            connection.url.scheme in ("https", "wss"),
+        )
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=_PAGE_HEADERS)
@@ -183,7 +197,8 @@ def create_app(
 
     async def api_create(request: Request) -> Response:
         try:
-            data = await _json_body(request)
+            check_origin(request)
+            data = await _json_body(request, body_timeout)
             rules = data.get("rules")
             options = data.get("options", {})
             seats = data.get("seats")
@@ -198,10 +213,18 @@ def create_app(
                 isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
             ):
                 raise ServeError("'seed' must be a whole number from 0 to 2**63-1, or left out")
-            table, token = tables.create(rules, options, seats, data.get("name", ""), seed=seed)
+            table, token = tables.create(
+                rules,
+                options,
+                seats,
+                data.get("name", ""),
+                seed=seed,
+                turn_seconds=data.get("turn_seconds", 0),
+                address=_address(request),
+            )
         except ServeError as exc:
             return _error(exc)
-        return JSONResponse({"table": table.id, "seat": 0, "token": token})
+        return JSONResponse({"table": table.id, "seat": 0, "token": token, "invite": table.invite})
 
     async def api_table(request: Request) -> Response:
         try:
@@ -232,22 +255,30 @@ def create_app(
 
     async def api_join(request: Request) -> Response:
         try:
+            check_origin(request)
             table = tables.get(request.path_params["table_id"])
-            data = await _json_body(request)
-            seat, token = await tables.join(table, data.get("name", ""))
+            data = await _json_body(request, body_timeout)
+            seat, token = await tables.join(table, data.get("name", ""), data.get("invite"))
         except ServeError as exc:
             return _error(exc)
         return JSONResponse({"table": table.id, "seat": seat, "token": token})
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
+        address = _address(ws)
         try:
+            check_origin(ws)
             table, seat = await _hello(ws, tables)
-        except (ServeError, WebSocketDisconnect) as exc:
-            if isinstance(exc, ServeError):
-                await _refuse(ws, exc)
+        except ServeError as exc:
+            await _refuse(ws, exc)
             return
-        client = tables.connect(table, seat, ws.send_text)
+        except WebSocketDisconnect:
+            return
+
+        async def close(code: int, reason: str) -> None:
+            await ws.close(code, reason)
+
+        client = tables.connect(table, seat, ws.send_text, address, close)
         limit = RateLimit(rate, burst)
         try:
             while True:
@@ -255,9 +286,20 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     return
                 try:
-                    await _handle(tables, client, message, limit)
+                    await _handle(tables, client, message, limit, addresses.get(address))
                 except ServeError as exc:
                     client.push({"type": "error", "code": exc.code, "message": str(exc)})
+                    if exc.close is not None:
+                        client.end(exc.close, _reason(exc))
+                except Exception:  # a bug (a plugin's, say) answers this message, not the connection
+                    _log.exception("table %s: a message from seat %s failed", table.id, seat)
+                    client.push(
+                        {
+                            "type": "error",
+                            "code": "bad-request",
+                            "message": "the server failed on this message",
+                        }
+                    )
         except WebSocketDisconnect:
             return
         finally:
@@ -276,22 +318,16 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.state.origins = origins
     return app
 
 
-def _decode(message: Any) -> dict[str, Any]:
-    text = message.get("text")
-    if text is None:
-        raise ServeError("send text messages holding JSON objects, not binary ones")
-    if len(text) > MESSAGE_LIMIT:
-        raise ServeError(f"message too long ({len(text)} characters; at most {MESSAGE_LIMIT})")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise ServeError('a message must be a JSON object such as {"type": "act", ...}') from None
-    if not isinstance(data, dict):
-        raise ServeError('a message must be a JSON object such as {"type": "act", ...}')
-    return data
+def _reason(exc: ServeError) -> str:
+    """A close frame's reason: the error's message, cut to what a close frame holds (123 bytes)."""
+    text = str(exc)
+    while len(text.encode("utf-8")) > 120:
+        text = text[: len(text) - 8]
+    return text
 
 
 async def _hello(ws: WebSocket, tables: Tables) -> tuple[Table, int | None]:
@@ -299,12 +335,12 @@ async def _hello(ws: WebSocket, tables: Tables) -> tuple[Table, int | None]:
         async with asyncio.timeout(HELLO_TIMEOUT):
             message = await ws.receive()
     except TimeoutError:
-        raise ServeError(f"say hello within {HELLO_TIMEOUT:g} seconds", "bad-request") from None
+        raise ServeError(f"say hello within {HELLO_TIMEOUT:g} seconds", "timeout", close=1008) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect()
-    data = _decode(message)
+    data = decode_message(message)
     if data.get("type") != "hello":
-        raise ServeError('the first message must be {"type": "hello", "token": ...}')
+        raise ServeError('the first message must be {"type": "hello", "token": ...}', close=1008)
     table = tables.get(ws.path_params["table_id"])
     token = data.get("token")
     if token is None:
@@ -316,25 +352,37 @@ async def _hello(ws: WebSocket, tables: Tables) -> tuple[Table, int | None]:
 
 
 async def _refuse(ws: WebSocket, exc: ServeError) -> None:
+    """Answer a refused hello (or origin) with the error, then close with its code and reason."""
+    code = exc.close or {"unknown-table": 4404, "bad-token": 4403}.get(exc.code, 4400)
     with contextlib.suppress(Exception):
         await ws.send_text(json.dumps({"type": "error", "code": exc.code, "message": str(exc)}))
-        await ws.close(code=4000 + {"unknown-table": 404, "bad-token": 403}.get(exc.code, 400))
+        await ws.close(code, _reason(exc))
 
 
-async def _handle(tables: Tables, client: Client, message: Any, limit: RateLimit) -> None:
+async def _handle(tables: Tables, client: Client, message: Any, limit: RateLimit, shared: RateLimit) -> None:
     if not limit.allow():
         raise ServeError(
             f"too many messages: at most {limit.rate:g} a second (bursts of {limit.burst:g}); "
             "this one was ignored",
             "too-many",
         )
-    data = _decode(message)
+    if not shared.allow():
+        raise ServeError(
+            f"too many messages from your address: at most {shared.rate:g} a second over all its "
+            "connections; this one was ignored",
+            "too-many",
+        )
+    data = decode_message(message)
     kind = data.get("type")
     if kind == "act":
         await tables.act(client.table, client.seat, data.get("version"), data.get("action"))
     elif kind == "start":
         await tables.start(client.table, client.seat)
+    elif kind == "back":
+        await tables.back(client.table, client.seat)
+    elif kind == "rematch":
+        await tables.rematch(client.table, client.seat, client.address)
     elif kind == "ping":
         client.push({"type": "pong"})
     else:
-        raise ServeError(f"unknown message type {str(kind)[:20]!r}; types: act, start, ping")
+        raise ServeError(f"unknown message type {str(kind)[:20]!r}; types: act, start, back, rematch, ping")

@@ -1,6 +1,8 @@
 """The ``serve`` command: its arguments and what running it does.
 
-``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S] [--running-records]``
+``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S] [--running-records]
+[--max-tables N] [--keep-finished TIME] [--keep-idle TIME] [--create-rate N] [--create-rate-total N]
+[--max-connections N] [--max-connections-per-address N] [--header-timeout S] [--allow-origin ORIGIN]``
 (also ``python -m unorules.serve``). Registered by the command-line package
 through :func:`add_parser` and :func:`run`.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import ipaddress
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -39,6 +42,53 @@ def _delay(text: str) -> float:
     return delay
 
 
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> float:
+    """A duration: seconds, or a number followed by s, m, h or d (``90s``, ``30m``, ``6h``, ``2d``)."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text.lower())
+    seconds = float(found.group(1)) * _UNITS[found.group(2)] if found else -1.0
+    if not 1.0 <= seconds <= 366 * 86400:
+        raise argparse.ArgumentTypeError(
+            f"a duration is a number of seconds, or of minutes, hours or days as in 30m, 6h, 2d "
+            f"(from 1 second to a year), not {text!r}"
+        )
+    return seconds
+
+
+def _count(least: int, most: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"a whole number from {least} to {most}, not {text!r}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.5 <= value <= 300.0:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0.5 to 300, not {text!r}")
+    return value
+
+
+def _origin(text: str) -> str:
+    from unorules.serve.origins import normalise_origin
+
+    try:
+        return normalise_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--host",
@@ -64,6 +114,75 @@ def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         action="store_true",
         help="let anyone download the record of a game still being played, not only of a finished one "
         "(the record's seed shows every hand: for tables where nobody minds, or to debug)",
+    )
+    tables = parser.add_argument_group("tables kept (see docs/serve.rst, 'Limits')")
+    tables.add_argument(
+        "--max-tables",
+        type=_count(1, 1_000_000),
+        default=5000,
+        metavar="N",
+        help="the most tables kept; creating one more is refused until some expire (default 5000)",
+    )
+    tables.add_argument(
+        "--keep-finished",
+        type=_duration,
+        default=3600.0,
+        metavar="TIME",
+        help="how long a finished game is kept (its results and record) after its last move: "
+        "seconds, or 30m, 6h, 2d (default 1h)",
+    )
+    tables.add_argument(
+        "--keep-idle",
+        type=_duration,
+        default=6 * 3600.0,
+        metavar="TIME",
+        help="how long a table where nothing happens and no player's page is open is kept (default 6h)",
+    )
+    tables.add_argument(
+        "--create-rate",
+        type=_count(1, 1_000_000),
+        default=30,
+        metavar="N",
+        help="tables one client address may create an hour, in bursts of a sixth of that (default 30)",
+    )
+    tables.add_argument(
+        "--create-rate-total",
+        type=_count(1, 10_000_000),
+        default=600,
+        metavar="N",
+        help="tables the whole server may create an hour, in bursts of a sixth of that (default 600)",
+    )
+    network = parser.add_argument_group("connections and origins")
+    network.add_argument(
+        "--max-connections",
+        type=_count(8, 1_000_000),
+        default=None,
+        metavar="N",
+        help="the most connections held at once (default: what the open-file limit allows, at most 10000)",
+    )
+    network.add_argument(
+        "--max-connections-per-address",
+        type=_count(1, 1_000_000),
+        default=64,
+        metavar="N",
+        help="the most connections from one client address, pages and websockets together (default 64)",
+    )
+    network.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="time a client has to send a request's head, and again its body (default 10)",
+    )
+    network.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept requests from pages of ORIGIN, such as https://uno.example.org (the name "
+        "the server is reached by behind a proxy); repeat for several. By default only the server's "
+        "own pages, reached by an IP address or localhost, may create tables, join and play",
     )
     return parser
 
@@ -108,6 +227,15 @@ def run(args: argparse.Namespace) -> int:
             db=args.db,
             bot_delay=args.bot_delay,
             running_records=args.running_records,
+            max_tables=args.max_tables,
+            keep_finished=args.keep_finished,
+            keep_idle=args.keep_idle,
+            creates_per_address=args.create_rate,
+            creates_total=args.create_rate_total,
+            max_connections=args.max_connections,
+            max_connections_per_address=args.max_connections_per_address,
+            header_timeout=args.header_timeout,
+            allow_origins=args.allow_origin,
         )
     except KeyboardInterrupt:
         return 130

@@ -1,11 +1,14 @@
 """SQLite persistence of every table: what it is, who sits where, every action.
 
 A table is one row (its rule set's canonical text, player count, seed, seats
-with the *hashes* of their tokens, whether it started) and one row per action
-taken, appended and committed before anyone is told of it. Together they are
-the table's game record (:func:`unorules.serve.tables.game_record`), whose
-replay gives the table's state back exactly (determinism), so a restarted
-server resumes every table where it was.
+with the *hashes* of their tokens, whether it started, its turn timer, its
+invitation code, when it was last touched, its rematch) and one row per
+action taken with the time it was taken, appended and committed before
+anyone is told of it. Together they are the table's game record
+(:func:`unorules.serve.tables.game_record`), whose replay gives the table's
+state back exactly (determinism), so a restarted server resumes every table
+where it was. Tables that expire are deleted with their actions
+(:meth:`Store.delete_table`).
 
 The file's schema version is SQLite's ``user_version``
 (:data:`SCHEMA_VERSION`); a file of an older version is migrated when opened,
@@ -26,10 +29,24 @@ from unorules.errors import UnorulesError
 
 __all__ = ["SCHEMA_VERSION", "SeatRecord", "Store", "StoreError", "TableRecord"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the tables file's schema (SQLite ``user_version``). Version 1 is the
 first schema; files written before it carried a version are version 0 with the same
-tables, and are marked 1 when opened."""
+tables. Version 2 adds to a table its turn timer (``turn_seconds``), invitation code
+(``invite``), the time it was last touched (``touched``) and its rematch's id
+(``rematch``), and to an action the time it was taken (``at``). Older files are
+migrated when opened: their tables need no invitation code, have no timer and count
+as touched at the migration; their earlier actions have no time."""
+
+_COLUMNS = {
+    "tables": (
+        ("turn_seconds", "INTEGER NOT NULL DEFAULT 0"),
+        ("invite", "TEXT NOT NULL DEFAULT ''"),
+        ("touched", "REAL"),
+        ("rematch", "TEXT"),
+    ),
+    "actions": (("at", "REAL"),),
+}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -48,6 +65,7 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, number)
 );
 """
+# the columns of later versions are added by _migrate, to new and old files alike
 
 
 class StoreError(UnorulesError):
@@ -69,7 +87,11 @@ class SeatRecord:
 @attrs.frozen
 class TableRecord:
     """Everything needed to rebuild a table: replay ``actions`` from the deal
-    of ``spec`` for ``players`` seats with ``seed``."""
+    of ``spec`` for ``players`` seats with ``seed``. ``turn_seconds``: the turn
+    timer (0: none); ``invite``: the code that takes an open seat (empty: none
+    needed); ``touched``: when a person last did something there (seconds since
+    the epoch: the last action, join or start); ``rematch``: the id of the table
+    of its rematch, if one was made."""
 
     id: str
     spec: str
@@ -79,6 +101,10 @@ class TableRecord:
     started: bool
     created: float
     actions: tuple[str, ...] = ()
+    turn_seconds: int = 0
+    invite: str = ""
+    touched: float = 0.0
+    rematch: str | None = None
 
 
 class Store:
@@ -104,8 +130,18 @@ class Store:
             self._migrate(version)
 
     def _migrate(self, version: int) -> None:
-        # 0 -> 1: the same tables (files of the first server, before the version was kept)
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        # 0 -> 1: the same tables (files of the first server, before the version was kept).
+        # 1 -> 2: the columns of _COLUMNS (a new file gets them here too); tables of older files
+        # count as touched now, so they get the whole idle time before they expire.
+        with self._db:
+            self._db.execute("BEGIN")
+            for table, columns in _COLUMNS.items():
+                present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for name, declaration in columns:
+                    if name not in present:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+            self._db.execute("UPDATE tables SET touched = ? WHERE touched IS NULL", (now(),))
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @property
     def schema_version(self) -> int:
@@ -120,8 +156,8 @@ class Store:
     def add_table(self, table: TableRecord) -> None:
         """Save a new table (with no actions)."""
         self._db.execute(
-            "INSERT INTO tables (id, spec, players, seed, seats, started, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, spec, players, seed, seats, started, created, turn_seconds, invite, "
+            "touched, rematch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 table.spec,
@@ -130,34 +166,62 @@ class Store:
                 _seats_json(table.seats),
                 int(table.started),
                 table.created,
+                table.turn_seconds,
+                table.invite,
+                table.touched or table.created,
+                table.rematch,
             ),
         )
 
-    def update_seats(self, table_id: str, seats: tuple[SeatRecord, ...], started: bool) -> None:
-        """Save who sits where and whether the game started."""
+    def update_seats(
+        self, table_id: str, seats: tuple[SeatRecord, ...], started: bool, touched: float | None = None
+    ) -> None:
+        """Save who sits where and whether the game started (and when that was: now by default)."""
         self._db.execute(
-            "UPDATE tables SET seats = ?, started = ? WHERE id = ?",
-            (_seats_json(seats), int(started), table_id),
+            "UPDATE tables SET seats = ?, started = ?, touched = ? WHERE id = ?",
+            (_seats_json(seats), int(started), now() if touched is None else touched, table_id),
         )
 
-    def append_action(self, table_id: str, number: int, action: str) -> None:
-        """Append the table's action ``number`` (from 0), committed on return."""
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        """Save the id of the table's rematch."""
+        self._db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
+
+    def append_action(self, table_id: str, number: int, action: str, at: float | None = None) -> None:
+        """Append the table's action ``number`` (from 0) taken at ``at`` (now by default),
+        committed on return."""
         self._db.execute(
-            "INSERT INTO actions (table_id, number, action) VALUES (?, ?, ?)", (table_id, number, action)
+            "INSERT INTO actions (table_id, number, action, at) VALUES (?, ?, ?, ?)",
+            (table_id, number, action, now() if at is None else at),
         )
+
+    def delete_table(self, table_id: str) -> None:
+        """Delete a table and its actions (one transaction)."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
+    def count(self) -> int:
+        """How many tables the file holds (those that no longer replay included)."""
+        (count,) = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()
+        return int(count)
 
     def tables(self) -> Iterator[TableRecord]:
-        """Every saved table with its actions, oldest first."""
+        """Every saved table with its actions, oldest first; a table's ``touched`` is the later of
+        its own and the time of its last action."""
         rows = self._db.execute(
-            "SELECT id, spec, players, seed, seats, started, created FROM tables ORDER BY created, id"
+            "SELECT id, spec, players, seed, seats, started, created, turn_seconds, invite, touched, "
+            "rematch FROM tables ORDER BY created, id"
         ).fetchall()
-        for table_id, spec, players, seed, seats, started, created in rows:
-            actions = tuple(
-                a
-                for (a,) in self._db.execute(
-                    "SELECT action FROM actions WHERE table_id = ? ORDER BY number", (table_id,)
-                )
-            )
+        for table_id, spec, players, seed, seats, started, created, turn, invite, touched, rematch in rows:
+            actions: list[str] = []
+            last = touched if touched is not None else created
+            for action, at in self._db.execute(
+                "SELECT action, at FROM actions WHERE table_id = ? ORDER BY number", (table_id,)
+            ):
+                actions.append(action)
+                if at is not None and at > last:
+                    last = at
             yield TableRecord(
                 id=table_id,
                 spec=spec,
@@ -166,7 +230,11 @@ class Store:
                 seats=tuple(SeatRecord(**s) for s in json.loads(seats)),
                 started=bool(started),
                 created=created,
-                actions=actions,
+                actions=tuple(actions),
+                turn_seconds=turn,
+                invite=invite,
+                touched=last,
+                rematch=rematch,
             )
 
 

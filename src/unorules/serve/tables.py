@@ -1,4 +1,4 @@
-"""Tables: their life (create, join, start, play), seats and tokens, bots, clients.
+"""Tables: their life (create, join, start, play, expire), seats and tokens, bots, timers, clients.
 
 The server decides everything. A client's message is at most a request to
 take an action; :meth:`Tables.act` checks that the client's token holds the
@@ -8,6 +8,15 @@ action. All of it happens under the table's lock, so when several seats race
 to act out of turn the first legal action to arrive wins and the others are
 told the table moved on. Every accepted action is committed to the
 :class:`~unorules.serve.store.Store` before anyone hears of it.
+
+A table with a turn timer (``turn_seconds``) hands a seat to the *autopilot*
+(the heuristic bot, :mod:`unorules.bots`) when its player lets the time run
+out on a turn, or has had no page open for :data:`AWAY_GRACE` seconds (or the
+turn time, if shorter); the seat is given back when its player's page
+connects again, acts, or says it is back. Tables are kept within
+``max_tables`` and expire: a finished game ``keep_finished`` seconds after
+its last action, any other table once nobody's page has been open there and
+nothing has happened for ``keep_idle`` seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,33 +38,40 @@ import attrs
 
 from unorules.actions import Action
 from unorules.bots import BOTS, Bot, make_bot
-from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.record import GameRecord, RecordError
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.serve import compat
+from unorules.serve.describe import ruleset_data, ruleset_title
+from unorules.serve.errors import ServeError
+from unorules.serve.inputs import NAME_LIMIT, check_name, name_key
+from unorules.serve.limits import CreationLimit
 from unorules.serve.render import view_data
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState, Outcome
 
-__all__ = ["Client", "ServeError", "Table", "Tables", "game_record"]
+__all__ = [
+    "AWAY_GRACE",
+    "NAME_LIMIT",
+    "TURN_SECONDS",
+    "Client",
+    "ServeError",
+    "Table",
+    "Tables",
+    "check_name",
+    "game_record",
+]
 
 _log = logging.getLogger("unorules.serve")
 
-NAME_LIMIT = 24
-"""The longest player name, in characters."""
-
-_NAME = re.compile(r"^[^\x00-\x1f\x7f<>&]{1,24}$")
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
+AWAY_GRACE = 15.0
+"""Seconds a seat's player may have no page open (a reload, a phone's lock screen) before the
+autopilot takes the seat, at a table with a turn timer (the turn time, if shorter)."""
 
-class ServeError(UnorulesError):
-    """A request the server refuses; ``code`` names the kind for clients
-    (``bad-request``, ``unknown-table``, ``bad-token``, ``not-your-seat``,
-    ``stale``, ``illegal``, ``not-started``, ``not-over``, ``too-many``, ``full``)."""
-
-    def __init__(self, message: str, code: str = "bad-request") -> None:
-        super().__init__(message)
-        self.code = code
+TURN_SECONDS = (5, 3600)
+"""The shortest and the longest turn timer a table may have, in seconds (0: none)."""
 
 
 def hash_token(token: str) -> str:
@@ -63,19 +80,29 @@ def hash_token(token: str) -> str:
 
 
 Send = Callable[[str], Awaitable[None]]
+Close = Callable[[int, str], Awaitable[None]]
+
+
+async def _no_close(code: int, reason: str) -> None:
+    return None
 
 
 class Client:
-    """One connected page: its table, its seat (``None`` for a spectator) and
-    a queue of messages written to it in order by one writer task."""
+    """One connected page: its table, its seat (``None`` for a spectator), its address, and a
+    queue of messages written to it in order by one writer task (``send`` writes one, ``close``
+    ends the connection with a code and a reason)."""
 
     QUEUE_LIMIT = 256
 
-    def __init__(self, table: Table, seat: int | None, send: Send) -> None:
+    def __init__(
+        self, table: Table, seat: int | None, send: Send, address: str = "", close: Close = _no_close
+    ) -> None:
         self.table = table
         self.seat = seat
+        self.address = address
         self._send = send
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
+        self._close = close
+        self._queue: asyncio.Queue[str | tuple[int, str] | None] = asyncio.Queue(self.QUEUE_LIMIT)
         self._writer = asyncio.ensure_future(self._write())
 
     def push(self, message: Mapping[str, Any]) -> None:
@@ -87,13 +114,24 @@ class Client:
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(text)
 
+    def end(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` and ``reason`` once what is queued has been sent."""
+        try:
+            self._queue.put_nowait((code, reason[:120]))
+        except asyncio.QueueFull:  # hopelessly behind: close now
+            self._writer.cancel()
+            self._writer = asyncio.ensure_future(self._close(code, reason[:120]))
+
     async def _write(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            item = await self._queue.get()
+            if item is None:
                 return
             try:
-                await self._send(text)
+                if isinstance(item, tuple):
+                    await self._close(*item)
+                    return
+                await self._send(item)
             except Exception:  # the socket went away; the reader side closes us
                 return
 
@@ -108,7 +146,14 @@ class Client:
 
 @attrs.define(eq=False)
 class Table:
-    """A table in memory: its record, the current state, connected clients, bots."""
+    """A table in memory: its record, the current state, connected clients, bots, timers.
+
+    ``touched`` is when something last happened there (seconds since the
+    epoch: an action, a join, the start, the last person's page closing);
+    ``autopilot`` the seats the autopilot plays now, with its bot; ``away``
+    the seats whose pages all closed, with the timer that hands them to the
+    autopilot; ``turn_seat``/``turn_deadline`` the seat the turn timer runs
+    for and when it runs out (``time.monotonic``)."""
 
     id: str
     spec: str
@@ -123,6 +168,15 @@ class Table:
     bots: dict[int, Bot] = attrs.Factory(dict)
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    turn_seconds: int = 0
+    invite: str = ""
+    touched: float = 0.0
+    rematch: str | None = None
+    autopilot: dict[int, Bot] = attrs.Factory(dict)
+    away: dict[int, asyncio.TimerHandle] = attrs.Factory(dict)
+    turn_seat: int | None = None
+    turn_deadline: float | None = None
+    turn_timer: asyncio.TimerHandle | None = None
 
     @property
     def version(self) -> int:
@@ -143,22 +197,36 @@ class Table:
                 found = seat
         return found
 
+    def online(self) -> set[int]:
+        """The seats with a page open."""
+        return {c.seat for c in self.clients if c.seat is not None}
+
     def meta(self) -> dict[str, Any]:
         """What everyone may know of the table itself."""
-        online = {c.seat for c in self.clients}
+        online = self.online()
         outcome = self.state.outcome
+        left = None
+        if self.turn_deadline is not None:
+            left = round(max(0.0, self.turn_deadline - time.monotonic()), 1)
         return {
             "id": self.id,
             "rules": self.spec,
+            "title": ruleset_title(self.spec),
             "players": self.players,
             "names": self.names(),
             "kinds": [s.kind for s in self.seats],
             "bots": [s.bot for s in self.seats],
             "online": [s.kind == "bot" or seat in online for seat, s in enumerate(self.seats)],
+            "autopilot": [seat in self.autopilot for seat in range(len(self.seats))],
+            "spectators": sum(1 for c in self.clients if c.seat is None),
             "started": self.started,
             "version": self.version,
             "winners": [] if outcome is None else list(outcome.winners),
             "outcome_reason": None if outcome is None else outcome.reason,
+            "turn_seconds": self.turn_seconds,
+            "turn_seat": None if left is None else self.turn_seat,
+            "time_left": left,
+            "rematch": self.rematch,
         }
 
     def record(self) -> GameRecord:
@@ -186,19 +254,54 @@ class Table:
             "view": view_data(view, self.names(), seat),
         }
 
+    def message_text(self, seat: int | None, meta_text: str) -> str:
+        """The JSON text of :meth:`message` (the same bytes ``json.dumps`` with compact separators
+        writes), with ``meta_text`` the table's data already encoded: a broadcast encodes it once
+        for every seat."""
+        view = compat.public_view(self.state) if seat is None else compat.seat_view(self.state, seat)
+        data = json.dumps(view_data(view, self.names(), seat), separators=(",", ":"))
+        return (
+            f'{{"type":"state","you":{"null" if seat is None else seat},"table":{meta_text},"view":{data}}}'
+        )
+
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        """The message a page is sent once when it connects: its seat, the rule set in words
+        and, for a seated player, the invitation code that takes an open seat (spectators are
+        not given it: their link is the table's own)."""
+        return {
+            "type": "welcome",
+            "you": seat,
+            "ruleset": ruleset_data(self.spec),
+            "invite": self.invite if seat is not None else None,
+        }
+
 
 class Tables:
     """Every table of a server, backed by ``store``.
 
-    ``bot_delay`` seconds pass before a bot acts, so that people see each
-    move and get their chance at out-of-turn actions; ``max_tables`` bounds
-    memory.
+    ``bot_delay`` seconds pass before a bot (or the autopilot) acts, so that
+    people see each move and get their chance at out-of-turn actions;
+    ``max_tables`` bounds the tables kept, ``keep_finished`` and
+    ``keep_idle`` (seconds) when they expire (see the module's docstring);
+    ``creation`` limits how many tables each address and the server create.
     """
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, max_tables: int = 5000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        max_tables: int = 5000,
+        keep_finished: float = 3600.0,
+        keep_idle: float = 6 * 3600.0,
+        creation: CreationLimit | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_tables = max_tables
+        self.keep_finished = keep_finished
+        self.keep_idle = keep_idle
+        self.creation = CreationLimit() if creation is None else creation
         self._tables: dict[str, Table] = {}
 
     # -- life of a table -----------------------------------------------------
@@ -206,9 +309,11 @@ class Tables:
     def load(self) -> int:
         """Rebuild every saved table by replaying its game record; returns how many.
 
-        Call from the running event loop; bots of started games resume. A table whose
-        record no longer replays (a plugin uninstalled or changed since) is logged and
-        left out, in the file as it was: it does not keep the other tables from being served."""
+        Call from the running event loop; bots of started games resume, and at tables with
+        a turn timer every person's seat goes to the autopilot unless its page connects
+        within the grace (:data:`AWAY_GRACE`). A table whose record no longer replays (a
+        plugin uninstalled or changed since) is logged and left out, in the file as it was:
+        it does not keep the other tables from being served."""
         count = 0
         for record in self.store.tables():
             try:
@@ -239,10 +344,15 @@ class Tables:
                 created=record.created,
                 state=state,
                 actions=list(game.actions),
+                turn_seconds=record.turn_seconds,
+                invite=record.invite,
+                touched=record.touched or record.created,
+                rematch=record.rematch,
             )
             self._make_bots(table)
             self._tables[table.id] = table
-            self.schedule_bots(table)
+            self._arm_away(table)
+            self._after_change(table, None)
             count += 1
         return count
 
@@ -253,50 +363,97 @@ class Tables:
         seats: Sequence[str],
         host_name: str,
         seed: int | None = None,
+        *,
+        turn_seconds: int = 0,
+        address: str = "",
     ) -> tuple[Table, str]:
         """A new table; returns it and the host's (seat 0's) token.
 
         ``rules`` are plugin names, ``options`` option texts by name (as on
         the command line), ``seats`` one entry per seat after the host's:
         ``"open"`` (a player joins by the invitation link) or ``"bot:KIND"``
-        (a built-in bot, :data:`unorules.bots.BOTS`).
+        (a built-in bot, :data:`unorules.bots.BOTS`); ``turn_seconds`` the turn
+        timer (0: none); ``address`` the client's, for the creation limits.
+        Refused (:class:`ServeError`, nothing created nor counted) beyond the
+        creation limits (``too-many``), when the server holds ``max_tables``
+        (``busy``) and for anything wrong in the request (``bad-request``).
         """
-        if len(self._tables) >= self.max_tables:
-            raise ServeError(f"this server already has {self.max_tables} tables", "full")
+        self._check_room(address)
         ruleset = build_ruleset(rules, options)
         players = len(seats) + 1
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ServeError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        turn_seconds = check_turn_seconds(turn_seconds)
         name = check_name(host_name)
         token = secrets.token_urlsafe(24)
         records = [SeatRecord("human", name, "", hash_token(token))]
         for seat, kind in enumerate(seats, start=1):
             records.append(_seat_record(seat, kind))
+        table = self._new_table(ruleset, records, seed, turn_seconds=turn_seconds, started=False)
+        self.creation.spend(address)
+        return table, token
+
+    def _check_room(self, address: str) -> None:
+        self.creation.check(address)
+        if len(self._tables) >= self.max_tables:
+            self.sweep()
+        if len(self._tables) >= self.max_tables:
+            raise ServeError(
+                f"this server keeps at most {self.max_tables} tables and has that many: try again "
+                "later (finished and abandoned tables are removed as they expire)",
+                "busy",
+                retry_after=60.0,
+            )
+
+    def _new_table(
+        self,
+        ruleset: Ruleset,
+        records: list[SeatRecord],
+        seed: int | None,
+        *,
+        turn_seconds: int,
+        started: bool,
+    ) -> Table:
         if seed is None:
             seed = secrets.randbits(62)
         try:
-            state = ruleset.new_game(players=players, seed=seed)
+            state = ruleset.new_game(players=len(records), seed=seed)
         except RulesetError as exc:
             raise ServeError(str(exc)) from None
         table_id = secrets.token_urlsafe(6)
         while table_id in self._tables:  # pragma: no cover - 48 random bits
             table_id = secrets.token_urlsafe(6)
+        created = now()
         table = Table(
             id=table_id,
             spec=ruleset.spec_text,
-            players=players,
+            players=len(records),
             seed=seed,
             seats=records,
-            started=False,
-            created=now(),
+            started=started,
+            created=created,
             state=state,
+            turn_seconds=turn_seconds,
+            invite=secrets.token_urlsafe(9),
+            touched=created,
         )
         self.store.add_table(
-            TableRecord(table.id, table.spec, players, seed, tuple(records), False, table.created)
+            TableRecord(
+                table.id,
+                table.spec,
+                table.players,
+                seed,
+                tuple(records),
+                started,
+                created,
+                turn_seconds=turn_seconds,
+                invite=table.invite,
+                touched=created,
+            )
         )
         self._make_bots(table)
         self._tables[table.id] = table
-        return table, token
+        return table
 
     def get(self, table_id: str) -> Table:
         """The table ``table_id``; :class:`ServeError` ``unknown-table`` if there is none."""
@@ -308,17 +465,32 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    async def join(self, table: Table, name: str) -> tuple[int, str]:
-        """Seat a new player at the first open seat; returns the seat and its token."""
+    async def join(self, table: Table, name: str, invite: Any = None) -> tuple[int, str]:
+        """Seat a new player at the first open seat; returns the seat and its token.
+
+        ``invite`` must be the table's invitation code (tables from before the
+        codes need none): the link spectators are given cannot take a seat."""
         name = check_name(name)
+        if table.invite and not (
+            isinstance(invite, str) and hmac.compare_digest(invite.encode(), table.invite.encode())
+        ):
+            raise ServeError(
+                "taking a seat needs the table's invitation link (this link only lets you watch): "
+                "ask a player at the table for it",
+                "bad-invite",
+            )
         async with table.lock:
             if table.started:
                 raise ServeError("the game has started: you can watch it but not join", "not-started")
+            taken = {name_key(s.name) for s in table.seats if s.kind != "open"}
+            if name_key(name) in taken:
+                raise ServeError(f"somebody at this table is already called {name!r}: choose another name")
             for seat, record in enumerate(table.seats):
                 if record.kind == "open":
                     token = secrets.token_urlsafe(24)
                     table.seats[seat] = SeatRecord("human", name, "", hash_token(token))
-                    self.store.update_seats(table.id, tuple(table.seats), table.started)
+                    table.touched = now()
+                    self.store.update_seats(table.id, tuple(table.seats), table.started, table.touched)
                     break
             else:
                 raise ServeError("every seat at this table is taken: you can watch", "full")
@@ -336,10 +508,11 @@ class Tables:
                 if record.kind == "open":
                     table.seats[other] = _seat_record(other, "bot:heuristic")
             table.started = True
-            self.store.update_seats(table.id, tuple(table.seats), True)
+            table.touched = now()
+            self.store.update_seats(table.id, tuple(table.seats), True, table.touched)
             self._make_bots(table)
-        self.broadcast(table)
-        self.schedule_bots(table)
+        self._arm_away(table)
+        self._after_change(table, None)
 
     async def act(self, table: Table, seat: int | None, version: Any, text: Any) -> None:
         """Take the action ``text`` for ``seat`` on the state numbered ``version``.
@@ -347,7 +520,8 @@ class Tables:
         Raises :class:`ServeError` (and changes nothing) for a spectator, a
         game not started or over, an action for another seat, a state the
         client had not seen (stale or replayed message) and, with the rules'
-        own message, an illegal action.
+        own message, an illegal action. An action taken by a seat the
+        autopilot was playing gives the seat back to its player.
         """
         if seat is None:
             raise ServeError("spectators cannot act: join the table to play", "not-your-seat")
@@ -364,6 +538,8 @@ class Tables:
                 f"your token is for seat {seat}: you cannot act for seat {action.seat}", "not-your-seat"
             )
         async with table.lock:
+            if table.id not in self._tables:  # expired while this message waited for the lock
+                raise ServeError("this table was closed", "closed")
             if not table.started:
                 raise ServeError("the game has not started yet", "not-started")
             if version != table.version:
@@ -376,53 +552,223 @@ class Tables:
                 self._commit(table, action)
             except IllegalActionError as exc:
                 raise ServeError(str(exc), "illegal") from None
-        self.broadcast(table)
-        self.schedule_bots(table)
+            table.autopilot.pop(seat, None)
+        self._after_change(table, seat)
 
     def _commit(self, table: Table, action: Action) -> None:
         """Apply ``action`` (validated by the library), save it, then keep the new state."""
         new = table.state.apply(action)  # IllegalActionError: nothing changed
-        self.store.append_action(table.id, table.version, str(action))
+        moment = now()
+        self.store.append_action(table.id, table.version, str(action), moment)
         table.state = new
         table.actions.append(action)
+        table.touched = moment
+
+    async def rematch(self, table: Table, seat: int | None, address: str = "") -> Table:
+        """A new table for the same players after a finished game: the same rule set, seats
+        (each person's token holds the same seat there), bots and turn timer, a new deal, the
+        game started. Asked for again, the same rematch. Refused for spectators, before the
+        game is over, and by the creation limits (a rematch is a new table)."""
+        if seat is None or table.seats[seat].kind != "human":
+            raise ServeError("only a player at the table can ask for a rematch", "not-your-seat")
+        async with table.lock:
+            if not table.state.is_over:
+                raise ServeError("the game is not over yet: a rematch comes after it", "not-over")
+            if table.rematch is not None and table.rematch in self._tables:
+                return self._tables[table.rematch]
+            self._check_room(address)
+            ruleset = Ruleset.from_spec_text(table.spec)
+            records = [SeatRecord(s.kind, s.name, s.bot, s.token_hash) for s in table.seats]
+            new = self._new_table(ruleset, records, None, turn_seconds=table.turn_seconds, started=True)
+            self.creation.spend(address)
+            table.rematch = new.id
+            self.store.set_rematch(table.id, new.id)
+        self.broadcast(table)
+        self._arm_away(new)
+        self._after_change(new, None)
+        return new
+
+    async def back(self, table: Table, seat: int | None) -> None:
+        """The player of ``seat`` takes the seat back from the autopilot."""
+        if seat is None:
+            raise ServeError("spectators have no seat to take back", "not-your-seat")
+        if seat not in table.autopilot:
+            raise ServeError("the autopilot is not playing your seat: it is yours", "stale")
+        self._give_back(table, seat)
+        self._after_change(table, seat)
+
+    # -- expiry ----------------------------------------------------------------
+
+    def expired(self, table: Table, moment: float | None = None) -> str | None:
+        """Why ``table`` has expired at ``moment`` (now by default), or ``None``."""
+        moment = now() if moment is None else moment
+        idle = moment - table.touched
+        if table.state.is_over:
+            if idle >= self.keep_finished:
+                return f"its game ended more than {_duration(self.keep_finished)} ago"
+            return None
+        if idle >= self.keep_idle and not table.online():
+            return f"nobody played there for {_duration(self.keep_idle)}"
+        return None
+
+    def sweep(self, moment: float | None = None) -> list[str]:
+        """Remove every expired table (from memory and from the file), telling the pages still
+        open there; returns their ids."""
+        removed = []
+        for table in list(self._tables.values()):
+            reason = self.expired(table, moment)
+            if reason is not None:
+                self._remove(table, reason)
+                removed.append(table.id)
+        if removed:
+            _log.info("%d table(s) expired", len(removed))
+        return removed
+
+    def _remove(self, table: Table, reason: str) -> None:
+        self._tables.pop(table.id, None)
+        self._stop_timers(table)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        self.store.delete_table(table.id)
+        notice = {"type": "error", "code": "closed", "message": f"this table was closed: {reason}"}
+        for client in list(table.clients):
+            client.push(notice)
+            client.end(4410, "table closed")
 
     # -- clients -------------------------------------------------------------
 
-    def connect(self, table: Table, seat: int | None, send: Send) -> Client:
-        """Register a page connected to ``table`` as ``seat``; it is sent the state."""
-        client = Client(table, seat, send)
+    def connect(
+        self, table: Table, seat: int | None, send: Send, address: str = "", close: Close = _no_close
+    ) -> Client:
+        """Register a page connected to ``table`` as ``seat``; it is sent the welcome and the
+        state. A seat the autopilot plays (or was about to) is given back to its player."""
+        client = Client(table, seat, send, address, close)
         table.clients.add(client)
+        client.push(table.welcome(seat))
+        if seat is not None:
+            timer = table.away.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if seat in table.autopilot:
+                self._give_back(table, seat)
+                self._after_change(table, seat)
+                return client
         self.broadcast(table)
         return client
 
     async def disconnect(self, client: Client) -> None:
-        """Forget a page that went away."""
-        client.table.clients.discard(client)
+        """Forget a page that went away (at a table with a turn timer, its seat goes to the
+        autopilot if no other page of that seat connects within the grace)."""
+        table = client.table
+        table.clients.discard(client)
         await client.close()
-        self.broadcast(client.table)
+        if client.seat is not None and client.seat not in table.online():
+            if not table.online():
+                table.touched = now()
+            self._arm_away(table)
+        self.broadcast(table)
 
     def broadcast(self, table: Table) -> None:
         """Send every client of ``table`` the state as its seat sees it."""
+        if not table.clients:
+            return
         messages: dict[int | None, str] = {}
-        meta = table.meta()
+        meta = json.dumps(table.meta(), separators=(",", ":"))
         for client in list(table.clients):
             text = messages.get(client.seat)
             if text is None:
-                text = messages[client.seat] = json.dumps(
-                    table.message(client.seat, meta), separators=(",", ":")
-                )
+                text = messages[client.seat] = table.message_text(client.seat, meta)
             client.push_text(text)
 
-    # -- bots ----------------------------------------------------------------
+    # -- bots, the autopilot and the turn timer ---------------------------------
 
     def _make_bots(self, table: Table) -> None:
         for seat, record in enumerate(table.seats):
             if record.kind == "bot" and seat not in table.bots:
                 table.bots[seat] = make_bot(record.bot, seed=f"{table.seed}:{seat}")
 
+    def _running(self, table: Table) -> bool:
+        return table.started and not table.state.is_over and table.id in self._tables
+
+    def _after_change(self, table: Table, actor: int | None) -> None:
+        """After anything changed at ``table`` (``actor``: the seat that acted, if one did): run
+        the turn timer, tell every page (the deadline included), let the bots look."""
+        self._arm_turn(table, actor)
+        self.broadcast(table)
+        self.schedule_bots(table)
+
+    def _arm_turn(self, table: Table, actor: int | None) -> None:
+        """Run the turn timer for the seat to move, if a person plays it: a new deadline when
+        the seat to move changed or itself acted, the running one otherwise."""
+        seat = table.state.current_player
+        person = (
+            self._running(table)
+            and table.turn_seconds > 0
+            and table.seats[seat].kind == "human"
+            and seat not in table.autopilot
+        )
+        if not person:
+            self._stop_turn(table)
+            return
+        if seat == table.turn_seat and actor != seat and table.turn_timer is not None:
+            return
+        self._stop_turn(table)
+        loop = asyncio.get_running_loop()
+        table.turn_seat = seat
+        table.turn_deadline = time.monotonic() + table.turn_seconds
+        table.turn_timer = loop.call_later(table.turn_seconds, self._turn_over, table, seat)
+
+    def _stop_turn(self, table: Table) -> None:
+        if table.turn_timer is not None:
+            table.turn_timer.cancel()
+        table.turn_timer = None
+        table.turn_seat = None
+        table.turn_deadline = None
+
+    def _turn_over(self, table: Table, seat: int) -> None:
+        table.turn_timer = None
+        if not self._running(table) or table.turn_seat != seat or table.state.current_player != seat:
+            return
+        _log.info("table %s: seat %d ran out of time; the autopilot plays it", table.id, seat)
+        self._engage(table, seat)
+
+    def _arm_away(self, table: Table) -> None:
+        """At a table with a turn timer, start the grace of every person's seat with no page open."""
+        if not self._running(table) or table.turn_seconds <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        grace = min(AWAY_GRACE, float(table.turn_seconds))
+        online = table.online()
+        for seat, record in enumerate(table.seats):
+            idle = seat not in online and seat not in table.autopilot and seat not in table.away
+            if record.kind == "human" and idle:
+                table.away[seat] = loop.call_later(grace, self._away_over, table, seat)
+
+    def _away_over(self, table: Table, seat: int) -> None:
+        table.away.pop(seat, None)
+        if self._running(table) and seat not in table.online():
+            _log.info("table %s: seat %d has been away; the autopilot plays it", table.id, seat)
+            self._engage(table, seat)
+
+    def _engage(self, table: Table, seat: int) -> None:
+        if seat not in table.autopilot:
+            table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
+        self._after_change(table, None)
+
+    def _give_back(self, table: Table, seat: int) -> None:
+        table.autopilot.pop(seat, None)
+        if table.turn_seat == seat:
+            self._stop_turn(table)  # a fresh deadline for the player who is back
+
+    def _stop_timers(self, table: Table) -> None:
+        self._stop_turn(table)
+        for timer in table.away.values():
+            timer.cancel()
+        table.away.clear()
+
     def schedule_bots(self, table: Table) -> None:
-        """After a change, let the bots look at the new state (after ``bot_delay``)."""
-        if not table.started or table.state.is_over or not table.bots:
+        """After a change, let the bots and the autopilot look at the new state (after ``bot_delay``)."""
+        if not self._running(table) or not (table.bots or table.autopilot):
             return
         task = table.bot_task
         if task is not None and not task.done() and task is not asyncio.current_task():
@@ -436,18 +782,18 @@ class Tables:
         except Exception:  # a bot's bug must not take the server down; the table waits
             _log.exception("table %s: a bot failed at version %d", table.id, table.version)
             return
-        if moved:
-            self.broadcast(table)
-            self.schedule_bots(table)
+        if moved is not False:
+            self._after_change(table, moved)
 
-    async def _bot_step(self, table: Table) -> bool:
+    async def _bot_step(self, table: Table) -> int | bool:
+        """One move of a bot or the autopilot: the seat that moved, or ``False``."""
         async with table.lock:
             state = table.state
-            if state.is_over:
+            if not self._running(table):
                 return False
             chosen: Action | None = None
             for seat in compat.seats_to_act(state):
-                bot = table.bots.get(seat)
+                bot = table.bots.get(seat) or table.autopilot.get(seat)
                 if bot is None:
                     continue
                 chosen = compat.bot_choose(bot, state, seat)
@@ -458,15 +804,34 @@ class Tables:
             if chosen is None:
                 return False  # the people at the table decide
             self._commit(table, chosen)
-        return True
+        return chosen.seat
 
     async def close(self) -> None:
-        """Stop every bot and client (the store stays open)."""
+        """Stop every bot, timer and client (the store stays open)."""
         for table in self._tables.values():
+            self._stop_timers(table)
             if table.bot_task is not None:
                 table.bot_task.cancel()
             for client in list(table.clients):
                 await client.close()
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = int(seconds // 3600)
+        return f"{hours} hour{'' if hours == 1 else 's'}"
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    return f"{seconds:g} seconds"
+
+
+def check_turn_seconds(value: Any) -> int:
+    """A table's turn timer in seconds: 0 (none) or a whole number in :data:`TURN_SECONDS`."""
+    low, high = TURN_SECONDS
+    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or low <= value <= high):
+        raise ServeError(f"'turn_seconds' must be 0 (no timer) or a whole number from {low} to {high}")
+    return value
 
 
 def game_record(
@@ -498,13 +863,6 @@ def game_record(
         termination=None if outcome is None else outcome.reason,
         headers=tuple(headers),
     )
-
-
-def check_name(name: Any) -> str:
-    """A player's name, stripped; :class:`ServeError` unless 1 to 24 printable characters."""
-    if not isinstance(name, str) or not _NAME.match(name.strip()):
-        raise ServeError(f"a name is 1 to {NAME_LIMIT} characters, without control characters or <>&")
-    return name.strip()
 
 
 def _seat_record(seat: int, kind: Any) -> SeatRecord:

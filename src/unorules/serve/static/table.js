@@ -7,13 +7,30 @@ const tokenKey = "unorules:" + tableId;
 let token = localStorage.getItem(tokenKey);
 let socket = null;
 let message = null;       // the last state message
+let receivedAt = 0;       // when it arrived (performance.now(), for the turn timer)
 let backoff = 250;        // ms before reconnecting, doubled up to 4 s
-let stopped = false;      // true when reconnecting cannot help (unknown table)
+let stopped = false;      // true when reconnecting cannot help (unknown or closed table)
 let seenRounds = null;    // rounds already shown in the results panel
 let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
-let lastVersion = -1;
+let lastVersion = -1;     // the version whose feed lines are shown
+let askedRematch = false; // this page asked for the rematch: it goes there by itself
+let invite = null;        // the invitation code: from the welcome (seated players) or the link's #join=CODE
+const linkCode = /(?:^#|&)join=([A-Za-z0-9_-]+)/.exec(location.hash);
+if (linkCode) invite = linkCode[1];
 
-const COLOR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue" };
+const COLORS = {
+  R: { word: "red", mark: "●" },
+  Y: { word: "yellow", mark: "▲" },
+  G: { word: "green", mark: "■" },
+  B: { word: "blue", mark: "◆" },
+};
+const COLOR_ORDER = { R: 0, Y: 1, G: 2, B: 3 };
+// what each kind of card shows: its symbol, and a word where the card is big enough
+const KINDS = {
+  S: ["⊘", "Skip"], R: ["⇄", "Reverse"], "+2": ["+2", "Draw 2"], W: ["W", "Wild"], "W+4": ["+4", "Wild"],
+  SW: ["⇆", "Swap"], SH: ["✣", "Shuffle"], BLANK: ["?", "Blank"],
+};
+const KIND_ORDER = { S: 10, R: 11, "+2": 12, W: 20, "W+4": 21 };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs, ...children) {
@@ -38,12 +55,13 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") { message = data; render(); }
+    if (data.type === "welcome") onWelcome(data);
+    else if (data.type === "state") { message = data; receivedAt = performance.now(); render(); }
     else if (data.type === "error") onError(data);
   });
   socket.addEventListener("close", () => {
     socket = null;
-    if (stopped) return;
+    if (stopped) { setConnection("offline", "closed"); return; }
     setConnection("offline", "reconnecting…");
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 4000);
@@ -71,7 +89,7 @@ function onError(data) {
     localStorage.removeItem(tokenKey);
     token = null;
   }
-  if (data.code === "unknown-table") stopped = true;
+  if (data.code === "unknown-table" || data.code === "closed") stopped = true;
   if (data.code !== "stale") showError(data.message);
 }
 
@@ -81,23 +99,70 @@ function showError(text) {
   box.textContent = text;
   box.hidden = false;
   clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => { box.hidden = true; }, 5000);
+  errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// -- the rule set, from the welcome ---------------------------------------------
+
+function onWelcome(data) {
+  if (data.invite) invite = data.invite;
+  const rules = data.ruleset;
+  $("rules").textContent = rules.title;
+  $("rules-title").textContent = rules.title;
+  $("rules-spec").textContent = "As text: " + rules.spec;
+  const list = $("rules-list");
+  list.replaceChildren();
+  for (const plugin of rules.plugins) {
+    const options = el("ul", { class: "rule-options" });
+    for (const option of plugin.options) {
+      const item = el("li", { title: option.codes.join(" ") }, option.label + ": ", el("strong", {}, option.value));
+      if (option.changed) item.classList.add("changed");
+      options.append(item);
+    }
+    list.append(el("section", { class: "rule", "data-plugin": plugin.name },
+      el("h3", { title: plugin.codes.join(" ") }, plugin.title), el("p", {}, plugin.doc), options));
+  }
 }
 
 // -- cards and words ----------------------------------------------------------
 
-function cardLabel(info, text) {
-  const kind = info ? info.kind : text;
-  return { S: "⊘", R: "⇄", W: "W", "W+4": "+4" }[kind] || kind;
+function cardInfo(text) {
+  const info = message.view.cards[text];
+  return info || { color: null, kind: text, name: text };
 }
 
 function cardNode(text, size, tag) {
-  const info = message.view.cards[text];
-  const color = info ? info.color : null;
-  const node = el(tag || "div", { class: "card " + (color || "wild") + (size ? " " + size : ""), "data-card": text,
-    title: info ? info.name : text }, cardLabel(info, text));
+  const info = cardInfo(text);
+  const color = info.color && COLORS[info.color] ? info.color : null;
+  const [symbol, word] = KINDS[info.kind] || [info.kind, ""];
+  const node = el(tag || "div", {
+    class: "card " + (color || "wild") + (size ? " " + size : ""), "data-card": text, title: info.name,
+    "aria-label": info.name,
+  });
+  node.append(
+    el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "kind" }, symbol),
+      el("span", { class: "mark" }, color ? COLORS[color].mark : "")),
+    el("span", { class: "face", "aria-hidden": "true" }, symbol),
+    el("span", { class: "word", "aria-hidden": "true" }, word || (color ? COLORS[color].word : "")),
+  );
   return node;
 }
+
+function cardOrder(text) {
+  const info = cardInfo(text);
+  const color = info.color in COLOR_ORDER ? COLOR_ORDER[info.color] : 4;
+  const number = /^\d+$/.test(info.kind) ? Number(info.kind) : (KIND_ORDER[info.kind] || 15);
+  return [color, number, info.kind];
+}
+
+function sortedHand(hand) {
+  return [...hand].sort((a, b) => {
+    const [x, y] = [cardOrder(a), cardOrder(b)];
+    return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
+  });
+}
+
+function colorWord(code) { return COLORS[code] ? COLORS[code].word : code; }
 
 function name(seat) {
   if (seat === message.you) return "you";
@@ -113,11 +178,11 @@ function actionLabel(action) {
     case "catch": return "Catch " + name(action.target);
     case "challenge": return "Challenge";
     case "accept": return view.phase.count ? "Accept (draw " + view.phase.count + ")" : "Accept";
-    case "color": return COLOR_NAMES[action.color] || action.color;
+    case "color": return COLORS[action.color] ? COLORS[action.color].mark + " " + colorWord(action.color) : action.color;
     default: {
       const parts = [action.verb.replace(/[_-]/g, " ")];
-      if (action.card) parts.push(action.card);
-      if (action.color) parts.push(COLOR_NAMES[action.color] || action.color);
+      if (action.card) parts.push(cardInfo(action.card).name);
+      if (action.color) parts.push(colorWord(action.color));
       if (action.target !== null) parts.push(name(action.target));
       return parts.join(" ");
     }
@@ -126,7 +191,7 @@ function actionLabel(action) {
 
 function variantLabel(action) {
   const parts = [];
-  if (action.color) parts.push(COLOR_NAMES[action.color] || action.color);
+  if (action.color) parts.push((COLORS[action.color] ? COLORS[action.color].mark + " " : "") + colorWord(action.color));
   if (action.target !== null) parts.push("with " + name(action.target));
   return parts.join(", ") || "play";
 }
@@ -142,7 +207,7 @@ function statusText() {
   const mine = view.current_player === message.you;
   const who = mine ? "Your turn" : name(view.current_player) + "'s turn";
   const prompts = {
-    play: mine ? "play a highlighted card or draw" : "playing",
+    play: mine ? "play a raised card or draw" : "playing",
     drawn: mine ? "play the card you drew, or keep it" : "deciding on the drawn card",
     penalty: "draw " + phase.count,
     challenge: mine ? "challenge the Wild Draw Four, or accept and draw " + phase.count : "challenge or accept the Wild Draw Four",
@@ -161,16 +226,22 @@ function render() {
   document.body.dataset.over = view.is_over;
   document.body.dataset.you = you === null ? "" : you;
   document.body.dataset.current = view.current_player;
-  $("rules").textContent = table.rules;
+  document.body.dataset.autopilot = you !== null && table.autopilot[you];
+  document.body.classList.toggle("watching", you === null);
+  if (!$("rules").textContent) $("rules").textContent = table.title;
+  $("rules").title = "the rules of this table: " + table.rules;
   $("round").textContent = table.started ? "round " + (view.rounds.length + 1 - (view.is_over ? 1 : 0)) : "";
   renderLobby();
   renderSeats();
   renderMiddle();
   $("status").textContent = (you === null && table.started ? "Watching · " : "") + statusText();
+  renderTimer();
+  $("autopilot-note").hidden = !(you !== null && table.autopilot[you] && !view.is_over);
   renderActions();
   renderHand();
   renderFeed();
   renderResults();
+  renderRematch();
   if (!$("picker").hidden && !view.legal_actions.some((a) => a.text === $("picker").dataset.first)) closePicker();
 }
 
@@ -178,11 +249,16 @@ function renderLobby() {
   const { table, you } = message;
   $("lobby").hidden = table.started;
   if (table.started) return;
-  $("invite").value = location.origin + "/t/" + table.id;
+  $("invite-row").hidden = !invite || (you === null && !linkCode);
+  $("invite").value = location.origin + "/t/" + table.id + (invite ? "#join=" + invite : "");
+  $("watch").value = location.origin + "/t/" + table.id;
   const open = table.kinds.filter((k) => k === "open").length;
-  $("join-box").hidden = !(you === null && open > 0);
+  $("join-box").hidden = !(you === null && open > 0 && invite);
   $("start").hidden = you !== 0;
-  $("lobby-note").textContent = open ? open + " open seat(s): a bot takes each one still open at the start." : "Every seat is taken.";
+  let note = open ? open + " open seat(s): a bot takes each one still open at the start." : "Every seat is taken.";
+  if (you === null && open > 0 && !invite) note = "You are watching: ask a player for the invitation link to take a seat.";
+  if (table.turn_seconds) note += " Turn timer: " + table.turn_seconds + " s (the autopilot plays a seat whose time runs out).";
+  $("lobby-note").textContent = note;
 }
 
 // What the last action did to each seat, from the structured events: who acted, who was
@@ -195,14 +271,16 @@ function seatNews() {
     const seat = Number(view.last_action.split(":")[0]);
     if (Number.isInteger(seat)) news.acted.add(seat);
   }
+  const drew = {};
   for (const e of view.events) {
     if (e.kind === "deal" || e.kind === "round-end" || e.kind === "reshuffle") continue;
     if (e.seat !== null) news.acted.add(e.seat);
     if (e.target !== null && e.target !== e.seat) news.targeted.add(e.target);
-    if (e.kind === "draw" && e.count) note(e.seat, "drew " + e.count);
+    if (e.kind === "draw" && e.count) drew[e.seat] = (drew[e.seat] || 0) + e.count;
     else if (e.kind === "uno") note(e.seat, "UNO!");
     else if (e.kind === "caught") note(e.seat, "caught");
   }
+  for (const [seat, count] of Object.entries(drew)) note(seat, "drew " + count);
   return news;
 }
 
@@ -217,20 +295,22 @@ function renderSeats() {
     if (seat === you) classes.push("you");
     if (news.acted.has(seat)) classes.push("acted");
     if (news.targeted.has(seat)) classes.push("targeted");
-    const badges = el("div", {});
+    const badges = el("div", { class: "badges" });
     for (const text of news.notes[seat] || []) badges.append(el("span", { class: "badge news" }, text));
     if (table.kinds[seat] === "bot") badges.append(el("span", { class: "badge" }, "bot"));
     if (table.kinds[seat] === "open") badges.append(el("span", { class: "badge" }, "open"));
-    if (!table.online[seat] && table.kinds[seat] === "human") badges.append(el("span", { class: "badge off" }, "away"));
+    if (table.autopilot[seat]) badges.append(el("span", { class: "badge autopilot" }, "autopilot"));
+    else if (!table.online[seat] && table.kinds[seat] === "human") badges.append(el("span", { class: "badge off" }, "away"));
     if (seat === view.dealer) badges.append(el("span", { class: "badge" }, "dealer"));
     if (view.uno_exposed.includes(seat)) badges.append(el("span", { class: "badge uno" }, "1 card, no UNO"));
     if (view.left.includes(seat)) badges.append(el("span", { class: "badge" }, "out"));
+    const count = view.hand_sizes[seat];
     const node = el("div", { class: classes.join(" "), "data-seat": seat },
       el("div", { class: "name" }, seatName + (seat === you ? " (you)" : "")),
-      el("div", {}, el("span", { class: "count" }, String(view.hand_sizes[seat])), " cards · ", String(view.scores[seat]), " pts"),
+      el("div", {}, el("span", { class: "count" }, String(count)), count === 1 ? " card · " : " cards · ", String(view.scores[seat]), " pts"),
       badges);
     const shown = view.visible_hands[String(seat)];
-    if (shown) node.append(el("div", { class: "shown" }, ...shown.map((c) => cardNode(c, "small"))));
+    if (shown) node.append(el("div", { class: "shown" }, ...sortedHand(shown).map((c) => cardNode(c, "small"))));
     box.append(node);
   });
 }
@@ -239,16 +319,42 @@ function renderMiddle() {
   const view = message.view;
   $("draw-count").textContent = view.draw_pile_size;
   $("discard").replaceChildren(...view.discard_top.slice(-3).map((c) => cardNode(c, "big")));
-  const dot = $("color-dot");
-  dot.style.background = view.color ? "var(--" + { R: "red", Y: "yellow", G: "green", B: "blue" }[view.color] + ")" : "#555";
-  dot.title = "colour to match: " + (view.color_name || "none yet");
-  dot.dataset.color = view.color || "";
-  $("direction").textContent = view.direction > 0 ? "↻" : "↺";
+  const chip = $("color-chip");
+  const color = view.color && COLORS[view.color] ? view.color : null;
+  chip.className = "chip " + (color || "none");
+  chip.querySelector(".mark").textContent = color ? COLORS[color].mark : "";
+  chip.querySelector(".word").textContent = color ? COLORS[color].word : "no colour yet";
+  chip.title = "colour to match: " + (color ? COLORS[color].word : "none yet");
+  chip.dataset.color = view.color || "";
+  $("direction").textContent = view.direction > 0 ? "↻ clockwise" : "↺ anticlockwise";
   $("direction").title = view.direction > 0 ? "play goes left (clockwise)" : "play goes right";
 }
 
+function timeLeft() {
+  const left = message.table.time_left;
+  if (left === null || left === undefined) return null;
+  return Math.max(0, left - (performance.now() - receivedAt) / 1000);
+}
+
+function renderTimer() {
+  const { table } = message;
+  const left = timeLeft();
+  const box = $("timer");
+  box.hidden = left === null;
+  document.body.dataset.timer = left === null ? "" : "on";
+  if (left === null) return;
+  $("timer-bar").style.width = Math.min(100, (100 * left) / table.turn_seconds) + "%";
+  box.classList.toggle("low", left < 5);
+  const seat = table.turn_seat;
+  const who = seat === message.you ? "you have" : name(seat) + " has";
+  box.title = who + " " + Math.ceil(left) + " s left";
+  const status = $("status");
+  const base = status.textContent.replace(/ · \d+ s left$/, "");
+  status.textContent = base + " · " + Math.ceil(left) + " s left";
+}
+
 function renderActions() {
-  const { view, you } = message;
+  const { view, you, table } = message;
   const box = $("actions");
   box.replaceChildren();
   if (view.is_over && view.rounds.length) {  // the results panel (and the record) after it was closed
@@ -256,11 +362,14 @@ function renderActions() {
     button.addEventListener("click", () => { $("results").hidden = false; });
     box.append(button);
   }
+  if (you !== null && table.autopilot[you]) return;  // the autopilot plays: nothing to press but "I'm back"
   for (const action of view.legal_actions) {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
+    const classes = [outOfTurn ? "oot" : ""];
+    if (action.verb === "color" && COLORS[action.color]) classes.push("swatch", action.color);
     const button = el("button", { type: "button", "data-action": action.text, "data-verb": action.verb,
-      class: outOfTurn ? "oot" : "" }, actionLabel(action));
+      class: classes.join(" ").trim() }, actionLabel(action));
     button.addEventListener("click", () => act(action.text));
     box.append(button);
   }
@@ -268,7 +377,7 @@ function renderActions() {
   const hand = new Set(view.hand);
   for (const action of view.legal_actions) {
     if (action.verb === "play" && action.card && !hand.has(action.card) && action.seat === you) {
-      const button = el("button", { type: "button", "data-action": action.text }, "play " + action.card);
+      const button = el("button", { type: "button", "data-action": action.text }, "play " + cardInfo(action.card).name);
       button.addEventListener("click", () => act(action.text));
       box.append(button);
     }
@@ -276,15 +385,16 @@ function renderActions() {
 }
 
 function renderHand() {
-  const view = message.view;
+  const { view, table, you } = message;
   const box = $("hand");
   box.replaceChildren();
   const plays = {};
+  const autopilot = you !== null && table.autopilot[you];
   for (const action of view.legal_actions) {
     if (action.verb === "play" && action.card) (plays[action.card] = plays[action.card] || []).push(action);
   }
-  for (const text of view.hand) {
-    const variants = plays[text] || [];
+  for (const text of sortedHand(view.hand)) {
+    const variants = autopilot ? [] : plays[text] || [];
     const node = cardNode(text, "", "button");
     node.type = "button";
     if (variants.length) {
@@ -301,11 +411,12 @@ function playCard(text, variants) {
   if (variants.length === 1) { act(variants[0].text); return; }
   const picker = $("picker");
   picker.dataset.first = variants[0].text;
-  $("picker-title").textContent = "Play " + (message.view.cards[text] ? message.view.cards[text].name : text) + ":";
+  $("picker-title").textContent = "Play " + cardInfo(text).name + ":";
   const box = $("picker-choices");
   box.replaceChildren();
   for (const action of variants) {
-    const button = el("button", { type: "button", "data-action": action.text, class: action.color || "" }, variantLabel(action));
+    const classes = action.color && COLORS[action.color] ? "swatch " + action.color : "";
+    const button = el("button", { type: "button", "data-action": action.text, class: classes }, variantLabel(action));
     button.addEventListener("click", () => { closePicker(); act(action.text); });
     box.append(button);
   }
@@ -314,23 +425,19 @@ function playCard(text, variants) {
 
 function closePicker() { $("picker").hidden = true; }
 
-function actionText(text) {
-  // "1: play R7" -> "Bob: play R7"
-  const found = /^(\d+): (.*)$/.exec(text);
-  if (!found) return text;
-  const seatName = message.table.names[Number(found[1])];
-  return (seatName === undefined ? found[1] : seatName) + ": " + found[2];
-}
-
 function renderFeed() {
   const { view, table } = message;
-  if (table.version === lastVersion) return;
-  lastVersion = table.version;
+  // before the start nothing has happened yet (the deal is told when the game starts, with the
+  // names of the players who took the seats)
+  if (!table.started || table.version === lastVersion) return;
   const feed = $("feed");
-  const lines = view.events.map((e) => el("li", { "data-kind": e.kind }, e.text));
-  if (view.last_action) lines.unshift(el("li", { class: "move" }, actionText(view.last_action)));
+  if (lastVersion === -1) feed.replaceChildren();
+  lastVersion = table.version;
+  // newest first: this action's sentences, in the order they happened, above the older ones
+  const lines = view.feed.map((text) => el("li", {}, text));
   for (const line of lines.reverse()) feed.prepend(line);
-  while (feed.children.length > 60) feed.lastElementChild.remove();
+  while (feed.children.length > 200) feed.lastElementChild.remove();
+  feed.parentElement.scrollTop = 0;
 }
 
 function renderResults() {
@@ -350,7 +457,7 @@ function renderResults() {
   const rows = [el("tr", {}, ...head)];
   table.names.forEach((seatName, seat) => {
     const cells = [el("td", {}, seatName)];
-    if (hands) cells.push(el("td", { class: "left-hand" }, ...(hands[seat] || []).map((c) => cardNode(c, "small"))));
+    if (hands) cells.push(el("td", { class: "left-hand" }, ...sortedHand(hands[seat] || []).map((c) => cardNode(c, "small"))));
     cells.push(el("td", {}, last ? String(last.points[seat]) : ""), el("td", {}, String(view.scores[seat])));
     rows.push(el("tr", { "data-seat": seat }, ...cells));
   });
@@ -371,14 +478,27 @@ function renderResults() {
   $("results").hidden = false;
 }
 
-// -- lobby buttons -------------------------------------------------------------
+function renderRematch() {
+  const { view, table, you } = message;
+  const seated = you !== null;
+  $("rematch").hidden = !(view.is_over && seated && !table.rematch);
+  const go = $("go-rematch");
+  go.hidden = !table.rematch;
+  if (!table.rematch) return;
+  go.href = "/t/" + encodeURIComponent(table.rematch);
+  go.textContent = seated ? "Go to the rematch" : "Watch the rematch";
+  if (seated && token) localStorage.setItem("unorules:" + table.rematch, token);  // the same seat there
+  if (askedRematch) location.href = go.href;
+}
+
+// -- buttons -------------------------------------------------------------------
 
 async function join() {
   let response, answer;
   try {
     response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/join", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: $("join-name").value }),
+      body: JSON.stringify({ name: $("join-name").value, invite }),
     });
     answer = await response.json();
   } catch (error) {
@@ -391,26 +511,48 @@ async function join() {
   if (socket) socket.close(); // reconnects with the new token
 }
 
-async function copyInvite() {
+async function copyLink(event) {
   // The clipboard API exists only on https and localhost: on a home network's http address the
   // link is selected and the older copy command used instead.
-  const input = $("invite");
+  const button = event.currentTarget;
+  const input = $(button.dataset.for);
   input.select();
   let copied = false;
   try {
     if (navigator.clipboard) { await navigator.clipboard.writeText(input.value); copied = true; }
   } catch (error) { copied = false; }
   if (!copied) copied = document.execCommand && document.execCommand("copy");
-  $("copy").textContent = copied ? "Copied" : "Select and copy";
-  setTimeout(() => { $("copy").textContent = "Copy"; }, 2000);
+  button.textContent = copied ? "Copied" : "Select and copy";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+}
+
+function setColourBlind(on) {
+  document.body.classList.toggle("colour-blind", on);
+  $("colour-blind").checked = on;
+  localStorage.setItem("unorules:colour-blind", on ? "on" : "off");
+}
+
+function toggleRules(show) {
+  const pop = $("rules-pop");
+  pop.hidden = show === undefined ? !pop.hidden : !show;
+  $("rules").setAttribute("aria-expanded", String(!pop.hidden));
 }
 
 function main() {
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("join").addEventListener("click", join);
-  $("copy").addEventListener("click", copyInvite);
+  $("copy").addEventListener("click", copyLink);
+  $("copy-watch").addEventListener("click", copyLink);
   $("picker-cancel").addEventListener("click", closePicker);
   $("results-close").addEventListener("click", () => { $("results").hidden = true; });
+  $("back").addEventListener("click", () => send({ type: "back" }));
+  $("rematch").addEventListener("click", () => { askedRematch = true; send({ type: "rematch" }); });
+  $("rules").addEventListener("click", () => toggleRules());
+  $("rules-close").addEventListener("click", () => toggleRules(false));
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") toggleRules(false); });
+  $("colour-blind").addEventListener("change", (event) => setColourBlind(event.target.checked));
+  setColourBlind(localStorage.getItem("unorules:colour-blind") === "on");
+  setInterval(() => { if (message && message.table.time_left !== null) renderTimer(); }, 250);
   setConnection("offline", "connecting…");
   connect();
 }
