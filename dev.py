@@ -222,6 +222,7 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
         Step("ruff", [PY, "-m", "ruff", "check", "."]),
         Step("ruff-format", [PY, "-m", "ruff", "format", "--check", "."]),
         Step("mypy", [PY, "-m", "mypy", *typed_packages()]),
+        Step("imports", [BIN / "lint-imports", "--config", ROOT / ".importlinter"]),
         Step("mypy-scripts", [PY, "-m", "mypy", *typed_scripts()]),
         Step("pytest", [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", *marker, *pytest_args]),
         Step(

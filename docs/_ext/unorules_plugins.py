@@ -32,6 +32,7 @@ from sphinx.errors import ExtensionError
 
 import unorules
 from unorules import hookspecs
+from unorules.plugin import summary as plugin_summary
 from unorules.ruleset import CORE_EVENTS, ENTRY_POINT_GROUP
 
 HOOKS = sorted(name for name, f in vars(hookspecs).items() if callable(f) and hasattr(f, "unorules_spec"))
@@ -126,7 +127,7 @@ def plugin_page(name: str, plugin: Any, shipped: dict[str, Any] | None = None) -
     name, for the ones it requires; by default :func:`shipped_plugins`)."""
     if shipped is None:
         shipped = shipped_plugins()
-    summary = getattr(plugin, "summary", "") or ""
+    summary = plugin_summary(plugin)
     out = [f".. _plugin-{name}:\n", _heading(f"{name}", "=", over=True)]
     if summary:
         out.append(f"*{summary}*\n")
@@ -245,8 +246,7 @@ def events_page(plugins: dict[str, Any]) -> str:
 
 def index_page(plugins: dict[str, Any]) -> str:
     rows = "\n".join(
-        f"   * - :ref:`{n} <plugin-{n}>`\n     - {_cell(getattr(p, 'summary', '') or '')}"
-        for n, p in plugins.items()
+        f"   * - :ref:`{n} <plugin-{n}>`\n     - {_cell(plugin_summary(p))}" for n, p in plugins.items()
     )
     toctree = "\n".join(f"   {n}" for n in [*plugins, "events"])
     return f"""\
