@@ -249,7 +249,7 @@ VERSION_TESTS = [
     "2",
     "-p",
     "no:cacheprovider",
-    "tests/test_compiled_hooks.py",
+    "tests/test_hook_calls.py",
     "tests/test_canonical.py",
     "tests/test_plugin_api.py",
     "tests/test_plugin_loading.py",
