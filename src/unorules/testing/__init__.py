@@ -1,6 +1,7 @@
 """Tools for testing unorules plugins.
 
-Here: :func:`arrange_deck` and :func:`rearranged` for scenario tests, and,
+Here: :func:`arrange_deck` and :func:`rearranged` for scenario tests,
+:func:`draft_of` for tests of a draft's mechanics, and,
 loaded on first use, :class:`Replay`, the invariant checks
 (:func:`check_state`, :func:`check_replay_game`, :class:`InvariantViolation`,
 ...) and the conformance runner (:func:`run_conformance`,
@@ -24,7 +25,9 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from unorules.actions import Action
 from unorules.cards import Card, parse_cards
+from unorules.draft import Draft
 from unorules.state import GameState
 
 if TYPE_CHECKING:
@@ -69,16 +72,16 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
+    "draft_of",
     "rearranged",
     "run_conformance",
 ]
 
 # Where each lazily loaded name of ``__all__`` lives: the invariants module
-# unless listed here; the two functions below are defined in this module.
+# unless listed here; the functions of _HERE are defined in this module.
+_HERE = ("arrange_deck", "draft_of", "rearranged")
 _ELSEWHERE = {"Replay": "replay", "check_conformance": "conformance", "run_conformance": "conformance"}
-_LAZY = {
-    name: _ELSEWHERE.get(name, "invariants") for name in __all__ if name not in ("arrange_deck", "rearranged")
-}
+_LAZY = {name: _ELSEWHERE.get(name, "invariants") for name in __all__ if name not in _HERE}
 
 
 def __getattr__(name: str) -> Any:
@@ -185,3 +188,29 @@ def rearranged(
         discard_pile=tuple(discard),
         color=color if color is not None else state.color,
     )
+
+
+def draft_of(state: GameState, action: Action | None = None) -> Draft:
+    """A :class:`~unorules.Draft` of the state after ``action`` in ``state``, as
+    ``state.apply`` begins one (``draft.before`` is ``state``, ``draft.action``
+    is ``action``, no events yet), for a test of a mechanic or of a plugin's
+    helper that writes a draft on an arranged position. No hook is called
+    until the test calls a mechanic; ``draft.freeze()`` turns the draft into
+    the next :class:`~unorules.GameState`::
+
+        draft = draft_of(state)
+        draft.move_hands({0: 1, 1: 0})
+        traded = draft.freeze()
+
+    A game goes through its drafts with ``state.apply``: prefer it where an
+    action can bring the position about.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"draft_of takes a GameState, not {type(state).__name__}")
+    fields = state.__dict__.copy()
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = state  # where a draft keeps the state before (Draft.before)
+    draft: Draft = object.__new__(Draft)
+    draft.__dict__.update(fields)
+    return draft
