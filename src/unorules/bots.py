@@ -464,10 +464,10 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
     """The next action of a game played by ``bots`` (one per seat).
 
     Each bot is handed its seat's view (``state.view(seat)``), never the
-    state. The seats that may act out of turn are asked first, in the order of
-    :meth:`~unorules.GameState.seats_to_act` (turn order from the seat to
-    move); the first that acts is taken. Otherwise the current player's bot
-    must choose. If the current player has no legal action (a plugin's phase in
+    state. The seats are asked in the order of
+    :meth:`~unorules.GameState.seats_to_act`: those that may act out of turn
+    first (the first that acts is taken), then the current player's bot,
+    which must choose. If the current player has no legal action (a plugin's phase in
     which another seat must act) and nobody volunteers, the first legal action
     is taken, so a game always moves on.
 
@@ -483,7 +483,7 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
             chosen = _ask(bots[seat], state, seat)
             if chosen is not None:
                 return chosen
-    if seats[0] != current:  # the seat to move has no action and nobody volunteered
+    if current not in seats:  # the seat to move has no action and nobody volunteered
         return state.legal_actions()[0]
     chosen = _ask(bots[current], state, current)
     if chosen is None:
