@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import attrs
 
 from unorules.errors import RulesetError
-from unorules.markers import hookimpl, hookspec
+from unorules.markers import PROJECT, hookimpl, hookspec
 
 __all__ = [
     "EVENT_FIELDS",
@@ -96,7 +96,10 @@ def check_api_version(plugin: Any, what: str) -> None:
 
 
 def _declares(plugin: Any, name: str) -> bool:
-    return getattr(plugin, name, None) is not None
+    """Whether ``plugin`` has the version 1 declaration ``name`` (a method of the
+    same name marked as a hook implementation is a version 2 hook instead)."""
+    value = getattr(plugin, name, None)
+    return value is not None and not hasattr(value, f"{PROJECT}_impl")
 
 
 def _no_check(value: Any) -> Any:
