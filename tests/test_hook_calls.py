@@ -868,6 +868,57 @@ def test_the_note_names_the_innermost_hook_that_raised() -> None:
     assert state.to_json() == before
 
 
+class FailsWhenAsked(Plugin):
+    """Raises in the hook named by ``where`` (the others step aside)."""
+
+    name = "fails-when-asked"
+    api_version = 2
+    requires = ("classic",)
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def _fail(self, hook: str) -> None:
+        if hook == self.where:
+            raise OverflowError(f"{hook} failed")
+
+    @hookimpl
+    def on_starter(self) -> None:
+        self._fail("on_starter")
+
+    @hookimpl
+    def visible_hands(self) -> list[int]:
+        self._fail("visible_hands")
+        return []
+
+    @hookimpl
+    def explain_illegal(self) -> None:
+        self._fail("explain_illegal")
+
+
+@pytest.mark.parametrize(
+    ("hook", "doing"),
+    [
+        ("on_starter", "while dealing a new game"),
+        ("visible_hands", "while showing seat 1 its view"),
+        ("explain_illegal", "while explaining why 1: draw is refused"),
+    ],
+)
+def test_the_note_says_what_the_game_was_doing(hook: str, doing: str) -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[FailsWhenAsked(hook)])
+    # Seat 0 is to move (dealer 1): seat 1's draw is refused, and explained.
+    state = Ruleset.from_names(["classic"]).new_game(players=2, seed=0, dealer=1).replace(ruleset=rules)
+    asks: dict[str, Callable[[], object]] = {
+        "on_starter": lambda: rules.new_game(players=2, seed=0),
+        "visible_hands": lambda: state.view(1),
+        "explain_illegal": lambda: state.apply("1: draw"),
+    }
+    with pytest.raises(OverflowError, match=f"{hook} failed") as raised:
+        asks[hook]()
+    (note,) = raised.value.__notes__
+    assert f"raised by plugin 'fails-when-asked' in hook {hook!r} {doing} (rule set " in note
+
+
 def test_an_error_no_hook_implementation_raised_gets_no_note() -> None:
     class ListsOnly(Plugin):
         """Lists a verb nobody carries out."""
