@@ -268,10 +268,8 @@ class SetsAside(V2):
         draft.set_extra("sets-aside.card", card)
         return None  # classic still turns the starter up
 
-    # Under another method name: a method named set_aside_cards is refused (see
-    # test_plugin_api_v2's xfail test).
-    @hookimpl(specname="set_aside_cards")
-    def aside(self, state: GameState) -> Iterable[Card]:
+    @hookimpl
+    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
         self.calls.append(("set_aside_cards", state))
         card = state.extra("sets-aside.card")
         return () if card is None else (card,)

@@ -130,8 +130,7 @@ class Declares(Plugin):
     extras = (ExtraSpec("declares.secret", "hidden"), ExtraSpec("declares.public", "shown", public=True))
     testing = TestHints(max_round_actions=10**7)
 
-    # The hook, under another method name: see test_plugin_api_v2's xfail test
-    # of a method named set_aside_cards.
+    # The hook under another method name (pluggy's specname).
     @hookimpl(specname="set_aside_cards")
     def aside(self, state: GameState) -> Iterable[Card]:
         return (Card.parse("R1"),)

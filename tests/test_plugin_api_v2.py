@@ -74,11 +74,7 @@ def test_a_plugin_not_written_against_version_2_is_refused_pointing_to_the_migra
     assert Ruleset.from_names(["classic"], plugins=[_plugin(api_version=2)]).names == ("classic", "tested")
 
 
-# The v1 declarations that are not also a v2 hook's name (set_aside_cards: see the xfail test below).
-V1_ONLY = sorted(VERSION_1_DECLARATIONS - {"set_aside_cards"})
-
-
-@pytest.mark.parametrize("declaration", V1_ONLY)
+@pytest.mark.parametrize("declaration", sorted(VERSION_1_DECLARATIONS))
 def test_a_version_2_plugin_declaring_a_version_1_attribute_is_refused_naming_it(declaration: str) -> None:
     plugin = _plugin(api_version=2, **{declaration: ("play",)})
     with pytest.raises(RulesetError) as raised:
@@ -111,19 +107,21 @@ class SetsAsideByItsHooksName(Plugin):
 
     @hookimpl
     def set_aside_cards(self, state: GameState) -> Iterable[Card]:
+        return (_card("R1"),)
+
+
+def test_a_set_aside_cards_hook_method_is_not_taken_for_the_version_1_declaration() -> None:
+    # 'Moving to version 2', step 6: the set_aside_cards method becomes the hook
+    # of that name (this was refused as the version 1 declaration until c1ffbb7).
+    rules = Ruleset.from_names(["classic"], plugins=[SetsAsideByItsHooksName()])
+    assert rules.set_aside_cards(rules.new_game(players=2, seed=0)) == (_card("R1"),)
+
+    def set_aside_cards(self: object, state: GameState) -> Iterable[Card]:
         return ()
 
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: unorules.plugin.check_api_version counts a non-None attribute 'set_aside_cards' "
-    "as a version 1 declaration (VERSION_1_DECLARATIONS), so a version 2 plugin implementing the "
-    "set_aside_cards hook with a method of that name, as docs/writing-plugins.rst's 'Moving to "
-    "version 2' (step 6) says to, is refused",
-)
-def test_a_set_aside_cards_hook_method_is_not_taken_for_the_version_1_declaration() -> None:
-    rules = Ruleset.from_names(["classic"], plugins=[SetsAsideByItsHooksName()])
-    assert rules.set_aside_cards(rules.new_game(players=2, seed=0)) == ()
+    unmarked = _plugin(api_version=2, set_aside_cards=set_aside_cards)  # version 1's plain method
+    with pytest.raises(RulesetError, match="declares set_aside_cards, which plugin API version 2 replaced"):
+        Ruleset.from_names(["classic"], plugins=[unmarked])
 
 
 # -- hook methods checked when the rule set is built -------------------------------------------
