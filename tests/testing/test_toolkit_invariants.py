@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import ClassVar
 
 import pytest
 from toolkit_broken_plugins import (
@@ -28,7 +28,6 @@ from toolkit_broken_plugins import (
 
 from unorules import (
     Action,
-    Card,
     Draft,
     GameState,
     Outcome,
@@ -131,34 +130,6 @@ def test_cards_counts_the_cards_a_plugin_declares_set_aside() -> None:
     for state in states:
         assert state.extra("aside") is not None
         check_cards(state)
-
-
-class SetsAsideByMethodName(ForgetsTheSetAside):
-    """Sets a card aside like ``SetsAsideACard`` and says so in a method named
-    after the hook, as the docs' migration notes have it (``set_aside_cards``
-    becomes a hook of the same name)."""
-
-    name = "sets-aside-by-method-name"
-
-    @hookimpl
-    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
-        card: Any = state.extra("aside")
-        return () if card is None else (card,)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: unorules.plugin.check_api_version refuses every plugin with a non-None "
-    "attribute 'set_aside_cards' as a version-1 declaration (VERSION_1_DECLARATIONS), so a v2 "
-    "@hookimpl method implementing the set_aside_cards hook is refused with a RulesetError",
-)
-def test_a_set_aside_cards_method_is_taken_as_the_hook() -> None:
-    rules = rules_with(SetsAsideByMethodName())
-    state = rules.new_game(players=2, seed=1)
-    aside = state.extra("aside")
-    assert aside is not None
-    assert rules.set_aside_cards(state) == (aside,)
-    check_cards(state)
 
 
 def test_cards_catches_a_card_set_aside_without_saying_so() -> None:

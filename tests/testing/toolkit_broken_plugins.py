@@ -209,11 +209,8 @@ class SetsAsideACard(_SetsAsideAtTheDeal):
 
     name = "sets-aside"
 
-    # The hook under another method name (pluggy's ``specname``): a method named
-    # ``set_aside_cards`` is refused as the version-1 declaration of that name, an
-    # engine bug (test_toolkit_invariants.py::test_a_set_aside_cards_method_is_taken_as_the_hook).
-    @hookimpl(specname="set_aside_cards")
-    def cards_set_aside(self, state: GameState) -> Iterable[Card]:
+    @hookimpl
+    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
         card: Any = state.extra("aside")
         return () if card is None else (card,)
 
