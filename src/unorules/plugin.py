@@ -363,9 +363,10 @@ VERB_USES = ("turn", "any")
 
 
 def summary(plugin: Any) -> str:
-    """The first line of a plugin's docstring (its class's, else its module's)."""
+    """The first line of a plugin's docstring (its class's, else its module's),
+    without its full stop: the line ``unorules rules`` lists."""
     doc = type(plugin).__doc__
     if not doc or type(plugin).__doc__ == Plugin.__doc__:
         module = sys.modules.get(type(plugin).__module__)
         doc = getattr(module, "__doc__", None) or ""
-    return doc.strip().splitlines()[0].strip() if doc.strip() else ""
+    return doc.strip().splitlines()[0].strip().removesuffix(".") if doc.strip() else ""

@@ -104,20 +104,7 @@ def test_every_installed_plugin_reads_in_plain_words() -> None:
 
 SPEC = "classic,jump-in,stacking stack_mix=on target_score=200"
 
-SUMMARY_ATTRIBUTE_BUG = (
-    "bug in unorules.serve.describe: plugin_title and _plugin_words read the Plugin.summary attribute, "
-    "which plugin API version 2 removed (the summary is the first line of the plugin's docstring, "
-    "unorules.plugin.summary(plugin)), so every title falls back to the plugin's name ('Seven-o', "
-    "not '7-0') and the words keep the title ('7-0: a 0 passes ...')"
-)
-LOST_TITLES_BUG = (
-    "bug in the classic and stacking plugins: moving summary to the docstring's first line lost their "
-    "titles: classic's reads 'The classic 108-card game: ...' (was 'Classic UNO: the 108-card deck, ...'), "
-    "stacking's 'R-STACK: Draw Two on Draw Two, ...' (was 'Stacking: answer a Draw Two ...')"
-)
 
-
-@pytest.mark.xfail(strict=True, reason=SUMMARY_ATTRIBUTE_BUG)
 def test_plugin_titles_and_words_come_from_each_plugins_summary_line() -> None:
     assert plugin_title("seven-o") == "7-0"
     assert plugin_title("penalties") == "Table penalties"
@@ -126,21 +113,19 @@ def test_plugin_titles_and_words_come_from_each_plugins_summary_line() -> None:
     assert seven_o["doc"].startswith("A 0 passes every hand to the next seat")
 
 
-@pytest.mark.xfail(strict=True, reason=LOST_TITLES_BUG)
 def test_the_summary_lines_of_classic_and_stacking_begin_with_their_titles() -> None:
     plugins = installed_plugins()
     assert summary(plugins["classic"]).startswith("Classic UNO: ")
     assert summary(plugins["stacking"]).startswith("Stacking: ")
 
 
-@pytest.mark.xfail(strict=True, reason=f"{SUMMARY_ATTRIBUTE_BUG}; and {LOST_TITLES_BUG}")
 def test_a_rule_set_title_is_its_plugins_titles() -> None:
     assert ruleset_title(SPEC) == "Classic UNO + Jump-in + Stacking"
 
 
 def test_a_rule_set_is_shown_by_name_with_its_rules_in_words(tmp_path: Path) -> None:
     spec = SPEC
-    # The title's words: test_a_rule_set_title_is_its_plugins_titles (xfail, two bugs).
+    # The title's words: test_a_rule_set_title_is_its_plugins_titles.
     title = ruleset_title(spec)
     assert title == " + ".join(plugin_title(name) for name in ("classic", "jump-in", "stacking"))
     described = ruleset_data(spec)

@@ -165,7 +165,10 @@ def is_playable(state: Position, seat: int, card: Card) -> bool:
 
 
 class ClassicPlugin(Plugin):
-    """The classic 108-card game: deal, match, action cards, UNO, scoring to 500."""
+    """Classic UNO: the 108-card deck, action cards, UNO calls, scoring to 500.
+
+    The classic 108-card game: deal, match, action cards, UNO, scoring to 500.
+    """
 
     name = "classic"
     api_version = 2

@@ -167,7 +167,10 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
 
 
 class StackingPlugin(Plugin):
-    """R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing."""
+    """Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows.
+
+    R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing.
+    """
 
     name = "stacking"
     api_version = 2
