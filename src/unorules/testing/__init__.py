@@ -25,9 +25,8 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from unorules.actions import Action
 from unorules.cards import Card, parse_cards
-from unorules.draft import Draft
+from unorules.draft import draft_of
 from unorules.state import GameState
 
 if TYPE_CHECKING:
@@ -188,29 +187,3 @@ def rearranged(
         discard_pile=tuple(discard),
         color=color if color is not None else state.color,
     )
-
-
-def draft_of(state: GameState, action: Action | None = None) -> Draft:
-    """A :class:`~unorules.Draft` of the state after ``action`` in ``state``, as
-    ``state.apply`` begins one (``draft.before`` is ``state``, ``draft.action``
-    is ``action``, no events yet), for a test of a mechanic or of a plugin's
-    helper that writes a draft on an arranged position. No hook is called
-    until the test calls a mechanic; ``draft.freeze()`` turns the draft into
-    the next :class:`~unorules.GameState`::
-
-        draft = draft_of(state)
-        draft.move_hands({0: 1, 1: 0})
-        traded = draft.freeze()
-
-    A game goes through its drafts with ``state.apply``: prefer it where an
-    action can bring the position about.
-    """
-    if not isinstance(state, GameState):
-        raise TypeError(f"draft_of takes a GameState, not {type(state).__name__}")
-    fields = state.__dict__.copy()
-    fields["last_action"] = action
-    fields["events"] = ()
-    fields["_legal"] = state  # where a draft keeps the state before (Draft.before)
-    draft: Draft = object.__new__(Draft)
-    draft.__dict__.update(fields)
-    return draft
