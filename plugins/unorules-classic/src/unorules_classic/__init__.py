@@ -110,7 +110,6 @@ from unorules import (
     PLAY,
     Action,
     Card,
-    Color,
     Draft,
     Event,
     EventSpec,

@@ -78,10 +78,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from unorules import (
-    PLAY,
     Action,
     Card,
     Draft,
@@ -90,7 +89,6 @@ from unorules import (
     GameState,
     Option,
     Plugin,
-    Rng,
     Ruleset,
     RulesetError,
     hookimpl,

@@ -73,7 +73,7 @@ None.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from unorules import (
     Action,
