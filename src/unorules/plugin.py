@@ -19,6 +19,7 @@ import attrs
 
 from unorules.errors import RulesetError
 from unorules.markers import PROJECT, hookimpl, hookspec
+from unorules.texts import check_template
 
 __all__ = [
     "EVENT_FIELDS",
@@ -230,6 +231,10 @@ EVENT_FIELDS = frozenset({"seat", "cards", "rule", "target", "count", "color", "
 """The typed fields of :class:`~unorules.Event` an :class:`EventSpec` may
 describe; values in ``event.data`` are described as ``"data.NAME"``."""
 
+EventText = str | Callable[[Any], str]
+"""An event's text: a template, or a function of the event (as the reader's
+view holds it) returning the template for it."""
+
 
 @attrs.frozen
 class EventSpec:
@@ -244,6 +249,18 @@ class EventSpec:
     field of :class:`~unorules.Event` (``"seat"``, ``"cards"``, ``"target"``,
     ``"count"``, ``"color"``, ``"private"``, ``"rule"``) or ``"data.NAME"``
     for a plugin-specific value in ``event.data``."""
+    text: EventText = ""
+    """How the event reads, from any seat's point of view: a template such as
+    ``"{seat} stacked {cards}: {target} must draw {count} or stack"``, or a
+    function of the event returning the template for it (when the words
+    depend on a value: a late call, a bluff). :mod:`unorules.narrate` fills
+    it in for a reader: ``{seat}`` is "you" for the reader's own seat, else
+    the player's name; ``{seat:'s}`` is "your" or "Ann's"; ``{seat:was}`` is
+    a verb agreeing with the seat; ``{cards}`` the cards, or "2 cards" for a
+    reader who may not see them; ``{count:card}`` "a card", "4 cards". The
+    fields a template names must be among :attr:`fields`; "" (no text) reads
+    as the kind and the seat, and the shipped plugins' tests refuse it.
+    See "Events in words" on the Writing plugins page."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:
@@ -252,6 +269,13 @@ class EventSpec:
                     f"event {self.kind!r}: unknown field {field!r}; "
                     f"use one of {sorted(EVENT_FIELDS)} or 'data.NAME'"
                 )
+        if isinstance(self.text, str):
+            check_template(self.text, {f for f, _ in self.fields}, f"event {self.kind!r}")
+        elif not callable(self.text):
+            raise ValueError(
+                f"event {self.kind!r}: text must be a template (str) or a function of the event "
+                f"returning one, not {self.text!r}"
+            )
 
 
 @attrs.frozen
