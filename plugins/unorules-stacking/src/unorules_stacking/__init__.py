@@ -185,6 +185,7 @@ class StackingPlugin(Plugin):
                 ("target", "the seat that must answer"),
                 ("count", "the stack's size in cards"),
             ),
+            "{seat} stacked {cards}: {target} must draw {count} or stack",
         ),
     )
     requires = ("classic",)
