@@ -455,6 +455,8 @@ def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed
     )
     human.say("bots: " + ", ".join(f"seat {s}: {b.name}" for s, b in enumerate(bots) if s != me))
     deal = state.view(me)
+    for line in words.deal_words(deal, me):
+        human.say(line)
     human.say(Text("you are dealt ").append_text(words.cards(deal.hand)))
     finished = 0
     try:
@@ -467,25 +469,21 @@ def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed
             for line in words.describe(before, after, me):
                 human.say(line)
             if action.seat != me:
-                human.recap.append(words.recap_words(action))
+                human.recap.append(words.recap_words(after, me))
             if len(state.rounds) != finished:
                 for result in state.rounds[finished:]:
-                    human.say(Text(words.round_words(result, me), style="bold"))
+                    human.say(Text(style="bold").append_text(words.round_words(result, after, me)))
                 human.console.print(scores_table(state, me, finished))
                 finished = len(state.rounds)
                 human.recap.clear()
                 if not state.is_over:
+                    for line in words.deal_words(after, me):
+                        human.say(line)
                     human.say(Text("a new round is dealt: you hold ").append_text(words.cards(after.hand)))
     except Quit as stop:
         if stop.eof:
             raise Failure("the input ended before the game did") from None
         human.say("game stopped")
         return EXIT_OK
-    assert state.outcome is not None
-    winners = state.outcome.winners
-    if me in winners:
-        verdict = "you won!"
-    else:
-        verdict = " and ".join(f"seat {s}" for s in winners) + (" wins" if len(winners) == 1 else " win")
-    human.say(Text(f"game over ({state.outcome.reason}): {verdict}", style="bold"))
+    human.say(Text(words.outcome_words(state.view(me), me), style="bold"))
     return EXIT_OK
