@@ -12,7 +12,7 @@ the actions, one per line, in action notation::
     [Termination "target score"]
 
     2: play R7
-    0: draw        # a comment runs to the end of the line
+    0: play R+2    # seat 1 drew 2 cards as a penalty
     ...
 
 Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
@@ -33,7 +33,10 @@ Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
 
 Other headers (``Event``, ``Date``, ``Bots``, ...) are kept as they are.
 ``#`` starts a comment (whole lines or after an action); blank lines are
-ignored. :meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
+ignored. :meth:`Session.record` writes after each action what else it did,
+as a spectator reads it (:mod:`unorules.narrate`): the draws it made, a
+stack, a trade of hands, the end of a round and the next deal.
+:meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
 line number of a bad line; :meth:`GameRecord.replay` checks every action and
 raises :class:`RecordReplayError` naming the line and the rule of the first
 one the rules refuse.
@@ -64,6 +67,7 @@ import attrs
 from unorules.actions import Action
 from unorules.cards import Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.narrate import Narrator
 from unorules.rng import Seed
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
@@ -76,6 +80,7 @@ __all__ = [
     "RecordReplayError",
     "Session",
     "SessionError",
+    "comment",
     "play_bots",
 ]
 
@@ -132,7 +137,9 @@ class GameRecord:
     the ``termination`` reason, plus any other ``headers``.
 
     ``lines`` holds the line number of each action when the record was parsed
-    (for error messages); it takes no part in equality.
+    (for error messages) and ``comments`` the comment written after each
+    action ("" for none; :meth:`dumps` writes them back); neither takes part
+    in equality.
     """
 
     ruleset: str
@@ -146,6 +153,7 @@ class GameRecord:
     headers: tuple[tuple[str, str | int], ...] = ()
     lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
     header_lines: tuple[tuple[str, int], ...] = attrs.field(default=(), eq=False, repr=False)
+    comments: tuple[str, ...] = attrs.field(default=(), eq=False, repr=False)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -173,7 +181,10 @@ class GameRecord:
         out = ["# unorules game record"]
         out += [f"[{name} {json.dumps(value)}]" for name, value in self.header_items()]
         out.append("")
-        out += [str(action) for action in self.actions]
+        comments = self.comments
+        for index, action in enumerate(self.actions):
+            comment = " ".join(comments[index].split()) if index < len(comments) else ""
+            out.append(f"{action}  # {comment}" if comment else str(action))
         return "\n".join(out) + "\n"
 
     def to_data(self) -> dict[str, Any]:
@@ -232,6 +243,7 @@ class GameRecord:
         headers: dict[str, tuple[int, str | int]] = {}
         actions: list[Action] = []
         lines: list[int] = []
+        comments: list[str] = []
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
             if not line:
@@ -249,7 +261,9 @@ class GameRecord:
             except NotationError as exc:
                 raise RecordFormatError(f"not an action: {exc}", number) from None
             lines.append(number)
-        return cls._from_headers(headers, tuple(actions), tuple(lines))
+            comments.append(raw.partition("#")[2].strip())
+        record = cls._from_headers(headers, tuple(actions), tuple(lines))
+        return attrs.evolve(record, comments=tuple(comments)) if any(comments) else record
 
     @classmethod
     def _from_headers(
@@ -474,8 +488,39 @@ class Session:
         self._states.pop()
         return self._history.pop()
 
-    def record(self) -> GameRecord:
-        """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over)."""
+    def why_not_take_back(self, seat: int) -> str | None:
+        """Why ``seat`` may not take its last action back now, in words, or ``None``
+        when it may (see :meth:`take_back`)."""
+        own = [i for i, action in enumerate(self._history) if action.seat == seat]
+        if not own:
+            return f"seat {seat} has taken no action to take back"
+        last = own[-1]
+        after = self._history[last + 1 :]
+        if after:
+            seats = list(dict.fromkeys(f"seat {a.seat}" for a in after))
+            others = ", ".join(seats[:-1]) + " and " + seats[-1] if len(seats) > 1 else seats[0]
+            return f"{others} acted after it: an action can be taken back only before anyone else acts"
+        before, now = self._states[last], self._states[last + 1]
+        if len(now.rounds) != len(before.rounds) or now.is_over:
+            return "it ended the round"
+        if now.draw_pile != before.draw_pile or now.rng != before.rng or any(e.private for e in now.events):
+            return "it brought cards to light (a draw, a shuffle): what was seen cannot be unseen"
+        return None
+
+    def take_back(self, seat: int) -> Action:
+        """Take back ``seat``'s last action, as a friendly game allows: only while it is
+        the last action of the game (nobody else has acted since), and only when it
+        showed nobody a hidden card (no draw, no shuffle) and did not end the round.
+        Returns the action; :class:`SessionError` says why not, and changes nothing."""
+        why = self.why_not_take_back(seat)
+        if why is not None:
+            raise SessionError(f"cannot take back seat {seat}'s last action: {why}")
+        return self.undo()
+
+    def record(self, *, comments: bool = True) -> GameRecord:
+        """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over),
+        with ``comments`` saying after each action what else it did, in words, as a
+        spectator reads it (:func:`comment`)."""
         try:
             spec = self.ruleset.spec_text
         except RulesetError as exc:
@@ -491,7 +536,17 @@ class Session:
             result=result,
             termination=termination,
             headers=tuple(self.headers.items()),
+            comments=tuple(comment(state) for state in self._states[1:]) if comments else (),
         )
+
+
+def comment(state: GameState) -> str:
+    """What the action that led to ``state`` did besides itself, in words, as a spectator
+    reads it (cards in notation, sentences joined by "; "): the comment a record writes
+    after the action; "" when the action did nothing more than its own words say."""
+    view = state.public_view()
+    said = Narrator(state.ruleset).step(view.last_action, view.events, own=False)
+    return "; ".join(s.render(card=str) for s in said)
 
 
 def play_bots(
