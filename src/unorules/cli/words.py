@@ -128,14 +128,15 @@ def skipped(before: SeatView, after: SeatView, action: Action) -> list[int]:
     return []
 
 
-def describe(before: SeatView, after: SeatView, me: int) -> list[Text]:
-    """What the last action did, in plain words for ``me`` (``after`` is ``me``'s view after it):
-    the narrated sentences, the first as the headline and the rest indented, without the end
-    of a round and the next deal (the round's own lines say them)."""
+def describe(before: SeatView, after: SeatView, me: int, *, rounds: bool = False) -> list[Text]:
+    """What the last action did, in plain words for ``me`` (``after`` is ``me``'s view after it;
+    ``me`` -1 for a spectator): the narrated sentences, the first as the headline and the rest
+    indented, without the end of a round and the next deal unless ``rounds`` (``play`` says them
+    with the scores)."""
     action = after.last_action
     if action is None:
         return []
-    events = [e for e in after.events if e.kind not in ROUND_EVENTS]
+    events = [e for e in after.events if rounds or e.kind not in ROUND_EVENTS]
     said = Narrator(after.rules, me).step(action, events)
     lines = [sentence(s) if i == 0 else Text("  ").append_text(sentence(s)) for i, s in enumerate(said)]
     if len(after.rounds) != len(before.rounds) or after.is_over:
