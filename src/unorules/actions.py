@@ -140,10 +140,15 @@ class Action:
     """
 
     seat: int
+    """The seat acting."""
     verb: str
+    """What it does: ``"play"``, ``"draw"``, ... or a plugin's verb (:func:`register_verb`)."""
     card: Card | None = None
+    """The card played (or named), if the verb takes one."""
     color: Color | None = None
+    """The colour named (a wild's, a wild starter's), if any."""
     target: int | None = None
+    """The other seat the action names (a seat caught, a seat to trade hands with), if any."""
 
     def __new__(
         cls,
@@ -198,13 +203,14 @@ class Action:
         color: Color | None = None,
         target: int | None = None,
     ) -> Action:
-        """The interned action with these fields (no check of the verb's shape)."""
+        """The interned action of ``seat`` doing ``verb`` with ``card``, ``color``
+        and ``target`` (no check of the verb's shape)."""
         action = _INTERNED.get((seat, verb, card, color, target))
         return cls(seat, verb, card, color, target) if action is None else action
 
     @classmethod
     def parse(cls, text: str, default_seat: int | None = None) -> Action:
-        """Parse action notation such as ``"1: play W+4 B"`` (case-insensitive).
+        """Parse ``text``, action notation such as ``"1: play W+4 B"`` (case-insensitive).
 
         Without a ``"<seat>:"`` prefix the action belongs to ``default_seat``;
         with neither, parsing fails.

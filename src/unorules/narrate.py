@@ -79,12 +79,12 @@ reshuffling, ending a round): never the description of the action itself."""
 
 
 def card_words(card: Card) -> str:
-    """A card as words: "yellow 5", "red Draw Two", "Wild Draw Four"."""
+    """``card`` in words: "yellow 5", "red Draw Two", "Wild Draw Four"."""
     return card.name
 
 
 def color_words(color: Color) -> str:
-    """A colour as a word: "red"."""
+    """``color`` as a word: "red"."""
     return color.name.lower()
 
 
@@ -268,7 +268,7 @@ _ORDINALS = ("", "", "second ", "third ", "fourth ", "fifth ")
 
 
 def relative_names(players: int, me: int) -> list[str]:
-    """Names of the seats as ``me`` sees them around the table: "you", "the
+    """Names of the ``players`` seats as ``me`` sees them around the table: "you", "the
     player to your left" (the next seat in the starting direction), "the
     player to your right", "the player opposite you" (four seats), "the
     second player to your left" ... Give them to :class:`Narrator` as ``names``."""
@@ -407,18 +407,20 @@ class Narrator:
 
     # -- a whole step ---------------------------------------------------------------------------
 
-    def step(self, action: Action | None, events: Sequence[Event]) -> list[Sentence]:
+    def step(self, action: Action | None, events: Sequence[Event], *, own: bool = True) -> list[Sentence]:
         """What ``action`` did, given its ``events`` (as the reader's view holds
         them), one sentence per thing that happened, nothing said twice: the
         action's own sentence is left out when one of its events says it (a
         plugin's event by the same seat about the same card: a stack, a
         jump-in; a catch's "caught"), a seat's draws of one kind (for the turn,
         as a penalty) make one sentence each, and the draw for the turn says the
-        ``draw`` action. ``action`` ``None`` (a fresh deal) tells the events."""
+        ``draw`` action. ``action`` ``None`` (a fresh deal) tells the events;
+        ``own`` false leaves out the action's own sentence (where the action
+        is written already, as in a record)."""
         events = _merge_draws(events)
         out: list[Sentence] = []
         saying = None if action is None else next((e for e in events if _says(e, action)), None)
-        if action is not None and saying is None:
+        if own and action is not None and saying is None:
             named = any(action.target in (e.seat, e.target) for e in events if e.kind not in CORE_MECHANICS)
             out.append(self.action(action, target=not named))
         for event in events:
@@ -474,5 +476,6 @@ def _says(event: Event, action: Action) -> bool:
 
 def narrate(view: SeatView, names: Sequence[str] | None = None) -> list[Sentence]:
     """What the last action of ``view`` did, in words for the view's seat (or a
-    spectator): :meth:`Narrator.view` with the view's rule set."""
+    spectator), seats named by ``names``: :meth:`Narrator.view` with the view's
+    rule set."""
     return Narrator(view.rules, view.seat, names).view(view)

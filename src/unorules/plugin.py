@@ -192,7 +192,8 @@ def one_of(*values: Any) -> Callable[[Any], Any]:
 
 
 def positive_int(value: Any) -> int:
-    """A check accepting positive integers (and their decimal strings)."""
+    """A check accepting positive integers (and their decimal strings): ``value``
+    as an ``int``, else ``ValueError``."""
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -201,7 +202,8 @@ def positive_int(value: Any) -> int:
 
 
 def switch(value: Any) -> bool:
-    """A check accepting ``True``/``False`` and ``"on"``/``"off"`` (also yes/no, 1/0)."""
+    """A check accepting ``True``/``False`` and ``"on"``/``"off"`` (also yes/no, 1/0):
+    ``value`` as a ``bool``, else ``ValueError``."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()

@@ -92,8 +92,9 @@ _HEADER = re.compile(r"^\[([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]$")
 
 
 class RecordError(UnorulesError, ValueError):
-    """A game record that cannot be read or replayed; ``line`` is the line
-    number (from 1) of the bad line, or ``None`` when no line is to blame."""
+    """A game record that cannot be read or replayed: ``message`` says why; ``line``
+    is the line number (from 1) of the bad line, or ``None`` when no line is to
+    blame (the message then starts with it)."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
@@ -106,9 +107,10 @@ class RecordFormatError(RecordError):
 
 
 class RecordReplayError(RecordError):
-    """A record whose game the rules refuse: the first illegal action (its
-    ``line``, the ``action`` and the ``rule`` that forbids it), a rule set or
-    deal that cannot be built, or a ``Result`` header the game contradicts."""
+    """A record whose game the rules refuse (``message`` says how): the first
+    illegal action (its ``line``, the ``action`` and the ``rule`` that forbids
+    it), a rule set or deal that cannot be built, or a ``Result`` header the
+    game contradicts."""
 
     def __init__(
         self, message: str, line: int | None = None, action: Action | None = None, rule: str | None = None
@@ -143,17 +145,29 @@ class GameRecord:
     """
 
     ruleset: str
+    """The rule set's canonical spec text (``Ruleset.spec_text``), the ``Ruleset`` header."""
     players: int
+    """The number of seats, the ``Players`` header."""
     actions: tuple[Action, ...] = ()
+    """The game's actions, in order."""
     seed: int | str | None = None
+    """The seed of the deal (``Seed``), or ``None`` with an arranged deck alone."""
     deck: tuple[Card, ...] | None = None
+    """An arranged deck, top card first (``Deck``), or ``None``."""
     dealer: int | None = None
+    """The first dealer's seat (``Dealer``), or ``None`` for the rule set's choice."""
     result: str = "*"
+    """The winning seats joined by commas (``Result``), ``"*"`` while the game goes on."""
     termination: str | None = None
+    """Why the game ended (``Termination``), or ``None``."""
     headers: tuple[tuple[str, str | int], ...] = ()
+    """Every other header, as ``(name, value)`` pairs in their order (``Event``, ``Human``, ...)."""
     lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    """The line number of each action in the parsed text, or ``None`` for a record not parsed."""
     header_lines: tuple[tuple[str, int], ...] = attrs.field(default=(), eq=False, repr=False)
+    """The line number of each header in the parsed text, as ``(name, line)`` pairs."""
     comments: tuple[str, ...] = attrs.field(default=(), eq=False, repr=False)
+    """The comment after each action ("" for none), as parsed or as :meth:`Session.record` wrote it."""
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -204,7 +218,8 @@ class GameRecord:
 
     @classmethod
     def from_data(cls, data: Any) -> GameRecord:
-        """Read back :meth:`to_data` output (:class:`RecordFormatError` names a bad field)."""
+        """Read back :meth:`to_data` output, ``data`` (:class:`RecordFormatError` names a
+        bad field)."""
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordFormatError(f"record data must be an object with format {RECORD_FORMAT!r}")
         headers: list[str] = [f"[Format {json.dumps(RECORD_FORMAT)}]"]
@@ -408,8 +423,10 @@ class Session:
     state, so undoing is a step back, not a recomputation.
 
     ``ruleset`` is a :class:`~unorules.Ruleset` (of installed plugins, so the
-    record can name it) or its spec text. Without ``seed`` and ``deck`` a
-    random seed is drawn and kept, so the record always replays.
+    record can name it) or its spec text, and ``players`` the number of seats.
+    Without ``seed`` and ``deck`` a random seed is drawn and kept, so the record
+    always replays; ``deck`` arranges the deck and ``dealer`` names the first
+    dealer (as :meth:`Ruleset.new_game <unorules.Ruleset.new_game>` takes them).
     ``headers`` are extra record headers (``{"Event": "club night"}``).
     """
 
@@ -562,7 +579,9 @@ def play_bots(
     :func:`unorules.sim.play_game` seeds it (the deal from ``f"{seed}/{index}"``,
     the bot of seat ``s`` from ``f"{seed}/{index}/{s}"``), so it is the game the
     simulation played. A game that raises or does not end within
-    ``max_actions`` is recorded up to that point, with a ``Failure`` header."""
+    ``max_actions`` is recorded up to that point, with a ``Failure`` header.
+    ``ruleset`` is the rule set, ``bots`` the bot of each seat by name
+    (:data:`unorules.bots.BOTS`), ``headers`` more record headers."""
     from unorules.bots import make_bot, next_action
 
     extra: dict[str, str | int] = {"Bots": ",".join(bots), "Run": f"{seed}", "Game": index}

@@ -157,7 +157,8 @@ class Hooks:
     ``visible_hands`` are ``None`` when no plugin implements them, so that the
     mechanics skip them; the others always answer. The hooks whose results
     are concatenated (``legal_actions``, ``visible_hands``, ``set_aside_cards``)
-    answer a sequence, or ``None`` for nothing."""
+    answer a sequence, or ``None`` for nothing. Built from the rule set's
+    pluggy hook ``relay``."""
 
     __slots__ = tuple(_MODES)
 
@@ -592,7 +593,8 @@ class Ruleset:
         return actions
 
     def play_table(self, seat: int, players: int) -> Mapping[Card, tuple[Action, ...]]:
-        """:meth:`play_actions` of ``seat`` for every card of the deck, by card."""
+        """:meth:`play_actions` of ``seat`` at a table of ``players`` seats for every
+        card of the deck, by card (worked out once per seat and table size)."""
         key = (seat, players)
         table = self._play_tables.get(key)
         if table is None:
@@ -609,7 +611,9 @@ class Ruleset:
         deck: Iterable[str | Card] | str | None = None,
         dealer: int | None = None,
     ) -> GameState:
-        """Deal the first round of a new game.
+        """Deal the first round of a new game of ``players`` seats
+        (:data:`MIN_PLAYERS` to :data:`MAX_PLAYERS`; a plugin's ``check_game``
+        hook may allow fewer counts).
 
         ``seed`` is an integer (any :class:`numbers.Integral`, numpy integers
         included: the same seed as the ``int`` of equal value), a string, or

@@ -17,7 +17,7 @@ __all__ = ["check_template", "template_fields"]
 
 
 def template_fields(text: str) -> list[tuple[str, str]]:
-    """The ``(field, format spec)`` pairs a template names, in order, with
+    """The ``(field, format spec)`` pairs the template ``text`` names, in order, with
     ``data[NAME]`` as ``"data.NAME"`` and an index dropped (``cards[0]`` is
     ``"cards"``). ``ValueError`` for a template ``str.format`` cannot read
     (an unmatched brace) or a field that is not a plain name."""
