@@ -132,6 +132,7 @@ def _problems_of_class(path: str, cls: type, options: str) -> Iterator[str]:
             if name not in notes:
                 yield f"{path}.{name}: the field has no docstring (write one under it)"
             continue
+        function: Any
         if isinstance(member, property):
             function = member.fget
         elif isinstance(member, functools.cached_property):
