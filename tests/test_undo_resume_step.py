@@ -212,3 +212,18 @@ def test_a_records_comments_say_what_each_action_did(tmp_path: Path) -> None:
     assert any("went out and won the round" in c for c in commented)
     assert not any(re.search(r"drew [RYGBW]", c) for c in commented)
     assert not any(RULE_ID.search(c) for c in commented)
+
+
+def test_two_identical_playable_cards_are_one_numbered_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen in the issue's transcript: a hand holding R9 twice read "2:R9 2:R9" with "1" and "2"
+    both playing R9; each card is one choice, numbered once."""
+    hands = ["R9 R9 G3 G4 B5 B6 Y7", "R3 R4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
+    session = Session("classic", 3, deck=arrange_deck(hands, "R2", dealer=2), dealer=2, headers={"Human": 0})
+    saved = tmp_path / "nines.unorules"
+    saved.write_text(session.record().dumps(), encoding="utf-8")
+    code, out, _ = _run(["play", "--resume", str(saved)], "quit\n", monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "your hand (7 cards): 1:R9 1:R9 Y7 G3 G4 B5 B6" in out
+    assert "or: 2:draw" in out

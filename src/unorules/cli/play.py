@@ -209,7 +209,7 @@ class TerminalPlayer:
         for action in mine:
             if action.verb == "play" and action.card is not None:
                 plays.setdefault(action.card, []).append(action)
-        for card in words.sorted_hand(view.hand):
+        for card in dict.fromkeys(words.sorted_hand(view.hand)):  # two R9s are one choice
             if card in plays:
                 found.append(Entry(words.card(card), tuple(plays[card]), card))
         held = set(view.hand)
