@@ -88,7 +88,7 @@ def color_words(color: Color) -> str:
     return color.name.lower()
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # a __dict__ keeps the words once made
 class Sentence:
     """One thing that happened, in words: text with its cards and colours kept
     as objects (:attr:`parts`), so that each user interface shows them its way."""
@@ -105,10 +105,25 @@ class Sentence:
     ) -> str:
         """The sentence as text: each card through ``card``, each colour through
         ``color`` (their names by default); ``capital`` upper-cases its first letter."""
-        out = "".join(
-            p if isinstance(p, str) else card(p) if isinstance(p, Card) else color(p) for p in self.parts
-        )
+        if card is card_words and color is color_words:
+            out = self._words
+        else:
+            out = "".join(
+                p if isinstance(p, str) else card(p) if isinstance(p, Card) else color(p) for p in self.parts
+            )
         return out[:1].upper() + out[1:] if capital else out
+
+    @property
+    def _words(self) -> str:
+        """The sentence with its cards' and colours' names, made once."""
+        found: str | None = self.__dict__.get("_made")
+        if found is None:
+            found = "".join(
+                p if isinstance(p, str) else card_words(p) if isinstance(p, Card) else color_words(p)
+                for p in self.parts
+            )
+            object.__setattr__(self, "_made", found)
+        return found
 
     def __str__(self) -> str:
         return self.render()
@@ -289,6 +304,13 @@ def relative_names(players: int, me: int) -> list[str]:
 
 # -- the narrator ------------------------------------------------------------------------------
 
+_TOLD_LIMIT = 1 << 16
+"""The most sentences a rule set keeps made (the cache is emptied when it fills up)."""
+
+
+def _new_told(ruleset: Ruleset) -> dict[Any, Sentence]:
+    return {}
+
 
 class Narrator:
     """Says what happened in a game of ``ruleset``, for the reader ``me`` (a
@@ -332,6 +354,24 @@ class Narrator:
     def event(self, event: Event) -> Sentence:
         """``event`` in words (as the reader's view holds it: cards another seat
         drew privately are not in it, and read as their count)."""
+        if self.strict:
+            return self._event(event)
+        told = self._told
+        key = (event, self.me, self.names)
+        found = told.get(key)
+        if found is None:
+            if len(told) >= _TOLD_LIMIT:
+                told.clear()
+            found = told[key] = self._event(event)
+        return found
+
+    @property
+    def _told(self) -> dict[Any, Sentence]:
+        """The sentences of this rule set's events and actions told so far, by event (or
+        action) and reader: games repeat them (a one-card draw, a play), and each is made once."""
+        return self.ruleset.cached(("unorules.narrate", "told"), _new_told)
+
+    def _event(self, event: Event) -> Sentence:
         spec = self.ruleset.events.get(event.kind)
         fill = _Fill(self)
         try:
@@ -374,6 +414,18 @@ class Narrator:
         """``action`` in words: its verb's text, then the colour it names and
         the seat it chooses when the text does not say them (the seat not with
         ``target`` false: an event of the action names it)."""
+        if self.strict:
+            return self._action(action, target)
+        told = self._told
+        key = (action, target, self.me, self.names)
+        found = told.get(key)
+        if found is None:
+            if len(told) >= _TOLD_LIMIT:
+                told.clear()
+            found = told[key] = self._action(action, target)
+        return found
+
+    def _action(self, action: Action, target: bool) -> Sentence:
         fill = _Fill(self)
         try:
             spec = verb_spec(action.verb)
