@@ -339,7 +339,8 @@ class Plugin:
                               ``"any"`` (also out of turn: an UNO call, a catch, a
                               jump-in ``play``)
     ``phases``                it puts phases into states (:class:`PhaseSpec`)
-    ``events``                it emits event kinds (:class:`EventSpec`)
+    ``events``                it emits event kinds (:class:`EventSpec`), each
+                              with the words it reads as
     ``extras``                it keeps data in ``state.extras`` (:class:`ExtraSpec`)
     ``hookspecs``             it offers hooks of its own to other plugins: a class
                               or module of :data:`hookspec` functions
