@@ -124,6 +124,7 @@ class ShuffleHandsPlugin(Plugin):
                 ("count", "how many cards were dealt"),
                 ("data.sizes", "each seat's new hand size"),
             ),
+            "{seat} gathered every hand, shuffled the {count} cards together and dealt them out again",
         ),
     )
     requires = ("classic",)

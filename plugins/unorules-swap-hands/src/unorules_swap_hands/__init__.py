@@ -117,6 +117,7 @@ class SwapHandsPlugin(Plugin):
                 ("data.received", "how many cards the player received"),
                 ("data.given", "how many cards it gave"),
             ),
+            "{seat} swapped hands with {target}",
         ),
     )
     requires = ("classic",)
