@@ -32,6 +32,7 @@ from unorules.cli.common import (
     build_ruleset,
     parse_options,
     players_arg,
+    players_for,
     random_seed,
     seed_arg,
 )
@@ -51,7 +52,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_rules_arguments(parser)
     parser.add_argument(
-        "--players", type=players_arg, default=4, help="seats at the table, 2 to 10 (default 4)"
+        "--players",
+        type=players_arg,
+        default=None,
+        help="seats at the table, 2 to 10 (default: the rulebook's first player count, else 4)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument(
@@ -410,7 +414,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``unorules play``."""
     options = parse_options(args.option)
     rules = build_ruleset(args.rules, options)
-    players: int = args.players
+    players = args.players = players_for(args.rules, args.players)
     me: int = args.seat
     if not 0 <= me < players:
         raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
