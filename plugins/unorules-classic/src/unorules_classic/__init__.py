@@ -101,8 +101,8 @@ following; each point has a scenario test under ``tests/classic/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from unorules import (
     COLORS,
@@ -110,7 +110,6 @@ from unorules import (
     PLAY,
     Action,
     Card,
-    Color,
     Draft,
     Event,
     EventSpec,
@@ -124,7 +123,9 @@ from unorules import (
     Rng,
     RoundResult,
     Ruleset,
+    RulesetError,
     StateFormatError,
+    TestHints,
     hookimpl,
     one_of,
     positive_int,
@@ -132,7 +133,15 @@ from unorules import (
 )
 from unorules.validate import require
 
-__all__ = ["ClassicPlugin", "is_playable", "plugin"]
+__all__ = [
+    "ClassicPlugin",
+    "HouseRules",
+    "banned_last_card",
+    "calls_before_playing",
+    "house_rules",
+    "is_playable",
+    "plugin",
+]
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTION_KINDS = ("S", "R", "+2")
@@ -162,6 +171,107 @@ def is_playable(state: Position, seat: int, card: Card) -> bool:
             return not any(c.color is color for c in state.hands[seat])
         return True
     return card.color is state.color or card.kind == state.discard_pile[-1].kind
+
+
+_BANS: dict[str, Callable[[Card], bool] | None] = {
+    "none": None,
+    "wild": lambda card: card.color is None,
+    "draw": lambda card: card.kind in ("+2", "W+4"),
+    "action": lambda card: card.number is None,
+}
+"""Which cards ``last_card_ban`` keeps from being a seat's last card (R-HOUSE-LAST-CARD)."""
+
+
+class HouseRules(NamedTuple):
+    """Classic's house-rule options of one rule set, read once (:func:`house_rules`)."""
+
+    plain: bool
+    """No house-rule option differs from its default: the rules reference as it is."""
+    ban: Callable[[Card], bool] | None
+    """Whether a card may not be a last card (R-HOUSE-LAST-CARD), or ``None``."""
+    forced: bool
+    """R-HOUSE-FORCED-PLAY: a seat holding a playable card may not draw."""
+    limit: int
+    """R-HOUSE-HAND-CAP: the hand size from which a seat may not draw for its turn (0: none)."""
+    call: str
+    """When UNO is called (R-UNO-CALL, R-HOUSE-UNO-CALL, R-HOUSE-SILENT-UNO)."""
+    false_penalty: int
+    """R-HOUSE-FALSE-UNO: the cards a false call or catch costs (0: not offered)."""
+    misplay: int
+    """R-HOUSE-MISPLAY: the cards a misplay costs (0: misplays are refused)."""
+    blocked_draw: bool
+    """R-HOUSE-BLOCKED-DRAW: a blocked round is a draw."""
+    double: bool
+    """R-HOUSE-DOUBLE-SCORE: round points count double."""
+    last_draw: bool
+    """R-OUT-LAST-DRAW: the next seat draws for a last Draw Two or Wild Draw Four
+    (false: R-HOUSE-NO-LAST-DRAW)."""
+
+
+_HOUSE_KEY = ("classic", "house-rules")
+
+
+def _read_house_rules(ruleset: Ruleset) -> HouseRules:
+    options = ruleset.options
+    ban = _BANS[options["last_card_ban"]]
+    forced = bool(options["forced_play"])
+    limit = int(options["hand_limit"])
+    call = str(options["uno_call"])
+    false_penalty = int(options["false_uno_penalty"])
+    misplay = int(options["misplay_penalty"])
+    blocked_draw = options["blocked_round"] == "draw"
+    double = bool(options["double_score"])
+    last_draw = options["last_draw_card"] == "draws"
+    plain = (
+        ban is None
+        and not forced
+        and not limit
+        and call == "two-cards"
+        and not false_penalty
+        and not misplay
+        and not blocked_draw
+        and not double
+        and last_draw
+    )
+    return HouseRules(
+        plain, ban, forced, limit, call, false_penalty, misplay, blocked_draw, double, last_draw
+    )
+
+
+def house_rules(ruleset: Ruleset) -> HouseRules:
+    """The house-rule options of classic in ``ruleset``, read once per rule set."""
+    return ruleset.cached(_HOUSE_KEY, _read_house_rules)
+
+
+def banned_last_card(state: Position, seat: int, card: Card) -> bool:
+    """Whether ``card`` is all ``seat`` holds and ``last_card_ban`` keeps it from
+    going out on it (R-HOUSE-LAST-CARD): such a card is not playable."""
+    hand = state.hands[seat]
+    if len(hand) != 1:
+        return False
+    ban = house_rules(state.ruleset).ban
+    return ban is not None and ban(card)
+
+
+def calls_before_playing(state: Position) -> bool:
+    """Whether a seat may call UNO before laying its next-to-last card: the rule
+    set's ``uno_call`` is ``two-cards`` (R-UNO-CALL) or ``playable``
+    (R-HOUSE-UNO-CALL); with ``one-card`` a seat calls only once it holds one
+    card, with ``silent`` never (R-HOUSE-SILENT-UNO)."""
+    return house_rules(state.ruleset).call in ("two-cards", "playable")
+
+
+def _whole(least: int, what: str) -> Callable[[Any], int]:
+    """A check accepting 0 (off) or a whole number from ``least``."""
+
+    def check(value: Any) -> int:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or (value != 0 and value < least):
+            raise ValueError(f"{value!r} is not 0 (off) or {what}")
+        return value
+
+    return check
 
 
 class ClassicPlugin(Plugin):
@@ -243,6 +353,26 @@ class ClassicPlugin(Plugin):
                 ("data.guilty", "whether the player held a card of the previous colour"),
             ),
         ),
+        EventSpec(
+            "false-uno",
+            "A seat caught a seat that could not be caught, or called UNO when it was not about to "
+            "hold one card, and drew the penalty for it (R-HOUSE-FALSE-UNO).",
+            (
+                ("seat", "the seat that made the false catch or call"),
+                ("target", "the seat it caught (none for a call)"),
+                ("count", "the penalty cards it draws"),
+            ),
+        ),
+        EventSpec(
+            "misplay",
+            "A seat tried to play a card it may not play: it kept the card, drew the penalty and lost "
+            "its turn (R-HOUSE-MISPLAY).",
+            (
+                ("seat", "the seat that misplayed"),
+                ("cards", "the card it tried to play"),
+                ("count", "the penalty cards it draws"),
+            ),
+        ),
     )
     options = (
         Option("target_score", 500, "points that end the game (R-WIN)", positive_int, "a positive integer"),
@@ -253,7 +383,13 @@ class ClassicPlugin(Plugin):
             one_of("winner-takes-all", "low-score"),
             "winner-takes-all, low-score",
         ),
-        Option("uno_penalty", 2, "cards drawn when caught without UNO (R-UNO-CATCH)", one_of(2, 4), "2, 4"),
+        Option(
+            "uno_penalty",
+            2,
+            "cards drawn when caught without UNO (R-UNO-CATCH); 6 is a house rule (R-HOUSE-UNO-6)",
+            one_of(2, 4, 6),
+            "2, 4, 6",
+        ),
         Option("wd4_points", 50, "points of a Wild Draw Four (R-SCORE)", one_of(50, 70), "50, 70"),
         Option(
             "opening_reverse",
@@ -292,6 +428,81 @@ class ClassicPlugin(Plugin):
             one_of("choose-color", "redraw"),
             "choose-color, redraw",
         ),
+        # The house rules people play (R-HOUSE-*): each off by default.
+        Option(
+            "last_card_ban",
+            "none",
+            "R-HOUSE-LAST-CARD: which cards may not be a seat's last card: none, any wild (wild), "
+            "a Draw Two or Wild Draw Four (draw), any but a number card (action)",
+            one_of("none", "wild", "draw", "action"),
+            "none, wild, draw, action",
+        ),
+        Option(
+            "forced_play",
+            False,
+            "R-HOUSE-FORCED-PLAY: a seat holding a playable card must play one instead of drawing",
+            switch,
+            "on, off",
+        ),
+        Option(
+            "hand_limit",
+            0,
+            "R-HOUSE-HAND-CAP: a seat holding this many cards may not draw for its turn and passes "
+            "if it cannot play (0: no limit)",
+            _whole(1, "a number of cards"),
+            "0 (no limit) or a number of cards, e.g. 20",
+        ),
+        Option(
+            "uno_call",
+            "two-cards",
+            "when UNO is called: holding two cards, before the next-to-last card (R-UNO-CALL); "
+            "only once holding one card, or only with a card to play next (R-HOUSE-UNO-CALL); "
+            "never, nobody being caught (R-HOUSE-SILENT-UNO)",
+            one_of("two-cards", "one-card", "playable", "silent"),
+            "two-cards, one-card, playable, silent",
+        ),
+        Option(
+            "false_uno_penalty",
+            0,
+            "R-HOUSE-FALSE-UNO: cards drawn by a seat that catches a seat that called, or calls UNO "
+            "when not about to hold one card (0: such a catch or call is refused)",
+            _whole(1, "a number of cards"),
+            "0 (off) or a number of cards, e.g. 2",
+        ),
+        Option(
+            "misplay_penalty",
+            0,
+            "R-HOUSE-MISPLAY: cards drawn by a seat that tries to play a card it may not play, "
+            "keeping the card and losing the turn (0: such a play is refused)",
+            _whole(1, "a number of cards"),
+            "0 (off) or a number of cards, e.g. 1",
+        ),
+        Option(
+            "blocked_round",
+            "fewest-points",
+            "R-HOUSE-BLOCKED-DRAW: a blocked round is won by the fewest hand points, or is a draw "
+            "nobody scores",
+            one_of("fewest-points", "draw"),
+            "fewest-points, draw",
+        ),
+        Option(
+            "double_score",
+            False,
+            "R-HOUSE-DOUBLE-SCORE: every round's points count double",
+            switch,
+            "on, off",
+        ),
+        Option(
+            "last_draw_card",
+            "draws",
+            "after a last Draw Two or Wild Draw Four: the next seat still draws (R-OUT-LAST-DRAW), "
+            "or nothing more happens, a common reading the rules contradict (R-HOUSE-NO-LAST-DRAW)",
+            one_of("draws", "no-draw"),
+            "draws, no-draw",
+        ),
+    )
+    testing = TestHints(
+        option_values={"hand_limit": (14, 25), "false_uno_penalty": (2,), "misplay_penalty": (1,)}
     )
 
     # -- building ---------------------------------------------------------------
@@ -376,6 +587,22 @@ class ClassicPlugin(Plugin):
             draft.phase = Phase("color", card=top)
         return True
 
+    # -- house rules that refuse each other ------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        house = house_rules(ruleset)
+        if house.false_penalty and house.call == "silent":
+            raise RulesetError(
+                "false_uno_penalty makes false UNO calls and catches cost cards (R-HOUSE-FALSE-UNO), "
+                "but with uno_call=silent nobody calls or catches (R-HOUSE-SILENT-UNO): keep one"
+            )
+        if house.misplay and ruleset.options.get("enforcement") == "table":
+            raise RulesetError(
+                "misplay_penalty charges a misplay at once (R-HOUSE-MISPLAY), but penalties' "
+                "enforcement=table lets it stand unless another seat catches it (R-PEN-ILLEGAL): keep one"
+            )
+
     # -- checking states read from outside ----------------------------------------------
 
     @hookimpl(trylast=True)
@@ -390,12 +617,14 @@ class ClassicPlugin(Plugin):
         phase = state.phase
         name = phase.name
         hand = state.hands[seat]
+        rules = state.ruleset
+        house = rules.cached(_HOUSE_KEY, _read_house_rules)
         acts: list[Action] = []
         if name == "play":
             color = state.color
             discard = state.discard_pile
             top_kind = discard[-1].kind
-            bluffs = state.ruleset.options["challenge"]
+            bluffs = rules.options["challenge"]
             matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
             for card in hand:
                 c = card.color
@@ -405,30 +634,39 @@ class ClassicPlugin(Plugin):
                 elif c is not color and card.kind != top_kind:
                     continue
                 matching[card] = None
+            if house.ban is not None and len(hand) == 1 and matching and house.ban(hand[0]):
+                matching = {}  # R-HOUSE-LAST-CARD: a banned last card is not playable
             if matching:
                 if state.left:
                     acts = state.play_actions_for(seat, matching)
                 else:  # every seat in the game: the rule set's table of play actions by card
-                    rules = state.ruleset
                     table = rules.play_table(seat, len(state.hands))
                     for card in matching:
                         found = table.get(card)
                         acts += rules.play_actions(seat, card, len(state.hands)) if found is None else found
-            # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-            if state.draw_pile or len(discard) > 1 or not acts:
-                acts.append(_DRAW[seat])
-            if len(hand) == 2 and seat not in state.uno_declared:
-                acts.append(_UNO[seat])
+            if house.plain:
+                # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
+                if state.draw_pile or len(discard) > 1 or not acts:
+                    acts.append(_DRAW[seat])
+                if len(hand) == 2 and seat not in state.uno_declared:
+                    acts.append(_UNO[seat])
+            else:
+                _house_turn_actions(state, seat, hand, matching, house, acts)
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
             playable = is_playable(state, seat, drawn)
             if playable:
                 acts += state.play_actions(seat, drawn)
-            if not playable or state.ruleset.options["drawn_card"] == "may-keep":
+            if not playable or rules.options["drawn_card"] == "may-keep":
                 acts.append(_PASS[seat])
             if len(hand) == 2 and seat not in state.uno_declared:
-                acts.append(_UNO[seat])
+                if house.call == "two-cards" or (house.call == "playable" and playable):
+                    acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
+                elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
+                    acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
+            elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
+                acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
         elif name == "penalty":
             acts.append(_DRAW[seat])
         elif name == "challenge":
@@ -439,13 +677,15 @@ class ClassicPlugin(Plugin):
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
         exposed = state.uno_exposed
-        if exposed:
+        if exposed and house.call != "silent":  # R-HOUSE-SILENT-UNO: nobody is caught
             for other_exposed in exposed:
                 # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
                 acts.append(_UNO[other_exposed])
                 for other in state.active_seats:
                     if other != other_exposed:
                         acts.append(_CATCH[other][other_exposed])
+        if house.false_penalty:
+            _false_catches(state, acts)
         return acts
 
     # -- applying actions ---------------------------------------------------------------
@@ -455,13 +695,24 @@ class ClassicPlugin(Plugin):
         verb = action.verb
         seat = action.seat
         if verb == "play":
-            draft.play(action)
+            house = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules)
+            if house.plain:
+                draft.play(action)
+            elif house.misplay and _misplayed(draft, action, house):
+                _misplay(draft, action, house.misplay)
+            else:
+                draft.play(action)
+                if house.call == "silent" and draft.uno_exposed:
+                    draft.end_exposure((seat,))  # R-HOUSE-SILENT-UNO: nobody is caught
         elif verb == "draw":
             _draw(draft, seat)
         elif verb == "pass":
             if draft.uno_exposed:
                 draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-            draft.pass_turn(1, seat)
+            if draft.phase.name == "play":
+                _stall(draft, seat)  # R-HOUSE-HAND-CAP: a seat at the cap that cannot play passes
+            else:
+                draft.pass_turn(1, seat)
         elif verb == "uno":
             _call_uno(draft, seat)
         elif verb == "catch":
@@ -488,9 +739,9 @@ class ClassicPlugin(Plugin):
         kind = card.kind
         if not draft.hands[seat]:
             # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
-            if kind in ("+2", "W+4"):
+            if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
                 draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
-            draft.end_round(seat, "out")
+            draft.end_round(seat, "out")  # R-HOUSE-NO-LAST-DRAW: without the draw
         elif kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
             draft.pass_turn(1, seat)
         elif kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
@@ -517,8 +768,22 @@ class ClassicPlugin(Plugin):
 
     # -- ending rounds and games --------------------------------------------------------
 
-    @hookimpl(trylast=True)
-    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+    @hookimpl(wrapper=True)
+    def score_round(self, draft: Draft, result: RoundResult) -> Generator[None, Any, Sequence[int] | None]:
+        # Around every plugin's scoring: the house rules that change any round's points.
+        points: Sequence[int] | None = yield
+        house = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules)
+        if house.plain or points is None:
+            return points
+        if house.blocked_draw and result.reason == "blocked":
+            return (0,) * len(points)  # R-HOUSE-BLOCKED-DRAW: a draw, nobody scores
+        if house.double:
+            return tuple(2 * p for p in points)  # R-HOUSE-DOUBLE-SCORE
+        return points
+
+    @hookimpl(trylast=True, specname="score_round")
+    def score_hands(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        """R-SCORE and R-WIN-LOW: the points of the hands left (the ``score_round`` hook)."""
         state = draft
         points = [0] * state.players
         value = state.ruleset.hand_points
@@ -638,11 +903,22 @@ def _draw(draft: Draft, seat: int) -> None:
             draft.pass_turn(1, seat)
         draft.stalled = 0
         return
+    _stall(draft, seat)
+
+
+def _stall(draft: Draft, seat: int) -> None:
+    """``seat`` ended its turn without a card: it drew nothing, or at the hand
+    cap it could not draw (R-HOUSE-HAND-CAP). When every seat in turn has, the
+    round is blocked."""
     stalled = draft.stalled + 1
     draft.stalled = stalled
     if stalled >= len(draft.active_seats):
         # Section 13: nobody can play or draw: the round is blocked. The seat
         # with the fewest hand points wins it; ties go to the lowest seat.
+        # R-HOUSE-BLOCKED-DRAW: or nobody wins it.
+        if draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).blocked_draw:
+            draft.end_round(None, "blocked")
+            return
         value = draft.ruleset.hand_points
         winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
         draft.end_round(winner, "blocked")
@@ -654,14 +930,49 @@ def _call_uno(draft: Draft, seat: int) -> None:
     if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
         draft.end_exposure((seat,))
         draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
-    else:  # R-UNO-CALL, called before the next-to-last card is played
+    elif _true_call(draft, seat):  # R-UNO-CALL, called before the next-to-last card is played
         draft.call_uno(seat)
         draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
+    else:  # R-HOUSE-FALSE-UNO: a call when not about to hold one card
+        penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
+        draft.add_event(Event("false-uno", seat, (), "R-HOUSE-FALSE-UNO", "a false UNO call", count=penalty))
+        draft.draw(seat, penalty, "penalty")
+
+
+def _true_call(draft: Draft, seat: int) -> bool:
+    """Whether ``seat``'s call (not a late one) is about the card it plays
+    next: it holds two cards and the rule set lets it call then, holding a
+    card to play with ``uno_call=playable`` (R-UNO-CALL, R-HOUSE-UNO-CALL)."""
+    if len(draft.hands[seat]) != 2:
+        return False
+    call = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).call
+    if call == "two-cards":
+        return True
+    if call != "playable":
+        return False
+    before = draft.before
+    return before is not None and any(a.verb == "play" for a in before.legal_actions(seat))
 
 
 def _catch(draft: Draft, action: Action) -> None:
     target = action.target
     assert target is not None
+    if target not in draft.uno_exposed:
+        # R-HOUSE-FALSE-UNO: the seat caught had called; its catcher pays.
+        penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
+        draft.add_event(
+            Event(
+                "false-uno",
+                action.seat,
+                (),
+                "R-HOUSE-FALSE-UNO",
+                f"seat {target} had called UNO",
+                target=target,
+                count=penalty,
+            )
+        )
+        draft.draw(action.seat, penalty, "penalty")
+        return
     penalty = draft.ruleset.options["uno_penalty"]
     draft.end_exposure((target,))
     draft.add_event(
@@ -670,6 +981,98 @@ def _catch(draft: Draft, action: Action) -> None:
         )
     )
     draft.draw(target, penalty, "penalty")
+
+
+def _house_turn_actions(
+    state: GameState,
+    seat: int,
+    hand: tuple[Card, ...],
+    matching: Mapping[Card, None],
+    house: HouseRules,
+    acts: list[Action],
+) -> None:
+    """The rest of an ordinary turn's actions under classic's house rules:
+    misplays, drawing or passing, UNO calls (R-HOUSE-*)."""
+    playable = bool(acts)
+    if house.misplay:
+        # R-HOUSE-MISPLAY: every other card may be tried, at a price.
+        for card in dict.fromkeys(hand):
+            if card not in matching:
+                acts += state.play_actions(seat, card)
+    discard = state.discard_pile
+    if house.forced and playable:
+        pass  # R-HOUSE-FORCED-PLAY: a seat that can play must
+    elif house.limit and len(hand) >= house.limit:
+        if not playable:
+            acts.append(_PASS[seat])  # R-HOUSE-HAND-CAP: no draw; the turn passes
+    elif state.draw_pile or len(discard) > 1 or not playable:
+        # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
+        acts.append(_DRAW[seat])
+    declared = state.uno_declared
+    if (
+        len(hand) == 2
+        and seat not in declared
+        and (house.call == "two-cards" or (house.call == "playable" and playable))
+    ):
+        acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
+    elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
+        acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
+
+
+def _may_call_falsely(state: GameState, seat: int) -> bool:
+    """Whether the seat to move may make a false UNO call now (R-HOUSE-FALSE-UNO):
+    it has not called, is not open to a catch (its call would be a late one),
+    and its last action was not already a call (one false call at a time)."""
+    last = state.last_action
+    return (
+        seat not in state.uno_declared
+        and seat not in state.uno_exposed
+        and not (last is not None and last.seat == seat and last.verb == "uno")
+    )
+
+
+def _false_catches(state: GameState, acts: list[Action]) -> None:
+    """R-HOUSE-FALSE-UNO: right after a seat played down to one card having
+    called UNO, any other seat may (wrongly) catch it, once: the first action
+    after the card."""
+    last = state.last_action
+    if last is None or last.verb != "play":
+        return
+    target = last.seat
+    hands = state.hands
+    if len(hands[target]) != 1 or target in state.uno_exposed or target in state.left:
+        return
+    row = _CATCH
+    acts += [row[other][target] for other in state.active_seats if other != target]
+
+
+def _misplayed(draft: Draft, action: Action, house: HouseRules) -> bool:
+    """Whether the play ``action`` is a misplay (R-HOUSE-MISPLAY): on an
+    ordinary turn, a card that does not match or may not be the last card."""
+    card = action.card
+    assert card is not None
+    seat = action.seat
+    before = draft.before
+    if before is None or before.phase.name != "play" or seat != before.current_player:
+        return False
+    if not is_playable(before, seat, card):
+        return True
+    return house.ban is not None and len(before.hands[seat]) == 1 and house.ban(card)
+
+
+def _misplay(draft: Draft, action: Action, penalty: int) -> None:
+    """R-HOUSE-MISPLAY: the seat keeps the card, draws ``penalty`` cards and loses the turn."""
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    if draft.uno_exposed:
+        draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+    draft.withdraw_uno((seat,))  # a call was for a card that was not laid
+    draft.add_event(
+        Event("misplay", seat, (card,), "R-HOUSE-MISPLAY", f"{card} may not be played", count=penalty)
+    )
+    draft.draw(seat, penalty, "penalty")
+    draft.pass_turn(1, seat)
 
 
 def _challenge(draft: Draft, seat: int) -> None:
@@ -719,11 +1122,37 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     verb = action.verb
     phase = state.phase
     current = state.current_player
+    house = house_rules(state.ruleset)
+    if (
+        verb == "play"
+        and action.card is not None
+        and 0 <= seat < state.players
+        and state.hands[seat] == (action.card,)
+        and banned_last_card(state, seat, action.card)
+    ):
+        return (
+            "R-HOUSE-LAST-CARD",
+            f"{action.card} may not be your last card "
+            f"(last_card_ban={state.ruleset.options['last_card_ban']}): draw instead",
+        )
+    if verb in ("catch", "uno") and house.call == "silent":
+        return "R-HOUSE-SILENT-UNO", "nobody calls UNO or is caught in this rule set (uno_call=silent)"
     if verb == "catch":
         return (
             "R-UNO-CATCH",
             f"seat {action.target} cannot be caught now: only a seat holding one card without "
             "having called UNO, before the next player begins their turn",
+        )
+    if verb == "uno" and house.call == "one-card":
+        return (
+            "R-HOUSE-UNO-CALL",
+            "call UNO once you hold one card, before anyone catches you (uno_call=one-card)",
+        )
+    if verb == "uno" and house.call == "playable":
+        return (
+            "R-HOUSE-UNO-CALL",
+            "call UNO holding two cards, one of which you can play now (uno_call=playable), "
+            "or late, before being caught",
         )
     if verb == "uno":
         return (
@@ -750,11 +1179,23 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         return "R-SETUP-STARTER", "the starter is a wild: name its colour first ('color R')"
     if verb in ("challenge", "accept"):
         return "R-CHALLENGE", "only the player told to draw 4 by a Wild Draw Four may challenge or accept it"
+    hand_size = len(state.hands[seat]) if 0 <= seat < state.players else 0
+    at_cap = bool(house.limit) and hand_size >= house.limit and phase.name == "play"
+    if verb == "pass" and at_cap:
+        return "R-HOUSE-HAND-CAP", "at the hand limit a seat passes only when it cannot play: play a card"
     if verb == "pass":
         return "R-TURN-DRAW", "pass only after drawing a playable card, to keep it"
     if verb == "draw" and phase.name == "drawn":
         keep = " or keep it ('pass')" if state.ruleset.options["drawn_card"] == "may-keep" else ""
         return "R-TURN-DRAW", f"one draw per turn: play the card just drawn ({phase.card}){keep}"
+    if verb == "draw" and house.forced:
+        return "R-HOUSE-FORCED-PLAY", "a seat holding a playable card must play one (forced_play=on)"
+    if verb == "draw" and at_cap:
+        return (
+            "R-HOUSE-HAND-CAP",
+            f"a seat holding {house.limit} cards or more may not draw for its turn "
+            f"(hand_limit={house.limit}): play a card, or pass if you cannot",
+        )
     if verb == "draw":
         return "R-TURN-DRAW", "the piles are empty and you can play: play a card"
     if verb == "color":

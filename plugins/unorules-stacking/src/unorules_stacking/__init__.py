@@ -109,7 +109,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from unorules_classic import is_playable
+from unorules_classic import banned_last_card, calls_before_playing, house_rules, is_playable
 
 from unorules import (
     Action,
@@ -171,7 +171,6 @@ class StackingPlugin(Plugin):
 
     name = "stacking"
     api_version = 2
-    api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
     events = (
         EventSpec(
@@ -209,9 +208,13 @@ class StackingPlugin(Plugin):
         hand = state.hands[seat]
         acts: list[Action] = []
         for card in dict.fromkeys(hand):
-            if card.kind in DRAWS and may_stack(state, seat, card, on):
-                acts += state.play_actions(seat, card)
-        if acts and len(hand) == 2 and seat not in state.uno_declared:
+            if (
+                card.kind in DRAWS
+                and may_stack(state, seat, card, on)
+                and not banned_last_card(state, seat, card)
+            ):
+                acts += state.play_actions(seat, card)  # R-HOUSE-LAST-CARD: not a banned last card
+        if acts and len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before laying the next-to-last card
         return acts
 
@@ -255,8 +258,10 @@ class StackingPlugin(Plugin):
             )
         )
         if not draft.hands[seat]:
-            # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts.
-            draft.draw(victim, count, "penalty")
+            # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts
+            # (R-HOUSE-NO-LAST-DRAW: nothing is drawn).
+            if house_rules(draft.ruleset).last_draw:
+                draft.draw(victim, count, "penalty")
             draft.end_round(seat, "out")
             return True
         draft.current_player = victim
