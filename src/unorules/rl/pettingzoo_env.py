@@ -42,7 +42,9 @@ seats, a partners team included) and -1 for every other seat.
 ``reward="points"``: each seat's points as the rule set scores them (the
 round's ``RoundResult.points``, or the final game scores), divided by 100. In
 elimination games a seat that leaves is terminated when it leaves (reward -1
-with ``"win"``, its points so far with ``"points"``). ``max_actions`` truncates
+with ``"win"``, its points so far with ``"points"``); a seat that goes out
+during a round (``last-loses``) stays an agent without actions until the
+game ends, and is rewarded then. ``max_actions`` truncates
 an episode after that many applied actions (no-ops not counted).
 """
 
@@ -272,7 +274,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._actions += 1
             if new.is_over or (self.episode == "round" and len(new.rounds) > len(state.rounds)):
                 self._finish(new)
-            elif new.left != self._left:
+            elif new.left != self._left and len(new.rounds) > len(state.rounds):
+                # Seats that left at a round's end (elimination) are terminated now; a seat
+                # that went out during a round (last-loses) waits for the game's outcome.
                 self._eliminate(new)
                 self._open_window()
             elif self.max_actions is not None and self._actions >= self.max_actions:

@@ -127,6 +127,7 @@ from unorules import (
     StateFormatError,
     TestHints,
     hookimpl,
+    hookspec,
     one_of,
     positive_int,
     switch,
@@ -135,12 +136,15 @@ from unorules.validate import require
 
 __all__ = [
     "ClassicPlugin",
+    "ClassicSpecs",
+    "GoingOut",
     "HouseRules",
     "banned_last_card",
     "calls_before_playing",
     "house_rules",
     "is_playable",
     "plugin",
+    "round_out",
 ]
 
 NUMBERS = tuple(str(n) for n in range(10))
@@ -261,6 +265,45 @@ def calls_before_playing(state: Position) -> bool:
     return house_rules(state.ruleset).call in ("two-cards", "playable")
 
 
+class GoingOut(NamedTuple):
+    """What a seat that emptied its hand does, as the ``going_out`` hook answers."""
+
+    ends: bool
+    """Whether the round ends now (R-OUT)."""
+    winner: int | None = None
+    """The seat that wins the round when it ends."""
+
+
+class ClassicSpecs:
+    """The hook classic offers other plugins (its ``hookspecs``)."""
+
+    @hookspec(firstresult=True)
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        """Decide what ``seat`` does when the card it just laid emptied its hand.
+
+        Asked (through :func:`round_out`) by the plugins that apply a card's
+        effect when they find its player's hand empty: classic's R-OUT,
+        stacking's last stacked card, seven-o's last 7 or 0, and the house
+        rules' plays. Return ``GoingOut(ends=True, winner=...)`` to end the
+        round with that winner, or ``GoingOut(ends=False)`` after making the
+        seat leave the round (``draft.leave``), so that the card still acts on
+        the seats left (R-HOUSE-LAST-LOSES); ``None`` leaves it to the rules:
+        the round ends and ``seat`` wins it (R-OUT). Asked again for the same
+        card, give the same answer. Stops at the first non-``None`` result.
+        """
+
+
+def round_out(draft: Draft, seat: int) -> int | None:
+    """``seat`` emptied its hand with the card being applied: the seat that wins
+    the round, which ends (R-OUT: ``seat`` itself, unless a plugin's
+    ``going_out`` says otherwise), or ``None`` when the round goes on without
+    ``seat`` (it has left the round: the card still acts, from its seat)."""
+    answer: GoingOut | None = draft.ruleset.hook.going_out(draft=draft, seat=seat)
+    if answer is None:
+        return seat
+    return answer.winner if answer.ends else None
+
+
 def _whole(least: int, what: str) -> Callable[[Any], int]:
     """A check accepting 0 (off) or a whole number from ``least``."""
 
@@ -279,6 +322,7 @@ class ClassicPlugin(Plugin):
 
     name = "classic"
     api_version = 2
+    hookspecs = ClassicSpecs
     rules = (
         "R-DECK-108",
         "R-SETUP-DEALER",
@@ -737,23 +781,28 @@ class ClassicPlugin(Plugin):
         card = action.card
         assert card is not None
         kind = card.kind
+        gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
         if not draft.hands[seat]:
-            # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
-            if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
-                draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
-            draft.end_round(seat, "out")  # R-HOUSE-NO-LAST-DRAW: without the draw
-        elif kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
+            winner = round_out(draft, seat)
+            if winner is not None:
+                # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
+                if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
+                    draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
+                draft.end_round(winner, "out")  # R-HOUSE-NO-LAST-DRAW: without the draw
+                return True
+            gone = True
+        if kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
             draft.pass_turn(1, seat)
         elif kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
             draft.pass_turn(2, seat)
-        elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip)
+        elif kind == "R":  # R-ACT-REV (R-2P: acts as a Skip, unless its player has gone)
             draft.direction = -draft.direction
-            draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+            draft.pass_turn(2 if len(draft.active_seats) == 2 and not gone else 1, seat)
         elif kind == "+2":  # R-ACT-D2
             draft.current_player = draft.next_seat(seat)
             draft.phase = _PENALTIES.get((card, seat)) or _penalty(card, seat)
-        elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE
-            name = "challenge" if draft.ruleset.options["challenge"] else "penalty"
+        elif kind == "W+4":  # R-TURN-WD4, R-CHALLENGE (not of a player gone: nothing to show)
+            name = "challenge" if draft.ruleset.options["challenge"] and not gone else "penalty"
             draft.current_player = draft.next_seat(seat)
             draft.phase = Phase(name, 4, card, seat, previous.color)
         else:

@@ -109,7 +109,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from unorules_classic import banned_last_card, calls_before_playing, house_rules, is_playable
+from unorules_classic import banned_last_card, calls_before_playing, house_rules, is_playable, round_out
 
 from unorules import (
     Action,
@@ -257,15 +257,19 @@ class StackingPlugin(Plugin):
                 count=count,
             )
         )
+        gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
         if not draft.hands[seat]:
-            # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts
-            # (R-HOUSE-NO-LAST-DRAW: nothing is drawn).
-            if house_rules(draft.ruleset).last_draw:
-                draft.draw(victim, count, "penalty")
-            draft.end_round(seat, "out")
-            return True
+            winner = round_out(draft, seat)
+            if winner is not None:
+                # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts
+                # (R-HOUSE-NO-LAST-DRAW: nothing is drawn).
+                if house_rules(draft.ruleset).last_draw:
+                    draft.draw(victim, count, "penalty")
+                draft.end_round(winner, "out")
+                return True
+            gone = True
         draft.current_player = victim
-        if card.kind == "W+4" and draft.ruleset.options["challenge"]:
+        if card.kind == "W+4" and draft.ruleset.options["challenge"] and not gone:
             # R-STACK 5: only this last Wild Draw Four may be challenged, judged
             # against the colour current when it was played.
             draft.phase = Phase("challenge", count, card, seat, previous.color)
