@@ -9,7 +9,12 @@ Phases this plugin owns (``state.phase.name``):
 * ``color``: name the colour of a wild starter (R-SETUP-STARTER).
 
 Every hook implementation is ``trylast``: house rules registered after this
-plugin see each hook first and override it by returning a result.
+plugin see each hook first and override it by returning a result. The one
+exception is a ``score_round`` wrapper around every plugin's scoring, for the
+house rules that change any round's points (a drawn blocked round, double
+score). Classic offers one hook of its own, ``going_out``
+(:class:`ClassicSpecs`): what a seat that empties its hand does, which a
+house rule such as ``last-loses`` answers.
 
 .. rubric:: Options
 
@@ -97,6 +102,132 @@ following; each point has a scenario test under ``tests/classic/``.
   ``winner-takes-all`` the highest score wins; with ``low-score`` the game
   ends when any seat reaches the target and the fewest points win. Ties go
   to the lowest seat.
+
+.. rubric:: House rules
+
+The house rules people play at home, each an option, each off by default
+(so a rule set that does not name them plays the rules reference):
+
+* ``last_card_ban`` (``none``): R-HOUSE-LAST-CARD. ``wild``: no wild may be
+  a seat's last card; ``draw``: no Draw Two or Wild Draw Four; ``action``:
+  only a number card. A banned last card is not playable: a seat holding
+  only it draws.
+* ``forced_play`` (off): R-HOUSE-FORCED-PLAY. A seat holding a playable
+  card may not draw instead (R-TURN-CHOOSE-DRAW no longer holds).
+* ``hand_limit`` (0, none): R-HOUSE-HAND-CAP. A seat holding that many cards
+  or more may not draw for its turn; if it cannot play, it passes.
+  Penalty draws still apply.
+* ``uno_call`` (``two-cards``): when UNO is called. ``two-cards``: holding
+  two cards, before the next-to-last card (R-UNO-CALL); ``one-card``: only
+  once holding one card, so every seat that plays down to one card is open
+  to a catch until it calls ([LU] ``strictUnoCall``); ``playable``: holding
+  two cards only when one of them can be played now (R-HOUSE-UNO-CALL);
+  ``silent``: nobody calls and nobody is caught (R-HOUSE-SILENT-UNO).
+* ``uno_penalty`` (2) also takes 6 (R-HOUSE-UNO-6).
+* ``false_uno_penalty`` (0, off): R-HOUSE-FALSE-UNO. A catch of a seat that
+  called, or an UNO call its maker does not follow by laying its
+  next-to-last card, costs its maker that many cards (with 0 such a catch is
+  refused and such a call simply lapses).
+* ``misplay_penalty`` (0, off): R-HOUSE-MISPLAY. On an ordinary turn a seat
+  may try a card it may not play (one that does not match, or a banned last
+  card); it keeps the card, draws that many cards and loses the turn
+  ([LU] ``misplayPenalty``: one card). With 0 such a play is refused.
+* ``blocked_round`` (``fewest-points``): R-HOUSE-BLOCKED-DRAW. ``draw``: a
+  blocked round has no winner and nobody scores.
+* ``double_score`` (off): R-HOUSE-DOUBLE-SCORE. Every round's points count
+  double, whoever scores them ([LU] ``doubleScore``).
+* ``last_draw_card`` (``draws``): after a last Draw Two or Wild Draw Four
+  the next seat still draws (R-OUT-LAST-DRAW); ``no-draw``: nothing more
+  happens (R-HOUSE-NO-LAST-DRAW, a common reading the rules contradict,
+  never the default).
+
+.. rubric:: House-rule decisions
+
+* **A banned last card** (R-HOUSE-LAST-CARD) is judged when the seat holds
+  that card alone: playing its next-to-last card down to a banned one is
+  allowed, after which it must draw until it holds something else to go out
+  on. A drawn card is never a last card.
+* **The hand cap** (R-HOUSE-HAND-CAP): a seat at the cap that cannot play
+  passes (``pass``); such a pass counts as a draw of nothing towards a
+  blocked round, so a table of capped seats that cannot play still ends.
+* **False UNO** (R-HOUSE-FALSE-UNO): the false catch is offered right after
+  the card a seat played left it holding one card without being open to a
+  catch (it had called), for one action, to every other seat; a
+  catch of a seat holding more than one card stays refused, since hand
+  sizes are public. A call is offered only holding two cards (as
+  ``uno_call`` allows); it is false when its seat then draws (for its turn
+  or a pending draw), passes or accepts a Wild Draw Four instead of laying
+  its next-to-last card, and the penalty comes before that draw. A call
+  that lapses for another reason (a 7 or a Swap Hands took the hand away,
+  a jump-in window closed) is nobody's fault and costs nothing. The penalty
+  cards are a penalty draw: they cannot be played at once.
+* **Misplays** (R-HOUSE-MISPLAY) are offered only on an ordinary turn (not
+  after drawing, not out of turn, not against a pending draw); the turn
+  passes as after a caught illegal play (R-PEN-ILLEGAL). A misplay is a
+  turn action: it closes UNO catch windows, and a call made for the card
+  lapses.
+* **A drawn blocked round** (R-HOUSE-BLOCKED-DRAW) gives every seat 0 points,
+  whatever plugin scores the round (a pair, an elimination charge).
+* **Double score** (R-HOUSE-DOUBLE-SCORE) doubles the points of every round
+  as every plugin scores it: a pair's points, a low-score charge, an
+  elimination charge.
+
+.. rubric:: Interactions
+
+``last_card_ban``, ``misplay_penalty``
+    Trying to go out on a banned last card is a misplay: the seat keeps the
+    card, draws the penalty and loses its turn ([LU]: "trying costs 1 drawn
+    card").
+``last_card_ban``, ``stacking``, ``jump-in``, ``deflect``
+    A banned last card answers no stack, jumps in nowhere and deflects no
+    draw: a seat holding only it takes the draw or waits for its turn.
+``last_card_ban``, ``multi-play``
+    A ban never falls on a number card, so a group can always go out.
+``forced_play``, ``hand_limit``
+    A seat at the cap that can play must play; one that cannot passes.
+``forced_play``, ``stacking``, ``deflect``
+    Forcing is about the ordinary turn: a seat told to draw may still draw
+    rather than stack on or deflect the draw.
+``forced_play``, ``drawn_card``
+    Together with ``drawn_card=must-play`` a seat plays whenever it can, the
+    card it drew included.
+``uno_call``, ``stacking``, ``jump-in``, ``deflect``, ``multi-play``
+    Their calls before a next-to-last card (answering a stack, jumping in,
+    deflecting, in a group) follow ``uno_call``: offered with ``two-cards``
+    and ``playable`` (they come with a card to play), never with ``one-card``
+    or ``silent``; with ``silent`` nobody is caught after them either.
+``false_uno_penalty``, ``uno_call``
+    With ``one-card`` every call is a late one and never false (only
+    catches can be); with ``silent`` there are no calls nor catches to get
+    wrong, and the two are refused together.
+``false_uno_penalty``, ``stacking``, ``deflect``
+    A seat that called before answering a pending draw and then draws it
+    made a false call.
+``false_uno_penalty``, ``jump-in``
+    A call made out of turn for a jump-in that does not happen lapses with
+    the window and costs nothing.
+``misplay_penalty``, ``enforcement``
+    Two readings of the same mistake: ``misplay_penalty`` charges a misplay
+    at once, ``penalties``' ``enforcement=table`` lets it stand unless it is
+    caught (R-PEN-ILLEGAL); refused together.
+``misplay_penalty``, ``jump-in``, ``multi-play``, ``stacking``, ``deflect``
+    Misplays are offered only on an ordinary turn: never as a jump-in, inside
+    a group, or against a pending draw.
+``last_draw_card``, ``stacking``, ``deflect``
+    ``no-draw`` also drops the stack a seat goes out on, and the draw it
+    deflects with its last card.
+``blocked_round``, ``partners``, ``elimination``
+    A drawn blocked round scores nothing for any pair or seat: no elimination
+    charge, so nobody leaves after it.
+``blocked_round``, ``last-loses``
+    A blocked round ends a last-loses game (the first seat out wins it); one
+    that nobody won before anybody went out is dealt again.
+``double_score``, ``partners``, ``elimination``, ``last-loses``, ``scoring``
+    Every round's points double as its plugin scores them: a pair's points,
+    an elimination charge (so seats reach the limit sooner), a low-score
+    charge, the points of a last-loses round.
+``hand_limit``, ``keep-drawing``
+    Drawing until a card can be played stops at the cap.
 """
 
 from __future__ import annotations
@@ -399,8 +530,8 @@ class ClassicPlugin(Plugin):
         ),
         EventSpec(
             "false-uno",
-            "A seat caught a seat that could not be caught, or called UNO when it was not about to "
-            "hold one card, and drew the penalty for it (R-HOUSE-FALSE-UNO).",
+            "A seat caught a seat that had called UNO, or called UNO and then did not lay its "
+            "next-to-last card, and drew the penalty for it (R-HOUSE-FALSE-UNO).",
             (
                 ("seat", "the seat that made the false catch or call"),
                 ("target", "the seat it caught (none for a call)"),
@@ -509,7 +640,7 @@ class ClassicPlugin(Plugin):
             "false_uno_penalty",
             0,
             "R-HOUSE-FALSE-UNO: cards drawn by a seat that catches a seat that called, or calls UNO "
-            "when not about to hold one card (0: such a catch or call is refused)",
+            "and then does not lay its next-to-last card (0: such a catch is refused, such a call lapses)",
             _whole(1, "a number of cards"),
             "0 (off) or a number of cards, e.g. 2",
         ),
@@ -704,13 +835,12 @@ class ClassicPlugin(Plugin):
                 acts += state.play_actions(seat, drawn)
             if not playable or rules.options["drawn_card"] == "may-keep":
                 acts.append(_PASS[seat])
-            if len(hand) == 2 and seat not in state.uno_declared:
-                if house.call == "two-cards" or (house.call == "playable" and playable):
-                    acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
-                elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
-                    acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
-            elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
-                acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
+            if (
+                len(hand) == 2
+                and seat not in state.uno_declared
+                and (house.call == "two-cards" or (house.call == "playable" and playable))
+            ):
+                acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
         elif name == "penalty":
             acts.append(_DRAW[seat])
         elif name == "challenge":
@@ -753,6 +883,8 @@ class ClassicPlugin(Plugin):
         elif verb == "pass":
             if draft.uno_exposed:
                 draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+            if draft.uno_declared:
+                _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
             if draft.phase.name == "play":
                 _stall(draft, seat)  # R-HOUSE-HAND-CAP: a seat at the cap that cannot play passes
             else:
@@ -766,6 +898,8 @@ class ClassicPlugin(Plugin):
         elif verb == "accept":
             count = draft.phase.count
             draft.end_exposure()
+            if draft.uno_declared:
+                _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
             draft.draw(seat, count, "penalty")
             draft.pass_turn(1, seat)
         elif verb == "color":
@@ -937,6 +1071,8 @@ def _draw(draft: Draft, seat: int) -> None:
     phase = draft.phase
     if draft.uno_exposed:
         draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+    if draft.uno_declared:
+        _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
         # playable at once (a decision: penalty draws are not draws for the turn).
@@ -979,28 +1115,32 @@ def _call_uno(draft: Draft, seat: int) -> None:
     if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
         draft.end_exposure((seat,))
         draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
-    elif _true_call(draft, seat):  # R-UNO-CALL, called before the next-to-last card is played
+    else:  # R-UNO-CALL, called before the next-to-last card is played
         draft.call_uno(seat)
         draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
-    else:  # R-HOUSE-FALSE-UNO: a call when not about to hold one card
-        penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
-        draft.add_event(Event("false-uno", seat, (), "R-HOUSE-FALSE-UNO", "a false UNO call", count=penalty))
-        draft.draw(seat, penalty, "penalty")
 
 
-def _true_call(draft: Draft, seat: int) -> bool:
-    """Whether ``seat``'s call (not a late one) is about the card it plays
-    next: it holds two cards and the rule set lets it call then, holding a
-    card to play with ``uno_call=playable`` (R-UNO-CALL, R-HOUSE-UNO-CALL)."""
-    if len(draft.hands[seat]) != 2:
-        return False
-    call = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).call
-    if call == "two-cards":
-        return True
-    if call != "playable":
-        return False
-    before = draft.before
-    return before is not None and any(a.verb == "play" for a in before.legal_actions(seat))
+def _false_call(draft: Draft, seat: int) -> None:
+    """R-HOUSE-FALSE-UNO: ``seat`` called UNO and now draws, passes or accepts a
+    draw instead of laying its next-to-last card: the call was false; it lapses
+    and costs the penalty (a penalty draw, before the action's own draw)."""
+    if seat not in draft.uno_declared:
+        return
+    penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
+    if not penalty:
+        return
+    draft.withdraw_uno((seat,))
+    draft.add_event(
+        Event(
+            "false-uno",
+            seat,
+            (),
+            "R-HOUSE-FALSE-UNO",
+            "called UNO, then did not lay its next-to-last card",
+            count=penalty,
+        )
+    )
+    draft.draw(seat, penalty, "penalty")
 
 
 def _catch(draft: Draft, action: Action) -> None:
@@ -1064,20 +1204,6 @@ def _house_turn_actions(
         and (house.call == "two-cards" or (house.call == "playable" and playable))
     ):
         acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
-    elif house.false_penalty and house.call != "silent" and _may_call_falsely(state, seat):
-        acts.append(_UNO[seat])  # R-HOUSE-FALSE-UNO
-
-
-def _may_call_falsely(state: GameState, seat: int) -> bool:
-    """Whether the seat to move may make a false UNO call now (R-HOUSE-FALSE-UNO):
-    it has not called, is not open to a catch (its call would be a late one),
-    and its last action was not already a call (one false call at a time)."""
-    last = state.last_action
-    return (
-        seat not in state.uno_declared
-        and seat not in state.uno_exposed
-        and not (last is not None and last.seat == seat and last.verb == "uno")
-    )
 
 
 def _false_catches(state: GameState, acts: list[Action]) -> None:

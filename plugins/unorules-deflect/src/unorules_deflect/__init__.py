@@ -73,7 +73,9 @@ Interactions
 ``stacking``
     A deflected stack goes on whole: the seat it is sent to may stack on it
     (its top card is still the last draw card), deflect it again or draw it
-    all. With ``deflect_revenge`` a whole stack sent back doubles.
+    all.
+``deflect_revenge``, ``stacking``
+    A whole stack sent back by a Reverse doubles.
 ``jump-in``
     A card identical to a deflecting Reverse or Skip may jump in on it and
     replaces its deflection, taken from the jumper's seat (R-JUMP 2): the
@@ -95,11 +97,9 @@ Interactions
     None: the draw goes to the next seat still in the game, a partner's
     included.
 
-Classic's house-rule options
-    ``last_card_ban=action`` keeps a Reverse or Skip from being the last
-    card; ``last_draw_card=no-draw`` drops the draw of a deflecting last
-    card; ``uno_call`` decides whether a deflecting seat may call before
-    laying its next-to-last card.
+``challenge``, ``challenger``
+    Deflecting a Wild Draw Four gives up its challenge, and once deflected
+    nobody may challenge it, whoever ``challenger`` allows.
 
 Conflicts
 ---------

@@ -67,11 +67,13 @@ Interactions
 ``partners``, ``elimination``, ``last-loses``
     None: only seats still in the round draw.
 
-Classic's house-rule options
-    ``forced_play`` (R-HOUSE-FORCED-PLAY): a seat draws only when it cannot
-    play, then draws until it can: together they are the No Mercy turn.
-    ``hand_limit`` (R-HOUSE-HAND-CAP): the drawing stops at the cap (above).
-    ``drawn_card=must-play``: the card found must be played at once.
+``forced_play``
+    (R-HOUSE-FORCED-PLAY) A seat draws only when it cannot play, then draws
+    until it can: together they are the No Mercy turn.
+``hand_limit``
+    (R-HOUSE-HAND-CAP) The drawing stops at the cap (above).
+``drawn_card``
+    With ``drawn_card=must-play`` the card found must be played at once.
 
 Conflicts
 ---------

@@ -73,9 +73,11 @@ Interactions
 ------------
 
 ``seven-o``
-    ``group``: the 7 or 0 acts once, at the end of the group (a 7 with the
-    seat its last card named); ``sequential``: each 7 or 0 acts as it is laid
-    and ends the turn, since the seat's hand is no longer the one it held.
+    The 7 or 0 acts once, at the end of the group (a 7 with the seat its last
+    card named).
+``multi_play=sequential``, ``seven-o``
+    Each 7 or 0 acts as it is laid and ends the turn, since the seat's hand is
+    no longer the one it held.
 ``jump-in``
     Another seat holding a card identical to the top card may jump in
     between two cards of a group: the group ends there, its number never
@@ -93,12 +95,12 @@ Interactions
 ``swap-hands``, ``shuffle-hands``, ``custom-wilds``, ``blank-cards``
     None: wilds never group.
 ``partners``, ``elimination``
-    The bomb hits every other seat still in the game, partners included.
-
-Classic's house-rule options
-    ``forced_play`` does not force a seat to go on with a group;
-    ``misplay_penalty`` is about ordinary turns, not groups;
-    ``last_card_ban`` never bans a number card, so a group may always go out.
+    None: the cards of a group are any seat's to lay.
+``multi_bomb``, ``partners``, ``elimination``, ``last-loses``
+    The bomb hits every other seat still in the game, partners included,
+    never a seat that went out.
+``forced_play``
+    A seat is never forced to go on with a group: ``pass`` ends it.
 
 Conflicts
 ---------
