@@ -3,7 +3,6 @@ generated plugin pages or the build output."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,8 @@ collect_ignore_glob = ["plugins/*", "_build/*", "_ext/*", "conf.py"]
 
 
 @pytest.fixture(autouse=True)
-def _in_the_docs_folder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _in_the_docs_folder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """A page's examples run in the docs folder, so the files a page shows
     (``our-family.toml``) open by name, as they would for a reader."""
     if isinstance(request.node, DoctestItem):
         monkeypatch.chdir(Path(__file__).resolve().parent)
-    yield

@@ -38,6 +38,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
 
 from unorules import Ruleset, RulesetError
 from unorules.plugin import Option
@@ -55,7 +56,8 @@ def _plugins_extension() -> Any:
     if module is None:
         path = Path(__file__).with_name("unorules_plugins.py")
         spec = importlib.util.spec_from_file_location("unorules_plugins", path)
-        assert spec is not None and spec.loader is not None
+        assert spec is not None
+        assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["unorules_plugins"] = module
         spec.loader.exec_module(module)
@@ -130,7 +132,9 @@ def _values(plugin: Any, option: Option) -> list[tuple[Any, str]]:
 def items(shipped: dict[str, Any]) -> list[Item]:
     """Every item: the shipped plugins but classic, then each value of the
     house-rule options and of the options their Interactions entries name."""
-    named = {n.split("=")[0] for name, plugin in shipped.items() for e in entries(name, plugin) for n in e.names}
+    named = {
+        n.split("=")[0] for name, plugin in shipped.items() for e in entries(name, plugin) for n in e.names
+    }
     found = [Item(name) for name in shipped if name != "classic"]
     for name, plugin in shipped.items():
         for option in getattr(plugin, "options", ()):
@@ -274,21 +278,21 @@ def page(verdicts: list[Verdict], shipped: dict[str, Any]) -> str:
         "(below), ``—`` the same plugin or option.",
         "",
         "Plugins with plugins",
-        "--------------------",
+        "~~~~~~~~~~~~~~~~~~~~",
         "",
         *_matrix(plugins, plugins, kinds),
         "House-rule options with plugins",
-        "-------------------------------",
+        "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
         "",
         *_matrix(options, plugins, kinds),
         "Conflicts",
-        "---------",
+        "~~~~~~~~~",
         "",
     ]
     for v in verdicts:
         if v.kind == "conflict":
             out += [f"``{v.a.label}`` and ``{v.b.label}``", f"   {' '.join(v.why[0].split())}", ""]
-    out += ["Decisions", "---------", ""]
+    out += ["Decisions", "~~~~~~~~~", ""]
     for v in verdicts:
         if v.kind == "decision":
             out += [f"``{v.a.label}`` and ``{v.b.label}``"]
@@ -314,7 +318,9 @@ class InteractionsDirective(SphinxDirective):
         text = page(table(shipped), shipped)
         node = nodes.section()
         node.document = self.state.document
-        self.state.nested_parse(StringList(text.splitlines(), source="unorules-interactions"), 0, node)
+        nested_parse_with_titles(
+            self.state, StringList(text.splitlines(), source="unorules-interactions"), node
+        )
         return list(node.children)
 
 
@@ -368,4 +374,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["Entry", "Item", "Verdict", "build", "entries", "items", "page", "presets_page", "table", "verdict"]
+__all__ = [
+    "Entry",
+    "Item",
+    "Verdict",
+    "build",
+    "entries",
+    "items",
+    "page",
+    "presets_page",
+    "table",
+    "verdict",
+]

@@ -8,8 +8,7 @@ told to draw, and its ``on_play`` hook hands the pending draw on.
 Rules
 -----
 
-**R-HOUSE-DEFLECT** (a house rule; [LU] ``reverseDeflectDrawTwo``,
-``reverseDeflectDrawFour``, ``skipDeflect``)
+**R-HOUSE-DEFLECT** (house rule; [LU] ``reverseDeflectDrawTwo``, ``reverseDeflectDrawFour``, ``skipDeflect``)
     A seat told to draw by a Draw Two or a Wild Draw Four may, instead of
     drawing, lay a Reverse of any colour: the direction of play flips and
     the pending draw goes back to the seat that laid the draw card, which

@@ -18,8 +18,7 @@ Rules
     Draw Four plays again). The last seat left wins:
     ``state.outcome.winners == (survivor,)`` with reason ``"last-standing"``.
 
-**R-HOUSE-ELIM-CARDS** (a house rule; [LU] ``elimination``; option
-``elimination_by=most-cards``)
+**R-HOUSE-ELIM-CARDS** (house rule; [LU] ``elimination``; ``elimination_by=most-cards``)
     After every round the seat holding the most cards leaves the game
     (never the round's winner); the last seat left wins.
 

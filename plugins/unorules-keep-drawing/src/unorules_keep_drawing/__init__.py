@@ -8,8 +8,7 @@ can be played. Classic then treats that card as the card drawn (R-TURN-DRAW).
 Rules
 -----
 
-**R-HOUSE-DRAW-UNTIL** (a house rule many tables play; [LU] ``drawUntilPlayable``;
-the draw of UNO Show 'Em No Mercy)
+**R-HOUSE-DRAW-UNTIL** (house rule; [LU] ``drawUntilPlayable``; No Mercy's draw)
     A seat that draws for its turn (it cannot or will not play) and draws a
     card it cannot play draws again, one card at a time, until it draws one
     it can play. That card follows R-TURN-DRAW: it may be played at once or
