@@ -155,8 +155,9 @@ class Rulebook:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Rulebook:
-        """The rulebook in the file ``path`` (UTF-8 TOML); see :meth:`from_toml`."""
-        return _read_file(Path(path), ())
+        """The rulebook in the file ``path`` (UTF-8 TOML), named in messages as
+        given; see :meth:`from_toml`."""
+        return _read_file(Path(path), (), os.fspath(path))
 
     # -- using --------------------------------------------------------------------------------
 
@@ -229,8 +230,8 @@ def _toml(value: Any) -> str:
     return f'"{escaped}"'
 
 
-def _read_file(path: Path, seen: tuple[str, ...]) -> Rulebook:
-    source = str(path)
+def _read_file(path: Path, seen: tuple[str, ...], source: str | None = None) -> Rulebook:
+    source = str(path) if source is None else source
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -134,7 +134,8 @@ def players_for(spec: str, given: int | None, default: int = 4) -> int:
     if given is None:
         return book.players[0]
     if given not in book.players:
-        counts = ", ".join(map(str, book.players))
+        *most, last = map(str, book.players)
+        counts = f"{', '.join(most)} or {last}" if most else last
         raise UsageError(f"{book.name!r} ({spec}) is for {counts} players, not {given}: see its 'players'")
     return given
 
