@@ -78,9 +78,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare",
         nargs="+",
-        metavar="NAMES",
-        help="two or more rule sets side by side, e.g. --compare classic classic,stacking "
-        "(each --option goes to the rule sets whose plugins declare it)",
+        metavar="RULES",
+        help="two or more rule sets side by side (plugin names, presets, rulebook files), e.g. "
+        "--compare classic classic,stacking party (each --option goes to the rule sets whose plugins "
+        "declare it)",
     )
     parser.add_argument(
         "--workers", type=positive, default=None, help="processes to use (default: every core)"

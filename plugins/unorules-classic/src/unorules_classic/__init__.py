@@ -479,6 +479,18 @@ class ClassicPlugin(Plugin):
         "R-WIN",
         "R-WIN-LOW",
         "R-2P",
+        # The house rules its options play (R-HOUSE-*), all off by default.
+        "R-HOUSE-LAST-CARD",
+        "R-HOUSE-FORCED-PLAY",
+        "R-HOUSE-HAND-CAP",
+        "R-HOUSE-UNO-CALL",
+        "R-HOUSE-SILENT-UNO",
+        "R-HOUSE-UNO-6",
+        "R-HOUSE-FALSE-UNO",
+        "R-HOUSE-MISPLAY",
+        "R-HOUSE-BLOCKED-DRAW",
+        "R-HOUSE-DOUBLE-SCORE",
+        "R-HOUSE-NO-LAST-DRAW",
     )
     verbs: ClassVar[Mapping[str, str]] = {
         "play": "turn",

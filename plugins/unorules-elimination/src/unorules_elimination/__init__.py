@@ -135,7 +135,7 @@ class EliminationPlugin(Plugin):
         Option(
             "elimination_by",
             "points",
-            "who leaves after a round: every seat whose total reaches elimination_limit (R-ELIM), "
+            "who leaves after a round: every seat whose total reaches the points limit (R-ELIM), "
             "or the seat holding the most cards (R-HOUSE-ELIM-CARDS)",
             one_of("points", "most-cards"),
             "points, most-cards",

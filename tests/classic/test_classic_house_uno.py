@@ -86,8 +86,9 @@ def test_r_house_uno_call_playable_only_with_a_card_to_play_next() -> None:
     stuck = two_cards(uno_call="playable", cards="G1 G2")
     assert "1: uno" not in legal(stuck, 1)
     assert refused(stuck, "1: uno").rule == "R-HOUSE-UNO-CALL"
-    # Under the default, a seat with two cards may call whether or not it can play.
+    # Under the default (two-cards), a seat with two cards may call whether or not it can play.
     assert "1: uno" in legal(two_cards(cards="G1 G2"), 1)
+    assert "1: uno" in legal(two_cards(cards="G1 G2", uno_call="two-cards"), 1)
 
 
 def test_r_house_uno_call_playable_after_drawing_a_playable_card() -> None:

@@ -67,7 +67,8 @@ def test_r_house_blocked_draw_a_blocked_round_has_no_winner_and_nobody_scores() 
 
 
 def test_r_house_blocked_draw_off_the_fewest_points_win_the_blocked_round() -> None:
-    state = deal(["Y1 Y2 Y3 Y4 Y6 Y7 Y8", "G1 G2 G3 G4 G6 G7 G9"], starter="B5", options={"hand_limit": 7})
+    options = {"hand_limit": 7, "blocked_round": "fewest-points"}
+    state = deal(["Y1 Y2 Y3 Y4 Y6 Y7 Y8", "G1 G2 G3 G4 G6 G7 G9"], starter="B5", options=options)
     state = play(state, "1: pass", "0: pass")
     result = state.rounds[-1]
     assert result.winner == 0  # 31 points in hand against 32
@@ -104,7 +105,8 @@ def test_r_house_no_last_draw_the_round_ends_without_the_draw() -> None:
     state = play(state, "1: play R+2")
     assert state.rounds[-1].winner == 1
     assert len(state.rounds[-1].hands[2]) == 7
-    ruled = play(rearranged(deal(HANDS), hands={1: "R+2"}), "1: play R+2")  # R-OUT-LAST-DRAW
+    rules_say = {"last_draw_card": "draws"}  # R-OUT-LAST-DRAW, the default
+    ruled = play(rearranged(deal(HANDS, options=rules_say), hands={1: "R+2"}), "1: play R+2")
     assert len(ruled.rounds[-1].hands[2]) == 9
 
 
