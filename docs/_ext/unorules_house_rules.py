@@ -38,7 +38,6 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 from unorules import Ruleset, RulesetError
 from unorules.plugin import Option
@@ -277,22 +276,19 @@ def page(verdicts: list[Verdict], shipped: dict[str, Any]) -> str:
         "In the tables, ``·`` combine, ``D`` combine with a decision (below), ``✗`` conflict "
         "(below), ``—`` the same plugin or option.",
         "",
-        "Plugins with plugins",
-        "~~~~~~~~~~~~~~~~~~~~",
+        ".. rubric:: Plugins with plugins",
         "",
         *_matrix(plugins, plugins, kinds),
-        "House-rule options with plugins",
-        "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+        ".. rubric:: House-rule options with plugins",
         "",
         *_matrix(options, plugins, kinds),
-        "Conflicts",
-        "~~~~~~~~~",
+        ".. rubric:: Conflicts",
         "",
     ]
     for v in verdicts:
         if v.kind == "conflict":
             out += [f"``{v.a.label}`` and ``{v.b.label}``", f"   {' '.join(v.why[0].split())}", ""]
-    out += ["Decisions", "~~~~~~~~~", ""]
+    out += [".. rubric:: Decisions", ""]
     for v in verdicts:
         if v.kind == "decision":
             out += [f"``{v.a.label}`` and ``{v.b.label}``"]
@@ -318,9 +314,7 @@ class InteractionsDirective(SphinxDirective):
         text = page(table(shipped), shipped)
         node = nodes.section()
         node.document = self.state.document
-        nested_parse_with_titles(
-            self.state, StringList(text.splitlines(), source="unorules-interactions"), node
-        )
+        self.state.nested_parse(StringList(text.splitlines(), source="unorules-interactions"), 0, node)
         return list(node.children)
 
 

@@ -83,7 +83,11 @@ __all__ = [
 ]
 
 PRESET_FOLDER = "presets"
-"""The folder of this package holding the preset rulebooks (``<name>.toml``)."""
+"""The folder of this package holding the preset rulebooks (``<name>.toml``).
+
+The official rules of UNO FLIP! and UNO Show 'Em No Mercy join them as
+``flip.toml`` and ``no-mercy.toml`` once the plugins ``flip`` and
+``no-mercy`` are shipped (see the house-rules page of the docs)."""
 
 KEYS = ("name", "description", "extends", "plugins", "without", "players", "options", "custom_wilds")
 """The keys a rulebook may have, in the order :meth:`Rulebook.to_toml` writes them."""

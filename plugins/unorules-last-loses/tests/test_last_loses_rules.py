@@ -115,6 +115,16 @@ def test_r_house_last_loses_a_last_zero_passes_the_hands_left_a_last_seven_trade
     assert not seven.hands[1]
 
 
+def test_r_house_last_loses_a_seat_jumps_in_with_its_last_card_and_goes_out() -> None:
+    state = play(game("R3 G1", plugins=("jump-in",)), "1: uno", "1: play R3")
+    state = rearranged(state, hands={3: "R3"})
+    assert "3: play R3" in {str(a) for a in state.legal_actions(3)}
+    state = play(state, "3: play R3")
+    assert state.left == (3,)
+    assert (state.current_player, state.phase.name) == (0, "play")  # play goes on from the jumper
+    assert not any(a.seat == 3 for a in state.legal_actions())
+
+
 def test_r_house_last_loses_target_score_does_not_apply() -> None:
     with pytest.raises(RulesetError, match="target_score"):
         Ruleset.from_names(["classic", "last-loses"], options={"target_score": 200})

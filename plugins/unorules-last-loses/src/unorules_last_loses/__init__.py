@@ -69,7 +69,8 @@ Interactions
     it on; a last Reverse or Skip deflects; the seat that went out never
     answers a draw.
 ``seven-o``
-    See above: a last 0 passes the hands still in play, a last 7 trades none.
+    A last 0 passes the hands still in play on; a last 7 trades none (its
+    player, gone, takes no hand back).
 ``jump-in``
     A seat may jump in with its last card and go out; seats that went out
     never jump in.
@@ -78,7 +79,10 @@ Interactions
 ``swap-hands``, ``shuffle-hands``, ``blank-cards``, ``keep-drawing``
     None beyond the above.
 ``custom-wilds``
-    See the decisions: C1 as a last card and C2 emptying a hand end the round.
+    A customizable wild that still acts as a last card (C1), or whose effect
+    empties another seat's hand (C2), ends the round as ``custom-wilds``
+    decides; the first seat out wins the game, the others still holding cards
+    ranked by hand points.
 ``penalties``
     An illegal last card waits to be caught (``illegal-out``) as usual; let
     stand, its player goes out.
