@@ -215,7 +215,14 @@ class Rulebook:
 
 
 def _where(source: str, lines: Mapping[str, int], key: str | None) -> str:
-    line = lines.get(key) if key else None
+    line = None
+    if key:
+        # The key's own line, else its table's (an inline table: options = {...}).
+        parts = key.split(".")
+        for end in range(len(parts), 0, -1):
+            line = lines.get(".".join(parts[:end]))
+            if line is not None:
+                break
     place = f", line {line}" if line is not None else ""
     named = f" ({key})" if key else ""
     return f"{source}{place}{named}: "

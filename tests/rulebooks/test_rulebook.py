@@ -149,6 +149,11 @@ def test_custom_wilds_effects_turn_the_plugin_on() -> None:
             "target_score",
         ),
         ("plugins = []\n", "line 1 (plugins)", "names no plugin"),
+        (
+            'plugins = ["classic"]\noptions = {uno_penalty = 5}\n',
+            "line 2 (options.uno_penalty)",
+            "is not one of",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_the_line_and_the_key(text: str, where: str, what: str) -> None:
