@@ -175,8 +175,9 @@ class Rulebook:
         return self.lines.get(key)
 
     def error(self, key: str | None, message: str) -> RulesetError:
-        """A :class:`~unorules.RulesetError` about ``key`` of this rulebook,
-        naming its source and the key's line."""
+        """A :class:`~unorules.RulesetError` about ``key`` of this rulebook
+        (``None``: the file as a whole), naming its source and the key's line,
+        then saying ``message``."""
         return RulesetError(_where(self.source, self.lines, key) + message)
 
     def refusal(self, exc: Exception) -> RulesetError:

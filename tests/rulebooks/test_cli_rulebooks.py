@@ -81,6 +81,25 @@ def test_rules_names_a_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert "stack_mix=on forced_play=on drawn_card=must-play" in out
 
 
+def test_rules_explains_plugins_presets_and_rules_together(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["rules", "stacking", "party", "R-HOUSE-DEFLECT"], capsys)
+    assert code == EXIT_OK
+    assert out.startswith("stacking: ")
+    assert "\n  party: Party. " in out
+    assert "R-HOUSE-DEFLECT — deflecting a draw" in out
+    assert "implemented by: deflect" in out
+    code, out, _ = run(["rules", "--json", "team-play"], capsys)
+    (page,) = json.loads(out)
+    assert page["plugins"] == ["classic", "partners"]
+    assert page["players"] == [4, 6, 8, 10]
+    code, out, _ = run(["rules", "classic"], capsys)  # a plugin and a preset: the plugin's page
+    assert out.startswith("classic: ")
+    assert "  players: 2 to 10" in out
+    code, _, err = run(["rules", "no-such-preset"], capsys)
+    assert code == EXIT_USAGE
+    assert "presets: anything-goes, classic," in one_error_line(err)
+
+
 def test_rules_check_a_preset_and_a_file(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["rules", "--check", "party"], capsys)
     assert code == EXIT_OK
@@ -241,6 +260,6 @@ def test_a_whole_game_in_a_terminal_with_a_preset_or_a_family_file(rules: list[s
     assert child.exitstatus == 0  # type: ignore[attr-defined]
     text = re.sub(r"\x1b\[[0-9;]*m", "", "".join(transcript).replace("\r\n", "\n"))
     assert re.search(r"^unorules play: classic,", text, re.M)
-    assert re.search(r"^round 1 is over ", text, re.M)
-    assert re.search(r"^game over ", text, re.M)
+    assert re.search(r"^round 1 is over: ", text, re.M)
+    assert re.search(r"^game over: ", text, re.M)
     assert "Traceback" not in text

@@ -168,6 +168,13 @@ def deflecting_kinds(ruleset: Ruleset, pending: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
+def _deflect_text(event: Event) -> str:
+    """How a deflection reads: sent on (R-HOUSE-DEFLECT) or sent back doubled (R-HOUSE-REVENGE)."""
+    if event.rule == "R-HOUSE-REVENGE":
+        return "{seat} sent the draw back with {cards}, doubled: {target} must answer a draw of {count}"
+    return "{seat} deflected the draw with {cards}: {target} must answer a draw of {count}"
+
+
 class DeflectPlugin(Plugin):
     """Deflect: a seat told to draw sends the draw back with a Reverse, or on with a Skip.
 
@@ -190,6 +197,7 @@ class DeflectPlugin(Plugin):
                 ("target", "the seat that must now answer the draw"),
                 ("count", "the cards to draw"),
             ),
+            _deflect_text,
         ),
     )
     options = (

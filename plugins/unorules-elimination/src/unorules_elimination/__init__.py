@@ -98,6 +98,13 @@ from unorules.validate import require
 __all__ = ["EliminationPlugin", "plugin"]
 
 
+def _eliminated_text(event: Event) -> str:
+    """How an elimination reads: by points (R-ELIM) or by the most cards (R-HOUSE-ELIM-CARDS)."""
+    if event.rule == "R-HOUSE-ELIM-CARDS":
+        return "{seat} held the most cards, {data[cards]}, and left the game"
+    return "{seat} reached {data[points]} points (the limit is {data[limit]}) and left the game"
+
+
 class EliminationPlugin(Plugin):
     """Elimination tournament: each seat charged its own hand, out at the limit, last one wins.
 
@@ -122,6 +129,7 @@ class EliminationPlugin(Plugin):
                 ("data.limit", "the limit (R-ELIM)"),
                 ("data.cards", "the cards it held, the most (R-HOUSE-ELIM-CARDS)"),
             ),
+            _eliminated_text,
         ),
     )
     options = (

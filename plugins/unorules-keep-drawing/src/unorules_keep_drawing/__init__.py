@@ -123,6 +123,7 @@ class KeepDrawingPlugin(Plugin):
             "A seat that drew for its turn kept drawing until it could play, or until it had to "
             "stop (R-HOUSE-DRAW-UNTIL).",
             (("seat", "the seat that drew"), ("count", "how many cards it drew in all this turn")),
+            "{seat} kept drawing, looking for a card to play",
         ),
     )
     options = (

@@ -121,6 +121,13 @@ OUT = "last-loses.out"
 """The ``state.extras`` key of the seats that went out this round, in order (R-HOUSE-LAST-LOSES)."""
 
 
+def _last_loses_text(event: Event) -> str:
+    """How the end of a last-loses round reads (R-HOUSE-LAST-LOSES)."""
+    if event.seat is None:
+        return "the round ended with more than one player still holding cards"
+    return "{seat} {seat:was} the last one holding cards and lost the round"
+
+
 class LastLosesPlugin(Plugin):
     """Last one loses: seats that go out leave the round, and the last seat holding cards loses.
 
@@ -144,6 +151,7 @@ class LastLosesPlugin(Plugin):
             "A seat played its last card and left the round; play goes on among the seats still "
             "holding cards (R-HOUSE-LAST-LOSES).",
             (("seat", "the seat that went out"), ("data.place", "its place: 1 for the first out")),
+            "{seat} went out in place {data[place]} and left the round; the others play on",
         ),
         EventSpec(
             "last-loses",
@@ -153,6 +161,7 @@ class LastLosesPlugin(Plugin):
                 ("seat", "the seat that lost (none when several still held cards)"),
                 ("data.order", "every seat, from the first out to the last one holding cards"),
             ),
+            _last_loses_text,
         ),
     )
 

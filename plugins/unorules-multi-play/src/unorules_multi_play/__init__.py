@@ -172,6 +172,8 @@ class MultiPlayPlugin(Plugin):
                 ("cards", "the last card laid"),
                 ("count", "how many it laid"),
             ),
+            "{seat} laid {count} cards of one number in one turn, the last {cards}: a bomb, "
+            "every other player draws a card",
         ),
     )
     options = (
