@@ -48,6 +48,7 @@ action's ``seat``, ``card``, ``color`` and ``target``):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -88,7 +89,7 @@ def color_words(color: Color) -> str:
     return color.name.lower()
 
 
-@attrs.frozen(slots=False)  # a __dict__ keeps the words once made
+@attrs.frozen(slots=False)  # not slotted: the words are cached once made
 class Sentence:
     """One thing that happened, in words: text with its cards and colours kept
     as objects (:attr:`parts`), so that each user interface shows them its way."""
@@ -113,17 +114,13 @@ class Sentence:
             )
         return out[:1].upper() + out[1:] if capital else out
 
-    @property
+    @functools.cached_property
     def _words(self) -> str:
         """The sentence with its cards' and colours' names, made once."""
-        found: str | None = self.__dict__.get("_made")
-        if found is None:
-            found = "".join(
-                p if isinstance(p, str) else card_words(p) if isinstance(p, Card) else color_words(p)
-                for p in self.parts
-            )
-            object.__setattr__(self, "_made", found)
-        return found
+        return "".join(
+            p if isinstance(p, str) else card_words(p) if isinstance(p, Card) else color_words(p)
+            for p in self.parts
+        )
 
     def __str__(self) -> str:
         return self.render()
