@@ -1014,7 +1014,7 @@ def run_combination(
         plugin = combo.objects[-1] if combo.objects else installed_plugins()[combo.names[-1]]
     focus = next((p for p in ruleset.plugins if p is plugin or p.name == plugin.name), plugin)
     others = [p for p in ruleset.plugins if p is not focus and p.name != "classic"]
-    coverage = Coverage([focus], cards_of=others)
+    coverage = Coverage([focus], cards_of=others, options=first)
     coverage.add_ruleset(ruleset)
     target = budget.coverage if first else budget.pair_coverage
     cap = budget.seconds if first else budget.pair_seconds
@@ -1076,7 +1076,7 @@ def run_combination(
     machine_runs = 0
     examples = budget.machine_examples
     if machine and examples != 0 and not violations:
-        found = _run_machine(ruleset, counts, budget)
+        found = _run_machine(ruleset, counts, budget, focus)
         machine_runs = 1
         if found is not None:
             violations.append(found)
@@ -1094,7 +1094,9 @@ def run_combination(
     return CombinationResult(combo.label, summary, tuple(violations), coverage, target, seconds)
 
 
-def _run_machine(ruleset: Ruleset, counts: Sequence[int], budget: Budget) -> Violation | None:
+def _run_machine(
+    ruleset: Ruleset, counts: Sequence[int], budget: Budget, focus: Any = None
+) -> Violation | None:
     from hypothesis import HealthCheck, settings
     from hypothesis.reporting import with_reporter
     from hypothesis.stateful import run_state_machine_as_test
@@ -1103,7 +1105,7 @@ def _run_machine(ruleset: Ruleset, counts: Sequence[int], budget: Budget) -> Vio
 
     if not counts:
         return None
-    machine = machine_for(ruleset, players=tuple(counts))
+    machine = machine_for(ruleset, players=tuple(counts), focus=focus)
     current = settings()
     chosen = settings(
         current,

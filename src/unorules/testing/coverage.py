@@ -178,12 +178,14 @@ class Coverage:
 
     ``plugins`` are the plugin objects whose declarations are counted (the
     plugin under test, and in a pair the other plugin's cards: give those in
-    ``cards_of``). Rule sets are added as games are dealt
+    ``cards_of``); without ``options`` their option values are not
+    declarations to cover (the runner covers them with classic alone; it
+    still steers each game's options by :meth:`option_count`). Rule sets are added as games are dealt
     (:meth:`start_game`), so declarations that depend on options (a card an
     option puts into the deck) appear once a game has them.
     """
 
-    def __init__(self, plugins: Sequence[Any], cards_of: Sequence[Any] = ()) -> None:
+    def __init__(self, plugins: Sequence[Any], cards_of: Sequence[Any] = (), *, options: bool = True) -> None:
         self.plugins = tuple(plugins)
         self.cards_of = tuple(p for p in cards_of if p not in self.plugins)
         self.tallies: dict[Declaration, Tally] = {}
@@ -198,13 +200,15 @@ class Coverage:
         self._events: dict[str, Declaration] = {}
         self._extras: dict[str, Declaration] = {}
         self._options: list[tuple[Option, list[Any], str]] = []
+        self._option_games: Counter[tuple[str, str]] = Counter()
         self._seen_rulesets: set[int] = set()
         for plugin in self.plugins:
             owner = str(plugin.name)
             for option, values in option_declarations(plugin):
                 self._options.append((option, values, owner))
-                for value in values:
-                    self._tally(Declaration("option", option_name(option, value), owner))
+                if options:
+                    for value in values:
+                        self._tally(Declaration("option", option_name(option, value), owner))
 
     def _tally(self, declaration: Declaration) -> Tally:
         tally = self.tallies.get(declaration)
@@ -250,9 +254,9 @@ class Coverage:
         return list(self._options)
 
     def option_count(self, option: Option, value: Any, owner: str) -> int:
-        """How many games were played with ``option`` at ``value``."""
-        tally = self.tallies.get(Declaration("option", option_name(option, value), owner))
-        return 0 if tally is None else tally.reached
+        """How many games were played with ``option`` at ``value`` (counted
+        whether or not option values are declarations to cover)."""
+        return self._option_games[owner, option_name(option, value)]
 
     # -- counting -------------------------------------------------------------------------
 
@@ -263,9 +267,11 @@ class Coverage:
         values = ruleset.options
         for option, _, owner in self._options:
             if option.name in values:
-                self._tally(
-                    Declaration("option", option_name(option, values[option.name]), owner)
-                ).reached += 1
+                name = option_name(option, values[option.name])
+                self._option_games[owner, name] += 1
+                declared = self.tallies.get(Declaration("option", name, owner))
+                if declared is not None:
+                    declared.reached += 1
         self.observe_state(state)
 
     def observe_state(self, state: GameState) -> None:
@@ -343,6 +349,7 @@ class Coverage:
             mine.used += tally.used
             mine.held += tally.held
             mine.endings.update(tally.endings)
+        self._option_games.update(other._option_games)
         self.games += other.games
         self.actions += other.actions
         self.deep_checks += other.deep_checks
