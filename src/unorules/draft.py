@@ -197,8 +197,9 @@ class Draft(Position):
         * except the seat whose own action is being carried out, when only
           cards *leave* its hand, into no other hand of this call (discarded by
           its own card's effect, say), and it is left holding one card: that
-          is playing down to one card, so a call it made is used up, and
-          without one it is open to a catch, as after :meth:`play`.
+          is playing down to one card, so a call it made (before the action
+          or during it) is used up, and without one it is open to a catch, as
+          after :meth:`play`.
         """
         f = self.__dict__
         old: tuple[tuple[Card, ...], ...] = f["hands"]
@@ -223,8 +224,14 @@ class Draft(Position):
             f["uno_declared"] = tuple(s for s in declared if s not in changed)
         if exposed and any(s in changed for s in exposed):
             f["uno_exposed"] = tuple(s for s in exposed if s not in changed)
-        if down_to_one and actor not in declared and actor not in f["left"]:
-            f["uno_exposed"] = f["uno_exposed"] + (actor,)
+        if down_to_one and actor not in f["left"]:
+            # A call the seat made before this action counts, though the play
+            # that began the action took it off the books (it went to the pile
+            # with that card): it was made in time for the card that left one.
+            previous: GameState | None = f["_legal"]
+            called = actor in declared or (previous is not None and actor in previous.uno_declared)
+            if not called and actor not in f["uno_exposed"]:
+                f["uno_exposed"] = f["uno_exposed"] + (actor,)
 
     def move_hands(self, dest: Mapping[int, int]) -> None:
         """The hand of each seat ``s`` of ``dest`` moves to seat ``dest[s]`` (a

@@ -127,6 +127,20 @@ def test_r_uno_catch_a_discard_all_down_to_one_card_leaves_its_player_catchable(
     check_step(state, Action.parse("0: play RDA"), after)
 
 
+def test_r_uno_call_a_call_standing_before_a_discard_all_is_used_up_by_its_discards() -> None:
+    # A call made at two cards stands through a draw (it is for the card played
+    # next); a Discard All then leaves one card: the call was in time, no catch.
+    rules = Ruleset.from_names(["classic"], plugins=[DiscardAll()])
+    hands = ["RDA R2 R3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
+    state = rules.new_game(players=2, deck=arrange_deck(hands, "R5", dealer=1), dealer=1)
+    state = holding(state, s0="RDA R2 R3 G4").replace(uno_declared=(0,))
+    after = state.apply("0: play RDA")
+    assert after.hands[0] == parse_cards("G4")
+    assert (after.uno_declared, after.uno_exposed) == ((), ())
+    assert Action.parse("1: catch 0") not in after.legal_actions()
+    check_step(state, Action.parse("0: play RDA"), after)
+
+
 # -- the invariant -----------------------------------------------------------------------------
 
 
