@@ -7,7 +7,14 @@ import textwrap
 
 import attrs
 import pytest
-from toolkit_broken_plugins import CrashesAtTheDeal, LosesFives, SkipsWithoutGoingOut, StallsDraws
+from toolkit_broken_plugins import (
+    CrashesAtTheDeal,
+    DiscardAll,
+    DiscardAllLosingDuplicates,
+    LosesFives,
+    SkipsWithoutGoingOut,
+    StallsDraws,
+)
 
 from unorules import Plugin, Ruleset, RulesetError, installed_plugins
 from unorules.testing import Replay
@@ -182,3 +189,24 @@ def test_a_plugin_that_crashes_is_reported_as_a_crash_with_where_it_happened() -
     assert "toolkit_broken_plugins.py" in violation.detail
     assert violation.replay is not None
     assert violation.replay.actions == ()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_the_ci_budget_catches_the_discard_all_that_loses_a_duplicate(seed: int) -> None:
+    # Issue 32's "done when": the card-losing Discard All, which the budgets
+    # before coverage steering passed on 10 of 10 seeds, is caught on every seed.
+    report = run_conformance(DiscardAllLosingDuplicates(), attrs.evolve(CI_BUDGET, seed=seed), fail_fast=True)
+    assert [v.invariant for v in report.violations] == ["cards"], report.format()
+    violation = report.violations[0]
+    assert "DA" in str(violation.action)
+    assert violation.replay is not None
+    # Shrunk, unless a loaded machine made shrinking stop at its time cap first.
+    assert len(violation.replay.actions) <= 60 or "time cap" in violation.note
+
+
+@pytest.mark.slow
+def test_the_ci_budget_passes_the_correct_discard_all_with_classic() -> None:
+    report = run_conformance(DiscardAll(), attrs.evolve(CI_BUDGET, pairs=False, together=False))
+    assert report.ok, report.format()
+    assert not report.results[0].coverage.never_reached()
