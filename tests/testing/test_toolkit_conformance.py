@@ -210,3 +210,23 @@ def test_the_ci_budget_passes_the_correct_discard_all_with_classic() -> None:
     report = run_conformance(DiscardAll(), attrs.evolve(CI_BUDGET, pairs=False, together=False))
     assert report.ok, report.format()
     assert not report.results[0].coverage.never_reached()
+
+
+def test_a_state_where_the_seat_to_move_can_go_out_on_the_plugins_card_is_deep_checked() -> None:
+    from unorules import parse_cards
+    from unorules.testing import arrange_deck
+    from unorules.testing.conformance import _GameCheck
+    from unorules.testing.coverage import Coverage
+
+    plugin = DiscardAll()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    hands = ["RDA R2 R3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
+    state = rules.new_game(players=2, deck=arrange_deck(hands, "R5", dealer=1), dealer=1)
+    rest = state.hands[0][1:]
+    last = state.replace(hands=(parse_cards("RDA"), state.hands[1]), draw_pile=state.draw_pile + rest)
+    coverage = Coverage([plugin])
+    coverage.add_ruleset(rules)
+    check = _GameCheck(25, coverage=coverage)
+    assert ("going out on", "DA") in check._keys(last)
+    assert ("going out on", "DA") not in check._keys(state)  # seven cards
+    assert ("going out on", "DA") not in _GameCheck(25)._keys(last)  # no plugin to focus on

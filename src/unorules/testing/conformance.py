@@ -562,7 +562,8 @@ _STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay"})
 class _GameCheck:
     """The checks of one game: the cheap and step invariants after every
     action; the deep ones every ``deep_every`` actions and when the state
-    shows a phase, extra, event kind or count of seats left that has been
+    shows a phase, extra, event kind, count of seats left, or the seat to
+    move able to go out on a card of the plugin, that has been
     deep-checked fewer than twice (``seen`` is shared by a combination's
     games). With ``kind`` (shrinking), only the checks that can find that
     kind of violation, after every action."""
@@ -581,11 +582,18 @@ class _GameCheck:
         self.coverage = coverage
         self.deep = 0
 
-    @staticmethod
-    def _keys(state: GameState) -> list[tuple[str, Any]]:
+    def _keys(self, state: GameState) -> list[tuple[str, Any]]:
         keys: list[tuple[str, Any]] = [("phase", state.phase.name), ("left", len(state.left))]
         keys += [("extra", key) for key, _ in state.extras]
         keys += [("event", event.kind) for event in state.events]
+        coverage = self.coverage
+        if coverage is not None and not state.is_over:
+            # About to go out on the plugin's card: a state met once in many games.
+            hand = state.hands[state.current_player]
+            last = hand[0] if len(hand) == 1 else None
+            playable = last is not None and any(a.card == last for a in state.legal_actions())
+            if last is not None and playable and last.kind in coverage.focus_kinds:
+                keys.append(("going out on", last.kind))
         return keys
 
     def _deep(self, state: GameState) -> None:
