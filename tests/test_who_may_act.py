@@ -88,3 +88,38 @@ def test_apply_for_refuses_another_seats_action_and_changes_nothing() -> None:
     assert state.apply_for(mover, "draw") == state.apply(f"{mover}: draw")
     with pytest.raises(unorules.SeatError):
         state.apply_for(7, "draw")
+
+
+def test_the_pettingzoo_env_offers_the_seats_in_the_protocols_order() -> None:
+    """The RL environment follows the same protocol: after each action the agents selected are
+    ``seats_to_act()`` in its order (out-of-turn seats first, each may pass with the no-op, the
+    seat to move last), and agents that act out of turn do (a jump-in, a catch, a late call)."""
+    pytest.importorskip("pettingzoo")
+    from unorules.rl import NOOP, raw_env
+
+    game = raw_env(rules=RULES, players=4, episode="round")
+    game.reset(seed=2)
+    rng = random.Random(2)
+    out_of_turn = windows = 0
+    offered: list[int] = []
+    for agent in game.agent_iter(max_iter=5000):
+        _, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        state = game.state_
+        seat = int(agent.removeprefix("player_"))
+        if not offered:  # a fresh window: the seats in the protocol's order
+            offered = list(state.seats_to_act())
+            windows += len(offered) > 1
+        assert seat == offered.pop(0), (seat, state.seats_to_act())
+        mask = game.observe(agent)["action_mask"]
+        choices = [int(i) for i in mask.nonzero()[0] if i != NOOP]
+        if seat != state.current_player and (not choices or rng.random() < 0.5):
+            game.step(NOOP)
+            continue
+        out_of_turn += seat != state.current_player
+        game.step(rng.choice(choices))
+        offered = []
+    assert windows > 0
+    assert out_of_turn > 0

@@ -82,9 +82,11 @@ class RandomBot:
     On its turn it picks any of its legal actions. Out of turn (a UNO call or
     catch, a jump-in) it acts with probability ``eagerness``, picking any of
     its actions. It is the baseline the other bots are measured against.
+    ``seed`` seeds its choices.
     """
 
     name = "random"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None, eagerness: float = 0.5) -> None:
         self.rng = _rng(seed)
@@ -130,10 +132,12 @@ class HeuristicBot:
 
     It won all of 1000 seeded heads-up games against :class:`RandomBot` (99% of
     the rounds) and 88% of 500 against a bot that plays the first card it may
-    (see the *Bots* page of the documentation).
+    (see the *Bots* page of the documentation). ``seed`` seeds the choices it
+    makes at random (which of equal cards, when to act out of turn).
     """
 
     name = "heuristic"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None) -> None:
         self.rng = _rng(seed)
@@ -519,7 +523,7 @@ def play_game(
     max_actions: int = 1_000_000,
     on_action: Callable[[GameState], None] | None = None,
 ) -> GameState:
-    """Play ``state`` to the end of the game with one bot per seat; return the final state.
+    """Play ``state`` to the end of the game with ``bots``, one per seat; return the final state.
 
     ``on_action`` is called with every new state. A game that has not ended
     after ``max_actions`` actions raises ``RuntimeError`` (a plugin that never

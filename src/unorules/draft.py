@@ -134,8 +134,9 @@ class Draft(Position):
 
     def card_effect(self, action: Action, previous: GameState | None) -> None:
         """The effect of the card of ``action``, which lies on top of the discard
-        pile: the ``on_play`` hook (see :meth:`play`). For a plugin that lets a
-        card take effect later than it was laid (an illegal card let stand)."""
+        pile: the ``on_play`` hook (see :meth:`play`), given ``previous``, the
+        state the card was played on. For a plugin that lets a card take effect
+        later than it was laid (an illegal card let stand)."""
         if previous is None:
             raise ValueError("a card's effect needs the state it was played on")
         if self.ruleset.hooks.on_play(self, action, previous) is None:
@@ -389,10 +390,11 @@ class Draft(Position):
             f[name] = value
 
     def end_round(self, winner: int | None, reason: str = "out") -> None:
-        """End the round: score it (``score_round``), let plugins react
-        (``on_round_end``), then end the game (``game_outcome``) or deal the
-        next round, the seat after this round's dealer dealing (``on_starter``
-        turns its starter up)."""
+        """End the round, won by ``winner`` (``None``: nobody) for ``reason``
+        (``"out"``, ``"blocked"`` or a plugin's word): score it (``score_round``),
+        let plugins react (``on_round_end``), then end the game
+        (``game_outcome``) or deal the next round, the seat after this round's
+        dealer dealing (``on_starter`` turns its starter up)."""
         rules = self.ruleset
         hooks = rules.hooks
         f = self.__dict__

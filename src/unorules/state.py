@@ -351,14 +351,16 @@ class SeatView:
         return data
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """This view as JSON text, safe to send to the seat's client:
-        :meth:`from_json` reads it back as an equal view."""
+        """This view as JSON text, safe to send to the seat's client (indented by
+        ``indent`` spaces, or on one line): :meth:`from_json` reads it back as an
+        equal view."""
         text: str = _outer("view_to_json")(self, indent)
         return text
 
     @classmethod
     def from_data(cls, data: Any) -> SeatView:
-        """Read back :meth:`to_data` output; :class:`StateFormatError` names a bad part."""
+        """Read back :meth:`to_data` output (``data``); :class:`StateFormatError`
+        names a bad part."""
         view: SeatView = _outer("view_from_data")(data)
         return view
 
@@ -679,7 +681,8 @@ class GameState(Position):
     # -- serialisation (lent by the outer layers) ---------------------------------
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """This state as JSON text; :meth:`from_json` gives back an equal state."""
+        """This state as JSON text (indented by ``indent`` spaces, or on one line);
+        :meth:`from_json` gives back an equal state."""
         text: str = _outer("state_to_json")(self, indent)
         return text
 

@@ -163,8 +163,18 @@ whether it may still be caught."""
 COACHED_KEY = "penalties.coached"
 """The ``state.extras`` key of the seats penalised for coaching this round (R-PEN-COACH)."""
 
-register_verb("catch_play", target="required", doc="catch a seat's illegal play just made (R-PEN-ILLEGAL)")
-register_verb("catch_coach", target="required", doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)")
+register_verb(
+    "catch_play",
+    target="required",
+    doc="catch a seat's illegal play just made (R-PEN-ILLEGAL)",
+    text="{seat} caught {target:'s} illegal play",
+)
+register_verb(
+    "catch_coach",
+    target="required",
+    doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)",
+    text="{seat} reported {target} for coaching",
+)
 
 PENALTY_CARDS = 2  # R-PEN-COACH, R-PEN-ILLEGAL: both cost 2 cards
 
@@ -271,6 +281,7 @@ class PenaltiesPlugin(Plugin):
                 ("color", "the colour it should have matched"),
                 ("data.top", "the card it was played on"),
             ),
+            "{seat} played {cards} on {data[top]}, which it does not match: anyone else may catch it",
         ),
         EventSpec(
             "caught-play",
@@ -281,6 +292,7 @@ class PenaltiesPlugin(Plugin):
                 ("cards", "the card taken back"),
                 ("count", "the penalty cards drawn"),
             ),
+            "{target} caught {seat:'s} illegal {cards}: it went back",
         ),
         EventSpec(
             "uncaught",
@@ -290,6 +302,7 @@ class PenaltiesPlugin(Plugin):
                 ("target", "the seat that let it stand"),
                 ("cards", "the card"),
             ),
+            "nobody caught {seat:'s} illegal {cards}: it stands",
         ),
         EventSpec(
             "coaching",
@@ -299,6 +312,7 @@ class PenaltiesPlugin(Plugin):
                 ("target", "the seat that reported it"),
                 ("count", "the penalty cards drawn"),
             ),
+            "{target} reported {seat} for coaching",
         ),
     )
     extras = (
@@ -340,7 +354,9 @@ class PenaltiesPlugin(Plugin):
         left = state.left
         players = len(state.hands)
         coached = coached_this_round(state) if state.extras else ()
-        coach = _COACH_ACTIONS.get((players, left, coached)) or _coach_actions(players, left, coached)
+        coach = _COACH_ACTIONS.get((players, left, coached))
+        if coach is None:  # an empty tuple once every seat was reported is a hit too
+            coach = _coach_actions(players, left, coached)
         if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
@@ -384,14 +400,15 @@ class PenaltiesPlugin(Plugin):
     def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
         # The record of an illegal play lasts until the next card is played; an
         # illegal play that took effect is recorded, with its event (R-PEN-ILLEGAL).
-        if action.verb != "play" or draft.phase.name == ILLEGAL_OUT:
+        if action.verb != "play" or draft.ruleset.options["enforcement"] != "table":
+            return  # strict enforcement never records an illegal play
+        if draft.phase.name == ILLEGAL_OUT:
             return
         earlier = before.extra(ILLEGAL_KEY) if before.extras else None
         if earlier is not None and draft.extra(ILLEGAL_KEY) is earlier:
             draft.set_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
         if (
-            draft.ruleset.options["enforcement"] == "table"
-            and _is_illegal_play(before, action)
+            _is_illegal_play(before, action)
             and draft.outcome is None
             and len(draft.rounds) == len(before.rounds)
         ):
