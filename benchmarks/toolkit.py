@@ -74,6 +74,7 @@ class DiscardColour(Plugin):
             "discard-colour",
             "a Discard Colour was played: its player discarded every other card of its colour",
             (("seat", "the player"), ("cards", "the cards discarded"), ("count", "how many")),
+            "{seat} discarded {cards} under the Discard Colour",
         ),
     )
 

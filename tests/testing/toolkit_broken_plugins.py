@@ -29,7 +29,11 @@ from unorules import (
     register_verb,
 )
 
-register_verb("dance", doc="a verb the DancesWithoutSteps test plugin lists but cannot carry out")
+register_verb(
+    "dance",
+    doc="a verb the DancesWithoutSteps test plugin lists but cannot carry out",
+    text="{seat} danced",
+)
 
 
 class LosesFives(Plugin):
@@ -302,6 +306,7 @@ class DiscardAll(Plugin):
             "discard-all",
             "a Discard All was played: its player discarded every other card of its colour",
             (("seat", "the player"), ("cards", "the cards discarded"), ("count", "how many")),
+            "{seat} discarded {cards} under the Discard All",
         ),
     )
 
