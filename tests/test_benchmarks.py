@@ -85,3 +85,18 @@ def test_shares_by_kind(shares, capsys: pytest.CaptureFixture[str]) -> None:  # 
     assert shares.kind_of(state, seven) == ("play", "play 7 (jump)")
     five = unorules.Action.parse(f"{state.current_player}: play B5")
     assert shares.kind_of(state, five) == ("play", "play num")
+
+
+def test_toolkit_benchmark_prints_a_row_per_planted_bug_and_the_rates(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.delitem(sys.modules, "toolkit", raising=False)
+    import toolkit
+
+    only = "dc-global-random,dc-float-extra"
+    assert toolkit.main(["--budgets", "quick", "--only", only, "--no-clean"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("dc-")]
+    assert [row[:3] for row in rows] == [["dc-global-random", "quick", "0"], ["dc-float-extra", "quick", "0"]]
+    assert "quick: caught 2 of 2 planted bugs (100%)" in out

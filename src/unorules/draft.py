@@ -22,6 +22,7 @@ check the books after every action.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -189,10 +190,17 @@ class Draft(Position):
         cards taken from or given to a hand by an effect. The cards come from
         somewhere: take them out of a pile or another hand in the same draft.
 
-        UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH): a seat whose hand
-        changed loses its call (it was about the hand it held) and is no
-        longer open to a catch (only a seat that played down to one card may
-        be caught). A seat given the very cards it held has not changed.
+        UNO calls follow the cards (R-UNO-CALL, R-UNO-CATCH):
+
+        * a seat whose hand changed loses its call (it was about the hand it
+          held) and is no longer open to a catch; a seat given the very cards
+          it held has not changed;
+        * except the seat whose own action is being carried out, when only
+          cards *leave* its hand, into no other hand of this call (discarded by
+          its own card's effect, say), and it is left holding one card: that
+          is playing down to one card, so a call it made (before the action
+          or during it) is used up, and without one it is open to a catch, as
+          after :meth:`play`.
         """
         f = self.__dict__
         old: tuple[tuple[Card, ...], ...] = f["hands"]
@@ -209,11 +217,22 @@ class Draft(Position):
             return
         f["hands"] = tuple(new)
         declared: tuple[int, ...] = f["uno_declared"]
+        exposed: tuple[int, ...] = f["uno_exposed"]
+        action: Action | None = f["last_action"]
+        actor = -1 if action is None else action.seat
+        down_to_one = actor in changed and _played_down_to_one(old, new, changed, actor)
         if declared and any(s in changed for s in declared):
             f["uno_declared"] = tuple(s for s in declared if s not in changed)
-        exposed: tuple[int, ...] = f["uno_exposed"]
         if exposed and any(s in changed for s in exposed):
             f["uno_exposed"] = tuple(s for s in exposed if s not in changed)
+        if down_to_one and actor not in f["left"]:
+            # A call the seat made before this action counts, though the play
+            # that began the action took it off the books (it went to the pile
+            # with that card): it was made in time for the card that left one.
+            previous: GameState | None = f["_legal"]
+            called = actor in declared or (previous is not None and actor in previous.uno_declared)
+            if not called and actor not in f["uno_exposed"]:
+                f["uno_exposed"] = f["uno_exposed"] + (actor,)
 
     def move_hands(self, dest: Mapping[int, int]) -> None:
         """The hand of each seat ``s`` of ``dest`` moves to seat ``dest[s]`` (a
@@ -232,10 +251,11 @@ class Draft(Position):
         """``seat`` discards ``cards`` (one copy each, from its hand) under the top
         card of the discard pile: the top card and the colour to match stay.
 
-        The books: the hand changes as in :meth:`set_hands` (its UNO call
-        lapses, its catch window closes), except that a seat whose *own* action
-        (the one being applied) leaves it holding one card is open to a catch,
-        as after playing down to one card without a call (R-UNO-CATCH).
+        The books are :meth:`set_hands`'s: another seat's UNO call lapses and
+        its catch window closes; a seat whose *own* action (the one being
+        applied) leaves it holding one card has played down to one card: its
+        call is used up, and without one it is open to a catch (R-UNO-CALL,
+        R-UNO-CATCH).
         """
         moved = tuple(cards)
         if not moved:
@@ -244,12 +264,9 @@ class Draft(Position):
         hand = list(f["hands"][seat])
         for card in moved:
             hand.remove(card)
-        self.set_hands({seat: hand})
+        self.set_hands({seat: hand})  # the books: see set_hands (its own action's discards)
         pile: tuple[Card, ...] = f["discard_pile"]
         f["discard_pile"] = pile[:-1] + moved + pile[-1:]
-        action = self.action
-        if len(hand) == 1 and action is not None and action.seat == seat and seat not in f["uno_exposed"]:
-            f["uno_exposed"] = f["uno_exposed"] + (seat,)
 
     def take_from_discard_pile(self, count: int = 1) -> tuple[Card, ...]:
         """Take the ``count`` top cards off the discard pile (top card last) and
@@ -458,6 +475,27 @@ class Draft(Position):
         self.__dict__["_legal"] = None  # no legal actions listed yet
         _set_class(self, GameState)
         return self  # type: ignore[return-value]  # the same object, now a GameState
+
+
+def _played_down_to_one(
+    old: tuple[tuple[Card, ...], ...], new: list[tuple[Card, ...]], changed: list[int], seat: int
+) -> bool:
+    """Whether ``seat``'s hand went from several cards to one by losing cards
+    that no other changed hand received (a discard, not a trade)."""
+    before, after = old[seat], new[seat]
+    if len(after) != 1 or len(before) < 2:
+        return False
+    lost = Counter(before)
+    lost.subtract(after)
+    if any(n < 0 for n in lost.values()):
+        return False  # a card came into the hand: given or traded, not played down
+    for other in changed:
+        if other != seat:
+            gained = Counter(new[other])
+            gained.subtract(old[other])
+            if any(n > 0 and lost[card] > 0 for card, n in gained.items()):
+                return False  # its cards went to another hand: a trade or a gift
+    return True
 
 
 _TABLE_FIELDS = (

@@ -22,8 +22,15 @@ Command line
     ``NAME`` *instead of* the collected tests: one test item per combination
     of plugins, skipped items for combinations refused when built, and a
     failure with the shrunk replay for each violation, so pytest exits non-zero
-    when an invariant fails. ``--unorules-budget ci`` uses the bounded budget
-    CI uses; ``--unorules-budget quick`` checks the plugin with classic only.
+    when an invariant fails. The session ends with the coverage report of each
+    plugin's declarations; a declaration not covered is a warning
+    (``UncoveredWarning``), or a failure with ``--unorules-strict``.
+
+    ``--unorules-budget ci`` uses the bounded budget CI uses;
+    ``--unorules-budget quick`` checks the plugin with classic only;
+    ``--unorules-seconds N`` spends about N seconds on each plugin instead;
+    ``--unorules-with OTHER`` (repeatable) combines the plugin with these
+    installed plugins only; ``--unorules-seed N`` plays other games.
 """
 
 from __future__ import annotations
@@ -37,13 +44,13 @@ import pytest
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
     from unorules.state import GameState
-    from unorules.testing.conformance import Budget, Combination
+    from unorules.testing.conformance import Budget, Combination, CombinationResult
 
 _OPTION = "--unorules-conformance"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Add ``--unorules-conformance NAME`` and ``--unorules-budget``."""
+    """Add ``--unorules-conformance NAME`` and the options of the conformance run."""
     group = parser.getgroup("unorules", "unorules plugin conformance")
     group.addoption(
         _OPTION,
@@ -59,8 +66,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=("default", "ci", "quick"),
         default="default",
         dest="unorules_budget",
-        help="how much the conformance suite plays: 'default'; 'ci' (bounded, a few seconds a plugin); "
+        help="how much the conformance suite plays: 'default'; 'ci' (bounded, seconds a combination); "
         "'quick' (the plugin with classic only)",
+    )
+    group.addoption(
+        "--unorules-seconds",
+        type=float,
+        default=None,
+        metavar="N",
+        dest="unorules_seconds",
+        help="spend about N seconds on each plugin instead of a named budget",
+    )
+    group.addoption(
+        "--unorules-with",
+        action="append",
+        default=None,
+        metavar="OTHER",
+        dest="unorules_with",
+        help="combine the plugin with these installed plugins only (may be given more than once)",
+    )
+    group.addoption(
+        "--unorules-strict",
+        action="store_true",
+        default=False,
+        dest="unorules_strict",
+        help="fail a combination that leaves a declaration of the plugin under its coverage target",
+    )
+    group.addoption(
+        "--unorules-seed",
+        type=int,
+        default=0,
+        metavar="N",
+        dest="unorules_seed",
+        help="the seed of the conformance games (default 0)",
     )
 
 
@@ -74,14 +112,39 @@ def pytest_configure(config: pytest.Config) -> None:
     names: list[str] = config.getoption("unorules_conformance", default=[]) or []
     if names:
         config.pluginmanager.register(
-            _ConformanceRun(names, config.getoption("unorules_budget")), "unorules-run"
+            _ConformanceRun(
+                names,
+                config.getoption("unorules_budget"),
+                seconds=config.getoption("unorules_seconds"),
+                others=config.getoption("unorules_with"),
+                strict=config.getoption("unorules_strict"),
+                seed=config.getoption("unorules_seed"),
+            ),
+            "unorules-run",
         )
 
 
-class _ConformanceRun:
-    """Replaces the session's tests with the conformance items of the named plugins."""
+class UncoveredWarning(UserWarning):
+    """A declaration of the plugin under test was not covered to its target in
+    a combination (a failure with ``--unorules-strict``)."""
 
-    def __init__(self, names: Iterable[str], budget: str) -> None:
+
+class _ConformanceRun:
+    """Replaces the session's tests with the conformance items of the named
+    plugins, and reports their coverage at the end of the session."""
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        budget: str,
+        *,
+        seconds: float | None = None,
+        others: list[str] | None = None,
+        strict: bool = False,
+        seed: int = 0,
+    ) -> None:
+        import attrs
+
         from unorules.errors import RulesetError
         from unorules.testing.conformance import require_hypothesis, resolve_budget, resolve_plugin
 
@@ -89,13 +152,18 @@ class _ConformanceRun:
             require_hypothesis()
         except ModuleNotFoundError as exc:
             raise pytest.UsageError(f"{_OPTION}: {exc}") from None
-        self.names: list[str] = []
+        if seconds is not None and seconds <= 0:
+            raise pytest.UsageError(f"--unorules-seconds: a positive number of seconds, not {seconds:g}")
+        self.plugins: list[tuple[str, Any]] = []
         for name in names:
             try:
-                self.names.append(resolve_plugin(name)[0])
+                self.plugins.append(resolve_plugin(name))
             except RulesetError as exc:
                 raise pytest.UsageError(f"{_OPTION} {name}: {exc}") from None
-        self.budget = resolve_budget(budget)
+        self.budget = attrs.evolve(resolve_budget(budget), strict=strict, seed=seed)
+        self.seconds = seconds
+        self.others = others
+        self.items: list[ConformanceItem] = []
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session: pytest.Session) -> bool:
@@ -112,23 +180,35 @@ class _ConformanceRun:
         return True
 
     def _items(self, session: pytest.Session) -> list[pytest.Item]:
-        from unorules.testing.conformance import conformance_combinations
+        import attrs
+
+        from unorules.errors import RulesetError
+        from unorules.testing.conformance import conformance_combinations, seconds_budget
 
         made: list[pytest.Item] = []
-        for name in self.names:
-            combos, skipped = conformance_combinations(
-                name, pairs=self.budget.pairs, together=self.budget.together
-            )
-            for i, combo in enumerate(combos):
-                made.append(
-                    ConformanceItem.from_parent(
-                        session,
-                        name=f"conformance[{name}][{combo.label}]",
-                        combo=combo,
-                        budget=self.budget,
-                        machine=i == 0 or self.budget.machine_on_pairs,
-                    )
+        for name, plugin in self.plugins:
+            try:
+                combos, skipped = conformance_combinations(
+                    plugin, pairs=self.budget.pairs, together=self.budget.together, others=self.others
                 )
+            except RulesetError as exc:
+                raise pytest.UsageError(f"--unorules-with: {exc}") from None
+            budget = self.budget
+            if self.seconds is not None:
+                timed = seconds_budget(self.seconds, len(combos), strict=budget.strict)
+                budget = attrs.evolve(timed, seed=budget.seed)
+            for i, combo in enumerate(combos):
+                item = ConformanceItem.from_parent(
+                    session,
+                    name=f"conformance[{name}][{combo.label}]",
+                    combo=combo,
+                    budget=budget,
+                    machine=i == 0 or budget.machine_on_pairs,
+                    plugin=plugin,
+                    first=i == 0,
+                )
+                self.items.append(item)
+                made.append(item)
             for label, reason in skipped:
                 made.append(
                     SkippedCombination.from_parent(
@@ -136,6 +216,35 @@ class _ConformanceRun:
                     )
                 )
         return made
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The coverage of each plugin's declarations: the first combination's
+        in full, a line for each other one, and what was left uncovered."""
+        ran = [item for item in self.items if item.result is not None]
+        if not ran:
+            return
+        terminalreporter.section("unorules coverage")
+        for item in ran:
+            result = item.result
+            assert result is not None
+            if item.first:
+                terminalreporter.write_line(
+                    f"{item.plugin_name}: coverage with {result.label} (target {result.target}):"
+                )
+                for line in result.coverage.lines(result.target):
+                    terminalreporter.write_line("  " + line)
+            else:
+                terminalreporter.write_line(
+                    f"{item.plugin_name}: with {result.label}: {result.coverage.summary(result.target)}"
+                )
+        uncovered = [item for item in ran if item.result is not None and item.result.uncovered]
+        covered = len(ran) - len(uncovered)
+        word = "FAILED" if self.budget.strict and uncovered else "covered"
+        terminalreporter.write_line(
+            f"unorules coverage {word}: every declaration covered to target in {covered} of {len(ran)} "
+            f"combination{'s' * (len(ran) != 1)}"
+            + (f"; not in {', '.join(i.result.label for i in uncovered if i.result)}" if uncovered else "")
+        )
 
 
 class ConformanceFailure(AssertionError):
@@ -145,18 +254,48 @@ class ConformanceFailure(AssertionError):
 class ConformanceItem(pytest.Item):
     """One combination of plugins checked by the conformance runner."""
 
-    def __init__(self, *, combo: Combination, budget: Budget, machine: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        combo: Combination,
+        budget: Budget,
+        machine: bool,
+        plugin: Any = None,
+        first: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.combo = combo
         self.budget = budget
         self.machine = machine
+        self.plugin = plugin
+        self.first = first
+        self.result: CombinationResult | None = None
+
+    @property
+    def plugin_name(self) -> str:
+        """The name of the plugin under test."""
+        return str(getattr(self.plugin, "name", self.combo.label))
 
     def runtest(self) -> None:
+        import warnings
+
         from unorules.testing.conformance import run_combination
 
-        _, violations = run_combination(self.combo, self.budget, machine=self.machine)
-        if violations:
-            raise ConformanceFailure("\n\n".join(v.format() for v in violations))
+        result = run_combination(
+            self.combo, self.budget, machine=self.machine, plugin=self.plugin, first=self.first
+        )
+        self.result = result
+        if result.violations:
+            raise ConformanceFailure("\n\n".join(v.format() for v in result.violations))
+        if result.uncovered:
+            text = (
+                f"{self.plugin_name}: with {result.label}, not covered {result.target} time(s): "
+                + ", ".join(result.uncovered)
+            )
+            if self.budget.strict:
+                raise ConformanceFailure(text + "\n\n" + result.coverage.format(result.target))
+            warnings.warn(UncoveredWarning(text), stacklevel=1)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ConformanceFailure):

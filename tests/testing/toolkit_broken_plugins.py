@@ -13,9 +13,27 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from unorules import Action, Card, Draft, ExtraSpec, GameState, Plugin, hookimpl, register_verb
+from unorules import (
+    COLORS,
+    Action,
+    Card,
+    Draft,
+    Event,
+    EventSpec,
+    ExtraSpec,
+    GameState,
+    Plugin,
+    Ruleset,
+    hookimpl,
+    register_kind,
+    register_verb,
+)
 
-register_verb("dance", doc="a verb the DancesWithoutSteps test plugin lists but cannot carry out")
+register_verb(
+    "dance",
+    doc="a verb the DancesWithoutSteps test plugin lists but cannot carry out",
+    text="{seat} danced",
+)
 
 
 class LosesFives(Plugin):
@@ -269,3 +287,65 @@ class NeverGoesOut(Plugin):
         draft.draw(action.seat, 1, "penalty")
         draft.pass_turn(1, action.seat)
         return True
+
+
+# -- Discard All: a card plugin as a new author writes it from the docs (issue 32) -----------
+
+register_kind("DA", "Discard All", wild=False)
+
+
+class DiscardAll(Plugin):
+    """Discard All: a coloured card whose player also discards every other card
+    of its colour, under it (a plugin written from the docs, correct)."""
+
+    name = "discard-all"
+    api_version = 2
+    requires = ("classic",)
+    events = (
+        EventSpec(
+            "discard-all",
+            "a Discard All was played: its player discarded every other card of its colour",
+            (("seat", "the player"), ("cards", "the cards discarded"), ("count", "how many")),
+            "{seat} discarded {cards} under the Discard All",
+        ),
+    )
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "DA") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 30 if card.kind == "DA" else None
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        """The cards of ``hand`` a Discard All ``card`` discards."""
+        return [c for c in hand if c.color is card.color]
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DA" or not draft.hands[seat]:
+            return None  # not ours, or its player went out: classic ends the round
+        hand = draft.hands[seat]
+        gone = self.discarded(hand, card)
+        # Every other card of the colour goes under the Discard All, which stays on top.
+        draft.set_hands({seat: [c for c in hand if c.color is not card.color]})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-all", seat, tuple(gone), None, count=len(gone)))
+        if draft.hands[seat]:
+            draft.pass_turn(1, seat)
+        else:
+            draft.end_round(seat, "out")  # the discards emptied the hand: it went out
+        return True
+
+
+class DiscardAllLosingDuplicates(DiscardAll):
+    """Bug (issue 32): the cards to discard are listed once each, so when the
+    hand held two copies of a card of the colour, one copy vanishes from the
+    game (breaks ``cards``, only when the hand holds such a pair)."""
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return list(dict.fromkeys(c for c in hand if c.color is card.color))

@@ -9,46 +9,73 @@ and checks the invariants of :mod:`unorules.testing.invariants` over
   builds with them (added in name order),
 
 skipping (and reporting) combinations refused with ``RulesetError`` when the
-rule set is built. Each combination is played, for each supported player
-count, by seeded random games (one with default options, the others with
-option values drawn from :func:`~unorules.testing.strategies.option_values`),
-checking the cheap invariants after every action and all of them every few
-actions; and, where the budget says so, by the hypothesis state machine
-(:mod:`unorules.testing.machine`).
+rule set is built. (``others`` names the plugins to combine with instead of
+every installed one.)
 
-A violation found by random play is shrunk: its actions are replayed as
-choices among the legal actions, and plugins and options are dropped from the
-rule set, chunks of choices dropped and choices lowered while the same
-invariant still fails, so the report shows a short replay of a small rule
-set. Every violation is printed with its replay as Python to paste into a
-test. :class:`Budget` sets how much to play; :data:`CI_BUDGET` is the bounded
-one CI uses.
+**Games steered by coverage.** Each combination plays seeded games until
+every declaration of the plugin under test (its cards, verbs, phases, event
+kinds, extras and option values; :mod:`unorules.testing.coverage`) has been
+covered the :class:`Budget`'s number of times, each player count has had its
+games, or the combination's time is up. The games go through the player
+counts (two seats to ten), deal styles and play policies of
+:mod:`unorules.testing.explore` (the plugin's cards in hands, as the starter,
+with duplicates, next to the other plugins' cards; steered, eager, hoarding
+and random play), and each game's options cover the plugin's option values
+in turn. The cheap invariants and the step invariants run after every
+action, the deep ones (JSON, pickle, every legal action applied, refusals,
+views) every few actions and whenever a phase, an extra or an event kind
+turns up that has not been deep-checked yet. Where the budget says so, the
+hypothesis state machine (:mod:`unorules.testing.machine`) runs too.
+
+**Shrinking.** A violation found by random play is shrunk: its actions are
+replayed as choices among the legal actions, and plugins and options are
+dropped from the rule set, chunks of choices dropped and choices lowered
+while the same invariant still fails, so the report shows a short replay of
+a small rule set, the action after which it failed and what differs. The
+shrinker is bounded by a count of replayed actions (the same replay on any
+machine) and by a time cap. A game that does not replay the same way (a
+plugin using Python's ``random``) is reported as it was found.
+
+Every violation is printed with its replay as Python to paste into a test,
+and the report ends with the coverage (:meth:`ConformanceReport.format`).
+:data:`BUDGETS` names the budgets; :data:`CI_BUDGET` is the one CI uses.
 """
 
 from __future__ import annotations
 
 import random
+import time
 import traceback
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from unorules.actions import Action
+from unorules.cards import kind_info
 from unorules.errors import RulesetError, UnorulesError
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
+from unorules.testing.coverage import Coverage, card_kinds
+from unorules.testing.explore import Explorer, arranged_deal, game_plan
 from unorules.testing.invariants import (
     STATE_INVARIANTS,
     InvariantViolation,
     RoundMonitor,
+    _snapshot,
     check_cards,
     check_events,
     check_hands,
+    check_left,
     check_legal_actions,
     check_replay,
+    check_scores,
     check_state,
+    check_step,
     check_turn,
+    check_uno,
 )
 from unorules.testing.replay import Replay, choose_action, ruleset_line
 
@@ -59,6 +86,7 @@ __all__ = [
     "QUICK_BUDGET",
     "Budget",
     "Combination",
+    "CombinationResult",
     "ConformanceReport",
     "UnknownBudgetError",
     "Violation",
@@ -70,6 +98,7 @@ __all__ = [
     "resolve_plugin",
     "run_combination",
     "run_conformance",
+    "seconds_budget",
 ]
 
 
@@ -77,62 +106,105 @@ __all__ = [
 class Budget:
     """How much the runner plays for each combination of plugins.
 
-    ``players``: the player counts to try (those a rule set cannot deal for
-    are left out); ``games`` seeded random games per player count, each of at
-    most ``max_actions`` actions, every second one preferring to play cards
-    (``eager``) so that rounds end; the deep invariants every ``deep_every``
-    actions; ``machine_examples`` hypothesis state-machine runs of
-    ``machine_steps`` steps per combination (0: none; ``None``: the current
-    hypothesis profile), for the plugin with classic only unless
-    ``machine_on_pairs``; ``shrink_steps``, the most actions the shrinker
-    replays (over all its candidate replays) to shrink each violation: a count,
-    not a time, so a shrunk replay is the same on any machine;
-    ``pairs`` and ``together`` for the combinations with other plugins.
+    **Games.** ``players``: the player counts to try (those a rule set cannot
+    deal for are left out); at least ``games`` seeded games per player count,
+    each of at most ``max_actions`` actions (eager games prefer playing cards
+    with probability ``eager``, so rounds end); the deep invariants every
+    ``deep_every`` actions and whenever something new turns up; a round that
+    lasts more than ``round_actions`` actions per seat is probed (eager play
+    must be able to end it, see :class:`~unorules.testing.invariants.RoundMonitor`).
+
+    **Coverage.** After its first games a combination plays on until every
+    declaration of the plugin under test is covered ``coverage`` times (with
+    classic alone; ``pair_coverage`` times in the combinations with other
+    plugins; 0: no target, the games only), for at most ``seconds`` (with
+    classic alone) or ``pair_seconds`` (with others) and ``max_games`` games.
+    Without ``until_covered`` a combination plays for its whole time (or
+    ``max_games``) however soon it is covered. With ``strict``, a declaration
+    left uncovered is a failure, not a warning.
+
+    **The state machine.** ``machine_examples`` hypothesis state-machine runs
+    of ``machine_steps`` steps (0: none; ``None``: the current hypothesis
+    profile), for the plugin with classic only unless ``machine_on_pairs``.
+
+    **Shrinking.** ``shrink_steps``, the most actions the shrinker replays
+    (over all its candidate replays) for each violation: a count, not a
+    time, so a shrunk replay is the same on any machine; ``shrink_seconds``
+    caps it in time as well (a slow plugin then gets a less shrunk replay).
+
+    ``pairs`` and ``together`` for the combinations with other plugins;
+    ``seed`` for the games.
     """
 
-    players: tuple[int, ...] = (2, 3, 4, 6)
-    games: int = 3
+    players: tuple[int, ...] = (2, 3, 4, 6, 10)
+    games: int = 2
     max_actions: int = 600
     eager: float = 0.8
     deep_every: int = 10
+    round_actions: int = 150
+    coverage: int = 3
+    pair_coverage: int = 1
+    seconds: float | None = 60.0
+    pair_seconds: float | None = 15.0
+    max_games: int = 400
+    until_covered: bool = True
+    strict: bool = False
     machine_examples: int | None = None
     machine_steps: int | None = None
     machine_on_pairs: bool = False
     shrink_steps: int = 200_000
+    shrink_seconds: float | None = 30.0
     pairs: bool = True
     together: bool = True
     seed: int = 0
 
 
 DEFAULT_BUDGET = Budget()
-"""The budget of ``pytest --unorules-conformance NAME`` and of :func:`run_conformance`."""
+"""The budget of ``unorules check``, ``pytest --unorules-conformance NAME`` and
+:func:`run_conformance`: every declaration three times with classic alone
+(at most a minute) and once in every combination (at most 15 s each)."""
 
 CI_BUDGET = Budget(
-    players=(2, 3, 6),
-    games=2,
-    max_actions=250,
+    players=(2, 3, 6, 10),
+    games=1,
+    max_actions=300,
     deep_every=25,
-    machine_examples=4,
-    machine_steps=15,
+    coverage=3,
+    pair_coverage=1,
+    seconds=20.0,
+    pair_seconds=3.0,
+    max_games=150,
+    machine_examples=3,
+    machine_steps=12,
     shrink_steps=100_000,
+    shrink_seconds=10.0,
 )
-"""The bounded budget CI runs over every shipped plugin (a few seconds each)."""
+"""The bounded budget CI runs over every shipped plugin: every declaration
+three times with classic alone (at most 20 s) and once with each other
+plugin (at most 3 s each)."""
 
 QUICK_BUDGET = Budget(
-    players=(2, 3),
-    games=2,
+    players=(2, 3, 6, 10),
+    games=1,
     max_actions=300,
-    machine_examples=5,
-    machine_steps=15,
+    deep_every=20,
+    coverage=1,
+    seconds=10.0,
+    max_games=60,
+    machine_examples=3,
+    machine_steps=12,
     shrink_steps=50_000,
+    shrink_seconds=5.0,
     pairs=False,
     together=False,
 )
-"""The plugin with classic only, briefly: for a quick check while writing a plugin."""
+"""The plugin with classic only, every declaration once (at most 10 s): for a
+quick check while writing a plugin."""
 
 BUDGETS: dict[str, Budget] = {"default": DEFAULT_BUDGET, "ci": CI_BUDGET, "quick": QUICK_BUDGET}
-"""The budgets by the names ``pytest --unorules-budget`` and the functions
-below accept: ``"default"``, ``"ci"``, ``"quick"``."""
+"""The budgets by the names ``unorules check --budget``, ``pytest
+--unorules-budget`` and the functions below accept: ``"default"``, ``"ci"``,
+``"quick"``."""
 
 
 def resolve_budget(budget: Budget | str) -> Budget:
@@ -147,8 +219,29 @@ def resolve_budget(budget: Budget | str) -> Budget:
     raise UnknownBudgetError(f"unknown conformance budget {budget!r}: give a Budget or one of {known}")
 
 
+def seconds_budget(seconds: float, combinations: int, *, strict: bool = False) -> Budget:
+    """A budget that spends about ``seconds`` on ``combinations`` combinations:
+    the plugin with classic alone gets a third of the time (at least its
+    share), the others share the rest; each combination plays for its whole
+    share, whatever it has covered (``coverage`` only decides the warnings)."""
+    if seconds <= 0:
+        raise UnknownBudgetError(f"a time budget must be a positive number of seconds, not {seconds!r}")
+    rest = max(combinations - 1, 0)
+    first = seconds if not rest else max(seconds / 3, seconds / combinations)
+    others = (seconds - first) / rest if rest else 0.0
+    return attrs.evolve(
+        DEFAULT_BUDGET,
+        seconds=first,
+        pair_seconds=others,
+        max_games=1_000_000,
+        until_covered=False,
+        strict=strict,
+        shrink_seconds=min(30.0, max(5.0, seconds / 4)),
+    )
+
+
 class UnknownBudgetError(UnorulesError, ValueError):
-    """A budget name that is not one of :data:`BUDGETS`."""
+    """A budget name that is not one of :data:`BUDGETS`, or a bad time budget."""
 
 
 def require_hypothesis() -> None:
@@ -183,7 +276,11 @@ class Combination:
 
 @attrs.frozen
 class Violation:
-    """An invariant that failed: where, how, and the replay that shows it."""
+    """An invariant that failed: where, how, and the replay that shows it.
+
+    ``detail`` says what differs; ``replay`` is the (shrunk) game whose last
+    action is the one after which it failed; ``note`` says how it was shrunk
+    when that matters (a game that does not replay the same way is not)."""
 
     ruleset: Ruleset
     players: int | None
@@ -192,12 +289,32 @@ class Violation:
     found_by: str
     replay: Replay | None = None
     transcript: str = ""
+    note: str = ""
+
+    @property
+    def action(self) -> Action | None:
+        """The action after which the invariant failed (``None``: at the deal, or unknown)."""
+        if self.replay is None or not self.replay.actions:
+            return None
+        return self.replay.actions[-1]
 
     def format(self) -> str:
-        """The violation with its replay (or the state machine's output)."""
+        """The violation: the rule set, the action, what differs, and the replay
+        to paste into a test (or the state machine's output)."""
         seats = "" if self.players is None else f", {self.players} players"
         head = f"VIOLATION [{self.invariant}] {ruleset_line(self.ruleset)}{seats} ({self.found_by})"
-        lines = [head, f"  {self.detail}"]
+        lines = [head]
+        if self.replay is not None:
+            action = self.action
+            where = (
+                "at the deal, before any action"
+                if action is None
+                else f'after action {len(self.replay.actions)}, "{action}"'
+            )
+            lines.append(f"  when:  {where}")
+        lines.append(f"  what:  {self.detail}")
+        if self.note:
+            lines.append(f"  note:  {self.note}")
         if self.replay is not None:
             lines.append(
                 f"  replay ({len(self.replay.actions)} actions; paste into a test, replay.check() fails):"
@@ -211,32 +328,104 @@ class Violation:
         return "\n".join(lines)
 
 
+@attrs.frozen
+class CombinationResult:
+    """What :func:`run_combination` did for one combination: a one-line
+    ``summary``, the ``violations`` found (at most one from random play, the
+    first, shrunk; and one from the state machine), the ``coverage`` of the
+    plugin under test, the coverage ``target`` it was run to, and the
+    ``seconds`` it took."""
+
+    label: str
+    summary: str
+    violations: tuple[Violation, ...]
+    coverage: Coverage
+    target: int
+    seconds: float
+
+    @property
+    def uncovered(self) -> list[str]:
+        """The declarations left under the target, as text."""
+        return [str(d) for d in self.coverage.missing(self.target)]
+
+
 @attrs.define
 class ConformanceReport:
-    """What the runner checked, skipped and found for one plugin."""
+    """What the runner checked, skipped and found for one plugin: the summary
+    line of each combination checked, the combinations skipped with the
+    reason, the violations, and each combination's result with its coverage."""
 
     plugin: str
     checked: list[str] = attrs.Factory(list)
     skipped: list[tuple[str, str]] = attrs.Factory(list)
     violations: list[Violation] = attrs.Factory(list)
+    results: list[CombinationResult] = attrs.Factory(list)
+    strict: bool = False
+
+    @property
+    def uncovered(self) -> list[tuple[str, list[str]]]:
+        """Each combination that left declarations under its target, with them."""
+        return [(r.label, r.uncovered) for r in self.results if r.uncovered]
 
     @property
     def ok(self) -> bool:
-        """True when no invariant failed."""
-        return not self.violations
+        """True when no invariant failed (and, under ``strict``, every declaration was covered)."""
+        return not self.violations and not (self.strict and self.uncovered)
+
+    def coverage_report(self) -> str:
+        """The coverage of the plugin's declarations: the first combination's
+        in full, one line for each other combination."""
+        if not self.results:
+            return "coverage: nothing was played"
+        first = self.results[0]
+        lines = [f"coverage with {first.label} (target {first.target}):"]
+        lines += ["  " + line for line in first.coverage.lines(first.target)]
+        for result in self.results[1:]:
+            lines.append(f"coverage with {result.label}: {result.coverage.summary(result.target)}")
+        return "\n".join(lines)
+
+    def closing_line(self) -> str:
+        """One line: what was covered in how many combinations, and the verdict."""
+        total = sum(1 for r in self.results)
+        full = sum(1 for r in self.results if not r.uncovered)
+        games = sum(r.coverage.games for r in self.results)
+        actions = sum(r.coverage.actions for r in self.results)
+        seconds = sum(r.seconds for r in self.results)
+        declared = len(self.results[0].coverage.tallies) if self.results else 0
+        target = self.results[0].target if self.results else 0
+        verdict = "OK" if self.ok else "FAILED"
+        found = len(self.violations)
+        text = (
+            f"{verdict}: {self.plugin}: {declared} declarations, covered to target in {full} of {total} "
+            f"combination{'s' * (total != 1)} (target {target} with classic"
+        )
+        if total > 1:
+            text += f", {self.results[1].target} with others" if len(self.results) > 1 else ""
+        text += f"); {games} games, {actions} actions, {seconds:.1f} s; "
+        text += f"{found} violation{'s' * (found != 1)}"
+        if self.uncovered:
+            text += f"; {'FAILED' if self.strict else 'warning'}: declarations not covered in "
+            text += f"{len(self.uncovered)} combination{'s' * (len(self.uncovered) != 1)}"
+        return text
 
     def format(self) -> str:
-        """A readable report: checked and skipped combinations, then each violation."""
+        """A readable report: checked and skipped combinations, each violation
+        with its replay, the coverage, the declarations left uncovered, and the
+        closing line."""
         lines = [f"unorules conformance of plugin {self.plugin!r}: " + ("OK" if self.ok else "FAILED")]
         lines += [f"  checked {line}" for line in self.checked]
         lines += [f"  skipped {label}: {reason}" for label, reason in self.skipped]
         for violation in self.violations:
             lines.append("")
             lines.append(violation.format())
+        if self.results:
+            lines.append("")
+            lines.append(self.coverage_report())
+            for label, missing in self.uncovered:
+                word = "FAILURE" if self.strict else "WARNING"
+                lines.append(f"{word}: with {label}, not covered to target: {', '.join(missing)}")
+            lines.append(self.closing_line())
         return "\n".join(lines)
-
-
-# -- plugins and their combinations -------------------------------------------------------
 
 
 def resolve_plugin(plugin: str | Any) -> tuple[str, Any]:
@@ -269,27 +458,44 @@ def _requirements(plugin: Any, installed: Any) -> list[str]:
 
 
 def conformance_combinations(
-    plugin: str | Any, *, pairs: bool = True, together: bool = True
+    plugin: str | Any,
+    *,
+    pairs: bool = True,
+    together: bool = True,
+    others: Sequence[str] | None = None,
 ) -> tuple[list[Combination], list[tuple[str, str]]]:
     """The combinations the runner checks for ``plugin`` (see the module
-    docstring), and the ones refused when built, each with the reason."""
+    docstring), and the ones refused when built, each with the reason.
+
+    ``others`` are the installed plugins to combine it with (default: every
+    installed one). A plugin object named like an installed plugin (a copy
+    of it being worked on) takes that plugin's place."""
     name, obj = resolve_plugin(plugin)
     installed = installed_plugins()
+    if others is not None:
+        unknown = [o for o in others if o.strip().lower() not in installed]
+        if unknown:
+            known = ", ".join(sorted(installed)) or "none"
+            raise RulesetError(f"no plugin named {unknown[0]!r} is installed; installed plugins: {known}")
+        others = [o.strip().lower() for o in others]
     is_installed = installed.get(name) is obj
-    base = ["classic"] if "classic" in installed else []
-    base += [r for r in _requirements(obj, installed) if r not in base]
+    base = ["classic"] if "classic" in installed and name != "classic" else []
+    if name == "classic" and is_installed:
+        base = ["classic"]
+    base += [r for r in _requirements(obj, installed) if r not in base and r != name]
 
     def combo(extra: Sequence[str]) -> Combination:
         names = list(dict.fromkeys([*base, *([name] if is_installed else []), *extra]))
         return Combination(tuple(names), () if is_installed else (obj,))
 
     wanted = [combo([])]
-    others = sorted(n for n in installed if n != name and n not in base)
+    pool = installed if others is None else others
+    candidates = sorted(n for n in pool if n != name and n not in base)
     if pairs:
-        wanted += [combo([other]) for other in others]
-    if together and len(others) > 1:
+        wanted += [combo([other]) for other in candidates]
+    if together and len(candidates) > 1:
         chosen: list[str] = []
-        for other in others:
+        for other in candidates:
             try:
                 combo([*chosen, other]).build()
             except RulesetError:
@@ -309,7 +515,7 @@ def conformance_combinations(
     return built, skipped
 
 
-# -- playing and shrinking -------------------------------------------------------------------
+# -- checking a game -------------------------------------------------------------------------
 
 Check = Callable[[GameState], None]
 
@@ -320,6 +526,9 @@ def _cheap(state: GameState) -> None:
     check_hands(state)
     check_legal_actions(state)
     check_events(state)
+    check_uno(state)
+    check_scores(state)
+    check_left(state)
 
 
 def _kind_of(exc: BaseException) -> str:
@@ -344,61 +553,157 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc} ({place})"
 
 
+_DEEP_KINDS = frozenset({"accepted", "pure", "refused", "json", "pickle", "view"})
+
+
+_STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay"})
+
+
+class _GameCheck:
+    """The checks of one game: the cheap and step invariants after every
+    action; the deep ones every ``deep_every`` actions and when the state
+    shows a phase, extra, event kind, count of seats left, or the seat to
+    move able to go out on a card of the plugin, that has been
+    deep-checked fewer than twice (``seen`` is shared by a combination's
+    games). With ``kind`` (shrinking), only the checks that can find that
+    kind of violation, after every action."""
+
+    def __init__(
+        self,
+        deep_every: int,
+        *,
+        kind: str | None = None,
+        seen: Counter[tuple[str, Any]] | None = None,
+        coverage: Coverage | None = None,
+    ) -> None:
+        self.deep_every = max(1, deep_every)
+        self.kind = kind
+        self.seen: Counter[tuple[str, Any]] = Counter() if seen is None else seen
+        self.coverage = coverage
+        self.deep = 0
+
+    def _keys(self, state: GameState) -> list[tuple[str, Any]]:
+        keys: list[tuple[str, Any]] = [("phase", state.phase.name), ("left", len(state.left))]
+        keys += [("extra", key) for key, _ in state.extras]
+        keys += [("event", event.kind) for event in state.events]
+        coverage = self.coverage
+        if coverage is not None and not state.is_over:
+            # About to go out on the plugin's card: a state met once in many games.
+            hand = state.hands[state.current_player]
+            last = hand[0] if len(hand) == 1 else None
+            playable = last is not None and any(a.card == last for a in state.legal_actions())
+            if last is not None and playable and last.kind in coverage.focus_kinds:
+                keys.append(("going out on", last.kind))
+        return keys
+
+    def _deep(self, state: GameState) -> None:
+        self.deep += 1
+        self.seen.update(self._keys(state))
+        check_state(state, deep=True)
+        if self.coverage is not None:
+            self.coverage.deep_checked(state)
+
+    def deal(self, state: GameState) -> None:
+        if self.kind is None:
+            self._deep(state)
+        else:
+            self.single(state)
+
+    def single(self, state: GameState) -> None:
+        """The state check for ``kind`` alone."""
+        kind = self.kind
+        if kind == "pure":
+            STATE_INVARIANTS["accepted"](state)
+        elif kind in STATE_INVARIANTS:
+            STATE_INVARIANTS[kind](state)
+
+    def step(
+        self, before: GameState, action: Action, after: GameState, snapshot: tuple[Any, ...], index: int
+    ) -> None:
+        kind = self.kind
+        if kind is not None:
+            if kind in _STEP_KINDS:
+                check_step(before, action, after, snapshot=snapshot, again=kind == "replay")
+            self.single(after)
+            return
+        check_step(before, action, after, snapshot=snapshot, again=True)
+        if index % self.deep_every == 0 or any(self.seen[key] < 2 for key in self._keys(after)):
+            self._deep(after)
+        else:
+            check_state(after, deep=False)
+
+    @property
+    def whole_game(self) -> bool:
+        """Whether the game's replay is checked at its end (the ``replay`` invariant)."""
+        return self.kind in (None, "replay")
+
+
+Chooser = Callable[[GameState, int], Action]
+
+
 def _play(
-    ruleset: Ruleset,
-    players: int,
-    seed: int,
-    choose: Callable[[GameState, int], int],
+    start: Replay,
+    choose: Chooser,
     steps: int,
-    check: Callable[[GameState, int], None],
+    check: _GameCheck,
+    monitor: Callable[[Ruleset, int], RoundMonitor],
+    observe: Callable[[GameState, Action | None, GameState], None] | None = None,
 ) -> tuple[Replay, BaseException | None]:
-    """Play ``steps`` actions, ``choose(state, step)`` giving the index of each
-    among the legal actions, checking every state; stop at the first failure."""
-    actions = []
+    """Play ``steps`` actions from ``start``'s deal, ``choose(state, step)``
+    giving each, checking every state; stop at the first failure. Returns the
+    replay of the actions played and the failure (``None``: none)."""
+    actions: list[Action] = []
     try:
-        state = ruleset.new_game(players, seed=seed)
-        monitor = RoundMonitor(ruleset)
-        monitor.observe(state)
-        check(state, 0)
+        state = start.start()
+        rounds = monitor(start.ruleset, start.players)
+        rounds.observe(state)
+        if observe is not None:
+            observe(state, None, state)
+        check.deal(state)
         for step in range(1, steps + 1):
             if state.is_over:
                 break
-            legal = state.legal_actions()
-            action = legal[choose(state, step) % len(legal)]
+            if not state.legal_actions():
+                raise InvariantViolation(
+                    "legal",
+                    f'after "{state.last_action}", no action is legal but the game is not over '
+                    f"(seat {state.current_player} in the {state.phase.name!r} phase)",
+                )
+            action = choose(state, step)
             actions.append(action)
+            snapshot = _snapshot(state)
             try:
-                state = state.apply(action)
+                after = state.apply(action)
             except Exception as exc:
                 raise InvariantViolation(
                     "accepted", f"{action} is legal but apply raised {type(exc).__name__}: {exc}"
                 ) from exc
-            monitor.observe(state)
-            check(state, step)
-        replay = Replay(ruleset, players, seed, actions=actions)
-        check_replay(replay, state)
+            rounds.observe(after)
+            check.step(state, action, after, snapshot, step)
+            if observe is not None:
+                observe(state, action, after)
+            state = after
+        replay = attrs.evolve(start, actions=tuple(actions))
+        if check.whole_game:
+            check_replay(replay, state)
     except Exception as exc:
-        return Replay(ruleset, players, seed, actions=actions), exc
+        return attrs.evolve(start, actions=tuple(actions)), exc
     return replay, None
 
 
-def _checker(kind: str | None, deep_every: int) -> Callable[[GameState, int], None]:
-    """Checks for a run: everything on its schedule, or one kind after every action."""
-    if kind is None:
+def _monitor_factory(round_actions: int | None) -> Callable[[Ruleset, int], RoundMonitor]:
+    """Round monitors whose bound is ``round_actions`` per seat (``None``: the
+    rule set's :func:`~unorules.testing.invariants.round_bound`)."""
 
-        def check_all(state: GameState, step: int) -> None:
-            check_state(state, deep=step % deep_every == 0)
+    def make(ruleset: Ruleset, players: int) -> RoundMonitor:
+        if round_actions is None:
+            return RoundMonitor(ruleset)
+        return RoundMonitor(ruleset, bound=round_actions * players, probe_actions=2_000 + 400 * players)
 
-        return check_all
-    single: Check = STATE_INVARIANTS.get(kind, _cheap)
-    if kind == "pure":
-        single = STATE_INVARIANTS["accepted"]
+    return make
 
-    def check_one(state: GameState, step: int) -> None:
-        if single is not _cheap:
-            _cheap(state)
-        single(state)
 
-    return check_one
+# -- shrinking ----------------------------------------------------------------------------------
 
 
 def _simpler_rulesets(ruleset: Ruleset) -> list[Ruleset]:
@@ -424,35 +729,72 @@ def _simpler_rulesets(ruleset: Ruleset) -> list[Ruleset]:
     return found
 
 
+def _choices(replay: Replay) -> list[int] | None:
+    """The replay's actions as indices among the legal actions, or ``None``
+    when the game does not replay the same way (an action is not legal where
+    it was taken: the plugin is not deterministic)."""
+    choices: list[int] = []
+    try:
+        state = replay.start()
+        for i, action in enumerate(replay.actions):
+            legal = state.legal_actions()
+            if action not in legal:
+                return None
+            choices.append(legal.index(action))
+            if i < len(replay.actions) - 1:
+                state = state.apply(action)
+    except Exception:
+        return None
+    return choices
+
+
 def _shrink(
-    ruleset: Ruleset, players: int, seed: int, replay: Replay, exc: BaseException, steps: int
-) -> tuple[Replay, BaseException]:
+    replay: Replay,
+    exc: BaseException,
+    steps: int,
+    *,
+    seconds: float | None = None,
+    monitor: Callable[[Ruleset, int], RoundMonitor] | None = None,
+) -> tuple[Replay, BaseException, str]:
     """A simpler replay failing the same way (the same invariant, or the same
     exception type): fewer plugins and options in the rule set, fewer actions,
     earlier choices among the legal actions. The actions are replayed as
     choices (the index of each among the legal actions, wrapped around), so
-    every candidate is a game of legal actions.
+    every candidate is a game of legal actions; the deck and dealer stay.
 
     ``steps`` bounds the work: the shrinker stops trying candidates once it has
-    replayed that many actions in all. It counts actions, never seconds, so
-    the same failure shrinks to the same replay on any machine."""
+    replayed that many actions in all. It counts actions, so the same failure
+    shrinks to the same replay on any machine; ``seconds`` caps it in time
+    too. Returns the replay, its failure and a note (empty, or why the replay
+    was not shrunk)."""
     kind = _kind_of(exc)
-    check = _checker(kind, 1)
+    tried = getattr(exc, "tried", None)
+    if isinstance(tried, Action):
+        # A deep check found it applying an action the game did not take: that
+        # action becomes the game's last, so the replay shows it as a step.
+        replay = replay.then(tried)
     if not replay.actions:
-        return replay, exc  # it failed at the deal: nothing to shrink
-    state = replay.start()
-    choices: list[int] = []
-    for action in replay.actions[:-1]:
-        choices.append(state.legal_actions().index(action))
-        state = state.apply(action)
-    # The last action may be the one whose apply failed.
-    choices.append(state.legal_actions().index(replay.actions[-1]))
+        return replay, exc, ""  # it failed at the deal: nothing to shrink
+    choices = _choices(replay)
+    if choices is None:
+        return (
+            replay,
+            exc,
+            "not shrunk: replaying the game's actions from its seed does not reach the same states "
+            "(nondeterminism: randomness outside the game's generator, or state kept in a plugin object)",
+        )
+    make_monitor = monitor or _monitor_factory(None)
+    deadline = None if seconds is None else time.monotonic() + seconds
     # The best so far: rule set, choices, replay, failure.
-    best: tuple[Ruleset, list[int], Replay, BaseException] = (ruleset, choices, replay, exc)
+    best: tuple[Ruleset, list[int], Replay, BaseException] = (replay.ruleset, choices, replay, exc)
     spent = 0
+    timed_out = False
 
     def left() -> bool:
-        return spent < steps
+        nonlocal timed_out
+        if deadline is not None and time.monotonic() > deadline:
+            timed_out = True
+        return spent < steps and not timed_out
 
     def size(rules: Ruleset, candidate: list[int]) -> tuple[int, int, int, list[int]]:
         return (len(rules.plugins), len(rules.spec()["options"]), len(candidate), candidate)
@@ -463,7 +805,13 @@ def _shrink(
             return False
         spent += len(candidate)
         rules = best[0] if rules is None else rules
-        got, failure = _play(rules, players, seed, lambda s, i: candidate[i - 1], len(candidate), check)
+
+        def choose(state: GameState, i: int) -> Action:
+            legal = state.legal_actions()
+            return legal[candidate[i - 1] % len(legal)]
+
+        start = attrs.evolve(replay, ruleset=rules, actions=())
+        got, failure = _play(start, choose, len(candidate), _GameCheck(1, kind=kind), make_monitor)
         if failure is None or _kind_of(failure) != kind:
             return False
         kept = candidate[: len(got.actions)]
@@ -501,12 +849,16 @@ def _shrink(
                 if lower < current[i] and attempt(candidate):
                     improved = True
                     break
-    return best[2], best[3]
+    note = f"shrinking stopped at its time cap of {seconds:g} s" if timed_out else ""
+    return best[2], best[3], note
 
 
-def _random_chooser(rng: random.Random, eager: float) -> Callable[[GameState, int], int]:
-    def choose(state: GameState, step: int) -> int:
-        return state.legal_actions().index(choose_action(state, rng, eager))
+# -- games --------------------------------------------------------------------------------------
+
+
+def _random_chooser(rng: random.Random, eager: float) -> Chooser:
+    def choose(state: GameState, step: int) -> Action:
+        return choose_action(state, rng, eager)
 
     return choose
 
@@ -534,28 +886,35 @@ def play_checked_game(
     eager: float = 0.0,
     deep_every: int = 10,
     shrink_steps: int = 100_000,
+    shrink_seconds: float | None = None,
+    round_actions: int | None = None,
 ) -> tuple[Violation | None, int]:
     """Play one seeded random game (at most ``max_actions`` actions), checking
-    the cheap invariants after every action, all of them every ``deep_every``
-    actions, the rounds throughout and the replay at the end.
+    the cheap and step invariants after every action, all of them every
+    ``deep_every`` actions and when something new turns up, the rounds
+    throughout (a round longer than ``round_actions`` per seat is probed;
+    default: the rule set's bound) and the replay at the end.
 
     Returns the violation found, shrunk to a short replay (or ``None``), and
     the number of actions played.
     """
+    start = Replay(ruleset, players, seed)
+    monitor = _monitor_factory(round_actions)
     replay, failure = _play(
-        ruleset,
-        players,
-        seed,
-        _random_chooser(random.Random(seed), eager),
-        max_actions,
-        _checker(None, deep_every),
+        start, _random_chooser(random.Random(seed), eager), max_actions, _GameCheck(deep_every), monitor
     )
     length = len(replay.actions)
     if failure is None:
         return None, length
-    replay, failure = _shrink(ruleset, players, seed, replay, failure, shrink_steps)
+    replay, failure, note = _shrink(replay, failure, shrink_steps, seconds=shrink_seconds, monitor=monitor)
     found = Violation(
-        replay.ruleset, players, _kind_of(failure), _describe(failure), f"random play, seed {seed}", replay
+        replay.ruleset,
+        players,
+        _kind_of(failure),
+        _describe(failure),
+        f"random play, seed {seed}",
+        replay,
+        note=note,
     )
     return found, length
 
@@ -566,74 +925,186 @@ def option_variant(combo: Combination | Ruleset, seed: int | str) -> dict[str, A
     return _option_variant(combo, random.Random(seed))
 
 
+def _steered_options(
+    combo: Combination, coverage: Coverage, rng: random.Random, vary_others: bool
+) -> dict[str, Any]:
+    """Options for a game: the other plugins' drawn at random (if ``vary_others``),
+    the plugin under test's the values played in the fewest games so far."""
+    options = _option_variant(combo, rng) if vary_others else {}
+    for option, values, owner in coverage.option_choices():
+        counts = [coverage.option_count(option, v, owner) for v in values]
+        fewest = min(counts)
+        value = rng.choice([v for v, n in zip(values, counts, strict=True) if n == fewest])
+        if value == option.default and type(value) is type(option.default):
+            options.pop(option.name, None)
+        else:
+            options[option.name] = value
+    return options
+
+
+def _look(before: GameState, action: Action, after: GameState) -> None:
+    """The checks of a state the explorer looks at (every effect, not only
+    those played): the cards, the hands and the books."""
+    check_cards(after)
+    check_hands(after)
+    check_uno(after)
+    check_left(after)
+    check_step(before, action, after)
+
+
+def _chooser(explorer: Explorer) -> Chooser:
+    def choose(state: GameState, step: int) -> Action:
+        return explorer.choose(state)
+
+    return choose
+
+
+def _observer(
+    coverage: Coverage, options: dict[str, Any]
+) -> Callable[[GameState, Action | None, GameState], None]:
+    def observe(before: GameState, action: Action | None, after: GameState) -> None:
+        if action is None:
+            coverage.start_game(after.ruleset, options, after)
+        else:
+            coverage.observe(before, action, after)
+
+    return observe
+
+
+def _plainness(kind: str) -> int:
+    """How ordinary a starter of ``kind`` is: wilds first (0), then other symbols (1), then numbers (2)."""
+    info = kind_info(kind)
+    return 0 if info.wild else (2 if info.number is not None else 1)
+
+
+def _build(combo: Combination, options: dict[str, Any], rng: random.Random) -> tuple[Ruleset, dict[str, Any]]:
+    """``combo`` built with ``options``, or, if they refuse each other, with as
+    many of them as still build (added one at a time, in a random order);
+    returns the rule set and the options it was built with."""
+    try:
+        return combo.build(options), options
+    except RulesetError:
+        pass
+    kept: dict[str, Any] = {}
+    names = sorted(options)
+    rng.shuffle(names)
+    for name in names:
+        trial = {**kept, name: options[name]}
+        try:
+            combo.build(trial)
+        except RulesetError:
+            continue
+        kept = trial
+    return combo.build(kept), kept
+
+
 def run_combination(
     combo: Combination,
     budget: Budget = DEFAULT_BUDGET,
     *,
     machine: bool = True,
     out: Callable[[str], None] | None = None,
-) -> tuple[str, list[Violation]]:
-    """Check one combination: random games for each supported player count,
-    then (if ``machine`` and the budget allows) the hypothesis state machine.
-    Returns a one-line summary and the violations found (at most one from
-    random play, the first, shrunk; and one from the state machine)."""
+    plugin: Any | None = None,
+    first: bool = True,
+) -> CombinationResult:
+    """Check one combination: games steered by the coverage of ``plugin``'s
+    declarations (default: the combination's last plugin object, else its
+    last name) for each supported player count, until the coverage target,
+    the time cap or ``max_games`` (see :class:`Budget`; ``first`` says this is
+    the plugin with classic alone, whose target and cap are ``coverage`` and
+    ``seconds``), then (if ``machine`` and the budget allows) the hypothesis
+    state machine. Returns the :class:`CombinationResult`."""
     from unorules.testing.strategies import supported_players
 
+    started = time.monotonic()
     ruleset = combo.build()
+    if plugin is None:
+        plugin = combo.objects[-1] if combo.objects else installed_plugins()[combo.names[-1]]
+    focus = next((p for p in ruleset.plugins if p is plugin or p.name == plugin.name), plugin)
+    others = [p for p in ruleset.plugins if p is not focus and p.name != "classic"]
+    coverage = Coverage([focus], cards_of=others, options=first)
+    coverage.add_ruleset(ruleset)
+    target = budget.coverage if first else budget.pair_coverage
+    cap = budget.seconds if first else budget.pair_seconds
     violations: list[Violation] = []
     counts = supported_players(ruleset, budget.players)
     if not counts:
         # A rule set for a set number of players (partners: four) is still checked.
         counts = supported_players(ruleset)[:1]
+    minimum = len(counts) * budget.games
+    monitor = _monitor_factory(budget.round_actions)
+    seen: Counter[tuple[str, Any]] = Counter()
     played = 0
     games = 0
-    for players in counts:
-        for game in range(budget.games):
-            rules = ruleset
-            if game > 0:
-                variant_rng = random.Random(f"{combo.label}:{players}:{game}:{budget.seed}")
-                try:
-                    rules = combo.build(_option_variant(combo, variant_rng))
-                except RulesetError:
-                    rules = ruleset
-            seed = budget.seed * 1000 + game
-            violation, length = play_checked_game(
-                rules,
-                players,
-                seed,
-                max_actions=budget.max_actions,
-                eager=budget.eager if game % 2 == 0 else 0.0,
-                deep_every=budget.deep_every,
-                shrink_steps=budget.shrink_steps,
-            )
-            games += 1
-            played += length
-            if violation is not None:
-                violations.append(violation)
-                if out is not None:
-                    out(violation.format())
+    index = 0
+    while counts:
+        elapsed = time.monotonic() - started
+        if games >= len(counts) and cap is not None and elapsed >= cap:
+            break  # every count played once, and the time is up
+        if games >= minimum:
+            if budget.until_covered and (not target or coverage.covered(target)):
                 break
-        if violations:
+            if games >= budget.max_games:
+                break
+        players, style, policy = game_plan(index, counts)
+        seed = budget.seed * 100_000 + index
+        rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
+        options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
+        rules, options = _build(combo, options, rng) if options else (ruleset, options)
+        coverage.add_ruleset(rules)
+        others_kinds = frozenset(k for p in rules.plugins if p in others for k in card_kinds(p, rules))
+        starters = sorted(
+            coverage.focus_kinds, key=lambda k: (coverage.starters[k], _plainness(k), rng.random())
+        )
+        deck, dealer = arranged_deal(rules, players, rng, style, coverage.focus_kinds, others_kinds, starters)
+        if deck is not None and style == "starter":
+            coverage.starters[deck[players * rules.hand_size].kind] += 1
+        start = Replay(rules, players, seed, deck=deck, dealer=dealer)
+        check = _GameCheck(budget.deep_every, seen=seen, coverage=coverage)
+
+        explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look)
+        replay, failure = _play(
+            start, _chooser(explorer), budget.max_actions, check, monitor, _observer(coverage, options)
+        )
+        games += 1
+        index += 1
+        played += len(replay.actions)
+        if failure is not None:
+            found_by = f"game {index} ({style} deal, {policy} play), seed {seed}"
+            replay, failure, note = _shrink(
+                replay, failure, budget.shrink_steps, seconds=budget.shrink_seconds, monitor=monitor
+            )
+            violation = Violation(
+                replay.ruleset, players, _kind_of(failure), _describe(failure), found_by, replay, note=note
+            )
+            violations.append(violation)
+            if out is not None:
+                out(violation.format())
             break  # one shrunk replay per combination is enough to show it is broken
     machine_runs = 0
     examples = budget.machine_examples
     if machine and examples != 0 and not violations:
-        found = _run_machine(ruleset, counts, budget)
+        found = _run_machine(ruleset, counts, budget, focus)
         machine_runs = 1
         if found is not None:
             violations.append(found)
             if out is not None:
                 out(found.format())
+    seconds = time.monotonic() - started
     summary = (
         f"{combo.label}: players {', '.join(map(str, counts)) or 'none'}; "
-        f"{games} game{'s' * (games != 1)}, {played} actions" + (", state machine" if machine_runs else "")
+        f"{games} game{'s' * (games != 1)}, {played} actions"
+        + (", state machine" if machine_runs else "")
+        + f"; {coverage.summary(target)}"
     )
     if out is not None:
-        out(("ok   " if not violations else "FAIL ") + summary)
-    return summary, violations
+        out(("ok   " if not violations else "FAIL ") + summary + f" ({seconds:.1f} s)")
+    return CombinationResult(combo.label, summary, tuple(violations), coverage, target, seconds)
 
 
-def _run_machine(ruleset: Ruleset, counts: Sequence[int], budget: Budget) -> Violation | None:
+def _run_machine(
+    ruleset: Ruleset, counts: Sequence[int], budget: Budget, focus: Any = None
+) -> Violation | None:
     from hypothesis import HealthCheck, settings
     from hypothesis.reporting import with_reporter
     from hypothesis.stateful import run_state_machine_as_test
@@ -642,7 +1113,7 @@ def _run_machine(ruleset: Ruleset, counts: Sequence[int], budget: Budget) -> Vio
 
     if not counts:
         return None
-    machine = machine_for(ruleset, players=tuple(counts))
+    machine = machine_for(ruleset, players=tuple(counts), focus=focus)
     current = settings()
     chosen = settings(
         current,
@@ -680,36 +1151,51 @@ def run_conformance(
     budget: Budget | str = DEFAULT_BUDGET,
     *,
     out: Callable[[str], None] | None = None,
+    others: Sequence[str] | None = None,
+    fail_fast: bool = False,
+    seconds: float | None = None,
 ) -> ConformanceReport:
     """Check every invariant over ``plugin`` (an installed name or a plugin
-    object) alone with classic and combined with the other installed plugins;
-    see the module docstring. ``budget`` is a :class:`Budget` or its name
-    (``"default"``, ``"ci"``, ``"quick"``: :data:`BUDGETS`). ``out`` receives
-    progress lines and each violation (with its replay) as soon as it is
-    found."""
+    object) alone with classic and combined with the other installed plugins
+    (or with ``others`` only); see the module docstring. ``budget`` is a
+    :class:`Budget` or its name (``"default"``, ``"ci"``, ``"quick"``:
+    :data:`BUDGETS`); ``seconds`` instead spends about that many seconds in
+    all (:func:`seconds_budget`). ``out`` receives progress lines and each
+    violation (with its replay) as soon as it is found. With ``fail_fast``
+    the run stops at the first violation."""
     budget = resolve_budget(budget)
     require_hypothesis()
-    name, _ = resolve_plugin(plugin)
-    report = ConformanceReport(name)
-    combos, skipped = conformance_combinations(plugin, pairs=budget.pairs, together=budget.together)
+    name, obj = resolve_plugin(plugin)
+    combos, skipped = conformance_combinations(
+        plugin, pairs=budget.pairs, together=budget.together, others=others
+    )
+    if seconds is not None:
+        budget = attrs.evolve(seconds_budget(seconds, len(combos), strict=budget.strict), seed=budget.seed)
+    report = ConformanceReport(name, strict=budget.strict)
     report.skipped.extend(skipped)
     if out is not None:
         for label, reason in skipped:
             out(f"skip {label}: {reason}")
     for i, combo in enumerate(combos):
         machine = i == 0 or budget.machine_on_pairs
-        summary, found = run_combination(combo, budget, machine=machine, out=out)
-        report.checked.append(summary)
-        report.violations.extend(found)
+        result = run_combination(combo, budget, machine=machine, out=out, plugin=obj, first=i == 0)
+        report.checked.append(result.summary)
+        report.results.append(result)
+        report.violations.extend(result.violations)
+        if fail_fast and result.violations:
+            break
     return report
 
 
-def check_conformance(plugin: str | Any, budget: Budget | str = DEFAULT_BUDGET) -> ConformanceReport:
+def check_conformance(
+    plugin: str | Any, budget: Budget | str = DEFAULT_BUDGET, *, others: Sequence[str] | None = None
+) -> ConformanceReport:
     """:func:`run_conformance`, raising ``AssertionError`` with the whole report
-    (replays included) when an invariant fails; returns the report otherwise.
-    ``budget`` is a :class:`Budget` or its name, e.g. ``check_conformance(name,
+    (replays included) when an invariant fails (or, under a strict budget, a
+    declaration is left uncovered); returns the report otherwise. ``budget``
+    is a :class:`Budget` or its name, e.g. ``check_conformance(name,
     budget="quick")``."""
-    report = run_conformance(plugin, budget)
+    report = run_conformance(plugin, budget, others=others)
     if not report.ok:
         raise AssertionError(report.format())
     return report

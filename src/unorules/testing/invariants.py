@@ -18,17 +18,40 @@ name               what it checks
 ``legal``          legal actions are non-empty until the game is over (and empty
                    after), name seats in the game, are listed once, and their
                    notation parses back to the same action
-``accepted``       every legal action is accepted by ``apply``
+``events``         every event is of a declared kind and fills only declared fields
+``uno``            UNO calls and catch windows agree with the hands: a seat open
+                   to a catch holds one card; a seat whose own action left it one
+                   card without a call is open to a catch; a hand that changed
+                   otherwise keeps no stale call or exposure (R-UNO-CALL,
+                   R-UNO-CATCH)
+``scores``         the scores are the sum of the rounds' points, rounds are
+                   numbered from 1, and one action ends at most one round
+``left``           a seat that has left holds no cards and draws none
+``hidden``         no view and no public event shows a card the seats seeing it
+                   may not know (another seat's hidden hand, the draw pile)
+``accepted``       every legal action is accepted by ``apply`` (and keeps
+                   ``cards`` and ``uno``); ``is_legal`` agrees with the list
 ``refused``        a sample of other actions is refused with ``IllegalActionError``
                    and leaves the state unchanged
 ``pure``           ``apply`` never changes the state it is given
 ``json``           ``GameState.from_json(s.to_json()) == s``, and both play on alike
+``pickle``         a pickled copy of the state (its extras included) is equal and
+                   lists the same legal actions
 ``view``           each seat's view shows its own hand, every hand's size, its own
                    legal actions, and no other seat's private cards
-``replay``         the same seed and actions give an equal state
+``replay``         the same seed and actions give an equal state, and applying one
+                   action twice to one state gives equal states (no randomness
+                   outside the game's generator, no state kept in plugin objects)
 ``rounds``         every round ends: past its bound eager play can still end it, and
                    it does not go round a loop
 =================  ==============================================================
+
+The single-state invariants are functions of a state (:func:`check_state`
+runs them); ``uno``, ``scores``, ``left``, ``hidden``, ``pure`` and
+``replay`` also look at each step, the state before an action and the state
+after it (:func:`check_step`). A message names the action and says what
+differs (the cards missing or added, the field that changed), never whole
+piles: see :func:`describe_difference`.
 
 The toolkit reads what the plugins declare, as the rule set gathers it:
 
@@ -49,9 +72,10 @@ The toolkit reads what the plugins declare, as the rule set gathers it:
 from __future__ import annotations
 
 import contextlib
+import pickle
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -61,7 +85,7 @@ from unorules.actions import _VERBS, Action
 from unorules.cards import COLORS, Card
 from unorules.errors import IllegalActionError, NotationError
 from unorules.ruleset import Ruleset, installed_plugins
-from unorules.state import GameState
+from unorules.state import Event, GameState
 
 __all__ = [
     "CORE_VERBS",
@@ -77,16 +101,23 @@ __all__ = [
     "check_cards",
     "check_events",
     "check_hands",
+    "check_hidden_cards",
     "check_illegal_actions_refused",
     "check_json_round_trip",
+    "check_left",
     "check_legal_actions",
     "check_legal_actions_accepted",
+    "check_pickled_copy",
     "check_replay",
     "check_replay_game",
     "check_round_ends",
+    "check_scores",
     "check_state",
+    "check_step",
     "check_turn",
+    "check_uno",
     "check_views",
+    "describe_difference",
     "round_bound",
     "set_aside_cards",
     "turn_only_verbs",
@@ -120,19 +151,25 @@ CORE_VERBS = frozenset({"play", "draw", "pass", "uno", "catch", "challenge", "ac
 
 
 class InvariantViolation(AssertionError):
-    """An invariant does not hold: ``invariant`` names it, ``detail`` says how."""
+    """An invariant does not hold: ``invariant`` names it, ``detail`` says how.
 
-    def __init__(self, invariant: str, detail: str) -> None:
+    ``tried`` is the action whose outcome broke it when a check applied an
+    action the game did not take (the deep checks apply every legal action):
+    appended to the game's replay, it shows the failure as the game's own
+    step."""
+
+    def __init__(self, invariant: str, detail: str, tried: Action | None = None) -> None:
         super().__init__(f"[{invariant}] {detail}")
         self.invariant = invariant
         self.detail = detail
+        self.tried = tried
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
-        return (type(self), (self.invariant, self.detail))
+    def __reduce__(self) -> tuple[Any, tuple[str, str, Action | None]]:
+        return (type(self), (self.invariant, self.detail, self.tried))
 
     def within(self, context: str) -> InvariantViolation:
         """The same violation with ``context`` (where it happened) in front of the detail."""
-        return InvariantViolation(self.invariant, f"{context}: {self.detail}")
+        return InvariantViolation(self.invariant, f"{context}: {self.detail}", self.tried)
 
 
 def _fail(invariant: str, detail: str) -> InvariantViolation:
@@ -188,6 +225,16 @@ def _deck_ids(ruleset: Ruleset) -> list[int]:
     return _cached(ruleset, "deck_ids", lambda rules: sorted(map(id, rules.deck)))
 
 
+def _deck_weights(ruleset: Ruleset) -> tuple[dict[Card, int], int]:
+    def compute(rules: Ruleset) -> tuple[dict[Card, int], int]:
+        weights = {
+            card: random.Random(f"unorules card weight {card}").getrandbits(60) for card in set(rules.deck)
+        }
+        return weights, sum(weights[card] for card in rules.deck)
+
+    return _cached(ruleset, "deck_weights", compute)
+
+
 def set_aside_cards(state: GameState) -> list[Card]:
     """The cards ``state``'s plugins say they keep out of the hands and piles."""
     return list(state.ruleset.set_aside_cards(state))
@@ -212,8 +259,16 @@ def check_cards(state: GameState) -> None:
     for hand in state.hands:
         cards += hand
     cards += state.ruleset.set_aside_cards(state)
+    # A fast path: every card of the deck weighs a fixed random 60-bit number,
+    # so the same count and the same total weight mean the same multiset of
+    # cards (but with a chance of about 2**-60).
+    weights, total = _deck_weights(state.ruleset)
+    try:
+        same = len(cards) == len(state.ruleset.deck) and sum(map(weights.__getitem__, cards)) == total
+    except (KeyError, TypeError):  # a card the deck does not hold, or not a card at all
+        same = False
     # Cards are interned, so the multiset of their ids is the multiset of cards.
-    if sorted(map(id, cards)) != _deck_ids(state.ruleset):
+    if not same and sorted(map(id, cards)) != _deck_ids(state.ruleset):
         expected = _deck_count(state.ruleset)
         found = Counter(cards)
         missing = expected - found
@@ -356,8 +411,14 @@ def check_legal_actions_accepted(state: GameState, *, compare_json: bool = True)
     snapshot = _snapshot(state)
     legal = state.legal_actions()
     for action in legal:
+        if not state.is_legal(action):
+            raise _fail("accepted", f"{_after(state)}, {action} is listed as legal but is_legal says no")
         try:
             after = state.apply(action)
+        except IllegalActionError as exc:
+            raise _fail(
+                "accepted", f"{_after(state)}, {action} is listed as legal but apply refused it: {exc}"
+            ) from exc
         except Exception as exc:
             raise _fail(
                 "accepted",
@@ -367,8 +428,17 @@ def check_legal_actions_accepted(state: GameState, *, compare_json: bool = True)
             raise _fail("accepted", f"{_after(state)}, apply({action}) returned {after!r}, not a GameState")
         if after.ruleset is not state.ruleset:
             raise _fail("accepted", f"{_after(state)}, apply({action}) returned a state of another rule set")
-        if not _unchanged(state, snapshot):
-            raise _fail("pure", f"{_after(state)}, apply({action}) changed the state it was applied to")
+        # Every effect, not only the one random play chooses: the cards and the
+        # books after each legal action.
+        try:
+            check_cards(after)
+            check_hands(after)
+            check_uno(after)
+            check_left(after)
+            check_step(state, action, after, snapshot=snapshot)
+        except InvariantViolation as violation:
+            violation.tried = action
+            raise
     if state.legal_actions() != legal or (before is not None and state.to_json() != before):
         raise _fail(
             "pure", f"{_after(state)}, applying the legal actions changed the state they were applied to"
@@ -538,6 +608,12 @@ def check_json_round_trip(
         if a.is_over or step == steps:
             break
         legal = a.legal_actions()
+        if not legal:
+            raise _fail(
+                "legal",
+                f"{_after(a)}, no action is legal but the game is not over "
+                f"(seat {a.current_player} in the {a.phase.name!r} phase)",
+            )
         action = legal[0] if step % 2 == 0 else legal[-1]
         a, b = a.apply(action), b.apply(action)
         if a != b:
@@ -549,8 +625,40 @@ def check_json_round_trip(
 
 
 def _diff(a: GameState, b: GameState) -> str:
-    differ = [name for name in _FIELDS if getattr(a, name) != getattr(b, name)]
-    return "fields differ: " + (", ".join(differ) or "none (equality itself is broken)")
+    return describe_difference(a, b)
+
+
+def check_pickled_copy(state: GameState) -> None:
+    """A pickled copy of ``state`` is equal to it and lists the same legal
+    actions: every plugin extra, phase and event value pickles (for process
+    pools and caches). A rule set whose plugin objects cannot be pickled is
+    not the state's fault: it is skipped. (A state with no plugin value, no
+    phase data and no event data is what the core pickles itself, and is
+    skipped too: ``tests/test_embedding.py`` covers it.)"""
+    phase = state.phase
+    if not state.extras and not phase.data and not any(e.data for e in state.events):
+        return
+    try:
+        text = pickle.dumps(state)
+    except Exception as exc:
+        try:
+            pickle.dumps(state.ruleset)
+        except Exception:
+            return
+        raise _fail(
+            "pickle", f"{_after(state)}, pickling the state raised {type(exc).__name__}: {exc}"
+        ) from exc
+    try:
+        copy = pickle.loads(text)
+    except Exception as exc:
+        raise _fail(
+            "pickle", f"{_after(state)}, unpickling the state raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if not isinstance(copy, GameState) or copy != state:
+        found = describe_difference(state, copy) if isinstance(copy, GameState) else repr(copy)
+        raise _fail("pickle", f"{_after(state)}, the unpickled copy is not equal to the state: {found}")
+    if copy.legal_actions() != state.legal_actions():
+        raise _fail("pickle", f"{_after(state)}, the unpickled copy lists other legal actions")
 
 
 def check_views(state: GameState) -> None:
@@ -605,6 +713,478 @@ def check_events(state: GameState) -> None:
             )
 
 
+# -- UNO calls, scores, seats that left, hidden cards -----------------------------------------
+
+
+def _seats_text(seats: Iterable[int]) -> str:
+    return ", ".join(map(str, seats)) or "none"
+
+
+def check_uno(state: GameState) -> None:
+    """UNO calls and catch windows agree with the hands (R-UNO-CALL, R-UNO-CATCH):
+    every seat open to a catch (``uno_exposed``) is in the game and holds
+    exactly one card; every seat that called (``uno_declared``) is in the
+    game and holds cards; no seat is listed twice, nor both called and open to
+    a catch. (The draft's mechanics keep these books; a hook that writes them
+    by hand, or moves hands some other way, breaks them.)"""
+    if state.is_over:
+        return
+    exposed = state.uno_exposed
+    declared = state.uno_declared
+    if not exposed and not declared:
+        return
+    hands = state.hands
+    left = state.left
+    for name, seats in (("uno_exposed", exposed), ("uno_declared", declared)):
+        if len(set(seats)) != len(seats):
+            raise _fail("uno", f"{_after(state)}, {name} lists a seat twice: {seats}")
+        for seat in seats:
+            if not 0 <= seat < len(hands) or seat in left:
+                raise _fail("uno", f"{_after(state)}, {name} names seat {seat}, which is not in the game")
+    for seat in exposed:
+        held = len(hands[seat])
+        if held != 1:
+            raise _fail(
+                "uno",
+                f"{_after(state)}, seat {seat} is open to an UNO catch (uno_exposed) but holds {held} "
+                "cards: only a seat holding one card without having called may be caught (R-UNO-CATCH); "
+                "a hand changed by a mechanic (draw, set_hands, move_hands, discard_under) ends it",
+            )
+        if seat in declared:
+            raise _fail(
+                "uno",
+                f"{_after(state)}, seat {seat} is both open to an UNO catch and listed as having called "
+                "(R-UNO-CALL, R-UNO-SELF: a late call ends the exposure)",
+            )
+    for seat in declared:
+        if not hands[seat]:
+            raise _fail(
+                "uno", f"{_after(state)}, seat {seat} holds no cards yet its UNO call stands (R-UNO-CALL)"
+            )
+
+
+def check_scores(state: GameState) -> None:
+    """The scores are the sum of the points of the rounds played (only
+    ``draft.end_round`` scores), the rounds are numbered 1, 2, ... and each
+    round gives every seat a number of points."""
+    players = state.players
+    totals = [0] * players
+    for i, result in enumerate(state.rounds):
+        if result.number != i + 1:
+            raise _fail(
+                "scores", f"{_after(state)}, round {i + 1} of state.rounds is numbered {result.number}"
+            )
+        if len(result.points) != players:
+            raise _fail(
+                "scores",
+                f"{_after(state)}, round {result.number} gives {len(result.points)} seats points, "
+                f"not {players}",
+            )
+        for seat, points in enumerate(result.points):
+            totals[seat] += points
+    if tuple(totals) != state.scores:
+        wrong = [
+            f"seat {s} has {state.scores[s]}, its rounds gave {t}"
+            for s, t in enumerate(totals)
+            if state.scores[s] != t
+        ]
+        raise _fail(
+            "scores",
+            f"{_after(state)}, the scores are not the sum of the rounds' points ({'; '.join(wrong)}): "
+            "points are scored once, by end_round, from score_round",
+        )
+
+
+def check_left(state: GameState) -> None:
+    """A seat that has left the game holds no cards while the game goes on
+    (it is dealt none, draws none and is given none)."""
+    if state.is_over or not state.left:
+        return
+    for seat in state.left:
+        hand = state.hands[seat]
+        if hand:
+            raise _fail(
+                "left",
+                f"{_after(state)}, seat {seat} has left the game but holds {len(hand)} card(s) "
+                f"({_cards_text(Counter(hand))}): seats that left are dealt, given and drawn nothing",
+            )
+
+
+def _cards_in(value: Any) -> Iterator[Card]:
+    """The cards inside a plugin value (nested tuples, phases, actions)."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _cards_in(item)
+    elif isinstance(value, Action) and value.card is not None:
+        yield value.card
+
+
+_VALUE_CARDS: dict[Any, tuple[Card, ...]] = {}
+
+
+def _value_cards(value: Any) -> tuple[Card, ...]:
+    """The cards inside ``value`` (see :func:`_cards_in`), remembered for values
+    that come back state after state (an extra kept unchanged)."""
+    if value is None or value == ():
+        return ()
+    try:
+        found = _VALUE_CARDS.get(value)
+    except TypeError:  # not hashable: not a valid plugin value, but not this check's business
+        return tuple(_cards_in(value))
+    if found is None:
+        if len(_VALUE_CARDS) > 4096:
+            _VALUE_CARDS.clear()
+        found = _VALUE_CARDS[value] = tuple(_cards_in(value))
+    return found
+
+
+def _hidden_from(
+    state: GameState, seat: int | None, visible: Callable[[int], frozenset[int]]
+) -> Counter[Card]:
+    """The cards in hands ``seat`` cannot see (``None``: hands some seat cannot see)."""
+    hidden: Counter[Card] = Counter()
+    seats = range(state.players)
+    for other, hand in enumerate(state.hands):
+        if not hand or other == seat:
+            continue
+        if seat is None:
+            watchers = [v for v in seats if v != other and v not in state.left]
+            if all(other in visible(v) for v in watchers):
+                continue
+        elif other in visible(seat):
+            continue
+        hidden.update(hand)
+    return hidden
+
+
+def _unexplained(
+    shown: Counter[Card], deck: Counter[Card], hidden: Counter[Card], public_before: Counter[Card]
+) -> list[Card]:
+    """Cards of ``shown`` more copies of which are shown than are outside the
+    ``hidden`` hands (or were face up before the action)."""
+    return [
+        card
+        for card, n in shown.items()
+        if n > deck[card] - hidden[card] + min(hidden[card], public_before[card])
+    ]
+
+
+def check_hidden_cards(state: GameState, before: GameState | None = None) -> None:
+    """No seat is shown a card it may not know: the cards a view holds outside
+    the hands it may see (the phase's card unless the phase is ``secret``, the
+    phase's data, the public extras) and the cards of public events must be
+    accounted for by copies outside the hands hidden from that seat (on the
+    discard pile, in the draw pile, set aside, or face up before the action).
+
+    With ``before`` (the state the last action was applied to) the public
+    events of the last action are checked too, unless the action ended a
+    round (every hand is shown at the end of a round, in its result, and the
+    next deal's starter is public). Copies of a card cannot be told apart, so a card is reported only
+    when more copies are shown than can be outside hidden hands."""
+    rules = state.ruleset
+    phase = state.phase
+    # What a view shows besides hands, field by field: one card may be named by
+    # several fields (the phase and an extra keeping a copy of it), so each
+    # field is accounted for on its own.
+    always: list[tuple[str, list[Card]]] = []
+    data = list(_value_cards(phase.data))
+    if data:
+        always.append(("the phase's data", data))
+    secret: list[Card] = []
+    if phase.card is not None:
+        if phase.secret:
+            secret.append(phase.card)
+        else:
+            always.append(("the phase", [phase.card]))
+    if state.extras:
+        public = rules.public_extras
+        for key, value in state.extras:
+            if key in public:
+                cards = list(_value_cards(value))
+                if cards:
+                    always.append((f"the public extra {key!r}", cards))
+    events: list[Event] = []
+    if before is not None and state.last_action is not None and len(state.rounds) == len(before.rounds):
+        for event in state.events:
+            if not event.private and (event.cards or event.data):
+                events.append(event)
+    if not always and not secret and not events:
+        return
+    deck = _deck_count(rules)
+    held: list[Counter[Card]] = []
+
+    def in_hands() -> Counter[Card]:
+        if not held:
+            cards: Counter[Card] = Counter()
+            for hand in state.hands:
+                cards.update(hand)
+            held.append(cards)
+        return held[0]
+
+    cache: dict[int, frozenset[int]] = {}
+
+    def visible(seat: int) -> frozenset[int]:
+        found = cache.get(seat)
+        if found is None:
+            found = cache[seat] = rules.visible_hands(state, seat)
+        return found
+
+    def suspicious(cards: Iterable[Card]) -> Counter[Card]:
+        # Only a card with more copies shown than lie outside every hand needs a
+        # closer look; copies on the piles are counted first (the usual case:
+        # the card just played).
+        shown: dict[Card, int] = {}
+        for card in cards:
+            shown[card] = shown.get(card, 0) + 1
+        discard, draw = state.discard_pile, state.draw_pile
+        return Counter(
+            {
+                c: n
+                for c, n in shown.items()
+                if n > discard.count(c) + draw.count(c) and n > deck[c] - in_hands()[c]
+            }
+        )
+
+    def public_before() -> Counter[Card]:
+        return Counter(before.discard_pile) if before is not None else Counter()
+
+    fields = [(where, suspicious(cards)) for where, cards in always]
+    fields = [(where, shown) for where, shown in fields if shown]
+    if secret:
+        fields.append(("the secret phase", suspicious(secret)))
+    for where, shown in fields:
+        if not shown:
+            continue
+        for seat in range(state.players):
+            if where == "the secret phase" and seat != state.current_player:
+                continue
+            leaked = _unexplained(shown, deck, _hidden_from(state, seat, visible), public_before())
+            if leaked:
+                raise _fail(
+                    "hidden",
+                    f"{_after(state)}, seat {seat}'s view shows {_cards_text(Counter(leaked))} in {where}, "
+                    "card(s) held in hands it may not see: keep hidden cards in private extras "
+                    "(ExtraSpec(public=False)) or a secret phase (Phase(..., secret=True))",
+                )
+    for event in events:
+        shown = suspicious([*event.cards, *(c for _, v in event.data for c in _value_cards(v))])
+        if not shown:
+            continue
+        leaked = _unexplained(shown, deck, _hidden_from(state, None, visible), public_before())
+        if leaked:
+            raise _fail(
+                "hidden",
+                f"{_after(state)}, the public {event.kind!r} event shows {_cards_text(Counter(leaked))}, "
+                "held in a hand other seats may not see: an event showing hidden cards is private to "
+                f"the seat allowed to see them (Event(..., private=True)); event: {event}",
+            )
+
+
+# -- one step: the state before an action and the state after it ------------------------------
+
+
+def _card_change(expected: Iterable[Card], found: Iterable[Card]) -> str:
+    """What ``found`` lacks and has more than ``expected``, as text."""
+    want, got = Counter(expected), Counter(found)
+    parts = []
+    if want - got:
+        parts.append(f"lacks {_cards_text(want - got)}")
+    if got - want:
+        parts.append(f"has {_cards_text(got - want)} more")
+    return ", ".join(parts) or "the same cards in another order"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = str(value) if isinstance(value, str | int | Card) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe_difference(
+    expected: GameState | tuple[Any, ...], found: GameState | tuple[Any, ...], *, limit: int = 6
+) -> str:
+    """What differs between two states (or snapshots of their fields), field by
+    field and briefly: cards a hand or pile lacks or has more, a field's two
+    values, an extra's two values; at most ``limit`` fields. For messages
+    that show the difference, never whole piles."""
+    a = expected if isinstance(expected, tuple) else _snapshot(expected)
+    b = found if isinstance(found, tuple) else _snapshot(found)
+    parts: list[str] = []
+    for name, x, y in zip(_FIELDS, a, b, strict=True):
+        if x is y or x == y:
+            continue
+        if name == "hands":
+            for seat, (h, g) in enumerate(zip(x, y, strict=False)):
+                if h != g:
+                    parts.append(f"hands[{seat}] {_card_change(h, g)}")
+            if len(x) != len(y):
+                parts.append(f"hands: {len(x)} seats, then {len(y)}")
+        elif name in ("draw_pile", "discard_pile"):
+            change = _card_change(x, y)
+            parts.append(f"{name} ({len(x)} cards, then {len(y)}) {change}")
+        elif name == "extras":
+            mine, theirs = dict(x), dict(y)
+            for key in sorted(set(mine) | set(theirs)):
+                if mine.get(key) != theirs.get(key):
+                    parts.append(f"extras[{key!r}]: {_short(mine.get(key))} -> {_short(theirs.get(key))}")
+        elif name == "events":
+            parts.append(
+                f"events: [{', '.join(e.kind for e in x)}] -> [{', '.join(e.kind for e in y)}]"
+                if [e.kind for e in x] != [e.kind for e in y]
+                else "events: the same kinds, other fields"
+            )
+        elif name == "rounds":
+            parts.append(f"rounds: {len(x)}, then {len(y)}" if len(x) != len(y) else "rounds: other results")
+        else:
+            parts.append(f"{name}: {_short(x)} -> {_short(y)}")
+    if not parts:
+        return "no field differs (equality itself is broken)"
+    more = len(parts) - limit
+    return "; ".join(parts[:limit]) + (f"; and {more} more" if more > 0 else "")
+
+
+def _grew_only(before: Counter[Card], after: Counter[Card]) -> bool:
+    return not (before - after)
+
+
+def check_step(
+    before: GameState,
+    action: Action,
+    after: GameState,
+    *,
+    snapshot: tuple[Any, ...] | None = None,
+    again: bool = False,
+) -> None:
+    """The invariants of one step, ``after = before.apply(action)``:
+
+    * ``pure``: ``before`` is as it was (give ``snapshot``, taken with
+      ``_snapshot(before)`` before applying, to check it);
+    * ``scores``: the action ended at most one round;
+    * ``left``: no seat that had left was made to draw;
+    * ``uno``: a seat whose own action brought it down to one card, without
+      having called, is open to a catch; a call made for that card is used;
+      a hand that changed otherwise (traded, given, taken from) keeps no call
+      and no exposure (R-UNO-CALL, R-UNO-CATCH);
+    * ``hidden``: see :func:`check_hidden_cards`;
+    * ``replay`` (with ``again``): applying the action to ``before`` once more
+      gives an equal state.
+    """
+    if snapshot is not None and not _unchanged(before, snapshot):
+        raise _fail(
+            "pure",
+            f"applying {action} changed the state it was applied to: {describe_difference(snapshot, before)}",
+        )
+    grew = len(after.rounds) - len(before.rounds)
+    if not 0 <= grew <= 1:
+        raise _fail(
+            "scores",
+            f"after {action}, {grew} rounds ended at once (rounds {len(before.rounds)} -> "
+            f"{len(after.rounds)}): one action ends at most one round; end_round is called once, by the "
+            "plugin whose rule ends the round",
+        )
+    if before.left:
+        for event in after.events:
+            if event.kind == "round-end":
+                break
+            if event.kind == "draw" and event.seat in before.left:
+                raise _fail(
+                    "left",
+                    f"after {action}, seat {event.seat}, which has left the game, was made to draw "
+                    f"{event.count} card(s): a rule that names a seat names one still in the game "
+                    "(draft.next_seat and active_seats skip the seats that left)",
+                )
+    if not grew and not after.is_over:
+        _check_uno_step(before, action, after)
+    check_hidden_cards(after, before)
+    if again:
+        try:
+            second = before.apply(action)
+        except Exception as exc:
+            raise _fail(
+                "replay",
+                f"{action} applied to the same state a second time raised {type(exc).__name__}: {exc}",
+            ) from exc
+        if second != after:
+            raise _fail(
+                "replay",
+                f"{action} applied twice to the same state gave different states: "
+                f"{describe_difference(after, second)} (randomness outside the game's generator, "
+                "such as Python's random module, or state kept in a plugin object)",
+            )
+
+
+def _check_uno_step(before: GameState, action: Action, after: GameState) -> None:
+    actor = action.seat
+    declared_before = before.uno_declared
+    exposed_before = before.uno_exposed
+    exposed = after.uno_exposed
+    declared = after.uno_declared
+    left = after.left
+    # Cards that came into some hand during the action: a hand that lost cards
+    # to another hand was traded or given from, not emptied by its owner.
+    found: list[Counter[Card]] = []
+
+    def gained() -> Counter[Card]:
+        if not found:
+            cards: Counter[Card] = Counter()
+            for old, new in zip(before.hands, after.hands, strict=True):
+                if old is not new and old != new:
+                    cards.update(Counter(new) - Counter(old))
+            found.append(cards)
+        return found[0]
+
+    for seat, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
+        if old is new or old == new:
+            if seat in exposed and seat not in exposed_before and seat != actor:
+                raise _fail(
+                    "uno",
+                    f"after {action}, seat {seat} became open to an UNO catch, though its hand did not "
+                    "change and the action was not its own (R-UNO-CATCH)",
+                )
+            continue
+        mine = seat == actor
+        exposed_now = seat in exposed
+        stale_call = seat in declared and seat in declared_before and not mine
+        down_to_one = mine and len(new) == 1 and len(old) > 1 and seat not in left
+        if not (exposed_now or stale_call or down_to_one):
+            continue  # nothing these books could get wrong for this hand (the usual case)
+        was, now = Counter(old), Counter(new)
+        reduced = _grew_only(now, was)  # nothing came into the hand
+        own_reduction = mine and reduced and not ((was - now) & gained())
+        if seat in exposed and not own_reduction:
+            raise _fail(
+                "uno",
+                f"after {action}, seat {seat}'s hand changed ({_card_change(old, new)}), yet it is "
+                "still open to an UNO catch: a stale exposure; a catch is for the seat that brought "
+                "itself down to one card (R-UNO-CATCH)",
+            )
+        if stale_call and not _grew_only(was, now):
+            raise _fail(
+                "uno",
+                f"after {action}, seat {seat}'s hand changed ({_card_change(old, new)}), yet its UNO "
+                "call stands: the call was about the hand it held (R-UNO-CALL)",
+            )
+        if own_reduction and down_to_one:
+            if seat in declared_before:
+                if seat in exposed or seat in declared:
+                    raise _fail(
+                        "uno",
+                        f"after {action}, seat {seat} called UNO and brought itself down to one card, "
+                        "yet its call is not used up (it is still "
+                        + ("open to a catch" if seat in exposed else "listed as having called")
+                        + ") (R-UNO-CALL)",
+                    )
+            elif seat not in exposed:
+                raise _fail(
+                    "uno",
+                    f"after {action}, seat {seat}'s own action left it one card ({_card_change(old, new)}) "
+                    "without an UNO call, yet it is not open to a catch (R-UNO-CALL, R-UNO-CATCH): move "
+                    "cards out of a hand with the draft's mechanics (play, discard_under, set_hands), "
+                    "which keep these books",
+                )
+
+
 def check_state(
     state: GameState,
     *,
@@ -613,14 +1193,19 @@ def check_state(
     require_rule: bool = False,
     rebuild_ruleset: bool = False,
 ) -> None:
-    """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``, ``events``; and with
-    ``deep`` also ``accepted``, ``pure``, ``refused``, ``json`` and ``view``
+    """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``,
+    ``events``, ``uno``, ``scores``, ``left`` and ``hidden``; and with ``deep``
+    also ``accepted``, ``pure``, ``refused``, ``json``, ``pickle`` and ``view``
     (these apply actions, so they cost about as much as a hundred moves)."""
     check_cards(state)
     check_turn(state)
     check_hands(state)
     check_legal_actions(state)
     check_events(state)
+    check_uno(state)
+    check_scores(state)
+    check_left(state)
+    check_hidden_cards(state)
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
@@ -628,6 +1213,7 @@ def check_state(
         check_legal_actions_accepted(state, compare_json=False)
         check_illegal_actions_refused(state, refusal_sample, require_rule=require_rule)
         check_json_round_trip(state, rebuild_ruleset=rebuild_ruleset, text=text)
+        check_pickled_copy(state)
         check_views(state)
         if state.to_json() != text:
             raise _fail("pure", f"{_after(state)}, applying or refusing actions changed the state's JSON")
@@ -639,10 +1225,15 @@ STATE_INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "hands": check_hands,
     "legal": check_legal_actions,
     "events": check_events,
+    "uno": check_uno,
+    "scores": check_scores,
+    "left": check_left,
+    "hidden": check_hidden_cards,
     "accepted": check_legal_actions_accepted,
     "pure": check_apply_pure,
     "refused": check_illegal_actions_refused,
     "json": check_json_round_trip,
+    "pickle": check_pickled_copy,
     "view": check_views,
 }
 """The single-state invariants by name, for running one kind alone."""
@@ -807,11 +1398,19 @@ def check_round_ends(
 
 def check_replay(replay: Any, state: GameState) -> None:
     """The same seed and actions give an equal state: ``replay`` (a
-    :class:`~unorules.testing.Replay`) played again equals ``state``."""
+    :class:`~unorules.testing.Replay`) played again equals ``state``.
+
+    Python's global ``random`` generator is seeded afresh for the replay (and
+    put back afterwards), so a plugin that draws from it instead of the game's
+    generator gives another game."""
+    saved = random.getstate()
+    random.seed(f"unorules replay check {len(replay.actions)}")
     try:
         again = replay.play()
     except IllegalActionError as exc:
         raise _fail("replay", f"replaying the game refused an action: {exc}") from None
+    finally:
+        random.setstate(saved)
     if again != state:
         raise _fail(
             "replay", f"replaying the same seed and actions gave another state: {_diff(state, again)}"
@@ -837,12 +1436,15 @@ def check_replay_game(replay: Any, *, deep: bool = True, repeat_limit: int | Non
         for action in replay.actions:
             step += 1
             if not state.is_legal(action):
-                raise _fail("replay", f"the replay's action {action} is not legal: {state.legal_actions()}")
+                listed = ", ".join(map(str, state.legal_actions()[:12]))
+                raise _fail("replay", f"the replay's action {action} is not legal; legal: {listed}, ...")
+            before, snapshot = state, _snapshot(state)
             try:
                 state = state.apply(action)
             except Exception as exc:
                 raise _fail("accepted", f"apply({action}) raised {type(exc).__name__}: {exc}") from exc
             monitor.observe(state)
+            check_step(before, action, state, snapshot=snapshot, again=deep)
             check_state(state, deep=deep)
     except InvariantViolation as violation:
         raise violation.within(f"replay step {step}") from violation

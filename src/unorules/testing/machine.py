@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from hypothesis import note
+from hypothesis import note, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -39,18 +39,30 @@ from unorules.actions import Action
 from unorules.errors import IllegalActionError, RulesetError
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
+from unorules.testing.coverage import Coverage
+from unorules.testing.explore import STYLES, arranged_deal
 from unorules.testing.invariants import (
     InvariantViolation,
     RoundMonitor,
+    _snapshot,
     check_cards,
     check_hands,
     check_json_round_trip,
     check_legal_actions,
     check_state,
+    check_step,
     check_turn,
 )
 from unorules.testing.replay import Replay, choose_action
-from unorules.testing.strategies import actions, arranged_decks, build_ruleset, rulesets, supported_players
+from unorules.testing.strategies import (
+    _focus_plugins,
+    _focused_order,
+    actions,
+    arranged_decks,
+    build_ruleset,
+    rulesets,
+    supported_players,
+)
 
 __all__ = ["RulesetStateMachine", "machine_for"]
 
@@ -82,7 +94,14 @@ class RulesetStateMachine(RuleBasedStateMachine):
     * ``require_rule``: refusals must cite a rule id (default false);
     * ``repeat_limit``: how often one state may come up in a round before the
       round counts as stuck in a loop (default
-      :data:`~unorules.testing.invariants.DEFAULT_REPEAT_LIMIT`).
+      :data:`~unorules.testing.invariants.DEFAULT_REPEAT_LIMIT`);
+    * ``play_out_limit``: the most actions :meth:`play_out_round` plays
+      (default 2,000): a round still going on then is left to the next steps
+      (the round monitor reports a round that can never end);
+    * ``focus``: plugins (objects or installed names) to steer toward, as the
+      strategies' ``focus`` does: deals in the explorer's styles, their
+      plays and verbs drawn first, and ``hypothesis.target`` on how many of
+      their declarations a run reached.
     """
 
     ruleset: ClassVar[Ruleset | Sequence[str] | str | st.SearchStrategy[Ruleset] | None] = None
@@ -94,6 +113,8 @@ class RulesetStateMachine(RuleBasedStateMachine):
     require_rule: ClassVar[bool] = False
     refusal_sample: ClassVar[int] = 4
     repeat_limit: ClassVar[int | None] = None
+    play_out_limit: ClassVar[int] = 2_000
+    focus: ClassVar[Any] = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -103,6 +124,8 @@ class RulesetStateMachine(RuleBasedStateMachine):
         self._start: Replay | None = None
         self._actions: list[Action] = []
         self._shadow: GameState | None = None
+        self.coverage: Coverage | None = None
+        """The coverage of the ``focus`` plugins' declarations in this run (``None`` without ``focus``)."""
 
     # -- the rule set -------------------------------------------------------------------
 
@@ -150,6 +173,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
         if isinstance(action, str):
             action = Action.parse(action, default_seat=game.current_player)
         self._actions.append(action)
+        snapshot = _snapshot(game)
         try:
             after = game.apply(action)
         except IllegalActionError:
@@ -161,6 +185,9 @@ class RulesetStateMachine(RuleBasedStateMachine):
             ) from exc
         self.game = after
         self.monitor.observe(after)
+        check_step(game, action, after, snapshot=snapshot)
+        if self.coverage is not None:
+            self.coverage.observe(game, action, after)
         try:
             self._shadow = self._shadow.apply(str(action))
         except IllegalActionError as exc:
@@ -190,7 +217,14 @@ class RulesetStateMachine(RuleBasedStateMachine):
         seed = data.draw(_SEEDS, label="seed")
         deck = None
         dealer = None
-        if self.arranged and data.draw(st.booleans(), label="arranged deck"):
+        if self.focus is not None:
+            self.coverage = Coverage(_focus_plugins(self.focus, rules))
+            self.coverage.add_ruleset(rules)
+            style = data.draw(st.sampled_from(STYLES), label="deal style")
+            deck, dealer = arranged_deal(
+                rules, players, random.Random(seed), style, self.coverage.focus_kinds
+            )
+        elif self.arranged and data.draw(st.booleans(), label="arranged deck"):
             deck = data.draw(arranged_decks(rules, players), label="deck")
             dealer = data.draw(st.integers(0, players - 1), label="dealer")
         self._start = Replay(rules, players, seed, deck=deck, dealer=dealer)
@@ -199,6 +233,8 @@ class RulesetStateMachine(RuleBasedStateMachine):
         self._shadow = self._start.start()
         self.monitor = RoundMonitor(rules, repeat_limit=self.repeat_limit)
         self.monitor.observe(self.game)
+        if self.coverage is not None:
+            self.coverage.start_game(rules, {}, self.game)
         check_json_round_trip(self.game, rebuild_ruleset=True)
 
     # ``act`` and ``play_out_round`` do nothing once the game is over rather than
@@ -211,7 +247,10 @@ class RulesetStateMachine(RuleBasedStateMachine):
         """Take one of the legal actions (of any seat)."""
         assert self.game is not None
         if not self.game.is_over:
-            self.do(data.draw(st.sampled_from(self.game.legal_actions()), label="action"))
+            legal: Sequence[Action] = self.game.legal_actions()
+            if self.coverage is not None:
+                legal = _focused_order(legal, self.coverage)
+            self.do(data.draw(st.sampled_from(legal), label="action"))
 
     @precondition(_has_game)
     @rule(data=st.data())
@@ -241,13 +280,16 @@ class RulesetStateMachine(RuleBasedStateMachine):
     @precondition(_has_game)
     @rule(seed=_SEEDS)
     def play_out_round(self, seed: int) -> None:
-        """Play the current round to its end by seeded random legal play,
-        checking the cheap invariants after every action."""
+        """Play the current round to its end by seeded random legal play (at
+        most ``play_out_limit`` actions), checking the cheap invariants after
+        every action."""
         game = self.game
         assert game is not None
         rng = random.Random(seed)
         rounds = len(game.rounds)
-        while not game.is_over and len(game.rounds) == rounds:
+        for _ in range(self.play_out_limit):
+            if game.is_over or len(game.rounds) != rounds:
+                break
             game = self.do(choose_action(game, rng, self.eager))
             check_cards(game)
             check_turn(game)
@@ -266,7 +308,11 @@ class RulesetStateMachine(RuleBasedStateMachine):
             )
 
     def teardown(self) -> None:
-        """Attach the replay to the run (printed only when the run fails)."""
+        """Attach the replay to the run (printed only when the run fails); with
+        ``focus``, tell hypothesis how many of the plugins' declarations it reached."""
+        if self.coverage is not None:
+            reached = sum(1 for d, t in self.coverage.tallies.items() if d.category != "option" and t.reached)
+            target(float(reached), label="unorules: declarations of the focus plugins reached")
         replay = self.replay
         if replay is not None:
             check = (

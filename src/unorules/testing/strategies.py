@@ -7,6 +7,15 @@ and each step's first legal action. The games strategies record a
 :class:`~unorules.testing.Replay` and attach it to a failing example with
 ``hypothesis.note``, so a failure prints Python that rebuilds the game.
 
+Given ``focus`` (a plugin, its name, or several), :func:`replays` and
+:func:`game_states` steer toward what those plugins declare: the game is
+dealt in one of the styles of :mod:`unorules.testing.explore` (the plugins'
+cards in hands, as the starter, with duplicates), the legal actions are
+drawn with the plugins' cards and verbs first (so examples shrink toward
+playing them), and ``hypothesis.target`` is told how many of the plugins'
+declarations the game reached, so hypothesis searches toward games that
+reach more of them.
+
 Plugins may list the option values worth testing in their ``testing``
 declaration (``TestHints(option_values={"option": (values...)})``); otherwise :func:`option_values` guesses
 them from the option's default, its ``allowed`` text and a few small integers,
@@ -17,10 +26,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from hypothesis import assume, note, reject
+from hypothesis import assume, note, reject, target
 from hypothesis import strategies as st
 
 from unorules.actions import _VERBS, Action
@@ -29,6 +39,8 @@ from unorules.errors import RulesetError
 from unorules.plugin import Option
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.state import GameState
+from unorules.testing.coverage import Coverage
+from unorules.testing.explore import STYLES, arranged_deal
 from unorules.testing.replay import Replay
 
 __all__ = [
@@ -304,6 +316,33 @@ def arranged_decks(
 # -- games --------------------------------------------------------------------------------------
 
 
+Focus = Any
+"""A plugin object, an installed plugin's name, or a sequence of them."""
+
+
+def _focus_plugins(focus: Focus, rules: Ruleset) -> list[Any]:
+    """The plugins of ``rules`` that ``focus`` names (objects or installed names)."""
+    wanted = [focus] if isinstance(focus, str) or hasattr(focus, "name") else list(focus)
+    found = []
+    for item in wanted:
+        name = item if isinstance(item, str) else getattr(item, "name", None)
+        found += [p for p in rules.plugins if p is item or p.name == name]
+    return found
+
+
+def _focused_order(actions: Sequence[Action], coverage: Coverage) -> list[Action]:
+    """``actions`` with those playing the focus plugins' cards or using their
+    verbs first, the least used first (stable otherwise)."""
+
+    def score(action: Action) -> float:
+        value = coverage.novelty(coverage.verb_declaration(action.verb))
+        if action.verb == "play":
+            value += coverage.novelty(coverage.card_declaration(action.card))
+        return -value
+
+    return sorted(actions, key=score)
+
+
 @st.composite
 def replays(
     draw: st.DrawFn,
@@ -313,11 +352,18 @@ def replays(
     max_actions: int = 60,
     arranged: bool = False,
     seeds: st.SearchStrategy[int] | None = None,
+    focus: Focus | None = None,
 ) -> Replay:
     """A :class:`~unorules.testing.Replay` of a game played by legal actions:
     a rule set (``ruleset``, a strategy of them, or any from :func:`rulesets`),
     a supported player count from ``players``, a seed, with ``arranged`` maybe
-    an arranged deck, then up to ``max_actions`` legal actions."""
+    an arranged deck, then up to ``max_actions`` legal actions.
+
+    With ``focus`` (a plugin of the rule set, its name, or several), the deal
+    is arranged in one of :data:`~unorules.testing.explore.STYLES`, the
+    plugins' plays and verbs are drawn first, and ``hypothesis.target`` is
+    given the number of their declarations the game reached (see the module
+    docstring)."""
     if ruleset is None:
         ruleset = rulesets()
     rules = draw(ruleset) if isinstance(ruleset, st.SearchStrategy) else ruleset
@@ -327,19 +373,36 @@ def replays(
     seed = draw(seeds if seeds is not None else st.integers(0, 2**16), label="seed")
     deck = None
     dealer = None
-    if arranged and draw(st.booleans(), label="arranged deck"):
+    coverage: Coverage | None = None
+    if focus is not None:
+        coverage = Coverage(_focus_plugins(focus, rules))
+        coverage.add_ruleset(rules)
+        style = draw(st.sampled_from(STYLES), label="deal style")
+        deck, dealer = arranged_deal(rules, n, random.Random(seed), style, coverage.focus_kinds)
+    elif arranged and draw(st.booleans(), label="arranged deck"):
         deck = draw(arranged_decks(rules, n), label="deck")
         dealer = draw(st.integers(0, n - 1), label="dealer")
     replay = Replay(rules, n, seed, deck=deck, dealer=dealer)
     state = replay.start()
+    if coverage is not None:
+        coverage.start_game(rules, {}, state)
     chosen: list[Action] = []
     steps = draw(st.integers(0, max_actions), label="actions")
     for _ in range(steps):
         if state.is_over:
             break
-        action = draw(st.sampled_from(state.legal_actions()))
-        state = state.apply(action)
+        legal: Sequence[Action] = state.legal_actions()
+        if coverage is not None:
+            legal = _focused_order(legal, coverage)
+        action = draw(st.sampled_from(legal))
+        after = state.apply(action)
+        if coverage is not None:
+            coverage.observe(state, action, after)
+        state = after
         chosen.append(action)
+    if coverage is not None:
+        reached = sum(1 for d, t in coverage.tallies.items() if d.category != "option" and t.reached)
+        target(float(reached), label="unorules: declarations of the focus plugins reached")
     return Replay(rules, n, seed, actions=chosen, deck=deck, dealer=dealer)
 
 
@@ -351,9 +414,10 @@ def game_states(
     players: Iterable[int] | None = None,
     max_actions: int = 60,
     arranged: bool = False,
+    focus: Focus | None = None,
 ) -> GameState:
-    """Game states reached by legal play from a seed (see :func:`replays`); a
-    failing example's notes hold the replay that reaches it."""
-    replay = draw(replays(ruleset, players=players, max_actions=max_actions, arranged=arranged))
+    """Game states reached by legal play from a seed (see :func:`replays`,
+    also for ``focus``); a failing example's notes hold the replay that reaches it."""
+    replay = draw(replays(ruleset, players=players, max_actions=max_actions, arranged=arranged, focus=focus))
     note(replay.format())
     return replay.play()

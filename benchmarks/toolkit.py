@@ -1,0 +1,424 @@
+"""How many planted bugs the conformance runner catches, per budget, and how fast.
+
+Each planted bug is a copy of a plugin with one realistic bug of a class issue
+32 lists (cards lost, Python's global ``random``, a hidden card in a public
+event or a view, a round ended twice, a ``check_state`` refusing a valid
+state, an extra JSON cannot hold, an action listed but refused, a table of 7
+or more seats, a seat that left made to draw, a card that can never be
+played, going out on the plugin's card). They are forks of Discard Colour, a
+card plugin as a new author writes it from the docs (a copy of the Discard
+All of ``tests/testing/toolkit_broken_plugins.py`` under its own card kind),
+whose correct version is among the clean plugins with two shipped plugins,
+and one fork of the shipped elimination plugin.
+
+For each budget, each planted bug is checked with
+:func:`~unorules.testing.conformance.run_conformance` (``fail_fast``: the run
+stops at the first violation) and each clean plugin in full; the script
+prints, per plugin, whether a violation was found (the invariant), whether a
+declaration was left uncovered (a warning, a failure under ``--strict``
+budgets), and the seconds, then per budget the share caught and the share
+caught within 60 s. A clean plugin flagged is a false alarm.
+
+    .venv/bin/python benchmarks/toolkit.py                  # quick and ci, seed 0 (about 10 minutes)
+    .venv/bin/python benchmarks/toolkit.py --budgets quick --seeds 0,1,2
+    .venv/bin/python benchmarks/toolkit.py --only dc-duplicates,dc-public-extra --no-clean
+
+Figures are the machine's: the time caps of the budgets are wall-clock
+seconds, so a loaded machine catches fewer bugs within them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any
+
+import attrs
+from unorules_elimination import EliminationPlugin
+
+from unorules import (
+    COLORS,
+    Action,
+    Card,
+    Draft,
+    Event,
+    EventSpec,
+    ExtraSpec,
+    GameState,
+    IllegalActionError,
+    Plugin,
+    RoundResult,
+    Ruleset,
+    hookimpl,
+    register_kind,
+)
+from unorules.testing.conformance import BUDGETS, run_conformance
+from unorules.validate import require
+
+register_kind("DC", "Discard Colour", wild=False)
+
+
+class DiscardColour(Plugin):
+    """Discard Colour: a coloured card whose player also discards every other
+    card of its colour, under it (this script's copy of the toolkit tests'
+    Discard Colour, correct; each planted bug below is a copy with one bug)."""
+
+    name = "discard-colour"
+    api_version = 2
+    requires = ("classic",)
+    events = (
+        EventSpec(
+            "discard-colour",
+            "a Discard Colour was played: its player discarded every other card of its colour",
+            (("seat", "the player"), ("cards", "the cards discarded"), ("count", "how many")),
+            "{seat} discarded {cards} under the Discard Colour",
+        ),
+    )
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "DC") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 30 if card.kind == "DC" else None
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        """The cards of ``hand`` a Discard Colour ``card`` discards."""
+        return [c for c in hand if c.color is card.color]
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DC" or not draft.hands[seat]:
+            return None
+        hand = draft.hands[seat]
+        gone = self.discarded(hand, card)
+        draft.set_hands({seat: [c for c in hand if c.color is not card.color]})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-colour", seat, tuple(gone), None, count=len(gone)))
+        if draft.hands[seat]:
+            draft.pass_turn(1, seat)
+        else:
+            draft.end_round(seat, "out")
+        return True
+
+
+# -- planted bugs ----------------------------------------------------------------------------
+
+
+class LosesDuplicates(DiscardColour):
+    """The cards to discard are listed once each: of two copies of a card, one vanishes."""
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return list(dict.fromkeys(c for c in hand if c.color is card.color))
+
+
+class ShufflesWithGlobalRandom(DiscardColour):
+    """The cards go under the Discard Colour in an order from Python's global
+    ``random``: the same seed and actions give another discard pile."""
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        gone = super().discarded(hand, card)
+        random.shuffle(gone)  # the bug: not draft.shuffle
+        return gone
+
+
+class EventShowsTheHand(DiscardColour):
+    """The public event lists the whole hand, the cards kept included."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        hand = draft.hands[action.seat]
+        done = super().on_play(draft, action, previous)
+        if done:
+            draft.add_event(Event("discard-colour", action.seat, tuple(hand), None, count=len(hand)))
+        return done
+
+
+class ForgetsGoingOut(DiscardColour):
+    """When the discards empty the hand, the turn passes and the round goes on."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DC" or not draft.hands[seat]:
+            return None
+        hand = draft.hands[seat]
+        gone = self.discarded(hand, card)
+        draft.set_hands({seat: [c for c in hand if c.color is not card.color]})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.pass_turn(1, seat)  # the bug: no end_round when the hand is empty
+        return True
+
+
+class EndsTheRoundTwice(DiscardColour):
+    """Going out on the discards ends the round and then lets classic end it again."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and not draft.hands[action.seat]:
+            return None  # the bug: classic's on_play then ends the round once more
+        return done
+
+
+class KeepsAFloat(DiscardColour):
+    """Keeps the average number of cards discarded as a float extra (JSON holds no float)."""
+
+    extras = (ExtraSpec("discard-colour", "the cards discarded by Discard Colours, per card played"),)
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        before = len(draft.hands[action.seat])
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over":
+            draft.set_extra("discard-colour", (before - len(draft.hands[action.seat])) / 2)
+        return done
+
+
+SEAT_BONUS = (0, 5, 10, 15, 20, 25)
+
+
+class BonusTableOfSixSeats(DiscardColour):
+    """A bonus per seat read from a table of six: the seventh seat crashes."""
+
+    extras = (ExtraSpec("discard-colour", "the bonus of the last Discard Colour"),)
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        if action.card is not None and action.card.kind == "DC":
+            draft.set_extra("discard-colour", SEAT_BONUS[action.seat])  # the bug: seats 6 to 9
+        return super().on_play(draft, action, previous)
+
+
+class RefusesGoingOutOnIt(DiscardColour):
+    """Enforces "a Discard Colour cannot be the last card" by refusing the play
+    in ``on_play``, while ``legal_actions`` still lists it."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        if card is not None and card.kind == "DC" and not draft.hands[action.seat]:
+            raise IllegalActionError(f"{action}: a Discard Colour cannot be the last card")
+        return super().on_play(draft, action, previous)
+
+
+class PublicExtraShowsTheHand(DiscardColour):
+    """Keeps the last Discard Colour in a public extra (for a table display), the
+    cards its player kept included: every seat's view shows them."""
+
+    extras = (ExtraSpec("discard-colour", "the last Discard Colour and its player's hand", public=True),)
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over":
+            draft.set_extra("discard-colour", (action.seat, *draft.hands[action.seat]))  # the bug: the hand
+        return done
+
+
+class ChecksTheLastEvent(DiscardColour):
+    """``check_state`` expects a Discard Colour on top to be the last thing that
+    happened: a state read back after the next draw (or a Discard Colour starter) is refused."""
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        top = state.top_card
+        if top is not None and top.kind == "DC" and not state.is_over:
+            require(
+                bool(state.events) and state.events[-1].kind == "discard-colour",
+                "events",
+                "a Discard Colour on top must be the last event",
+            )
+
+
+class DrawsForEverySeat(DiscardColour):
+    """A Discard Colour makes every other seat draw one, seats that left included."""
+
+    requires = ("classic",)
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over":
+            for seat in range(draft.players):  # the bug: not draft.active_seats
+                if seat != action.seat:
+                    draft.draw(seat, 1, "penalty")
+        return done
+
+
+class NeverPlayable(DiscardColour):
+    """A filter meant to keep a Discard Colour off a Wild drops every play of one."""
+
+    @hookimpl(wrapper=True)
+    def legal_actions(
+        self, state: GameState
+    ) -> Generator[None, list[Sequence[Action]], list[Sequence[Action]]]:
+        lists = yield
+        return [[a for a in found if a.card is None or a.card.kind != "DC"] for found in lists]
+
+
+class EliminatesEarly(EliminationPlugin):
+    """A fork of elimination that adds the round's points to scores that
+    already include them: seats under the limit leave."""
+
+    @hookimpl
+    def on_round_end(self, draft: Draft, result: RoundResult) -> None:
+        limit = draft.ruleset.options["elimination_limit"]
+        active = draft.active_seats
+        totals = {s: draft.scores[s] + result.points[s] for s in active}  # the bug: counted twice
+        out = [s for s in active if totals[s] >= limit]
+        if not out:
+            return
+        if len(out) == len(active):
+            best = min(totals[s] for s in out)
+            tied = [s for s in out if totals[s] == best]
+            out.remove(result.winner if result.winner in tied else tied[0])
+        draft.leave(out)
+        draft.add_event(
+            *(
+                Event(
+                    "eliminated",
+                    s,
+                    (),
+                    "R-ELIM",
+                    f"{totals[s]} points, limit {limit}",
+                    data=(("limit", limit), ("points", totals[s])),
+                )
+                for s in out
+            )
+        )
+
+
+PLANTED: dict[str, tuple[Callable[[], Any], str, tuple[str, ...] | None]] = {
+    # name: (plugin factory, the bug's class, the other plugins it is checked with; None: all)
+    "dc-duplicates": (LosesDuplicates, "cards lost (a duplicate)", None),
+    "dc-global-random": (ShufflesWithGlobalRandom, "nondeterminism (global random)", None),
+    "dc-event-hand": (EventShowsTheHand, "hidden cards in a public event", None),
+    "dc-forgets-out": (ForgetsGoingOut, "going out on the plugin's card", None),
+    "dc-round-twice": (EndsTheRoundTwice, "a round ended twice", None),
+    "dc-float-extra": (KeepsAFloat, "an extra JSON cannot hold", None),
+    "dc-seven-seats": (BonusTableOfSixSeats, "tables of 7 to 10 seats", None),
+    "dc-refuses-last": (RefusesGoingOutOnIt, "listed but refused", None),
+    "dc-public-extra": (PublicExtraShowsTheHand, "hidden cards in a view (a public extra)", None),
+    "dc-check-state": (ChecksTheLastEvent, "check_state refusing a valid state", None),
+    "dc-left-seats-draw": (DrawsForEverySeat, "a seat that left made to draw", ("elimination",)),
+    "elimination-early": (EliminatesEarly, "a round's points counted twice (fork of elimination)", None),
+    "dc-never-playable": (NeverPlayable, "a card that can never be played", None),
+}
+
+CLEAN: dict[str, Callable[[], Any] | str] = {
+    "discard-colour": DiscardColour,
+    "draw-until-playable": "draw-until-playable",
+    "seven-o": "seven-o",
+}
+
+
+@attrs.frozen
+class Outcome:
+    """One run: what it found and how long it took."""
+
+    name: str
+    budget: str
+    seed: int
+    seconds: float
+    invariant: str | None
+    uncovered: int
+
+    @property
+    def flagged(self) -> bool:
+        """A violation, or a declaration left uncovered (a warning)."""
+        return self.invariant is not None or self.uncovered > 0
+
+
+def run_one(
+    name: str, plugin: Any, budget: str, seed: int, others: Sequence[str] | None, fail_fast: bool
+) -> Outcome:
+    """Check ``plugin`` at ``budget`` with ``seed``."""
+    chosen = attrs.evolve(BUDGETS[budget], seed=seed)
+    started = time.perf_counter()
+    report = run_conformance(plugin, chosen, others=others, fail_fast=fail_fast)
+    seconds = time.perf_counter() - started
+    invariant = report.violations[0].invariant if report.violations else None
+    uncovered = sum(len(items) for _, items in report.uncovered)
+    return Outcome(name, budget, seed, seconds, invariant, uncovered)
+
+
+def row(outcome: Outcome, what: str) -> str:
+    """One line of the table."""
+    found = outcome.invariant or "-"
+    return (
+        f"{outcome.name:22} {outcome.budget:7} {outcome.seed:>4} {found:12} "
+        f"{outcome.uncovered:>9} {outcome.seconds:>8.1f}  {what}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument(
+        "--budgets", default="quick,ci", help="budget names, comma-separated (default quick,ci)"
+    )
+    parser.add_argument("--seeds", default="0", help="budget seeds, comma-separated (default 0)")
+    parser.add_argument("--only", default="", help="planted bugs to run, comma-separated (default all)")
+    parser.add_argument("--no-clean", action="store_true", help="leave out the clean plugins")
+    parser.add_argument("--within", type=float, default=60.0, help="the time a catch must take at most (s)")
+    args = parser.parse_args(argv)
+    budgets = [b.strip() for b in args.budgets.split(",") if b.strip()]
+    unknown = [b for b in budgets if b not in BUDGETS]
+    if unknown:
+        parser.error(f"unknown budget(s) {', '.join(unknown)}: use {', '.join(BUDGETS)}")
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    only = {o.strip() for o in args.only.split(",") if o.strip()}
+    planted = {k: v for k, v in PLANTED.items() if not only or k in only}
+    missing = only - set(PLANTED)
+    if missing:
+        parser.error(f"no planted bug named {', '.join(sorted(missing))}: use {', '.join(PLANTED)}")
+
+    results: list[Outcome] = []
+    clean_results: list[Outcome] = []
+    print(f"{'plugin':22} {'budget':7} {'seed':>4} {'found':12} {'uncovered':>9} {'seconds':>8}  bug class")
+    for budget in budgets:
+        for seed in seeds:
+            for name, (factory, what, others) in planted.items():
+                outcome = run_one(name, factory(), budget, seed, others, fail_fast=True)
+                results.append(outcome)
+                print(row(outcome, what), flush=True)
+            if args.no_clean:
+                continue
+            for name, clean in CLEAN.items():
+                plugin = clean() if callable(clean) else clean
+                outcome = run_one(name, plugin, budget, seed, None, fail_fast=False)
+                clean_results.append(outcome)
+                print(row(outcome, "(clean)"), flush=True)
+    print()
+    for budget in budgets:
+        mine = [r for r in results if r.budget == budget]
+        if not mine:
+            continue
+        caught = [r for r in mine if r.invariant is not None]
+        quick = [r for r in caught if r.seconds <= args.within]
+        warned = [r for r in mine if r.invariant is None and r.uncovered]
+        times = sorted(r.seconds for r in caught)
+        median = times[len(times) // 2] if times else 0.0
+        checked = [r for r in clean_results if r.budget == budget]
+        false = [r for r in checked if r.invariant is not None]
+        print(
+            f"{budget}: caught {len(caught)} of {len(mine)} planted bugs "
+            f"({100 * len(caught) / len(mine):.0f}%), "
+            f"{len(quick)} within {args.within:.0f} s ({100 * len(quick) / len(mine):.0f}%); "
+            f"median {median:.1f} s to a catch; {len(warned)} more only warned of (a declaration uncovered); "
+            f"clean plugins flagged: {len(false)} of {len(checked)}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,470 @@
+"""What a plugin declares, and how much of it a run of games reached.
+
+A plugin tells the rule set what it brings: cards (the kinds it deals), verbs,
+phases, event kinds, extras and options (see :class:`~unorules.Plugin`). Each
+of these is a :class:`Declaration`; a :class:`Coverage` counts, game by game,
+how often each was reached and used:
+
+==========  =================================  ====================================
+category    reached                            used
+==========  =================================  ====================================
+``card``    a play of the kind was legal       a card of the kind was played (and
+                                               how its effect ended is counted)
+``verb``    an action with the verb was legal  an action with the verb was taken
+``phase``   a state was in the phase           an action was taken in the phase
+``event``   an event of the kind happened      (the same)
+``extra``   a state held the key               a state holding it was deep-checked
+                                               (JSON and pickle round trips)
+``option``  a game was played with the value   (the same)
+==========  =================================  ====================================
+
+A declaration is *covered* when it was used at least the target number of
+times (``card``, ``verb``) or reached that often (the others; an option value
+once). The conformance runner keeps one coverage per combination of plugins,
+steers its games toward what is not covered yet
+(:mod:`unorules.testing.explore`), stops a combination once everything is
+covered (or its time is up), and prints the report
+(:meth:`Coverage.format`).
+"""
+
+from __future__ import annotations
+
+import types
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from unorules.actions import Action
+from unorules.cards import Card, kind_info
+from unorules.markers import PROJECT
+from unorules.plugin import Option
+from unorules.ruleset import Ruleset
+from unorules.state import GameState
+
+__all__ = [
+    "CATEGORIES",
+    "Coverage",
+    "Declaration",
+    "Tally",
+    "card_kinds",
+    "declarations",
+    "effect_ending",
+    "option_declarations",
+]
+
+CATEGORIES = ("card", "verb", "phase", "event", "extra", "option")
+"""The kinds of declaration, in the order reports list them."""
+
+_USED = frozenset({"card", "verb"})
+"""Categories covered by being used (a card played), not only reached (listed)."""
+
+
+@attrs.frozen(order=True)
+class Declaration:
+    """One thing a plugin declares: its ``category`` (:data:`CATEGORIES`), its
+    ``name`` (a card kind, a verb, a phase or event kind, an extras key, or
+    ``option=value``) and the ``owner`` plugin's name."""
+
+    category: str
+    name: str
+    owner: str
+
+    def __str__(self) -> str:
+        return f"{self.category} {self.name}"
+
+
+@attrs.define
+class Tally:
+    """How often a declaration was reached and used (see the module docstring);
+    ``held``: how often a card of the kind was in the hand of the seat to move;
+    ``endings``: how a card's effect ended (``"play, next seat"``, ``"went
+    out"``...)."""
+
+    reached: int = 0
+    used: int = 0
+    held: int = 0
+    endings: Counter[str] = attrs.Factory(Counter)
+
+    def count(self, category: str) -> int:
+        """The number that counts toward covering a declaration of ``category``."""
+        return self.used if category in _USED else self.reached
+
+
+def _module_of(plugin: Any) -> str:
+    return plugin.__name__ if isinstance(plugin, types.ModuleType) else type(plugin).__module__
+
+
+def _is_plain_impl(method: Any) -> bool:
+    options = getattr(method, f"{PROJECT}_impl", None)
+    return isinstance(options, dict) and not options.get("wrapper") and not options.get("hookwrapper")
+
+
+def card_kinds(plugin: Any, ruleset: Ruleset) -> tuple[str, ...]:
+    """The kinds of the cards ``plugin`` brings into ``ruleset``'s deck: those
+    its own ``deck_cards`` implementation returns (a plain one; a wrapper is
+    not asked), and those the plugin's module registered with
+    :func:`~unorules.register_kind` that the deck holds."""
+    in_deck = {card.kind for card in ruleset.deck}
+    own: set[str] = set()
+    method = getattr(plugin, "deck_cards", None)
+    if method is not None and _is_plain_impl(method):
+        try:
+            own = {card.kind for card in method(ruleset)}
+        except Exception:  # a plugin whose hook cannot be asked alone: its registered kinds still count
+            own = set()
+    module = _module_of(plugin)
+    for kind in in_deck - own:
+        if kind_info(kind).module == module:
+            own.add(kind)
+    return tuple(sorted(own & in_deck))
+
+
+def option_declarations(plugin: Any) -> list[tuple[Option, list[Any]]]:
+    """Each option of ``plugin`` with the values worth testing
+    (:func:`~unorules.testing.strategies.option_values`)."""
+    from unorules.testing.strategies import option_values
+
+    return [(option, option_values(plugin, option)) for option in getattr(plugin, "options", ())]
+
+
+def option_name(option: Option, value: Any) -> str:
+    """``name=value`` as the command line writes it."""
+    try:
+        text = option.to_text(value)
+    except Exception:
+        text = repr(value)
+    return f"{option.name}={text or repr(value)}"
+
+
+def declarations(plugin: Any, ruleset: Ruleset) -> list[Declaration]:
+    """Every declaration of ``plugin`` in ``ruleset`` but its option values
+    (the cards its deck holds, its verbs, phases, event kinds and extras)."""
+    owner = str(plugin.name)
+    found = [Declaration("card", kind, owner) for kind in card_kinds(plugin, ruleset)]
+    found += [Declaration("verb", verb, owner) for verb in sorted(getattr(plugin, "verbs", {}) or {})]
+    found += [Declaration("phase", spec.name, owner) for spec in getattr(plugin, "phases", ())]
+    found += [Declaration("event", spec.kind, owner) for spec in getattr(plugin, "events", ())]
+    found += [Declaration("extra", spec.key, owner) for spec in getattr(plugin, "extras", ())]
+    return found
+
+
+def effect_ending(before: GameState, action: Action, after: GameState) -> str:
+    """How the effect of the card of ``action`` (a play) ended: ``"went
+    out"``, ``"round ended"``, ``"game over"``, or the phase the game is in
+    and whose turn it is (``"play, next seat"``, ``"penalty, next seat"``,
+    ``"play, same seat"``, ``"play, skips"``)."""
+    if len(after.rounds) != len(before.rounds) or after.is_over:
+        last = after.rounds[-1] if after.rounds else None
+        if last is not None and last.winner == action.seat and not last.hands[action.seat]:
+            return "went out"
+        return "game over" if after.is_over else "round ended"
+    seat = action.seat
+    current = after.current_player
+    if current == seat:
+        turn = "same seat"
+    elif current == before.next_seat(seat):
+        turn = "next seat"
+    elif current == before.next_seat(seat, 2):
+        turn = "skips"
+    else:
+        turn = "other seat"
+    return f"{after.phase.name}, {turn}"
+
+
+class Coverage:
+    """The declarations of the plugins under test, counted as games are played.
+
+    ``plugins`` are the plugin objects whose declarations are counted (the
+    plugin under test, and in a pair the other plugin's cards: give those in
+    ``cards_of``); without ``options`` their option values are not
+    declarations to cover (the runner covers them with classic alone; it
+    still steers each game's options by :meth:`option_count`). Rule sets are added as games are dealt
+    (:meth:`start_game`), so declarations that depend on options (a card an
+    option puts into the deck) appear once a game has them.
+    """
+
+    def __init__(self, plugins: Sequence[Any], cards_of: Sequence[Any] = (), *, options: bool = True) -> None:
+        self.plugins = tuple(plugins)
+        self.cards_of = tuple(p for p in cards_of if p not in self.plugins)
+        self.tallies: dict[Declaration, Tally] = {}
+        self.games = 0
+        self.actions = 0
+        self.deep_checks = 0
+        self.starters: Counter[str] = Counter()
+        """How often each counted card kind was dealt as the starter (deals steer by it)."""
+        self._kinds: dict[str, Declaration] = {}
+        self._verbs: dict[str, Declaration] = {}
+        self._phases: dict[str, Declaration] = {}
+        self._events: dict[str, Declaration] = {}
+        self._extras: dict[str, Declaration] = {}
+        self._options: list[tuple[Option, list[Any], str]] = []
+        self._option_games: Counter[tuple[str, str]] = Counter()
+        self._seen_rulesets: set[int] = set()
+        for plugin in self.plugins:
+            owner = str(plugin.name)
+            for option, values in option_declarations(plugin):
+                self._options.append((option, values, owner))
+                if options:
+                    for value in values:
+                        self._tally(Declaration("option", option_name(option, value), owner))
+
+    def _tally(self, declaration: Declaration) -> Tally:
+        tally = self.tallies.get(declaration)
+        if tally is None:
+            tally = self.tallies[declaration] = Tally()
+        return tally
+
+    # -- what is declared ------------------------------------------------------------------
+
+    def add_ruleset(self, ruleset: Ruleset) -> None:
+        """Count the declarations the plugins under test make in ``ruleset``."""
+        if id(ruleset) in self._seen_rulesets:
+            return
+        self._seen_rulesets.add(id(ruleset))
+        present = {id(p) for p in ruleset.plugins}
+        for plugin in self.plugins:
+            if id(plugin) not in present:
+                continue
+            for declaration in declarations(plugin, ruleset):
+                self._tally(declaration)
+                index = {
+                    "card": self._kinds,
+                    "verb": self._verbs,
+                    "phase": self._phases,
+                    "event": self._events,
+                    "extra": self._extras,
+                }[declaration.category]
+                index.setdefault(declaration.name, declaration)
+        for plugin in self.cards_of:
+            if id(plugin) in present:
+                for kind in card_kinds(plugin, ruleset):
+                    declaration = Declaration("card", kind, str(plugin.name))
+                    self._tally(declaration)
+                    self._kinds.setdefault(kind, declaration)
+
+    @property
+    def focus_kinds(self) -> frozenset[str]:
+        """The card kinds counted (the plugins' own cards)."""
+        return frozenset(self._kinds)
+
+    def option_choices(self) -> list[tuple[Option, list[Any], str]]:
+        """Each option of the plugins under test, its values and its owner."""
+        return list(self._options)
+
+    def option_count(self, option: Option, value: Any, owner: str) -> int:
+        """How many games were played with ``option`` at ``value`` (counted
+        whether or not option values are declarations to cover)."""
+        return self._option_games[owner, option_name(option, value)]
+
+    # -- counting -------------------------------------------------------------------------
+
+    def start_game(self, ruleset: Ruleset, options: dict[str, Any], state: GameState) -> None:
+        """A game of ``ruleset`` was dealt (``state``), its options as given."""
+        self.add_ruleset(ruleset)
+        self.games += 1
+        values = ruleset.options
+        for option, _, owner in self._options:
+            if option.name in values:
+                name = option_name(option, values[option.name])
+                self._option_games[owner, name] += 1
+                declared = self.tallies.get(Declaration("option", name, owner))
+                if declared is not None:
+                    declared.reached += 1
+        self.observe_state(state)
+
+    def observe_state(self, state: GameState) -> None:
+        """Count what ``state`` reaches: its phase, its events, its extras, the
+        plays and verbs it lists, the cards the seat to move holds."""
+        phase = self._phases.get(state.phase.name)
+        if phase is not None:
+            self.tallies[phase].reached += 1
+        if self._events:
+            for event in state.events:
+                declared = self._events.get(event.kind)
+                if declared is not None:
+                    self.tallies[declared].reached += 1
+        if self._extras and state.extras:
+            for key, _ in state.extras:
+                declared = self._extras.get(key)
+                if declared is not None:
+                    self.tallies[declared].reached += 1
+        if state.is_over:
+            return
+        kinds = self._kinds
+        if kinds:
+            for kind in {card.kind for card in state.hands[state.current_player]}:
+                declared = kinds.get(kind)
+                if declared is not None:
+                    self.tallies[declared].held += 1
+        listed_kinds: set[str] = set()
+        listed_verbs: set[str] = set()
+        for action in state.legal_actions():
+            listed_verbs.add(action.verb)
+            if action.verb == "play" and action.card is not None:
+                listed_kinds.add(action.card.kind)
+        for kind in listed_kinds:
+            declared = kinds.get(kind)
+            if declared is not None:
+                self.tallies[declared].reached += 1
+        for verb in listed_verbs:
+            declared = self._verbs.get(verb)
+            if declared is not None:
+                self.tallies[declared].reached += 1
+
+    def observe(self, before: GameState, action: Action, after: GameState) -> None:
+        """Count the step ``after = before.apply(action)`` and the state it reached."""
+        self.actions += 1
+        phase = self._phases.get(before.phase.name)
+        if phase is not None:
+            self.tallies[phase].used += 1
+        verb = self._verbs.get(action.verb)
+        if verb is not None:
+            self.tallies[verb].used += 1
+        card = action.card
+        if action.verb == "play" and card is not None:
+            declared = self._kinds.get(card.kind)
+            if declared is not None:
+                tally = self.tallies[declared]
+                tally.used += 1
+                tally.endings[effect_ending(before, action, after)] += 1
+        self.observe_state(after)
+
+    def deep_checked(self, state: GameState) -> None:
+        """``state`` went through the deep checks (JSON and pickle round trips):
+        its extras count as round-tripped."""
+        self.deep_checks += 1
+        if self._extras and state.extras:
+            for key, _ in state.extras:
+                declared = self._extras.get(key)
+                if declared is not None:
+                    self.tallies[declared].used += 1
+
+    def merge(self, other: Coverage) -> None:
+        """Add ``other``'s counts to these (the same plugins, another run)."""
+        for declaration, tally in other.tallies.items():
+            mine = self._tally(declaration)
+            mine.reached += tally.reached
+            mine.used += tally.used
+            mine.held += tally.held
+            mine.endings.update(tally.endings)
+        self._option_games.update(other._option_games)
+        self.games += other.games
+        self.actions += other.actions
+        self.deep_checks += other.deep_checks
+
+    # -- what is left to cover ----------------------------------------------------------------
+
+    def target(self, declaration: Declaration, minimum: int) -> int:
+        """The count that covers ``declaration`` at ``minimum`` (an option value: one game)."""
+        return min(minimum, 1) if declaration.category == "option" else minimum
+
+    def missing(self, minimum: int) -> list[Declaration]:
+        """The declarations not yet covered ``minimum`` times, in report order."""
+        return [d for d in self.sorted() if self.tallies[d].count(d.category) < self.target(d, minimum)]
+
+    def never_reached(self) -> list[Declaration]:
+        """The declarations never reached (a card never playable, a phase never entered...)."""
+        return [d for d in self.sorted() if not self.tallies[d].reached]
+
+    def covered(self, minimum: int) -> bool:
+        """Whether every declaration is covered ``minimum`` times."""
+        return not self.missing(minimum)
+
+    def sorted(self) -> list[Declaration]:
+        """The declarations, by owner, then category (:data:`CATEGORIES`), then name."""
+        order = {c: i for i, c in enumerate(CATEGORIES)}
+        return sorted(self.tallies, key=lambda d: (d.owner, order[d.category], d.name))
+
+    def novelty(self, declaration: Declaration | None) -> float:
+        """How much reaching ``declaration`` again is worth to the steering: 1
+        for a declaration never counted, less the more it was."""
+        if declaration is None:
+            return 0.0
+        tally = self.tallies[declaration]
+        return 1.0 / (1 + tally.count(declaration.category))
+
+    def card_declaration(self, card: Card | None) -> Declaration | None:
+        """The declaration of ``card``'s kind, if it is one of the counted kinds."""
+        return None if card is None else self._kinds.get(card.kind)
+
+    def verb_declaration(self, verb: str) -> Declaration | None:
+        """The declaration of ``verb``, if the plugins under test declare it."""
+        return self._verbs.get(verb)
+
+    def phase_declaration(self, name: str) -> Declaration | None:
+        """The declaration of the phase ``name``, if the plugins under test declare it."""
+        return self._phases.get(name)
+
+    def event_declaration(self, kind: str) -> Declaration | None:
+        """The declaration of the event kind ``kind``, if the plugins under test declare it."""
+        return self._events.get(kind)
+
+    def extra_declaration(self, key: str) -> Declaration | None:
+        """The declaration of the extras key ``key``, if the plugins under test declare it."""
+        return self._extras.get(key)
+
+    def ending_novelty(self, card: Card, ending: str) -> float:
+        """How new the ending ``ending`` of a play of ``card`` would be (0 if not counted)."""
+        declared = self._kinds.get(card.kind)
+        if declared is None:
+            return 0.0
+        return 1.0 / (1 + self.tallies[declared].endings[ending])
+
+    # -- the report ---------------------------------------------------------------------------
+
+    def summary(self, minimum: int) -> str:
+        """One line: how many declarations are covered, and what is not."""
+        total = len(self.tallies)
+        if minimum < 1:
+            unreached = self.never_reached()
+            head = f"{total - len(unreached)} of {total} declarations reached (no target)"
+            return head if not unreached else head + "; not: " + ", ".join(_short_list(map(str, unreached)))
+        missing = self.missing(minimum)
+        head = f"{total - len(missing)} of {total} declarations covered"
+        head += f" {minimum} time{'s' * (minimum != 1)}" if minimum > 1 else ""
+        if not missing:
+            return head
+        return head + "; not: " + ", ".join(_short_list(str(d) for d in missing))
+
+    def lines(self, minimum: int) -> Iterator[str]:
+        """The report, one declaration a line (see :meth:`format`)."""
+        owner = None
+        for declaration in self.sorted():
+            if declaration.owner != owner:
+                owner = declaration.owner
+                yield f"{owner}:"
+            tally = self.tallies[declaration]
+            category = declaration.category
+            if category == "card":
+                text = f"played {tally.used}, playable {tally.reached}, held {tally.held}"
+                if tally.endings:
+                    ends = ", ".join(f"{e} {n}" for e, n in tally.endings.most_common(4))
+                    text += f"; ended: {ends}"
+            elif category == "verb":
+                text = f"used {tally.used}, legal {tally.reached}"
+            elif category == "phase":
+                text = f"reached {tally.reached}, acted in {tally.used}"
+            elif category == "extra":
+                text = f"held {tally.reached}, round-tripped {tally.used}"
+            elif category == "option":
+                text = f"games {tally.reached}"
+            else:
+                text = f"happened {tally.reached}"
+            short = tally.count(category) < self.target(declaration, minimum)
+            mark = "  NOT REACHED" if not tally.reached else ("  under target" if short else "")
+            yield f"  {category:6} {declaration.name:28} {text}{mark}"
+
+    def format(self, minimum: int = 1) -> str:
+        """The coverage report: each declaration with its counts, the ones
+        never reached marked ``NOT REACHED`` and those under ``minimum`` marked
+        ``under target``, then :meth:`summary`."""
+        return "\n".join([*self.lines(minimum), self.summary(minimum)])
+
+
+def _short_list(items: Iterable[str], most: int = 8) -> list[str]:
+    listed = list(items)
+    if len(listed) <= most:
+        return listed
+    return [*listed[:most], f"and {len(listed) - most} more"]
