@@ -279,6 +279,19 @@ def visible_hands(state: GameState, seat: int) -> Iterable[int]:
     """
 
 
+@hookspec
+def visible_backs(state: GameState, seat: int | None) -> Iterable[int]:
+    """Name the seats whose hands' backs ``seat`` may see now (all results are merged).
+
+    Only for a deck of two-faced cards (:meth:`Card.two_faced
+    <unorules.Card.two_faced>`): a seat holding such cards shows their other
+    faces to the table. Called by ``GameState.view``, also for a spectator
+    (``seat`` is ``None``); the view lists each named hand's backs in hand
+    order (``SeatView.backs``). Name the seat itself only when a rule lets a
+    player see their own backs. Without an implementation nobody sees a back.
+    """
+
+
 # ---------------------------------------------------------------------------
 # Ending rounds and games
 # ---------------------------------------------------------------------------

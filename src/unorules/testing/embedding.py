@@ -11,7 +11,8 @@ each client only its seat's view. The checks here raise
   original;
 * :func:`check_view_secrets`: no seat's view (nor a spectator's) changes
   when what that seat may not know changes: the other hands (unless shown
-  to it), the draw pile and the generator, a card drawn by another seat in a
+  to it; for two-faced cards, keeping the backs it sees), the draw pile
+  (keeping the back on top) and the generator, a card drawn by another seat in a
   secret phase, the cards of other seats' private events and the cards in
   plugin data that no plugin declares public. A view that changed would leak
   it to the client it is sent to;
@@ -126,7 +127,8 @@ def _swap_cards(value: Value, deck: tuple[Card, ...], rng: random.Random) -> Val
 def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameState:
     """A state that differs from ``state`` only in what ``seat`` may not know
     (``None``: a spectator): the hands not shown to it and the draw pile dealt
-    again from their cards (sizes kept), another seat's secret card, the cards
+    again from their cards (sizes kept; for two-faced cards, every back the
+    seat sees kept in its place), another seat's secret card, the cards
     of other seats' private events and of non-public plugin data, and the
     generator's state."""
     deck = tuple(dict.fromkeys(state.ruleset.deck))
@@ -134,6 +136,8 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
     hidden = [s for s in range(state.players) if s not in shown]
     pool = [c for s in hidden for c in state.hands[s]] + list(state.draw_pile)
     rng.shuffle(pool)
+    if state.ruleset.two_faced:
+        pool = _keeping_backs(state, seat, hidden, pool, rng)
     hands = list(state.hands)
     phase = state.phase
     mover = state.current_player
@@ -158,6 +162,31 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
         extras=extras,
         rng=rng.getrandbits(64),
     )
+
+
+def _keeping_backs(
+    state: GameState, seat: int | None, hidden: list[int], pool: list[Card], rng: random.Random
+) -> list[Card]:
+    """``pool`` (the cards of the ``hidden`` hands, then the draw pile, shuffled)
+    reordered for a deck of two-faced cards so that dealing it out again keeps
+    what ``seat`` sees of them: the backs of every hand whose backs it sees
+    (``SeatView.backs``), and the back on top of the draw pile."""
+    side = state.side
+    view = state.public_view() if seat is None else state.view(seat)
+    wanted: list[Card | None] = []  # the back each position of the deal must show, None: any
+    for s in hidden:
+        hand = state.hands[s]
+        wanted += [c.faces[1 - side] for c in hand] if s in view.backs else [None] * len(hand)
+    wanted += [None] * len(state.draw_pile)
+    if state.draw_pile:
+        wanted[len(wanted) - len(state.draw_pile)] = state.draw_pile[0].faces[1 - side]
+    by_back: dict[Card, list[Card]] = {}
+    for card in pool:  # already shuffled: each back's cards in random order
+        by_back.setdefault(card.faces[1 - side], []).append(card)
+    dealt: list[Card | None] = [by_back[back].pop() if back is not None else None for back in wanted]
+    rest = [card for cards in by_back.values() for card in cards]
+    rng.shuffle(rest)
+    return [card if card is not None else rest.pop() for card in dealt]
 
 
 def _differences(a: SeatView, b: SeatView) -> list[str]:
