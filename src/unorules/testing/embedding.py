@@ -128,7 +128,8 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
     """A state that differs from ``state`` only in what ``seat`` may not know
     (``None``: a spectator): the hands not shown to it and the draw pile dealt
     again from their cards (sizes kept; for two-faced cards, every back the
-    seat sees kept in its place), another seat's secret card, the cards
+    seat sees kept in its place, and the seat's own cards exchanged for cards
+    showing the same faces when it does not see its own backs), another seat's secret card, the cards
     of other seats' private events and of non-public plugin data, and the
     generator's state."""
     deck = tuple(dict.fromkeys(state.ruleset.deck))
@@ -148,6 +149,11 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
             phase = attrs.evolve(phase, card=hands[s][-1])  # the card drawn stays the last of the hand
     if phase.secret and phase.card is not None and mover in hidden and phase is state.phase:
         phase = attrs.evolve(phase, card=rng.choice(deck))
+    if seat is not None and state.ruleset.two_faced and seat not in state.view(seat).backs:
+        old = hands[seat]
+        hands[seat], pool = _own_backs_changed(state, old, pool, rng)
+        if seat == mover and phase.card is not None and old and old[-1] is phase.card:
+            phase = attrs.evolve(phase, card=hands[seat][-1])
     events = tuple(
         attrs.evolve(e, cards=tuple(rng.choice(deck) for _ in e.cards)) if e.private and e.seat != seat else e
         for e in state.events
@@ -187,6 +193,23 @@ def _keeping_backs(
     rest = [card for cards in by_back.values() for card in cards]
     rng.shuffle(rest)
     return [card if card is not None else rest.pop() for card in dealt]
+
+
+def _own_backs_changed(
+    state: GameState, hand: tuple[Card, ...], draw: list[Card], rng: random.Random
+) -> tuple[tuple[Card, ...], list[Card]]:
+    """For a seat that does not see its own backs (two-faced cards): its
+    ``hand`` with cards exchanged for cards of the ``draw`` pile (below its
+    top, whose back every seat sees) that show the same face: what the seat
+    sees of its hand is kept, the backs it does not see change."""
+    side = state.side
+    hand_list = list(hand)
+    for i, card in enumerate(hand_list):
+        same = [j for j in range(1, len(draw)) if draw[j].faces[side] is card.faces[side]]
+        if same:
+            j = rng.choice(same)
+            hand_list[i], draw[j] = draw[j], card
+    return tuple(hand_list), draw
 
 
 def _differences(a: SeatView, b: SeatView) -> list[str]:
