@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from unorules.actions import Action
-from unorules.cards import COLORS, Card, Color, kind_info
+from unorules.cards import Card, Color, kind_info, registered_colors
 from unorules.state import Event, RoundResult, SeatView
 
 CARD_STYLES: dict[Color | None, str] = {
@@ -34,12 +34,38 @@ COLOR_STYLES: dict[Color, str] = {
     Color.BLUE: "bold blue",
 }
 
+_TERMINAL_COLORS = {
+    "PINK": ("magenta", "white"),
+    "TEAL": ("dark_cyan", "white"),
+    "ORANGE": ("dark_orange", "black"),
+    "PURPLE": ("purple", "white"),
+    "CYAN": ("cyan", "black"),
+    "MAGENTA": ("magenta", "white"),
+    "WHITE": ("white", "black"),
+    "BLACK": ("grey23", "white"),
+}
+"""Terminal colours for colours plugins register (register_color), by name: (colour, text on it)."""
+
 _KIND_ORDER = {str(n): n for n in range(10)} | {"S": 10, "R": 11, "+2": 12, "W": 20, "W+4": 21}
 
 
+def _styles(color: Color | None) -> tuple[str, str]:
+    """The card style and the colour-name style of ``color``: the four's, else
+    one made from a registered colour's name (neutral if the terminal has no such colour)."""
+    card_style = CARD_STYLES.get(color)
+    if card_style is not None and color is not None:
+        return card_style, COLOR_STYLES[color]
+    if color is None:
+        return CARD_STYLES[None], "bold"
+    shade, text = _TERMINAL_COLORS.get(color.name, ("grey50", "white"))
+    return f"bold {text} on {shade}", f"bold {shade}"
+
+
 def card_key(card: Card) -> tuple[int, int, str]:
-    """Sort key: by colour (red, yellow, green, blue, then wilds), then number, then symbol."""
-    color = COLORS.index(card.color) if card.color is not None else len(COLORS)
+    """Sort key: by colour (red, yellow, green, blue, then colours plugins register,
+    then wilds), then number, then symbol."""
+    colors = registered_colors()
+    color = colors.index(card.color) if card.color is not None else len(colors)
     return (color, _KIND_ORDER.get(card.kind, 15), card.kind)
 
 
@@ -50,7 +76,17 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 def card(c: Card) -> Text:
     """One card in its colours (plain notation without colour)."""
-    return Text(str(c), style=CARD_STYLES.get(c.color, CARD_STYLES[None]))
+    return Text(str(c), style=_styles(c.color)[0])
+
+
+def back_cards(cs: Sequence[Card]) -> Text:
+    """The backs of a hand (two-faced cards), in hand order, separated by spaces."""
+    out = Text()
+    for i, c in enumerate(cs):
+        if i:
+            out.append(" ")
+        out.append_text(card(c))
+    return out
 
 
 def cards(cs: Sequence[Card]) -> Text:
@@ -67,7 +103,7 @@ def color(c: Color | None) -> Text:
     """A colour's name in that colour."""
     if c is None:
         return Text("not named yet")
-    return Text(c.name.lower(), style=COLOR_STYLES[c])
+    return Text(c.name.lower(), style=_styles(c)[1])
 
 
 def who(seat: int | None, me: int, *, subject: bool = True) -> str:
@@ -104,12 +140,15 @@ def _line(*parts: str | Text) -> Text:
     return out
 
 
-def action_words(action: Action, me: int, events: Sequence[Event] = ()) -> Text:
-    """The action in plain words (``"seat 2 plays R7 and names blue"``)."""
+def action_words(action: Action, me: int, events: Sequence[Event] = (), about: Card | None = None) -> Text:
+    """The action in plain words (``"seat 2 plays R7 and names blue"``); ``about``
+    is the card a challenge or an acceptance answers (default: a Wild Draw Four)."""
     seat = action.seat
     v = action.verb
     if v == "play" and action.card is not None:
         out = _line(verb(seat, me, "play"), " ", card(action.card))
+        if action.nth is not None:
+            out.append(f" (the {_ordinal(action.nth)} showing it)")
         if action.card.number is None:
             out.append(f" ({kind_info(action.card.kind).name})")
         if action.color is not None:
@@ -118,16 +157,19 @@ def action_words(action: Action, me: int, events: Sequence[Event] = ()) -> Text:
             out.append(f" choosing {who(action.target, me)}")
         return out
     if v == "draw":
+        # A draw may be several draw events (one card at a time): said as one.
         drawn = [e for e in events if e.kind == "draw" and e.seat == seat]
-        if drawn and seat == me and drawn[0].cards:
-            return _line(verb(seat, me, "draw"), " ", cards(drawn[0].cards))
-        n = drawn[0].count if drawn and drawn[0].count is not None else None
+        shown = [c for e in drawn for c in e.cards]
+        n = sum(e.count if e.count is not None else len(e.cards) for e in drawn)
+        if drawn and seat == me and shown and len(shown) == n:
+            return _line(verb(seat, me, "draw"), " ", cards(shown))
         return Text(verb(seat, me, "draw") + (f" {plural(n, 'card')}" if n else ""))
+    wild = "the Wild Draw Four" if about is None else f"the {kind_info(about.kind).name}"
     simple = {
         "pass": verb(seat, me, "keep", "keeps") + " the card and " + ("pass" if seat == me else "passes"),
         "uno": verb(seat, me, "call", "calls") + " UNO!",
-        "accept": verb(seat, me, "accept", "accepts") + " the Wild Draw Four",
-        "challenge": verb(seat, me, "challenge", "challenges") + " the Wild Draw Four",
+        "accept": verb(seat, me, "accept", "accepts") + " " + wild,
+        "challenge": verb(seat, me, "challenge", "challenges") + " " + wild,
     }
     if v in simple:
         return Text(simple[v])
@@ -177,6 +219,10 @@ def event_words(
     return Text(_you(str(event), me))
 
 
+def _ordinal(n: int) -> str:
+    return {2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
+
+
 def _hands_moved(event: Event, action: Action | None, me: int, hand: Sequence[Card] | None) -> Text:
     if event.kind == "shuffle-hands":
         head = "every hand is shuffled together and dealt out again"
@@ -221,7 +267,8 @@ def describe(before: SeatView, after: SeatView, me: int) -> list[Text]:
     lines: list[Text] = []
     if action is None:
         return lines
-    lines.append(action_words(action, me, after.events))
+    about = before.phase.card if action.verb in ("accept", "challenge") else None
+    lines.append(action_words(action, me, after.events, about))
     for event in after.events:
         said = event_words(event, action, me, after.hand, before.hand)
         if said is not None:
@@ -237,16 +284,11 @@ def describe(before: SeatView, after: SeatView, me: int) -> list[Text]:
     changed = phase.name != before.phase.name or phase.count != before.phase.count
     stacked = any(e.kind == "stack" for e in after.events)
     if changed and phase.name == "penalty" and not stacked:
-        lines.append(
-            Text(f"  {verb(after.current_player, me, 'must', 'must')} draw {plural(phase.count, 'card')}")
-        )
+        many = f" {plural(phase.count, 'card')}" if phase.count else ""  # 0: a draw to a colour
+        lines.append(Text(f"  {verb(after.current_player, me, 'must', 'must')} draw{many}"))
     if changed and phase.name == "challenge":
-        lines.append(
-            Text(
-                f"  {who(after.current_player, me)} may challenge it or accept and draw "
-                f"{plural(phase.count, 'card')}"
-            )
-        )
+        many = f" {plural(phase.count, 'card')}" if phase.count else ""  # 0: a draw to a colour
+        lines.append(Text(f"  {who(after.current_player, me)} may challenge it or accept and draw{many}"))
     return lines
 
 
@@ -261,6 +303,8 @@ def choice_words(action: Action, me: int) -> Text:
         return Text("call UNO")
     if v == "play" and action.card is not None:
         out = Text("play ").append_text(card(action.card))
+        if action.nth is not None:
+            out.append(f"#{action.nth}")
         if action.color is not None:
             out.append(" ").append_text(color(action.color))
         if action.target is not None:

@@ -334,8 +334,8 @@ class FlipPlugin(Plugin):
         PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-FLIP-MATCH)"),
         PhaseSpec(
             "penalty",
-            "draw phase.count cards, or to phase.color after a Wild Draw Colour, and lose the turn "
-            "(R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2, R-FLIP-WDC)",
+            "draw the cards a draw card laid on you says (after a Wild Draw Colour, up to its colour) "
+            "and lose the turn (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2, R-FLIP-WDC)",
         ),
         PhaseSpec(
             "challenge", "hit by a Wild Draw Two or Wild Draw Colour: challenge or accept (R-FLIP-CHALLENGE)"

@@ -310,8 +310,8 @@ class NoMercyPlugin(Plugin):
         PhaseSpec("drawn", "the playable card just drawn must be played now (R-NM-DRAW)"),
         PhaseSpec(
             "stack",
-            "a pending stack of phase.count cards: stack a draw card of equal or higher value, or draw "
-            "them all and lose the turn (R-NM-STACK)",
+            "answer the stack: stack a draw card of equal or higher value, or draw it all and lose the "
+            "turn (R-NM-STACK)",
         ),
         PhaseSpec(
             "roulette", "hit by a Wild Colour Roulette: name the colour to turn cards up to (R-NM-ROULETTE)"
