@@ -27,9 +27,31 @@ _CODES = re.compile(r"\(?\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b(?:,\s*)?\)?")
 
 _COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
+_PAINT = {"PINK": "#d6338a", "TEAL": "#12877f", "ORANGE": "#ef7d1a", "PURPLE": "#7440a8"}
+"""How the page paints a colour a plugin registers, by its name (else the CSS colour of that name)."""
+_MARKS = ("✚", "★", "⬟", "✖", "♥", "♣", "☗", "✿")
+"""Colour-blind marks of registered colours, in the rule set's order (the four have their own)."""
+
 
 def _color(color: Color | None) -> str | None:
     return None if color is None else str(color)
+
+
+def _color_word(color: Color) -> str:
+    return _COLOR_NAMES.get(color.value) or color.name.lower()
+
+
+def _palette(colors: Sequence[Color]) -> dict[str, dict[str, str]]:
+    """The rule set's colours beyond the four, for the page: word, paint and colour-blind mark."""
+    extra = [c for c in colors if c.value not in _COLOR_NAMES]
+    return {
+        c.value: {
+            "word": c.name.lower(),
+            "css": _PAINT.get(c.name, c.name.lower()),
+            "mark": _MARKS[i % len(_MARKS)],
+        }
+        for i, c in enumerate(extra)
+    }
 
 
 @functools.cache
@@ -52,6 +74,7 @@ def action_data(action: Action) -> dict[str, Any]:
         "card": None if action.card is None else str(action.card),
         "color": _color(action.color),
         "target": action.target,
+        "nth": action.nth,
     }
 
 
@@ -68,8 +91,6 @@ def _card_list(cards: Sequence[Card]) -> str:
 def _plural(count: int, word: str) -> str:
     return f"{'a' if count == 1 and word == 'card' else count} {word}{'' if count == 1 else 's'}"
 
-
-_COLOR_WORDS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
 # Events the core's mechanics add to any action: never what the action itself was.
 _CONSEQUENCES = frozenset({"draw", "reshuffle", "round-end", "deal", "starter-returned", "eliminated"})
@@ -123,11 +144,7 @@ def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list
             card = action.card
             own = any(e.seat == seat and card in e.cards and e.kind not in _CONSEQUENCES for e in events)
             if not own:
-                color = (
-                    f" and chose {_COLOR_WORDS.get(str(action.color), str(action.color))}"
-                    if action.color
-                    else ""
-                )
+                color = f" and chose {_color_word(action.color)}" if action.color else ""
                 say(f"{who(seat)} played {card.name}{color}")
         elif verb == "draw" and not described:
             count, cards = drawn(seat, None)
@@ -141,16 +158,16 @@ def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list
         elif verb == "pass":
             say(f"{who(seat)} kept the drawn card")
         elif verb == "color" and action.color is not None:
-            say(f"{who(seat)} chose {_COLOR_WORDS.get(str(action.color), str(action.color))}")
+            say(f"{who(seat)} chose {_color_word(action.color)}")
         elif verb == "accept" and not described:
             count, cards = drawn(seat, None)
             tail = f" and drew {_card_list(cards) if cards else _plural(count, 'card')}" if count else ""
-            say(f"{who(seat)} accepted the Wild Draw Four{tail}")
+            say(f"{who(seat)} accepted the {view.top_card.name}{tail}")
             said_draws |= {(seat, False), (seat, True)}
         elif not described:
             words = str(action).partition(": ")[2].split()
             rest = [
-                (who(int(w)) if w.isdigit() else _COLOR_WORDS.get(w, w.replace("_", " "))) for w in words[1:]
+                (who(int(w)) if w.isdigit() else _COLOR_NAMES.get(w, w.replace("_", " "))) for w in words[1:]
             ]
             say(" ".join([who(seat), words[0].replace("_", " ").replace("-", " "), *rest]))
 
@@ -197,7 +214,7 @@ def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list
             played = who(event.target)
             verdict = "it was a bluff" if event.value("guilty") else "it was played fairly"
             owner = "your" if event.target == me else f"{played}'s"
-            say(f"{who(subject)} challenged {owner} Wild Draw Four: {verdict}")
+            say(f"{who(subject)} challenged {owner} {view.top_card.name}: {verdict}")
         elif kind == "stack" and subject is not None:
             thing = f" {event.cards[0].name}" if event.cards else ""
             size = f" {event.count} cards" if event.count is not None else ""
@@ -281,6 +298,13 @@ def _round_data(result: RoundResult) -> dict[str, Any]:
     }
 
 
+def _phase_doc(view: SeatView, name: str) -> str:
+    """What the phase asks, as its plugin declares it, without rule codes (for phases the page
+    has no words of its own for)."""
+    spec = view.rules.phases.get(name)
+    return "" if spec is None else _CODES.sub("", spec.doc).strip(" :;,")
+
+
 def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[str, Any]:
     """The JSON data of ``view`` for the page: ``seat``'s view, or with ``seat``
     ``None`` the public view (a spectator's)."""
@@ -291,6 +315,10 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
     shown += (a.card for a in view.legal_actions if a.card is not None)
     if phase.card is not None:
         shown.append(phase.card)
+    for backs in view.backs.values():  # two-faced cards: the backs this seat sees
+        shown += backs
+    if view.draw_pile_back is not None:
+        shown.append(view.draw_pile_back)
     # The hands a round ended with go only with the action that ended it (and with a finished
     # game): the page keeps them for its round-end panel, later messages do not repeat them.
     last = view.rounds[-1] if view.rounds else None
@@ -312,7 +340,12 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         "draw_pile_size": view.draw_pile_size,
         "top_card": _text(view.top_card),
         "color": _color(view.color),
-        "color_name": _COLOR_NAMES.get(str(view.color)) if view.color is not None else None,
+        "color_name": _color_word(view.color) if view.color is not None else None,
+        "palette": _palette(view.rules.colors),
+        "two_faced": view.rules.two_faced,
+        "side": view.side,
+        "backs": {str(s): list(map(_text, backs)) for s, backs in sorted(view.backs.items())},
+        "draw_pile_back": None if view.draw_pile_back is None else _text(view.draw_pile_back),
         "direction": view.direction,
         "current_player": view.current_player,
         "dealer": view.dealer,
@@ -322,6 +355,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
             "card": None if phase.card is None else str(phase.card),
             "seat": phase.seat,
             "color": _color(phase.color),
+            "doc": _phase_doc(view, phase.name),
         },
         "scores": list(view.scores),
         "uno_exposed": list(view.uno_exposed),
