@@ -85,6 +85,18 @@ def card_needs_target(ruleset: Ruleset, card: Card) -> bool | None:
 
 
 @hookspec(firstresult=True)
+def card_names_color(ruleset: Ruleset, card: Card) -> bool | None:
+    """Say whether playing the wild ``card`` names a colour (``play W R``).
+
+    Called once per distinct wild card of the deck (and wild face of a
+    two-faced deck) when the rule set is built. Stops at the first
+    non-``None`` result; ``None`` everywhere means yes: a wild names the
+    colour to match when it is played. Answer ``False`` for a wild whose
+    colour someone else names later (its ``play`` action then takes none).
+    """
+
+
+@hookspec(firstresult=True)
 def hand_size(ruleset: Ruleset) -> int | None:
     """The number of cards dealt to each seat.
 

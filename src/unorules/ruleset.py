@@ -245,6 +245,7 @@ class Ruleset:
             distinct += dict.fromkeys(face for card in distinct for face in card.faces)
         self._points: dict[Card, int] = {}
         self._targeted: set[Card] = set()
+        self._colorless: set[Card] = set()
         for card in distinct:
             points = h.card_points(ruleset=self, card=card)
             if points is None:
@@ -252,6 +253,8 @@ class Ruleset:
             self._points[card] = points
             if h.card_needs_target(ruleset=self, card=card):
                 self._targeted.add(card)
+            if card.color is None and h.card_names_color(ruleset=self, card=card) is False:
+                self._colorless.add(card)
         shown = {face.color for card in self.deck for face in (card.faces or (card,))}
         self.colors: tuple[Color, ...] = tuple(c for c in registered_colors() if c in shown)
         """The colours of the deck's cards (faces included), in notation order:
@@ -549,6 +552,11 @@ class Ruleset:
         """Whether playing ``card`` names a seat."""
         return card in self._targeted
 
+    def names_color(self, card: Card) -> bool:
+        """Whether playing ``card`` names a colour: a wild does, unless a plugin
+        says its colour is named later (the ``card_names_color`` hook)."""
+        return card.color is None and card not in self._colorless
+
     def hand_points(self, hand: Iterable[Card]) -> int:
         """The points of the cards in ``hand``."""
         points = self._points
@@ -567,13 +575,14 @@ class Ruleset:
 
     def play_actions(self, seat: int, card: Card, players: int) -> tuple[Action, ...]:
         """Every ``play`` action of ``seat`` for ``card`` with ``players`` seats
-        (interned, kept): one per colour for a wild, one per other seat for a
+        (interned, kept): one per colour for a wild (that names one, see
+        :meth:`names_color`), one per other seat for a
         card that needs a target. ``GameState.play_actions`` leaves out seats
         that have left."""
         key = (seat, card, players)
         actions = self._play_cache.get(key)
         if actions is None:
-            colors = COLORS if card.color is None else (None,)
+            colors = COLORS if card.color is None and card not in self._colorless else (None,)
             targets: Sequence[int | None] = (
                 [t for t in range(players) if t != seat] if card in self._targeted else [None]
             )

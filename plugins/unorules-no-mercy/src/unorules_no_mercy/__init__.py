@@ -461,6 +461,13 @@ class NoMercyPlugin(Plugin):
         return True if card.kind == "7" else None  # R-NM-SEVEN-O: a 7 names the seat to trade with
 
     @hookimpl
+    def card_names_color(self, ruleset: Ruleset, card: Card) -> bool | None:
+        # R-NM-ROULETTE: the seat hit by a Wild Colour Roulette names its colour ("play WCR").
+        if card.kind == "WCR" and ruleset.options["nm_roulette_namer"] == "victim":
+            return False
+        return None
+
+    @hookimpl
     def hand_size(self, ruleset: Ruleset) -> int:
         return 7  # R-NM-SETUP
 
@@ -633,12 +640,10 @@ class NoMercyPlugin(Plugin):
 # -- the effects of cards -------------------------------------------------------------------
 
 
-def _plays(state: Position, seat: int, card: Card) -> list[Action]:
-    """The ``play`` actions of ``seat`` for ``card``: one per colour for a wild,
-    none named for a Roulette whose victim names the colour, one per seat for a 7."""
-    if card.kind == "WCR" and state.ruleset.options["nm_roulette_namer"] == "victim":
-        return [Action.of(seat, "play", card)]  # R-NM-ROULETTE: the victim names the colour
-    assert isinstance(state, GameState)
+def _plays(state: GameState, seat: int, card: Card) -> list[Action]:
+    """The ``play`` actions of ``seat`` for ``card``: one per colour for a wild
+    (none for a Roulette whose victim names the colour, ``card_names_color``),
+    one per seat for a 7."""
     return list(state.play_actions(seat, card))
 
 
