@@ -993,6 +993,10 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
             "call UNO on your turn holding two cards (or a Discard All that leaves you one), or late, "
             "before being caught",
         )
+    if verb in ("challenge", "accept"):
+        return "R-NM-WILD", "no wild may be challenged in No Mercy: every wild may be played at any time"
+    if verb == "pass":
+        return "R-NM-DRAW", "there is no passing: a playable card drawn must be played at once"
     if verb in _TURN_VERBS and seat != current:
         return "R-NM-TURN", f"it is seat {current}'s turn, not seat {seat}'s"
     if phase.name == "roulette":
