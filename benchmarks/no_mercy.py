@@ -22,6 +22,8 @@ repeatable. What it prints:
 1. **game length under random play**, 2 to 6 players (``RandomBot`` at every
    seat): turns per game (mean with a 95% interval, median), actions per game,
    and how games end (the last card, the last seat standing, a blocked hand);
+   then (1b) the same with random bots that never act out of turn, so nobody
+   is ever caught without calling UNO (a simulator without UNO calls plays so);
 2. **the same under other readings** of the disputed rules (one option changed
    at a time), at 2 and 6 players: how far each reading moves the length;
 3. **greedy against random**, heads-up, seats alternating: the share of games
@@ -194,13 +196,21 @@ class Lengths:
 
 
 def random_lengths(
-    players: int, games: int, seed: str, options: Mapping[str, Any], reading: str, cap: int
+    players: int,
+    games: int,
+    seed: str,
+    options: Mapping[str, Any],
+    reading: str,
+    cap: int,
+    eagerness: float = 0.5,
 ) -> Lengths:
-    """``games`` random games of No Mercy with ``options`` at ``players`` seats."""
+    """``games`` random games of No Mercy with ``options`` at ``players`` seats
+    (``eagerness``: how often a random bot takes an out-of-turn action, a catch
+    or a late UNO call, when it may)."""
     rules = Ruleset.from_names(["no-mercy"], options=dict(options))
     found = Lengths(players, reading)
     for index in range(games):
-        bots = [Counting(RandomBot(seed=f"{seed}/{index}/{s}")) for s in range(players)]
+        bots = [Counting(RandomBot(seed=f"{seed}/{index}/{s}", eagerness=eagerness)) for s in range(players)]
         result = sim.play_game(rules, bots, seed=seed, index=index, max_actions=cap)
         if result.status != "over":
             found.unfinished += 1
@@ -233,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--games", type=int, default=2000, help="random games per player count (default 2000)"
     )
+    parser.add_argument("--quiet-games", type=int, default=1000, help="games per count, no catches (1000)")
     parser.add_argument(
         "--reading-games", type=int, default=600, help="games per reading and count (default 600)"
     )
@@ -264,6 +275,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{row['turns_median']:>7} {row['actions_mean']:>8}  {row['endings']}{note}"
         )
     out["random"] = rows
+
+    print("\n1b. random play, the bots never acting out of turn (no catches, no late UNO calls)")
+    quiet = []
+    for players in range(2, 7):
+        found = random_lengths(
+            players,
+            args.quiet_games,
+            f"{args.seed}/quiet{players}",
+            {},
+            "no catches",
+            args.cap,
+            eagerness=0.0,
+        )
+        row = found.row()
+        quiet.append(row)
+        low, high = row["turns_ci95"]
+        print(
+            f"{players:>7} {row['games']:>6} {row['turns_mean']:>8.1f} {f'{low:.1f}-{high:.1f}':>16}  "
+            f"{row['endings']}"
+        )
+    out["random_no_catches"] = quiet
 
     print("\n2. other readings, one option at a time: mean turns per game")
     readings = []

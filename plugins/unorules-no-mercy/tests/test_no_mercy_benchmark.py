@@ -24,10 +24,29 @@ def test_the_benchmark_runs_and_prints_its_four_parts(
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     out = tmp_path / "nm.json"
-    argv = ["--games", "4", "--reading-games", "2", "--duels", "4", "--no-mercy-games", "1", "--cap", "400"]
+    argv = [
+        "--games",
+        "4",
+        "--quiet-games",
+        "2",
+        "--reading-games",
+        "2",
+        "--duels",
+        "4",
+        "--no-mercy-games",
+        "1",
+        "--cap",
+        "400",
+    ]
     assert module.main([*argv, "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    for part in ("1. random play", "2. other readings", "3. heads-up", "4. without the Mercy rule"):
+    for part in (
+        "1. random play",
+        "1b. random play",
+        "2. other readings",
+        "3. heads-up",
+        "4. without the Mercy",
+    ):
         assert part in text
     figures = json.loads(out.read_text())
     assert [row["players"] for row in figures["random"]] == [2, 3, 4, 5, 6]
