@@ -137,11 +137,11 @@ from unorules import (
     hookimpl,
     one_of,
     positive_int,
+    register_color,
     register_kind,
     seed_state,
     switch,
 )
-from unorules.cards import register_color
 from unorules.validate import require
 
 __all__ = [
