@@ -34,7 +34,8 @@ repeatable. What it prints:
    practical purposes), and the length of those that ended.
 
 A *turn* is an action of the seat to move in the ``play``, ``stack`` or
-``roulette`` phase: drawing until playable and playing the card drawn is one
+``roulette`` phase (a *move*, also reported, is any action of the seat to
+move but an UNO call or a catch): drawing until playable and playing the card drawn is one
 turn, taking a stack is a turn, a Roulette's victim naming the colour is its
 (lost) turn, a Skip Everyone's extra turn is a turn. UNO calls and catches are
 not turns. The study counts a turn per player move; its exact definition is
@@ -74,22 +75,29 @@ READINGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("voluntary draw", {"nm_voluntary_draw": "on"}),
     ("handed one card: exempt", {"nm_uno_when_handed": "exempt"}),
     ("play until one is left", {"nm_end": "last-standing"}),
+    ("heads-up WR+4 hits the other seat", {"nm_2p_wrd4": "other"}),
 )
 """The disputed readings measured against the defaults, one option at a time."""
 
 
 class Counting:
-    """A bot that counts the turns it takes (see the module docstring) around another bot."""
+    """A bot that counts, around another bot, the turns it takes (see the module
+    docstring) and its moves: every action of its seat as the seat to move but
+    UNO calls and catches (so drawing until playable and then playing the card
+    drawn are two moves)."""
 
     def __init__(self, inner: Bot) -> None:
         self.inner = inner
         self.name = inner.name
         self.turns = 0
+        self.moves = 0
 
     def choose(self, view: SeatView) -> Action | None:
         chosen = self.inner.choose(view)
-        if chosen is not None and view.current_player == view.seat and view.phase.name in TURN_PHASES:
-            self.turns += 1
+        if chosen is not None and view.current_player == view.seat and chosen.verb not in ("uno", "catch"):
+            self.moves += 1
+            if view.phase.name in TURN_PHASES:
+                self.turns += 1
         return chosen
 
 
@@ -174,6 +182,7 @@ class Lengths:
     players: int
     reading: str
     turns: list[int] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     endings: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0
@@ -188,6 +197,7 @@ class Lengths:
             "turns_mean": round(mean, 2),
             "turns_ci95": [round(low, 2), round(high, 2)],
             "turns_median": statistics.median(self.turns) if done else None,
+            "moves_mean": round(statistics.fmean(self.moves), 2) if done else None,
             "actions_mean": round(statistics.fmean(self.actions), 1) if done else None,
             "endings": dict(self.endings),
             "unfinished": self.unfinished,
@@ -216,6 +226,7 @@ def random_lengths(
             found.unfinished += 1
             continue
         found.turns.append(sum(b.turns for b in bots))
+        found.moves.append(sum(b.moves for b in bots))
         found.actions.append(result.actions)
         found.endings[result.reason] += 1
     return found
@@ -260,7 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("1. random play, default options (fw deck): turns per game")
     print(
-        f"{'players':>7} {'games':>6} {'turns':>8} {'95% interval':>16} {'median':>7} {'actions':>8}  endings"
+        f"{'players':>7} {'games':>6} {'turns':>8} {'95% interval':>16} {'median':>7} {'moves':>7} "
+        f"{'actions':>8}  endings"
     )
     rows = []
     for players in range(2, 7):
@@ -272,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         note = f"   (study: {study})" if study else ""
         print(
             f"{players:>7} {row['games']:>6} {row['turns_mean']:>8.1f} {f'{low:.1f}-{high:.1f}':>16} "
-            f"{row['turns_median']:>7} {row['actions_mean']:>8}  {row['endings']}{note}"
+            f"{row['turns_median']:>7} {row['moves_mean']:>7} {row['actions_mean']:>8}  "
+            f"{row['endings']}{note}"
         )
     out["random"] = rows
 

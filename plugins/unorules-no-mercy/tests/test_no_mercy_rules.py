@@ -481,6 +481,12 @@ def test_r_nm_2p_a_wild_reverse_draw_four_makes_its_own_player_face_it() -> None
     assert (state.current_player, state.phase.count) == (0, 10)
 
 
+def test_r_nm_2p_with_the_other_reading_the_other_player_faces_it() -> None:
+    hands = ["Y1 Y2 Y3 Y4 Y6 Y7 Y8", "WR+4 W+6 G2 G3 G4 G6 G8"]
+    state = game(hands, options={"nm_2p_wrd4": "other"}).apply("1: play WR+4 G")
+    assert (state.current_player, state.phase.count) == (0, 4)
+
+
 def test_r_nm_reshuffle_an_empty_draw_pile_takes_the_discard_pile_but_its_top() -> None:
     state = game([FILLER, "B1 B2 B3 B4 B6 B8 B9"])
     pile = state.draw_pile

@@ -56,6 +56,10 @@ is answered with an ordinary ``play``; taking it is ``draw``.
 * ``nm_scoring`` (``off``): one hand is the game; ``points``: the hand's
   winner scores the others' cards and 250 per seat knocked out, first to
   1000 wins (R-NM-SCORE).
+* ``nm_2p_wrd4`` (``self``): with two seats in, a Wild Reverse Draw Four
+  skips the other seat and makes its own player face the four, as the sheet
+  says; ``other``: the other seat faces it, as after any draw card (a
+  reading some players and simulators take) (R-NM-2P).
 
 .. rubric:: Decisions
 
@@ -439,6 +443,13 @@ class NoMercyPlugin(Plugin):
             one_of("off", "points"),
             "off, points",
         ),
+        Option(
+            "nm_2p_wrd4",
+            "self",
+            "heads-up, a Wild Reverse Draw Four makes its own player face it, or the other (R-NM-2P)",
+            one_of("self", "other"),
+            "self, other",
+        ),
     )
     testing = TestHints(round_length_factor=2.0, option_values={"mercy_limit": (25, 12, 40)})
 
@@ -724,8 +735,10 @@ def _stack(draft: Draft, action: Action, previous: GameState, in_stack: bool) ->
     count = DRAW_VALUES[card.kind] + (previous.phase.count if in_stack else 0)
     if card.kind == "WR+4" and not (in_stack and draft.ruleset.options["nm_wrd4_in_stack"] == "no-reverse"):
         draft.direction = -draft.direction  # R-NM-WRD4: the direction reverses first
-        # R-NM-2P: with two seats in, it skips the other seat: its own player faces the stack.
-        victim = draft.next_seat(seat, 2 if len(draft.active_seats) == 2 else 1)
+        # R-NM-2P: with two seats in, it skips the other seat: its own player faces the stack
+        # (nm_2p_wrd4=other: the other seat faces it, as after any draw card).
+        heads_up = len(draft.active_seats) == 2 and draft.ruleset.options["nm_2p_wrd4"] == "self"
+        victim = draft.next_seat(seat, 2 if heads_up else 1)
     else:
         victim = draft.next_seat(seat)
     if in_stack:
