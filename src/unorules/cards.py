@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
 import attrs
@@ -45,14 +45,26 @@ __all__ = [
 ]
 
 
-class Color:
+class _ColorClass(type):
+    """The class of :class:`Color`: iterating over ``Color`` (or taking its
+    ``len``) goes over every registered colour, as over an enum's members."""
+
+    def __iter__(cls) -> Iterator[Color]:
+        return iter(tuple(_COLOR_BY_LETTER.values()))
+
+    def __len__(cls) -> int:
+        return len(_COLOR_BY_LETTER)
+
+
+class Color(metaclass=_ColorClass):
     """A colour: its notation letter (:attr:`value`) and its name.
 
     The four colours of the classic deck are ``Color.RED``, ``Color.YELLOW``,
     ``Color.GREEN`` and ``Color.BLUE`` (:data:`COLORS`); a plugin whose cards
     have other colours registers them with :func:`register_color`. Colours
     are singletons compared by identity; ``Color("R")`` is ``Color.RED``
-    (a ``ValueError`` for a letter nobody registered).
+    (a ``ValueError`` for a letter nobody registered), and ``list(Color)`` is
+    every registered colour (:func:`registered_colors`).
     """
 
     __slots__ = ("module", "name", "value")
