@@ -82,9 +82,11 @@ class RandomBot:
     On its turn it picks any of its legal actions. Out of turn (a UNO call or
     catch, a jump-in) it acts with probability ``eagerness``, picking any of
     its actions. It is the baseline the other bots are measured against.
+    ``seed`` seeds its choices.
     """
 
     name = "random"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None, eagerness: float = 0.5) -> None:
         self.rng = _rng(seed)
@@ -130,10 +132,12 @@ class HeuristicBot:
 
     It won all of 1000 seeded heads-up games against :class:`RandomBot` (99% of
     the rounds) and 88% of 500 against a bot that plays the first card it may
-    (see the *Bots* page of the documentation).
+    (see the *Bots* page of the documentation). ``seed`` seeds the choices it
+    makes at random (which of equal cards, when to act out of turn).
     """
 
     name = "heuristic"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None) -> None:
         self.rng = _rng(seed)
@@ -464,10 +468,10 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
     """The next action of a game played by ``bots`` (one per seat).
 
     Each bot is handed its seat's view (``state.view(seat)``), never the
-    state. The seats that may act out of turn are asked first, in the order of
-    :meth:`~unorules.GameState.seats_to_act` (turn order from the seat to
-    move); the first that acts is taken. Otherwise the current player's bot
-    must choose. If the current player has no legal action (a plugin's phase in
+    state. The seats are asked in the order of
+    :meth:`~unorules.GameState.seats_to_act`: those that may act out of turn
+    first (the first that acts is taken), then the current player's bot,
+    which must choose. If the current player has no legal action (a plugin's phase in
     which another seat must act) and nobody volunteers, the first legal action
     is taken, so a game always moves on.
 
@@ -483,7 +487,7 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
             chosen = _ask(bots[seat], state, seat)
             if chosen is not None:
                 return chosen
-    if seats[0] != current:  # the seat to move has no action and nobody volunteered
+    if current not in seats:  # the seat to move has no action and nobody volunteered
         return state.legal_actions()[0]
     chosen = _ask(bots[current], state, current)
     if chosen is None:
@@ -519,7 +523,7 @@ def play_game(
     max_actions: int = 1_000_000,
     on_action: Callable[[GameState], None] | None = None,
 ) -> GameState:
-    """Play ``state`` to the end of the game with one bot per seat; return the final state.
+    """Play ``state`` to the end of the game with ``bots``, one per seat; return the final state.
 
     ``on_action`` is called with every new state. A game that has not ended
     after ``max_actions`` actions raises ``RuntimeError`` (a plugin that never

@@ -108,7 +108,7 @@ class Color(metaclass=_ColorClass):
 
     @classmethod
     def parse(cls, text: str) -> Color:
-        """Parse a colour letter or name (``"r"``, ``"Red"``, a registered ``"pink"``)."""
+        """Parse ``text``, a colour letter or name (``"r"``, ``"Red"``, a registered ``"pink"``)."""
         if not isinstance(text, str):
             raise NotationError(f"a colour must be text such as 'R' or 'red', not {excerpt(text, 30)}")
         key = text.strip().upper()
@@ -299,9 +299,11 @@ class Card:
     """
 
     color: Color | None
-    """The colour (``None`` for a wild); a two-faced card's first face's."""
+    """The card's colour, ``None`` for a wild card; a two-faced card's first face's."""
     kind: str
-    """The kind's notation (``"7"``, ``"+2"``, ``"W+4"``); a two-faced card's first face's."""
+    """Its kind: ``"0"`` to ``"9"``, ``"S"`` (Skip), ``"R"`` (Reverse), ``"+2"``,
+    ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`); a
+    two-faced card's first face's."""
     faces: tuple[Card, ...] = attrs.field(default=(), init=False)
     """The two faces of a two-faced card, first face first; ``()`` for a card
     printed on one side."""
@@ -392,8 +394,8 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse card notation such as ``"R7"``, ``"b+2"``, ``"W+4"`` or, for a
-        two-faced card, ``"R1/P3"``."""
+        """Parse ``text``, card notation such as ``"R7"``, ``"b+2"``, ``"W+4"`` or,
+        for a two-faced card, ``"R1/P3"``."""
         if not isinstance(text, str):
             raise NotationError(f"card notation must be text such as 'R7', not {excerpt(text)}")
         card = _PARSED.get(text)
@@ -481,6 +483,7 @@ def _known_kinds() -> str:
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
-    """Parse several cards: a space- or comma-separated string, or an iterable."""
+    """Parse several cards: ``text`` is a space- or comma-separated string, or an
+    iterable of card texts and cards."""
     items: Iterable[str | Card] = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in items)

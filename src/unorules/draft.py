@@ -42,7 +42,7 @@ from unorules.state import (
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
-__all__ = ["WRITABLE", "Draft", "blank_draft", "carry_out"]
+__all__ = ["WRITABLE", "Draft", "blank_draft", "carry_out", "draft_of"]
 
 _T = TypeVar("_T")
 
@@ -139,8 +139,9 @@ class Draft(Position):
 
     def card_effect(self, action: Action, previous: GameState | None) -> None:
         """The effect of the card of ``action``, which lies on top of the discard
-        pile: the ``on_play`` hook (see :meth:`play`). For a plugin that lets a
-        card take effect later than it was laid (an illegal card let stand)."""
+        pile: the ``on_play`` hook (see :meth:`play`), given ``previous``, the
+        state the card was played on. For a plugin that lets a card take effect
+        later than it was laid (an illegal card let stand)."""
         if previous is None:
             raise ValueError("a card's effect needs the state it was played on")
         if self.ruleset.hooks.on_play(self, action, previous) is None:
@@ -420,10 +421,11 @@ class Draft(Position):
             f[name] = value
 
     def end_round(self, winner: int | None, reason: str = "out") -> None:
-        """End the round: score it (``score_round``), let plugins react
-        (``on_round_end``), then end the game (``game_outcome``) or deal the
-        next round, the seat after this round's dealer dealing (``on_starter``
-        turns its starter up)."""
+        """End the round, won by ``winner`` (``None``: nobody) for ``reason``
+        (``"out"``, ``"blocked"`` or a plugin's word): score it (``score_round``),
+        let plugins react (``on_round_end``), then end the game
+        (``game_outcome``) or deal the next round, the seat after this round's
+        dealer dealing (``on_starter`` turns its starter up)."""
         rules = self.ruleset
         hooks = rules.hooks
         f = self.__dict__
@@ -528,14 +530,41 @@ _set_draft_dict: Any = vars(Draft)["__dict__"].__set__
 _set_class: Any = object.__dict__["__class__"].__set__
 
 
+def draft_of(state: GameState, action: Action | None = None) -> Draft:
+    """A draft of the state after ``action`` in ``state``, as ``state.apply``
+    begins one (``draft.before`` is ``state``, ``draft.action`` is ``action``,
+    no events yet), for a test of a mechanic, or of a plugin's helper that
+    writes a draft, on an arranged position. No hook is called until a
+    mechanic is; ``draft.freeze()`` turns the draft into the next
+    :class:`~unorules.GameState`::
+
+        draft = draft_of(state)
+        draft.move_hands({0: 1, 1: 0})
+        traded = draft.freeze()
+
+    A game goes through its drafts with ``state.apply``: prefer it where an
+    action can bring the position about.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"draft_of takes a GameState, not {type(state).__name__}")
+    fields = state.__dict__.copy()
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = state
+    draft: Draft = _new(Draft)
+    _set_draft_dict(draft, fields)
+    return draft
+
+
 def carry_out(state: GameState, action: Action) -> GameState:
     """The state after ``action`` in ``state`` (a legal action): one draft of it,
     carried out by the ``apply_action`` hook, updated by ``after_action``,
-    frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft
-    starts as a copy of the state's fields with ``last_action`` set and no
-    events yet; the state before is kept where a state caches its legal
-    actions (the copy has exactly a state's fields, so freezing it is turning
-    the object into a state)."""
+    frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft is
+    :func:`draft_of`'s (built here inline: this runs on every action): a copy
+    of the state's fields with ``last_action`` set and no events yet, the
+    state before kept where a state caches its legal actions (the copy has
+    exactly a state's fields, so freezing it is turning the object into a
+    state)."""
     fields = state.__dict__.copy()
     fields["last_action"] = action
     fields["events"] = ()

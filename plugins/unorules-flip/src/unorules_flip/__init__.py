@@ -288,6 +288,35 @@ _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 _TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
 
 
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
+def _flip_text(event: Event) -> str:
+    """How a Flip reads (R-FLIP-FLIP), or a Flip turned up to start (R-FLIP-STARTER)."""
+    if event.seat is None:
+        return "the first card was a Flip: everything turned over to the {data[side]} side, {cards} on top"
+    return "{seat} flipped everything over to the {data[side]} side, {cards} on top"
+
+
+def _draw_color_text(event: Event) -> str:
+    """How a Wild Draw Colour's draw reads (R-FLIP-WDC), after the draw's own sentence."""
+    if not event.count:
+        return "{seat} found nothing to draw, looking for {color}"
+    return "{seat} drew them one card at a time, looking for {color}"
+
+
+def _challenge_text(event: Event) -> str:
+    """How a challenge reads (R-FLIP-CHALLENGE): the verdict for everyone, the
+    hand for the challenger, the only one who sees it."""
+    shown = ", seeing {cards}" if event.cards else ""
+    verdict = "it was a bluff" if event.value("guilty") else "it was played fairly"
+    return "{seat} challenged {target:'s} wild draw card" + shown + ": " + verdict
+
+
 class FlipPlugin(Plugin):
     """UNO FLIP!: two-faced cards, a light and a dark side, the Flip card turning everything over."""
 
@@ -352,21 +381,25 @@ class FlipPlugin(Plugin):
                 ("cards", "the card now on top of the discard pile"),
                 ("data.side", "the side now in play: 'light' or 'dark'"),
             ),
+            _flip_text,
         ),
         EventSpec(
             "starter-returned",
             "a starter that may not start was returned and another card turned up (R-FLIP-STARTER)",
             (("cards", "the card returned, then the new starter"),),
+            "{cards[0]} may not start: it went back and {cards[1]} was turned up",
         ),
         EventSpec(
             "draw-color",
             "a seat drew one card at a time until one of the colour named (R-FLIP-WDC)",
             (("seat", "the seat that drew"), ("count", "how many cards it drew"), ("color", "the colour")),
+            _draw_color_text,
         ),
         EventSpec(
             "uno",
             'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
             (("seat", "the seat that called"), ("data.late", "true for a late call")),
+            _uno_text,
         ),
         EventSpec(
             "caught",
@@ -376,6 +409,7 @@ class FlipPlugin(Plugin):
                 ("target", "the seat that caught it"),
                 ("count", "the penalty cards it draws"),
             ),
+            "{target} caught {seat} without UNO",
         ),
         EventSpec(
             "challenge",
@@ -387,6 +421,14 @@ class FlipPlugin(Plugin):
                 ("cards", "that player's hand (private: only the challenger sees it)"),
                 ("data.guilty", "whether the player held a card of the previous colour"),
             ),
+            _challenge_text,
+        ),
+        EventSpec(
+            "accept",
+            "a Wild Draw Two or Wild Draw Colour was accepted, not challenged: its draw follows "
+            "(R-FLIP-CHALLENGE)",
+            (("seat", "the seat that accepted"), ("target", "the wild's player"), ("cards", "the wild")),
+            "{seat} accepted {target:'s} {cards[0]}",
         ),
     )
     options = (
@@ -580,6 +622,8 @@ class FlipPlugin(Plugin):
             _challenge(draft, seat)
         elif verb == "accept":
             draft.end_exposure()
+            wild = draft.top_card
+            draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
             _penalty(draft, seat, draft.phase)
             draft.pass_turn(1, seat)
         elif verb == "color":

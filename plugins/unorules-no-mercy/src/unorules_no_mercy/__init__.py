@@ -265,6 +265,24 @@ _UNO = tuple(_act(s, "uno") for s in _SEATS)
 _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
+_PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
+def _out_text(event: Event) -> str:
+    """How going out reads with ``nm_end=last-standing`` (R-NM-WIN): the place."""
+    place = event.value("place")
+    if isinstance(place, int) and place in _PLACES:
+        return "{seat} went out " + _PLACES[place]
+    return "{seat} went out, in place {data[place]}"
+
+
 class NoMercyPlugin(Plugin):
     """UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, the Mercy rule."""
 
@@ -328,11 +346,13 @@ class NoMercyPlugin(Plugin):
             "starter-buried",
             "action cards turned up to start were buried by the next card until a number came (R-NM-STARTER)",
             (("cards", "the cards buried, then the number card that starts"),),
+            "the cards turned up to start were buried until a number came: {cards}",
         ),
         EventSpec(
             "discard-all",
             "a Discard All took every other card of its colour from its player's hand, under it (R-NM-DA)",
             (("seat", "the player"), ("cards", "the cards discarded under it"), ("count", "how many")),
+            "{seat:'s} Discard All took {cards} with it",
         ),
         EventSpec(
             "roulette",
@@ -343,6 +363,7 @@ class NoMercyPlugin(Plugin):
                 ("count", "how many"),
                 ("color", "the colour named"),
             ),
+            "{seat} turned {cards} face up, looking for {color}, and took them",
         ),
         EventSpec(
             "mercy",
@@ -350,16 +371,19 @@ class NoMercyPlugin(Plugin):
             "of "
             "the discard pile (R-NM-MERCY)",
             (("seat", "the seat knocked out"), ("count", "the cards it held"), ("data.limit", "the limit")),
+            "{seat} held {count:card}, {data[limit]} or more, and {seat:was} knocked out of the hand",
         ),
         EventSpec(
             "out",
             "with nm_end=last-standing, a seat played its last card and left the hand (R-NM-WIN)",
             (("seat", "the seat that went out"), ("data.place", "its place, from 1")),
+            _out_text,
         ),
         EventSpec(
             "uno",
             'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
             (("seat", "the seat that called"), ("data.late", "true for a late call")),
+            _uno_text,
         ),
         EventSpec(
             "caught",
@@ -369,6 +393,7 @@ class NoMercyPlugin(Plugin):
                 ("target", "the seat that caught it"),
                 ("count", "the penalty cards it draws"),
             ),
+            "{target} caught {seat} without UNO",
         ),
     )
     extras = (
