@@ -1,6 +1,6 @@
 """UNO Show 'Em No Mercy measured against a published study's figures.
 
-    .venv/bin/python benchmarks/no_mercy.py                  # about ten minutes on 2 cores
+    .venv/bin/python benchmarks/no_mercy.py                  # about 400 CPU seconds (one process)
     .venv/bin/python benchmarks/no_mercy.py --games 300      # quicker, wider intervals
     .venv/bin/python benchmarks/no_mercy.py --json nm.json   # the figures as JSON too
 

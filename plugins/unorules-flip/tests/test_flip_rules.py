@@ -13,6 +13,7 @@ import pytest
 from unorules_flip import DARK, FIXED_PAIRING, LIGHT, deck
 
 from unorules import Card, GameState, IllegalActionError, Ruleset, RulesetError
+from unorules.narrate import Narrator
 from unorules.testing import arrange_deck, rearranged
 
 # Fillers that match neither a red card nor a 5 on the light side.
@@ -313,6 +314,21 @@ def test_r_flip_challenge_wild_draw_colour_guilty_and_innocent() -> None:
     innocent = innocent.apply("1: play W+C T").apply("2: challenge")
     assert len(innocent.hands[2]) == 7 + 3 + 2  # to the colour, then 2 more
     assert innocent.current_player == 0
+
+
+def test_r_flip_challenge_an_accepted_wild_is_told_by_its_face_and_player() -> None:
+    accepted = wdc_game().apply("1: play W+C T").apply("2: accept")
+    (event,) = [e for e in accepted.events if e.kind == "accept"]
+    assert (event.seat, event.target, event.rule) == (2, 1, "R-FLIP-CHALLENGE")
+    assert [str(accepted.face(c)) for c in event.cards] == ["W+C"]
+    words = [str(s) for s in Narrator(accepted.ruleset, 0, ["Ann", "Bob", "Cy"]).view(accepted.view(0))]
+    assert words[0] == "Cy accepted Bob's Wild Draw Colour"
+    assert "Cy drew them one card at a time, looking for teal" in words
+    challenged = wdc_game().apply("1: play W+C T").apply("2: challenge")
+    assert not [e for e in challenged.events if e.kind == "accept"]
+    told = [str(s) for s in Narrator(challenged.ruleset, 2, ["Ann", "Bob", "Cy"]).view(challenged.view(2))]
+    assert told[0].startswith("you challenged Bob's wild draw card, seeing ")
+    assert told[0].endswith(": it was a bluff")
 
 
 # -- R-FLIP-FLIP -----------------------------------------------------------------------------------
