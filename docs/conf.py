@@ -25,6 +25,7 @@ extensions = [
     "sphinx.ext.doctest",
     "unorules_plugins",
     "unorules_rules",
+    "unorules_house_rules",
 ]
 
 exclude_patterns = ["_build", "conftest.py", "Thumbs.db", ".DS_Store"]

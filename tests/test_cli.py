@@ -105,7 +105,7 @@ def test_rules_lists_every_installed_plugin_with_options(capsys: pytest.CaptureF
     assert code == EXIT_OK
     for name in unorules.installed_plugins():
         assert f"\n{name}: " in "\n" + out
-    assert "uno_penalty = 2  [2, 4]" in out
+    assert "uno_penalty = 2  [2, 4, 6]" in out
     assert "challenge = on" in out
 
 

@@ -33,11 +33,18 @@ EFFECTS_D = {
 }
 
 OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
-    "classic": ({"opening_wild": "redraw", "target_score": 100},),
+    "classic": (
+        {"opening_wild": "redraw", "target_score": 100},
+        {"false_uno_penalty": 2, "forced_play": True},  # forced play: random rounds end sooner
+        {"misplay_penalty": 1},
+    ),
+    "multi-play": ({"multi_bomb": True},),
+    "last-loses": ({"forced_play": True, "drawn_card": "must-play"},),
     "penalties": ({"enforcement": "table"},),
     "custom-wilds": (EFFECTS_A, EFFECTS_B, EFFECTS_D),
     "blank-cards": ({"blank_cards": ("house-rule", "house-rule", "aside")},),
-    "elimination": ({"elimination_limit": 60},),
+    "elimination": ({"elimination_limit": 60}, {"elimination_by": "most-cards"}),
+    "deflect": ({}, {"deflect_revenge": True}),
     "no-mercy": ({}, {"nm_end": "last-standing"}, {"mercy_limit": 40}),
 }
 """Options under which a plugin's events happen (its defaults leave some of them idle)."""

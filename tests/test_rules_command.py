@@ -90,7 +90,7 @@ def test_a_plugin_page_shows_its_documentation_rules_options_and_players(
 ) -> None:
     code, out, err = _run(["rules", "partners"], capsys)
     assert code == EXIT_OK, err
-    assert out.startswith("partners: Partners: four players in two pairs")
+    assert out.startswith("partners: Partners: players in teams sitting apart")
     assert "Decisions where the rules are silent" in out  # the module docstring
     assert "    R-TEAM — partners\n" in out
     assert (

@@ -17,6 +17,7 @@ import functools
 import heapq
 import inspect
 import itertools
+import os
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -39,6 +40,7 @@ from unorules.errors import IllegalActionError, NotationError, RulesetError, Sta
 from unorules.markers import PROJECT
 from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
 from unorules.rng import Rng, Seed, seed_state
+from unorules.rulebook import Rulebook, preset, resolve
 from unorules.spec import CACHE, freeze, parse_spec_text
 from unorules.state import Event, GameState, RoundResult
 
@@ -481,6 +483,71 @@ class Ruleset:
                     f"{plugin_name!r}: {exc} (allowed: {option.allowed})"
                 ) from None
         return CACHE.put((key,), cls(chosen, options))
+
+    @classmethod
+    def from_rulebook(cls, book: Rulebook) -> Ruleset:
+        """The rule set the rulebook ``book`` names: its
+        plugins and options, through the same cache as :meth:`from_names`,
+        so it is the rule set its :attr:`spec_text` names. Each of the
+        rulebook's player counts is checked (a partners rulebook for three
+        players is refused here, not when a game is dealt).
+
+        :raises RulesetError: naming the rulebook's source, the line and the
+            key, when its plugins conflict, miss a requirement or refuse its
+            options or player counts.
+        """
+        try:
+            built = cls.from_names(book.plugins, book.option_values)
+            for players in book.players:
+                built.hook.check_game(ruleset=built, players=players)
+        except RulesetError as exc:
+            raise book.refusal(exc) from None
+        return built
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<rulebook>") -> Ruleset:
+        """The rule set of the rulebook written in the TOML ``text`` (see
+        :mod:`unorules.rulebook` for its keys); ``source`` names it in errors.
+        A relative ``extends`` path starts from the current folder.
+
+        :raises RulesetError: naming ``source``, the line and the key of the mistake.
+        """
+        return cls.from_rulebook(Rulebook.from_toml(text, source))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Ruleset:
+        """The rule set of the rulebook file ``path`` (TOML, see :mod:`unorules.rulebook`).
+
+        :raises RulesetError: naming the file, the line and the key of the
+            mistake, or saying why the file cannot be read.
+        """
+        return cls.from_rulebook(Rulebook.from_file(path))
+
+    @classmethod
+    def from_preset(cls, name: str) -> Ruleset:
+        """The rule set of the shipped preset ``name`` (``unorules rules`` lists them).
+
+        :raises RulesetError: if there is no such preset or a plugin it
+            needs is not installed.
+        """
+        return cls.from_rulebook(preset(name))
+
+    @classmethod
+    def named(cls, text: str) -> Ruleset:
+        """The rule set ``text`` names, as the command line's ``--rules`` reads
+        it: the path of a rulebook (text ending in ``.toml`` or holding a
+        ``/``), else a preset's name, else a spec text
+        (:meth:`from_spec_text`, e.g. ``"classic,stacking stack_mix=on"``).
+
+        :raises RulesetError: saying what is wrong with the file, the preset
+            or the spec text.
+        """
+        if not isinstance(text, str):
+            raise RulesetError(
+                f"a rule set is named by a preset, a rulebook path or a spec text, not {type(text).__name__}"
+            )
+        book = resolve(text)
+        return cls.from_spec_text(text) if book is None else cls.from_rulebook(book)
 
     @functools.cached_property
     def spec_text(self) -> str:

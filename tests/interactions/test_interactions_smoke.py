@@ -81,8 +81,9 @@ def _others() -> list[str]:
 
 @pytest.mark.parametrize("other", _others())
 def test_the_house_rules_combine_with_every_other_installed_plugin(other: str) -> None:
-    # Elimination ends the game by its own limit and refuses a target score.
-    options = {**({} if other == "elimination" else {"target_score": 150}), **OTHER_OPTIONS.get(other, {})}
+    # Elimination ends the game by its own limit, last-loses after one round: both refuse a target score.
+    no_target = other in ("elimination", "last-loses")
+    options = {**({} if no_target else {"target_score": 150}), **OTHER_OPTIONS.get(other, {})}
     try:
         rules = Ruleset.from_names([*HOUSE, other], options=options)
     except RulesetError as exc:

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from unorules.bots import BOTS
 from unorules.errors import RulesetError
 from unorules.plugin import Option
+from unorules.rulebook import Rulebook, resolve
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 
 PROG = "unorules"
@@ -99,12 +100,44 @@ def split_names(spec: str) -> list[str]:
     return names
 
 
-def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
-    """The rule set named by ``spec`` (``"classic,stacking"``) with ``options``."""
+def rulebook(spec: str) -> Rulebook | None:
+    """The rulebook a ``--rules`` value names (a ``.toml`` path or a preset's
+    name), or ``None`` for plugin names; a usage error for a bad file."""
     try:
-        return Ruleset.from_names(split_names(spec), options)
+        return resolve(spec)
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
+
+
+def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
+    """The rule set a ``--rules`` value names, with ``options`` given on the
+    command line on top: a rulebook file (``./our-family.toml``), a preset
+    (``party``) or plugin names (``classic,stacking``)."""
+    book = rulebook(spec)
+    try:
+        if book is None:
+            return Ruleset.from_names(split_names(spec), options)
+        if not options:
+            return Ruleset.from_rulebook(book)
+        return Ruleset.from_names(book.plugins, {**book.option_values, **options})
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def players_for(spec: str, given: int | None, default: int = 4) -> int:
+    """The number of players for ``--rules spec``: ``given`` (``--players``),
+    else the first count its rulebook is meant for, else ``default``. A count
+    the rulebook is not meant for is a usage error."""
+    book = rulebook(spec)
+    if book is None or not book.players:
+        return default if given is None else given
+    if given is None:
+        return book.players[0]
+    if given not in book.players:
+        *most, last = map(str, book.players)
+        counts = f"{', '.join(most)} or {last}" if most else last
+        raise UsageError(f"{book.name!r} ({spec}) is for {counts} players, not {given}: see its 'players'")
+    return given
 
 
 def no_such_plugin(name: str) -> UsageError:
@@ -119,7 +152,8 @@ def options_for(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of ``options`` that some plugin of ``spec`` declares."""
     installed = installed_plugins()
     mine: set[str] = set()
-    for name in split_names(spec):
+    book = rulebook(spec)
+    for name in split_names(spec) if book is None else book.plugins:
         plugin = installed.get(name.lower())
         if plugin is None:
             raise no_such_plugin(name)
@@ -192,8 +226,9 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default="classic",
-        metavar="NAMES",
-        help="comma-separated plugin names (default: classic); see 'unorules rules'",
+        metavar="RULES",
+        help="comma-separated plugin names, a preset's name or a rulebook file (.toml) "
+        "(default: classic); see 'unorules rules'",
     )
     parser.add_argument(
         "--option",

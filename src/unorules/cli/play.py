@@ -37,6 +37,7 @@ from unorules.cli.common import (
     build_ruleset,
     parse_options,
     players_arg,
+    players_for,
     random_seed,
     seed_arg,
 )
@@ -59,7 +60,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_rules_arguments(parser)
     parser.set_defaults(rules=None)  # classic, unless --resume reads the rule set from a record
     parser.add_argument(
-        "--players", type=players_arg, default=None, help="seats at the table, 2 to 10 (default 4)"
+        "--players",
+        type=players_arg,
+        default=None,
+        help="seats at the table, 2 to 10 (default: the rulebook's first player count, else 4)",
     )
     parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
     parser.add_argument(
@@ -476,8 +480,9 @@ def run(args: argparse.Namespace) -> int:
         seed: int | str = session.seed
     else:
         options = parse_options(args.option)
-        rules = build_ruleset("classic" if args.rules is None else args.rules, options)
-        players: int = 4 if args.players is None else args.players
+        spec = "classic" if args.rules is None else args.rules
+        rules = build_ruleset(spec, options)
+        players = players_for(spec, args.players)
         me = args.seat if args.seat is not None else 0
         if not 0 <= me < players:
             raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")

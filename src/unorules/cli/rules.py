@@ -1,13 +1,17 @@
-"""``unorules rules``: the installed plugins, a plugin's page, a rule's text; ``--check`` a rule set.
+"""``unorules rules``: the installed plugins and the presets, a plugin's page, a preset,
+a rule's text; ``--check`` a rule set.
 
-``unorules rules`` lists every installed plugin. ``unorules rules NAME``
-explains: for a plugin, its documentation (its module's docstring), rules,
+``unorules rules`` lists every installed plugin, then the presets (rule sets
+the library names, for ``--rules``). ``unorules rules NAME`` explains: for a
+plugin, its documentation (its module's docstring), rules,
 options, requirements, conflicts and the player counts it deals; for a rule
 id (``R-STACK``), the rule's text from the rules reference (``docs/rules.rst``,
 shipped in the wheel as ``unorules/rules.rst``), the sources that state it,
-where the sources disagree on it, and the plugins that implement it.
-``--check NAMES`` builds a rule set and says what it allows (the player
-counts among them: ``partners`` deals only four).
+where the sources disagree on it, and the plugins that implement it; for a
+preset, what it turns on. ``--check RULES`` builds a rule set (plugin names, a
+preset or a rulebook file) and says what it allows (the player counts among
+them: ``partners`` deals only four); with ``--toml`` it writes the rule set as a
+rulebook.
 """
 
 from __future__ import annotations
@@ -25,9 +29,10 @@ from typing import Any
 
 import attrs
 
-from unorules.cli.common import EXIT_OK, UsageError, build_ruleset, parse_options
+from unorules.cli.common import EXIT_OK, UsageError, build_ruleset, parse_options, rulebook
 from unorules.errors import RulesetError
 from unorules.plugin import summary as plugin_summary
+from unorules.rulebook import Rulebook, preset_names, presets
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 
 
@@ -35,17 +40,29 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register ``rules`` on the subparsers ``commands``."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "rules",
-        help="list the installed plugins; explain a plugin or a rule (R-STACK); check a rule set",
+        help="list the installed plugins and the presets; explain a plugin, a preset or a rule (R-STACK); "
+        "check a rule set",
         description="List the installed plugins with their rule ids, options (with defaults), "
-        "requirements and conflicts. Name a plugin for its page (its documentation, rules, options "
-        "and player counts) or a rule id (R-STACK) for the rule's text and the plugins that "
+        "requirements and conflicts, then the presets (rule sets the library names, for --rules). "
+        "Name a plugin for its page (its documentation, rules, options and player counts), a preset "
+        "for what it turns on, or a rule id (R-STACK) for the rule's text and the plugins that "
         "implement it; or check a rule set with --check.",
     )
-    parser.add_argument("names", nargs="*", metavar="NAME", help="plugins or rule ids to explain")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="plugins, presets or rule ids to explain")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--check", metavar="NAMES", help="build this rule set (with --option) and report")
+    parser.add_argument("--presets", action="store_true", help="list only the presets")
+    parser.add_argument(
+        "--check",
+        metavar="RULES",
+        help="build this rule set (plugin names, a preset or a rulebook file; with --option) and report",
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="an option for --check"
+    )
+    parser.add_argument(
+        "--toml",
+        action="store_true",
+        help="with --check: print the rule set as a rulebook file (TOML) to start a family's own",
     )
     return parser
 
@@ -339,8 +356,45 @@ def _unknown(name: str) -> UsageError:
     installed = ", ".join(sorted(installed_plugins()))
     return UsageError(
         f"no plugin named {name[:40]!r} is installed, and no rule has that id; installed plugins: "
-        f"{installed}; rule ids are such as R-STACK (the rules reference)"
+        f"{installed}; presets: {', '.join(preset_names())}; rule ids are such as R-STACK "
+        "(the rules reference)"
     )
+
+
+# -- presets -------------------------------------------------------------------------------------
+
+
+def preset_info(name: str, book: Rulebook | RulesetError) -> dict[str, Any]:
+    """What ``unorules rules`` says about one preset, as JSON-able data (``error``
+    instead of the rules when a plugin it needs is not installed)."""
+    if isinstance(book, RulesetError):
+        return {"name": name, "error": str(book)}
+    return {
+        "name": name,
+        "title": book.name,
+        "description": book.description,
+        "plugins": list(book.plugins),
+        "options": {key: show(value) for key, value in book.options},
+        "players": list(book.players),
+    }
+
+
+def _print_preset(info: dict[str, Any]) -> None:
+    if "error" in info:
+        print(f"  {info['name']}: not available here: {info['error']}")
+        return
+    print(f"  {info['name']}: {info['title']}. {info['description']}")
+    turned = ", ".join(info["plugins"])
+    options = " ".join(f"{k}={v}" for k, v in info["options"].items())
+    print(f"    plugins: {turned}" + (f"; options: {options}" if options else ""))
+    if info["players"]:
+        print(f"    players: {', '.join(map(str, info['players']))}")
+
+
+def _print_presets(infos: list[dict[str, Any]]) -> None:
+    print("presets (use one with --rules NAME; 'unorules rules --check NAME' shows every option):")
+    for info in infos:
+        _print_preset(info)
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -348,6 +402,17 @@ def _unknown(name: str) -> UsageError:
 
 def _check(args: argparse.Namespace) -> int:
     rules = build_ruleset(args.check, parse_options(args.option))
+    if args.toml:
+        base = rulebook(args.check)
+        book = Rulebook(
+            name=args.check if base is None else base.name,
+            description="" if base is None else base.description,
+            plugins=rules.names,
+            options=tuple(rules.spec()["options"].items()),
+            players=() if base is None else base.players,
+        )
+        print(book.to_toml(), end="")
+        return EXIT_OK
     counts = player_counts(rules)
     if args.json:
         data = {
@@ -372,27 +437,37 @@ def _check(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run ``unorules rules``."""
     installed = installed_plugins()
+    if args.toml and not args.check:
+        raise UsageError("--toml needs --check RULES (the rule set to write as a rulebook)")
     if args.check:
         for name in args.names:
             if name.lower() not in installed:
                 raise _unknown(name)
         return _check(args)
     if args.option:
-        raise UsageError("--option needs --check NAMES (the rule set to check the options with)")
-    if not args.names:
-        infos = [plugin_info(n, installed[n]) for n in sorted(installed)]
+        raise UsageError("--option needs --check RULES (the rule set to check the options with)")
+    books = presets()
+    if args.presets or not args.names:
+        preset_infos = [preset_info(n, books[n]) for n in preset_names()]
+        infos = [] if args.presets else [plugin_info(n, installed[n]) for n in sorted(installed)]
         if args.json:
-            print(json.dumps(infos, indent=2, default=str))
+            print(json.dumps(preset_infos if args.presets else infos, indent=2, default=str))
             return EXIT_OK
         for k, info in enumerate(infos):
             if k:
                 print()
             _print_summary(info)
+        if infos:
+            print()
+        _print_presets(preset_infos)
         return EXIT_OK
     pages: list[dict[str, Any]] = []
     for name in args.names:
         if name.lower() in installed:
             pages.append(plugin_info(name.lower(), installed[name.lower()], full=True))
+            continue
+        if name.lower() in books:
+            pages.append({"preset": True, **preset_info(name.lower(), books[name.lower()])})
             continue
         rule = rule_info(name.upper()) or rule_info(name)
         if rule is None:
@@ -406,6 +481,9 @@ def run(args: argparse.Namespace) -> int:
             print()
         if "id" in page:
             _print_rule(page)
+        elif "preset" in page:
+            print("preset (use it with --rules NAME; 'unorules rules --check NAME' shows every option):")
+            _print_preset(page)
         else:
             _print_page(page)
     return EXIT_OK

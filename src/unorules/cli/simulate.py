@@ -40,6 +40,7 @@ from unorules.cli.common import (
     options_for,
     parse_options,
     players_arg,
+    players_for,
     positive,
     random_seed,
     seed_arg,
@@ -60,7 +61,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_rules_arguments(parser)
     parser.add_argument("--games", type=positive, default=100, help="games per rule set (default 100)")
-    parser.add_argument("--players", type=players_arg, default=4, help="seats per game, 2 to 10 (default 4)")
+    parser.add_argument(
+        "--players",
+        type=players_arg,
+        default=None,
+        help="seats per game, 2 to 10 (default: the first rulebook's first player count, else 4)",
+    )
     parser.add_argument(
         "--bots",
         type=bot_names,
@@ -72,9 +78,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare",
         nargs="+",
-        metavar="NAMES",
-        help="two or more rule sets side by side, e.g. --compare classic classic,stacking "
-        "(each --option goes to the rule sets whose plugins declare it)",
+        metavar="RULES",
+        help="two or more rule sets side by side (plugin names, presets, rulebook files), e.g. "
+        "--compare classic classic,stacking party (each --option goes to the rule sets whose plugins "
+        "declare it)",
     )
     parser.add_argument(
         "--workers", type=positive, default=None, help="processes to use (default: every core)"
@@ -294,6 +301,10 @@ def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulati
         if any(label == known for known, _, _ in specs):
             raise UsageError(f"rule set {label!r} is listed twice in --compare")
         specs.append((label, names, own))
+    # One player count for the run: --players, else the first rule set's rulebook's.
+    args.players = players_for(specs[0][1], args.players)
+    for _, names, _ in specs[1:]:
+        players_for(names, args.players)
     unused = [k for k in options if not any(k in o for _, _, o in specs)]
     if unused:
         rules = " ".join(specs_text)

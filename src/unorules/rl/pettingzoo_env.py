@@ -42,12 +42,15 @@ seats, a partners team included) and -1 for every other seat.
 ``reward="points"``: each seat's points as the rule set scores them (the
 round's ``RoundResult.points``, or the final game scores), divided by 100. In
 elimination games a seat that leaves is terminated when it leaves (reward -1
-with ``"win"``, its points so far with ``"points"``). ``max_actions`` truncates
+with ``"win"``, its points so far with ``"points"``); a seat that goes out
+during a round (``last-loses``) stays an agent without actions until the
+game ends, and is rewarded then. ``max_actions`` truncates
 an episode after that many applied actions (no-ops not counted).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -61,12 +64,13 @@ from pettingzoo.utils import wrappers
 from unorules.errors import IllegalActionError, RulesetError
 from unorules.rl.encoder import ObservationEncoder
 from unorules.rl.spaces import NOOP, ActionSpace
+from unorules.rulebook import resolve
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
 
 __all__ = ["UnoAECEnv", "env", "make_ruleset", "raw_env"]
 
-Rules = Ruleset | str | Sequence[str]
+Rules = Ruleset | str | os.PathLike[str] | Sequence[str]
 
 _EPISODES = ("game", "round")
 _INT8 = np.dtype(np.int8)  # a dtype object, given positionally: numpy parses keywords slowly
@@ -74,14 +78,28 @@ _REWARDS = ("win", "points")
 
 
 def make_ruleset(rules: Rules, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """A :class:`~unorules.Ruleset` from a rule set, ``"classic,stacking"`` or a list of names."""
+    """A :class:`~unorules.Ruleset` from a rule set, a preset's name (``"party"``),
+    the path of a rulebook file (``"our-family.toml"``, a :class:`pathlib.Path`),
+    ``"classic,stacking"`` or a list of names; ``options`` go on top of a
+    rulebook's own."""
     if isinstance(rules, Ruleset):
         if options:
             raise RulesetError("give options either in the Ruleset or as options=, not both")
         return rules
+    if isinstance(rules, os.PathLike):
+        rules = os.fspath(rules)
+    if isinstance(rules, str):
+        book = resolve(rules)
+        if book is not None:
+            if not options:
+                return Ruleset.from_rulebook(book)
+            return Ruleset.from_names(book.plugins, {**book.option_values, **options})
     if isinstance(rules, str | Sequence) and not isinstance(rules, bytes):
         return Ruleset.from_names(rules, options)
-    raise RulesetError(f"rules must be a Ruleset, a list of plugin names or 'a,b' text, not {rules!r}")
+    raise RulesetError(
+        "rules must be a Ruleset, a preset's name, a rulebook path, a list of plugin names "
+        f"or 'a,b' text, not {rules!r}"
+    )
 
 
 class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -256,7 +274,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._actions += 1
             if new.is_over or (self.episode == "round" and len(new.rounds) > len(state.rounds)):
                 self._finish(new)
-            elif new.left != self._left:
+            elif new.left != self._left and len(new.rounds) > len(state.rounds):
+                # Seats that left at a round's end (elimination) are terminated now; a seat
+                # that went out during a round (last-loses) waits for the game's outcome.
                 self._eliminate(new)
                 self._open_window()
             elif self.max_actions is not None and self._actions >= self.max_actions:

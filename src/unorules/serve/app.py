@@ -5,7 +5,8 @@ HTTP:
 * ``GET /`` the page that creates a table; ``GET /t/ID`` a table's page;
   ``GET /static/...`` their scripts and styles.
 * ``GET /api/rules``: the installed plugins in plain words, with their
-  options and the control that fits each (:func:`unorules.serve.describe.rules_data`).
+  options and the control that fits each, and the presets that fill the
+  form (:func:`unorules.serve.describe.rules_data`).
 * ``POST /api/tables`` ``{"rules": [...], "options": {...}, "seats": [...],
   "name": "...", "seed": N, "turn_seconds": N}`` (``seed`` and
   ``turn_seconds`` optional): a new table, whose creator takes seat 0 and
@@ -51,6 +52,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from unorules.rulebook import Rulebook
 from unorules.serve.describe import rules_data
 from unorules.serve.errors import ServeError
 from unorules.serve.inputs import MESSAGE_LIMIT, decode_json, decode_message
@@ -130,6 +132,7 @@ def create_app(
     creates_total: int = 600,
     allow_origins: Iterable[str] = (),
     body_timeout: float = 10.0,
+    rulebooks: Iterable[Rulebook] = (),
 ) -> Starlette:
     """The server's ASGI app, keeping its tables in the SQLite file ``db``.
 
@@ -144,8 +147,11 @@ def create_app(
     (:class:`~unorules.serve.origins.OriginPolicy`); ``body_timeout``: seconds
     to send a request body; ``running_records``: whether anyone may download the
     record of a game still being played (its seed shows every hand: for
-    tables where nobody minds, or to debug), not only of a finished one.
+    tables where nobody minds, or to debug), not only of a finished one;
+    ``rulebooks``: a family's rule sets (:class:`~unorules.rulebook.Rulebook`)
+    the new-table page offers first, before the shipped presets.
     """
+    offered = tuple(rulebooks)
     store = Store(db)
     tables = Tables(
         store,
@@ -193,7 +199,7 @@ def create_app(
         return FileResponse(STATIC / "table.html", headers=_PAGE_HEADERS)
 
     async def api_rules(request: Request) -> Response:
-        return JSONResponse(rules_data())
+        return JSONResponse(rules_data(offered))
 
     async def api_create(request: Request) -> Response:
         try:

@@ -1,8 +1,9 @@
 """The ``serve`` command: its arguments and what running it does.
 
 ``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S] [--running-records]
-[--max-tables N] [--keep-finished TIME] [--keep-idle TIME] [--create-rate N] [--create-rate-total N]
-[--max-connections N] [--max-connections-per-address N] [--header-timeout S] [--allow-origin ORIGIN]``
+[--rules RULES] [--max-tables N] [--keep-finished TIME] [--keep-idle TIME] [--create-rate N]
+[--create-rate-total N] [--max-connections N] [--max-connections-per-address N]
+[--header-timeout S] [--allow-origin ORIGIN]``
 (also ``python -m unorules.serve``). Registered by the command-line package
 through :func:`add_parser` and :func:`run`.
 """
@@ -115,6 +116,14 @@ def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="let anyone download the record of a game still being played, not only of a finished one "
         "(the record's seed shows every hand: for tables where nobody minds, or to debug)",
     )
+    parser.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="RULES",
+        help="a rulebook file (.toml) or a preset the new-table page offers first, ahead of the shipped "
+        "presets; repeat for several (the first is chosen when the page opens)",
+    )
     tables = parser.add_argument_group("tables kept (see docs/serve.rst, 'Limits')")
     tables.add_argument(
         "--max-tables",
@@ -213,8 +222,22 @@ def run(args: argparse.Namespace) -> int:
         if args.host != "localhost":
             print(f"unorules: error: --host {args.host!r} is not an IP address", file=sys.stderr)
             return 2
+    from unorules.errors import RulesetError
+    from unorules.rulebook import Rulebook, resolve
+    from unorules.ruleset import Ruleset
     from unorules.serve import run as serve
 
+    rulebooks: list[Rulebook] = []
+    for text in args.rules:
+        try:
+            book = resolve(text)
+            if book is None:
+                raise RulesetError(f"--rules {text!r}: give a rulebook file (.toml) or a preset's name")
+            Ruleset.from_rulebook(book)  # refused now rather than when a table is created
+        except RulesetError as exc:
+            print(f"unorules: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2
+        rulebooks.append(book)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(
         f"unorules serve: open http://{shown}:{args.port}/ (tables kept in {args.db}; Ctrl-C stops)",
@@ -236,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
             max_connections_per_address=args.max_connections_per_address,
             header_timeout=args.header_timeout,
             allow_origins=args.allow_origin,
+            rulebooks=rulebooks,
         )
     except KeyboardInterrupt:
         return 130

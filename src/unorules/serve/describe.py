@@ -14,7 +14,9 @@ docstring; each :class:`~unorules.Option`'s
   option's ``check`` accepts and writes back the same (its ``one_of``
   values), a *number* for a whole-number option (its least value found
   from the check), *text* otherwise;
-* :func:`rules_data` lists every installed plugin so;
+* :func:`rules_data` lists every installed plugin so, and the presets (the
+  shipped ones and the rulebooks the server was started with), each as the
+  plugins and option texts that fill the form;
   :func:`ruleset_data` describes one table's rule set: its name (the
   plugins' titles joined by "+") and, per plugin, its description and every
   option's value in words.
@@ -24,14 +26,25 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from unorules.bots import BOTS
+from unorules.errors import RulesetError
 from unorules.plugin import Option
 from unorules.plugin import summary as plugin_summary
+from unorules.rulebook import Rulebook, presets
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 
-__all__ = ["option_data", "plain_words", "plugin_title", "rules_data", "ruleset_data", "ruleset_title"]
+__all__ = [
+    "option_data",
+    "plain_words",
+    "plugin_title",
+    "preset_data",
+    "rules_data",
+    "ruleset_data",
+    "ruleset_title",
+]
 
 # A rule code such as R-TURN-MATCH or DUP-LIMIT: capitals, then dash-joined parts.
 _CODE = r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"
@@ -182,10 +195,27 @@ def _plugin_words(name: str) -> tuple[str, list[str]]:
     return words, codes + list(extra)
 
 
-def rules_data() -> dict[str, Any]:
+def preset_data(name: str, book: Rulebook) -> dict[str, Any]:
+    """A rulebook as the form's choice of rules: ``name`` (what the list sends), ``title``,
+    ``doc`` (its description in plain words), ``rules`` (plugin names), ``options`` (each
+    option given, as the text its control shows) and ``players`` (the counts it is meant for)."""
+    declared = {o.name: o for p in book.plugins for o in getattr(installed_plugins().get(p), "options", ())}
+    return {
+        "name": name,
+        "title": book.name,
+        "doc": plain_words(book.description)[0] if book.description else "",
+        "rules": list(book.plugins),
+        "options": {key: declared[key].to_text(value) for key, value in book.options if key in declared},
+        "players": list(book.players),
+    }
+
+
+def rules_data(rulebooks: Iterable[Rulebook] = ()) -> dict[str, Any]:
     """Every installed plugin for the form that creates a table: ``name``, ``title``, ``doc``
     (plain words), ``codes``, ``requires``, ``conflicts`` and ``options`` (:func:`option_data`);
-    the bot kinds and the number of players a table may seat."""
+    the ``presets`` (:func:`preset_data`): ``rulebooks`` first (the server's own, named
+    ``file:1``, ``file:2``, ...), then every shipped preset whose plugins are installed; the bot
+    kinds and the number of players a table may seat."""
     plugins = []
     for name, plugin in sorted(installed_plugins().items()):
         words, codes = _plugin_words(name)
@@ -200,7 +230,17 @@ def rules_data() -> dict[str, Any]:
                 "options": [option_data(o) for o in plugin.options],
             }
         )
-    return {"plugins": plugins, "bots": list(BOTS), "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+    chosen = [preset_data(f"file:{n}", book) for n, book in enumerate(rulebooks, 1)]
+    shipped = [
+        preset_data(name, book) for name, book in presets().items() if not isinstance(book, RulesetError)
+    ]
+    return {
+        "plugins": plugins,
+        "presets": chosen + shipped,
+        "bots": list(BOTS),
+        "min_players": MIN_PLAYERS,
+        "max_players": MAX_PLAYERS,
+    }
 
 
 @functools.lru_cache(maxsize=256)

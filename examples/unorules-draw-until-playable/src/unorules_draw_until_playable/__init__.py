@@ -8,7 +8,10 @@ A house rule many tables play: a player who draws for the turn keeps drawing
 until a card they can play turns up. It is written the way any third-party
 plugin is: its own distribution, found through the ``unorules`` entry-point
 group, changing the game only through hooks, and tested only with
-``unorules.testing`` (see ``docs/testing-plugins.rst``).
+``unorules.testing`` (see ``docs/testing-plugins.rst``). The library ships
+the same house rule as the plugin ``keep-drawing`` (R-HOUSE-DRAW-UNTIL, with
+the hand cap and the other house rules taken into account); this sample stays
+the worked example, and the two refuse each other.
 
 Rules (ids of this plugin; unorules' rules reference does not have this house rule)
 -----------------------------------------------------------------------------------

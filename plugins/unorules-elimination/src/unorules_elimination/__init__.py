@@ -18,11 +18,20 @@ Rules
     Draw Four plays again). The last seat left wins:
     ``state.outcome.winners == (survivor,)`` with reason ``"last-standing"``.
 
+**R-HOUSE-ELIM-CARDS** (house rule; [LU] ``elimination``; ``elimination_by=most-cards``)
+    After every round the seat holding the most cards leaves the game
+    (never the round's winner); the last seat left wins.
+
 Options
 -------
 
 ``elimination_limit`` (positive integer, default 500)
     The total at which a seat leaves (R-ELIM: "e.g. 500").
+``elimination_by`` (``points`` by default; ``most-cards``)
+    Who leaves after a round: every seat whose total reached the limit
+    (R-ELIM), or the one seat holding the most cards (R-HOUSE-ELIM-CARDS).
+    ``elimination_limit`` does not apply to ``most-cards`` and is refused
+    with it.
 
 Classic's ``target_score`` and ``scoring`` do not apply: the game ends only
 when one seat is left, and scoring is always "charged your own hand". Giving
@@ -45,6 +54,12 @@ Decisions where the rules are silent
 * **Dealing** goes on to the next seat still in the game (the core skips
   seats that left), and the round's first player is the next seat still in.
 * Scores of seats that left stay in ``state.scores`` (their final totals).
+* **Most cards** (``elimination_by=most-cards``): ties for the most cards go
+  to the seat whose cards are worth the most points, then to the lowest
+  seat; exactly one seat leaves after each round, so with ``n`` seats the
+  game lasts ``n - 1`` rounds. A round nobody won (classic's
+  ``blocked_round=draw``) still sends the seat with the most cards out. Every
+  seat is still charged its own hand, so the scores tell how each fared.
 
 Interactions
 ------------
@@ -75,11 +90,19 @@ from unorules import (
     Ruleset,
     RulesetError,
     hookimpl,
+    one_of,
     positive_int,
 )
 from unorules.validate import require
 
 __all__ = ["EliminationPlugin", "plugin"]
+
+
+def _eliminated_text(event: Event) -> str:
+    """How an elimination reads: by points (R-ELIM) or by the most cards (R-HOUSE-ELIM-CARDS)."""
+    if event.rule == "R-HOUSE-ELIM-CARDS":
+        return "{seat} held the most cards, {data[cards]}, and left the game"
+    return "{seat} reached {data[points]} points (the limit is {data[limit]}) and left the game"
 
 
 class EliminationPlugin(Plugin):
@@ -94,13 +117,19 @@ class EliminationPlugin(Plugin):
     conflicts: ClassVar[Mapping[str, str]] = {
         "partners": "partners play as fixed pairs, but elimination removes single seats"
     }
-    rules = ("R-ELIM",)
+    rules = ("R-ELIM", "R-HOUSE-ELIM-CARDS")
     events = (
         EventSpec(
             "eliminated",
-            "a seat reached the points limit and left the game (R-ELIM)",
-            (("seat", "the seat eliminated"), ("data.points", "its score"), ("data.limit", "the limit")),
-            "{seat} reached {data[points]} points (the limit is {data[limit]}) and left the game",
+            "a seat left the game: its total reached the points limit (R-ELIM), or it held the most "
+            "cards (R-HOUSE-ELIM-CARDS)",
+            (
+                ("seat", "the seat eliminated"),
+                ("data.points", "its score"),
+                ("data.limit", "the limit (R-ELIM)"),
+                ("data.cards", "the cards it held, the most (R-HOUSE-ELIM-CARDS)"),
+            ),
+            _eliminated_text,
         ),
     )
     options = (
@@ -110,6 +139,14 @@ class EliminationPlugin(Plugin):
             "the total of own-hand points at which a seat leaves the game (R-ELIM)",
             positive_int,
             "a positive integer",
+        ),
+        Option(
+            "elimination_by",
+            "points",
+            "who leaves after a round: every seat whose total reaches the points limit (R-ELIM), "
+            "or the seat holding the most cards (R-HOUSE-ELIM-CARDS)",
+            one_of("points", "most-cards"),
+            "points, most-cards",
         ),
     )
 
@@ -121,6 +158,11 @@ class EliminationPlugin(Plugin):
                 "elimination ends the game when one seat is left, so target_score does not apply; "
                 "set the point limit with elimination_limit (R-ELIM)"
             )
+        if "elimination_limit" in given and ruleset.options["elimination_by"] == "most-cards":
+            raise RulesetError(
+                "with elimination_by=most-cards the seat holding the most cards leaves after each "
+                "round (R-HOUSE-ELIM-CARDS), so elimination_limit does not apply: leave it out"
+            )
         if given.get("scoring") == "winner-takes-all":
             raise RulesetError(
                 "elimination charges every seat its own hand (R-ELIM), which contradicts "
@@ -131,12 +173,18 @@ class EliminationPlugin(Plugin):
     def check_state(self, state: GameState) -> None:
         # R-ELIM: only seats at the limit leave, and they hold no cards while the game goes on.
         limit = state.ruleset.options["elimination_limit"]
+        by_points = state.ruleset.options["elimination_by"] == "points"
         for i, seat in enumerate(state.left):
             require(
-                state.scores[seat] >= limit,
+                state.scores[seat] >= limit or not by_points,
                 f"left[{i}]",
                 f"R-ELIM: seat {seat} has {state.scores[seat]} points, under the limit {limit}, "
                 "so it cannot have left",
+            )
+            require(
+                by_points or len(state.left) <= len(state.rounds),
+                "left",
+                "R-HOUSE-ELIM-CARDS: one seat leaves after each round",
             )
             if state.outcome is None:
                 require(
@@ -162,6 +210,9 @@ class EliminationPlugin(Plugin):
         limit = draft.ruleset.options["elimination_limit"]
         scores = draft.scores
         active = draft.active_seats
+        if draft.ruleset.options["elimination_by"] == "most-cards":
+            _most_cards_out(draft, result)
+            return
         out = [s for s in active if scores[s] >= limit]
         if not out:
             return
@@ -197,6 +248,26 @@ class EliminationPlugin(Plugin):
         if len(active) == 1:
             return Outcome(active, "last-standing")
         return None
+
+
+def _most_cards_out(draft: Draft, result: RoundResult) -> None:
+    """R-HOUSE-ELIM-CARDS: the seat holding the most cards leaves (never the round's
+    winner); ties: the most points in hand, then the lowest seat."""
+    hands = draft.hands
+    value = draft.ruleset.hand_points
+    candidates = [s for s in draft.active_seats if s != result.winner]
+    out = max(candidates, key=lambda s: (len(hands[s]), value(hands[s]), -s))
+    draft.leave((out,))
+    draft.add_event(
+        Event(
+            "eliminated",
+            out,
+            (),
+            "R-HOUSE-ELIM-CARDS",
+            f"{len(hands[out])} cards, the most",
+            data=(("cards", len(hands[out])), ("points", draft.scores[out])),
+        )
+    )
 
 
 plugin = EliminationPlugin()

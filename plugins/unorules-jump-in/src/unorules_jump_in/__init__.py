@@ -154,6 +154,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from unorules_classic import banned_last_card, calls_before_playing
+
 from unorules import (
     PLAY,
     Action,
@@ -274,10 +276,12 @@ class JumpInPlugin(Plugin):
                 color = state.color
                 if any(c.color is color for c in hand):
                     continue
+            if banned_last_card(state, seat, top):
+                continue  # R-HOUSE-LAST-CARD: not out on a banned card, jump-in or not
             if acts is None:
                 acts = []
             acts += state.play_actions(seat, top)  # R-JUMP
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
         return _NONE if acts is None else acts
 
@@ -410,19 +414,21 @@ def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
         if seat == current or (left and seat in left):
             continue
         found = False
-        if top in hand and not (strict_wd4 and any(c.color is color for c in hand)):
+        banned = len(hand) == 1 and banned_last_card(state, seat, hand[0])  # R-HOUSE-LAST-CARD
+        if top in hand and not banned and not (strict_wd4 and any(c.color is color for c in hand)):
             acts += state.play_actions(seat, top)  # R-JUMP
             found = True
         for card in dict.fromkeys(hand):
             c = card.color
             if (
                 card is not top
+                and not banned
                 and c is not None
                 and (c is color or (number is not None and card.number == number))
             ):
                 acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
                 found = True
-        if found and len(hand) == 2 and seat not in declared:
+        if found and len(hand) == 2 and seat not in declared and calls_before_playing(state):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
     return acts
 

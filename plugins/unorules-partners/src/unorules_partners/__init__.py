@@ -1,7 +1,8 @@
-"""Partners: two pairs sitting opposite (R-TEAM), and rotating-partner tournaments (R-TEAM-ROTATE).
+"""Partners: pairs sitting opposite (R-TEAM), teams of 6 to 10 (R-HOUSE-TEAMS), rotations (R-TEAM-ROTATE).
 
 Enable it with ``Ruleset.from_names(["classic", "partners"])``; it requires
-``classic`` and plays with exactly four seats.
+``classic`` and plays with exactly four seats, or any even number from four
+to ten with ``team_seats=even``.
 
 Rules
 -----
@@ -16,6 +17,15 @@ Rules
     first pair to reach ``target_score`` (classic's option, 500 by default)
     wins: ``state.outcome.winners`` is the pair, e.g. ``(0, 2)``.
 
+**R-HOUSE-TEAMS** (a house rule; [LU] ``teamMode``)
+    Partners at any even number of seats, 4, 6, 8 or 10 (option
+    ``team_seats=even``), in one of two layouts (option ``team_layout``):
+    ``pairs``, seat ``i`` with seat ``i + n/2``, so ``n/2`` teams of two sit
+    opposite (R-TEAM's layout); or ``two-teams``, the even seats against the
+    odd ones, so turns alternate between two teams. The team of the seat that
+    goes out scores every opponent's hand, and each member is credited the
+    team's points. With four seats both layouts are R-TEAM's.
+
 **R-TEAM-ROTATE** [LT]
     Library functions, not a rule set: :func:`rotation_schedule` seats the
     players of a rotating-partner tournament round by round,
@@ -27,25 +37,37 @@ Rules
 Options
 -------
 
-None of its own. Classic's ``target_score`` is the pair's target and
-classic's ``scoring`` is honoured: with ``scoring="low-score"`` (R-WIN-LOW)
-each pair is charged the points of both partners' hands, and when a pair
-reaches the target the pair with *fewer* points wins.
+``team_seats`` (``four`` by default; ``even``)
+    ``four``: exactly four players (R-TEAM). ``even``: 4, 6, 8 or 10 players
+    (R-HOUSE-TEAMS).
+``team_layout`` (``pairs`` by default; ``two-teams``)
+    Who plays together (R-HOUSE-TEAMS): each seat with the seat opposite, in
+    teams of two, or every other seat, in two teams.
+
+Classic's ``target_score`` is the team's target and classic's ``scoring`` is
+honoured: with ``scoring="low-score"`` (R-WIN-LOW) each team is charged the
+points of all its members' hands, and when a team reaches the target the
+team with *fewer* points wins.
 
 Decisions where the rules are silent
 ------------------------------------
 
-* **Player count.** A game with other than four players is refused when it is
+* **Player count.** A game with other than four players (with
+  ``team_seats=even``: other than 4, 6, 8 or 10) is refused when it is
   created (``Ruleset.new_game`` raises :class:`~unorules.RulesetError`, through
-  the core's ``check_game`` hook).
+  the core's ``check_game`` hook). Four stays the default so that a rule set
+  named ``classic,partners`` means the game the sources describe.
+* **Teams of more than two** (``two-teams`` at 6 to 10 seats) score like
+  pairs: the team of the seat that went out scores the hands of every seat
+  of the other team, and each member holds the team's score.
 * **Nothing else is shared.** The seeds only join the pair's *score*: each
   partner keeps a private hand (no seeing or passing cards), plays their own
   turns, calls their own UNO and takes their own penalties. A player may even
   catch their own partner's missing UNO call (legal, if unwise).
 * **Blocked rounds** (classic's decision) keep classic's winner, the seat with
   the fewest hand points; that seat's pair scores the opponents' hands.
-* **Ties.** In low-score scoring both pairs can reach the target in the same
-  round; equal totals go to the pair of seat 0.
+* **Ties.** In low-score scoring several teams can reach the target in the
+  same round; equal totals go to the team of the lowest seat (seat 0's).
 * **Four-player rotation: 4 rounds, or 3.** Four players have only three
   different pairings ({0,1}+{2,3}, {0,2}+{1,3}, {0,3}+{1,2}), so "4 rounds in
   which every player partners every other" [LT] is impossible without a
@@ -67,6 +89,8 @@ Interactions
 
 ``elimination`` conflicts (refused when the rule set is built): an elimination
 tournament charges and removes single seats, which a pair game cannot do.
+``last-loses`` conflicts too: a partners round ends when either partner goes
+out (R-TEAM).
 
 House rules and special wilds combine unchanged: hands moved by ``seven-o``,
 ``swap-hands`` or ``shuffle-hands`` pass between partners and opponents alike,
@@ -82,11 +106,23 @@ from typing import ClassVar
 
 import attrs
 
-from unorules import Draft, GameState, Outcome, Plugin, RoundResult, Ruleset, RulesetError, hookimpl
+from unorules import (
+    Draft,
+    GameState,
+    Option,
+    Outcome,
+    Plugin,
+    RoundResult,
+    Ruleset,
+    RulesetError,
+    hookimpl,
+    one_of,
+)
 from unorules.validate import require
 
 __all__ = [
     "PAIRS",
+    "TEAM_COUNTS",
     "PartnersPlugin",
     "RotationResult",
     "Seating",
@@ -98,6 +134,8 @@ __all__ = [
     "rotation_totals",
     "rotation_winners",
     "schedule_partnerships",
+    "team_layout",
+    "team_of",
 ]
 
 PAIRS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
@@ -114,10 +152,40 @@ def pair_of(seat: int) -> tuple[int, int]:
     return PAIRS[seat % 2]
 
 
-class PartnersPlugin(Plugin):
-    """Partners: four players in two pairs sitting opposite, pair scores to the target.
+TEAM_COUNTS = (4, 6, 8, 10)
+"""The player counts ``team_seats=even`` allows (R-HOUSE-TEAMS)."""
 
-    Two pairs sitting opposite; a pair scores both opponents' hands (R-TEAM).
+
+def team_layout(players: int, layout: str = "pairs") -> tuple[tuple[int, ...], ...]:
+    """The teams of a game of ``players`` seats (an even number), lowest seat first:
+    ``pairs``: seat ``i`` with seat ``i + players/2`` (R-TEAM, R-HOUSE-TEAMS);
+    ``two-teams``: the even seats against the odd ones (R-HOUSE-TEAMS). Both
+    give :data:`PAIRS` for four seats."""
+    if players % 2 or players < 4:
+        raise ValueError(f"teams need an even number of seats from 4, not {players}")
+    if layout == "two-teams":
+        return (tuple(range(0, players, 2)), tuple(range(1, players, 2)))
+    half = players // 2
+    return tuple((seat, seat + half) for seat in range(half))
+
+
+def team_of(teams: Sequence[Sequence[int]], seat: int) -> tuple[int, ...]:
+    """The team of ``teams`` that ``seat`` plays in."""
+    for team in teams:
+        if seat in team:
+            return tuple(team)
+    raise ValueError(f"seat {seat} is in no team of {teams}")
+
+
+def _teams(ruleset: Ruleset, players: int) -> tuple[tuple[int, ...], ...]:
+    return team_layout(players, ruleset.options["team_layout"])
+
+
+class PartnersPlugin(Plugin):
+    """Partners: players in teams sitting apart, team scores to the target.
+
+    Two pairs sitting opposite; a pair scores both opponents' hands (R-TEAM);
+    with team_seats=even, 6, 8 or 10 players in pairs or two teams (R-HOUSE-TEAMS).
     """
 
     name = "partners"
@@ -126,38 +194,72 @@ class PartnersPlugin(Plugin):
     conflicts: ClassVar[Mapping[str, str]] = {
         "elimination": "an elimination tournament removes single seats, but partners play as fixed pairs"
     }
-    rules = ("R-TEAM", "R-TEAM-ROTATE")
+    rules = ("R-TEAM", "R-TEAM-ROTATE", "R-HOUSE-TEAMS")
+    options = (
+        Option(
+            "team_seats",
+            "four",
+            "how many play: exactly four, as the sources say (R-TEAM), or any even number from 4 "
+            "to 10 (R-HOUSE-TEAMS)",
+            one_of("four", "even"),
+            "four, even",
+        ),
+        Option(
+            "team_layout",
+            "pairs",
+            "R-HOUSE-TEAMS: who plays together: each seat with the seat opposite, in teams of two "
+            "(pairs), or every other seat, in two teams (two-teams); the same with four players",
+            one_of("pairs", "two-teams"),
+            "pairs, two-teams",
+        ),
+    )
 
     @hookimpl
     def teams(self, ruleset: Ruleset, players: int) -> Sequence[Sequence[int]] | None:
-        # R-TEAM: seats 0 and 2 against seats 1 and 3 (four seats only).
-        return PAIRS if players == 4 else None
+        # R-TEAM: seats 0 and 2 against seats 1 and 3; R-HOUSE-TEAMS: 6, 8 or 10 seats.
+        allowed = TEAM_COUNTS if ruleset.options["team_seats"] == "even" else (4,)
+        return _teams(ruleset, players) if players in allowed else None
 
     @hookimpl
     def check_game(self, ruleset: Ruleset, players: int) -> None:
-        # R-TEAM: four players, two pairs sitting opposite.
+        # R-TEAM: four players, two pairs sitting opposite (R-HOUSE-TEAMS: any even number).
+        if ruleset.options["team_seats"] == "even":
+            if players not in TEAM_COUNTS:
+                raise RulesetError(
+                    f"partners with team_seats=even (R-HOUSE-TEAMS) is played by 4, 6, 8 or 10 players, "
+                    f"not {players}"
+                )
+            return
         if players != 4:
             raise RulesetError(
                 f"partners (R-TEAM) is played by exactly 4 players in two pairs sitting opposite, "
-                f"not {players}; for 4 or 8 players changing partners see unorules_partners.play_rotation"
+                f"not {players}; team_seats=even allows 6, 8 or 10 (R-HOUSE-TEAMS); for 4 or 8 players "
+                "changing partners see unorules_partners.play_rotation"
             )
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
-        # R-TEAM: four seats in two pairs sitting opposite, each pair one score.
-        require(state.players == 4, "hands", f"R-TEAM: partners is played by 4 seats, not {state.players}")
+        # R-TEAM (R-HOUSE-TEAMS): an even number of seats in teams, each team one score.
+        counts = TEAM_COUNTS if state.ruleset.options["team_seats"] == "even" else (4,)
+        require(
+            state.players in counts,
+            "hands",
+            f"R-TEAM: partners is played by {' or '.join(map(str, counts))} seats, not {state.players}",
+        )
+        teams = _teams(state.ruleset, state.players)
         scores = state.scores
-        for a, b in PAIRS:
-            require(
-                scores[a] == scores[b],
-                f"scores[{b}]",
-                f"R-TEAM: partners share their pair's score (seats {a} and {b})",
-            )
+        for team in teams:
+            for seat in team[1:]:
+                require(
+                    scores[seat] == scores[team[0]],
+                    f"scores[{seat}]",
+                    f"R-TEAM: partners share their team's score (seats {', '.join(map(str, team))})",
+                )
         if state.outcome is not None:
             require(
-                state.outcome.winners in PAIRS,
+                state.outcome.winners in teams,
                 "outcome.winners",
-                f"R-TEAM: a pair wins, {PAIRS[0]} or {PAIRS[1]}",
+                f"R-TEAM: a team wins, one of {', '.join(map(str, teams))}",
             )
 
     @hookimpl
@@ -165,29 +267,35 @@ class PartnersPlugin(Plugin):
         state = draft
         value = state.ruleset.hand_points
         hands = state.hands
-        points = [0, 0, 0, 0]
+        teams = _teams(state.ruleset, state.players)
+        points = [0] * state.players
         if state.ruleset.options["scoring"] == "low-score":
-            # R-WIN-LOW with pairs: each pair is charged both partners' hands.
-            for a, b in PAIRS:
-                points[a] = points[b] = value(hands[a]) + value(hands[b])
+            # R-WIN-LOW with teams: each team is charged all its members' hands.
+            for team in teams:
+                charged = sum(value(hands[s]) for s in team)
+                for seat in team:
+                    points[seat] = charged
         elif result.winner is not None:
-            # R-TEAM: the pair of the seat that went out scores both opponents' hands.
-            a, b = pair_of(result.winner)
-            c, d = pair_of(result.winner + 1)
-            points[a] = points[b] = value(hands[c]) + value(hands[d])
+            # R-TEAM: the team of the seat that went out scores every opponent's hand.
+            winners = team_of(teams, result.winner)
+            won = sum(value(hands[s]) for s in range(state.players) if s not in winners)
+            for seat in winners:
+                points[seat] = won
         return points
 
     @hookimpl
     def game_outcome(self, draft: Draft) -> Outcome | None:
         state = draft
-        # R-TEAM: pair scores to the target (both partners hold the pair's score).
+        # R-TEAM: team scores to the target (every member holds the team's score);
+        # ties go to the team of the lowest seat.
         target = state.ruleset.options["target_score"]
-        first, second = (state.scores[a] for a, _ in PAIRS)
-        if first < target and second < target:
+        teams = _teams(state.ruleset, state.players)
+        totals = [state.scores[team[0]] for team in teams]
+        if max(totals) < target:
             return None
         if state.ruleset.options["scoring"] == "low-score":
-            return Outcome(PAIRS[1] if second < first else PAIRS[0], "team-low-score")
-        return Outcome(PAIRS[1] if second > first else PAIRS[0], "team-target")
+            return Outcome(teams[totals.index(min(totals))], "team-low-score")
+        return Outcome(teams[totals.index(max(totals))], "team-target")
 
 
 plugin = PartnersPlugin()

@@ -354,7 +354,9 @@ class PenaltiesPlugin(Plugin):
         left = state.left
         players = len(state.hands)
         coached = coached_this_round(state) if state.extras else ()
-        coach = _COACH_ACTIONS.get((players, left, coached)) or _coach_actions(players, left, coached)
+        coach = _COACH_ACTIONS.get((players, left, coached))
+        if coach is None:  # an empty tuple once every seat was reported is a hit too
+            coach = _coach_actions(players, left, coached)
         if state.ruleset.options["enforcement"] != "table":
             return coach
         acts: list[Action] = []
@@ -398,14 +400,15 @@ class PenaltiesPlugin(Plugin):
     def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
         # The record of an illegal play lasts until the next card is played; an
         # illegal play that took effect is recorded, with its event (R-PEN-ILLEGAL).
-        if action.verb != "play" or draft.phase.name == ILLEGAL_OUT:
+        if action.verb != "play" or draft.ruleset.options["enforcement"] != "table":
+            return  # strict enforcement never records an illegal play
+        if draft.phase.name == ILLEGAL_OUT:
             return
         earlier = before.extra(ILLEGAL_KEY) if before.extras else None
         if earlier is not None and draft.extra(ILLEGAL_KEY) is earlier:
             draft.set_extra(ILLEGAL_KEY, None)  # a card was played since: that window closed
         if (
-            draft.ruleset.options["enforcement"] == "table"
-            and _is_illegal_play(before, action)
+            _is_illegal_play(before, action)
             and draft.outcome is None
             and len(draft.rounds) == len(before.rounds)
         ):

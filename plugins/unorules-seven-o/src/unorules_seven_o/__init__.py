@@ -110,6 +110,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from unorules_classic import round_out
+
 from unorules import Action, Card, Draft, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
 
 __all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands"]
@@ -195,7 +197,6 @@ class SevenOPlugin(Plugin):
 
     name = "seven-o"
     api_version = 2
-    api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
     events = (
         EventSpec(
@@ -226,7 +227,15 @@ class SevenOPlugin(Plugin):
             return None
         seat = action.seat
         if not draft.hands[seat]:
-            return None  # Section 13: a last 7 or 0 moves no hands; classic ends the round (R-OUT).
+            # Section 13: a last 7 or 0 moves no hands; classic ends the round (R-OUT).
+            # R-HOUSE-LAST-LOSES: if the round goes on without its player, a last 0
+            # still passes the hands of the seats left; a last 7 trades nothing
+            # (its player, gone, takes no hand back).
+            if kind == "7" or round_out(draft, seat) is not None:
+                return None
+            pass_hands_on(draft, seat)
+            draft.pass_turn(1, seat)
+            return True
         if kind == "7":
             target = action.target
             assert target is not None, "a 7 names a seat under seven-o"

@@ -112,7 +112,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from unorules_classic import is_playable
+from unorules_classic import banned_last_card, calls_before_playing, house_rules, is_playable, round_out
 
 from unorules import (
     Action,
@@ -241,9 +241,13 @@ class StackingPlugin(Plugin):
         hand = state.hands[seat]
         acts: list[Action] = []
         for card in dict.fromkeys(hand):
-            if card.kind in DRAWS and may_stack(state, seat, card, on):
-                acts += state.play_actions(seat, card)
-        if acts and len(hand) == 2 and seat not in state.uno_declared:
+            if (
+                card.kind in DRAWS
+                and may_stack(state, seat, card, on)
+                and not banned_last_card(state, seat, card)
+            ):
+                acts += state.play_actions(seat, card)  # R-HOUSE-LAST-CARD: not a banned last card
+        if acts and len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before laying the next-to-last card
         return acts
 
@@ -276,13 +280,19 @@ class StackingPlugin(Plugin):
         count = phase.count + add  # R-STACK 1-3: the stack grows
         victim = draft.next_seat(seat)
         draft.add_event(stack_event(seat, card, victim, count))
+        gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
         if not draft.hands[seat]:
-            # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts.
-            draft.draw(victim, count, "penalty")
-            draft.end_round(seat, "out")
-            return True
+            winner = round_out(draft, seat)
+            if winner is not None:
+                # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts
+                # (R-HOUSE-NO-LAST-DRAW: nothing is drawn).
+                if house_rules(draft.ruleset).last_draw:
+                    draft.draw(victim, count, "penalty")
+                draft.end_round(winner, "out")
+                return True
+            gone = True
         draft.current_player = victim
-        if card.kind == "W+4" and draft.ruleset.options["challenge"]:
+        if card.kind == "W+4" and draft.ruleset.options["challenge"] and not gone:
             # R-STACK 5: only this last Wild Draw Four may be challenged, judged
             # against the colour current when it was played.
             draft.phase = Phase("challenge", count, card, seat, previous.color)

@@ -82,8 +82,39 @@ function renderPlugins() {
     const conflicts = Object.values(plugin.conflicts).map((why) => el("p", { class: "help" }, "Not with: " + why));
     box.append(el("div", { class: "plugin", id: "plugin-" + plugin.name, "data-plugin": plugin.name },
       head, el("p", { class: "doc" }, plugin.doc), ...conflicts, options));
-    check.addEventListener("change", () => usePlugin(plugin.name, check.checked));
+    check.addEventListener("change", () => { usePlugin(plugin.name, check.checked); choseOwn(); });
+    options.addEventListener("change", choseOwn);
   }
+}
+
+// The presets: rule sets the library names (and the server's own rulebooks, listed first).
+function renderPresets() {
+  const select = document.getElementById("preset");
+  for (const preset of rules.presets) select.append(el("option", { value: preset.name }, preset.title));
+  select.addEventListener("change", () => usePreset(select.value));
+}
+
+function usePreset(name) {
+  const preset = rules.presets.find((p) => p.name === name);
+  document.getElementById("preset").value = preset ? name : "";
+  document.getElementById("preset-doc").textContent = preset ? preset.doc : "";
+  if (!preset) return;
+  setChoice({ rules: preset.rules, options: preset.options });
+  if (preset.players.length) setSeats(preset.players[0]);
+}
+
+// Ticking a plugin or changing an option by hand leaves the preset: the choice is now the player's own.
+function choseOwn() {
+  document.getElementById("preset").value = "";
+  document.getElementById("preset-doc").textContent = "";
+}
+
+function setSeats(count) {
+  const list = document.getElementById("seat-list");
+  const wanted = Math.max(rules.min_players, Math.min(rules.max_players, count)) - 1;  // seat 0 is you
+  while (list.children.length < wanted) list.append(seatRow("bot:heuristic"));
+  while (list.children.length > wanted) list.lastElementChild.remove();
+  renderSeats();
 }
 
 function pluginData(name) { return rules.plugins.find((p) => p.name === name); }
@@ -114,7 +145,7 @@ function isUsed(name) {
 }
 
 // The form as a choice of rules: {rules: [names], options: {name: text}}. setChoice is how a
-// preset (a rule set the library names) will fill the form; getChoice is what is sent.
+// preset (a rule set the library names) fills the form; getChoice is what is sent.
 function setChoice(choice) {
   for (const plugin of rules.plugins) usePlugin(plugin.name, false);
   for (const name of choice.rules) usePlugin(name, true);
@@ -174,7 +205,10 @@ async function main() {
   document.getElementById("remove-seat").addEventListener("click", () => { list.lastElementChild.remove(); renderSeats(); });
   renderSeats();
   renderPlugins();
+  renderPresets();
   setChoice({ rules: ["classic"], options: {} });
+  const own = rules.presets.find((p) => p.name.startsWith("file:"));
+  if (own) usePreset(own.name);
   document.getElementById("create").addEventListener("submit", create);
 }
 
