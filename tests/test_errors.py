@@ -429,8 +429,8 @@ _DELETE = object()
         ("R10", "R10"),
         ("R", "'R'"),
         ("RW", "RW"),
-        ("R+4", "R+4"),
-        ("W+2", "W+2"),
+        ("R+7", "R+7"),  # (R+4 and W+2 are cards of the editions no-mercy and flip)
+        ("W+3", "W+3"),
         ("7R", "7R"),
         ("+2", "+2"),
         ("RED7", "RED7"),

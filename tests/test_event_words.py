@@ -45,6 +45,7 @@ OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
     "blank-cards": ({"blank_cards": ("house-rule", "house-rule", "aside")},),
     "elimination": ({"elimination_limit": 60}, {"elimination_by": "most-cards"}),
     "deflect": ({}, {"deflect_revenge": True}),
+    "no-mercy": ({}, {"nm_end": "last-standing"}, {"mercy_limit": 40}),
 }
 """Options under which a plugin's events happen (its defaults leave some of them idle)."""
 

@@ -121,7 +121,7 @@ def test_a_view_is_built_with_every_field_as_the_class_declares_it() -> None:
         for view in (*(state.view(s) for s in range(3)), state.public_view()):
             assert list(vars(view)) == [f.name for f in attrs.fields(SeatView)]
             unset = {name for name, value in vars(view).items() if value is None}
-            assert unset <= {"seat", "color", "last_action", "outcome"}, unset
+            assert unset <= {"seat", "color", "last_action", "outcome", "draw_pile_back"}, unset
             rebuilt = SeatView(**{f.alias: getattr(view, f.name) for f in attrs.fields(SeatView)})
             assert rebuilt == view
             assert rebuilt.rules is view.rules

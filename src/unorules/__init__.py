@@ -8,7 +8,7 @@
 """
 
 from unorules.actions import Action, register_verb
-from unorules.cards import COLORS, Card, Color, parse_cards, register_kind
+from unorules.cards import COLORS, Card, Color, parse_cards, register_color, register_kind
 from unorules.codec import decode_value, encode_value
 from unorules.discovery import PluginLoadWarning, installed_plugins, load_plugin
 from unorules.draft import Draft
@@ -82,6 +82,7 @@ __all__ = [
     "one_of",
     "parse_cards",
     "positive_int",
+    "register_color",
     "register_kind",
     "register_verb",
     "seed_state",

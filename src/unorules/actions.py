@@ -18,6 +18,12 @@ verb           arguments                   meaning
 ``color``      colour                      name the colour of a wild starter
 =============  ==========================  ==========================================
 
+A card with two faces (``R1/P3``, see :mod:`unorules.cards`) is named in an
+action by the face it shows, which tells no seat its other face: ``play R1``.
+When a hand holds several cards showing that face, ``#k`` picks the k-th of
+them in hand order: ``play R1#2`` (``#1``, the first, is the default and is
+not written).
+
 Plugins add verbs with :func:`register_verb`. The seat prefix may be left out
 when parsing against a state: the action is then the current player's.
 Actions are interned like cards, so comparing them is cheap. Only actions
@@ -31,7 +37,7 @@ from __future__ import annotations
 
 import attrs
 
-from unorules.cards import Card, Color
+from unorules.cards import Card, Color, color_by_text
 from unorules.errors import NotationError, excerpt
 from unorules.texts import check_template
 
@@ -131,7 +137,7 @@ register_verb("accept", doc="accept a Wild Draw Four and draw", text="{seat} acc
 register_verb("color", color=_REQUIRED, doc="name the colour of a wild starter", text="{seat} named {color}")
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, init=False)  # made by __new__ (interned)
 class Action:
     """One seat doing one thing: ``Action(1, "play", Card.parse("W+4"), Color.BLUE)``.
 
@@ -144,11 +150,15 @@ class Action:
     verb: str
     """What it does: ``"play"``, ``"draw"``, ... or a plugin's verb (:func:`register_verb`)."""
     card: Card | None = None
-    """The card played (or named), if the verb takes one."""
+    """The card played (or named), if the verb takes one (a face shown, for a two-faced card)."""
     color: Color | None = None
     """The colour named (a wild's, a wild starter's), if any."""
     target: int | None = None
     """The other seat the action names (a seat caught, a seat to trade hands with), if any."""
+    nth: int | None = None
+    """Which of several cards showing the face :attr:`card` it means, counted
+    from 1 in hand order (``play R1#2``); ``None`` for the first (and for
+    every card printed on one side, whose copies are all alike)."""
 
     def __new__(
         cls,
@@ -157,17 +167,31 @@ class Action:
         card: Card | None = None,
         color: Color | None = None,
         target: int | None = None,
+        nth: int | None = None,
     ) -> Action:
-        key = (seat, verb, card, color, target)
+        if nth is not None:
+            if nth.__class__ is not int or nth < 1:
+                raise NotationError(f"nth must be a whole number from 1, not {nth!r}")
+            if card is None:
+                raise NotationError("nth picks among cards: an action without a card takes none")
+            if nth == 1:
+                nth = None
+        key: tuple[object, ...] = (
+            (seat, verb, card, color, target) if nth is None else (seat, verb, card, color, target, nth)
+        )
         action = _INTERNED.get(key)
         if action is None:
             action = _OTHERS.get(key)
             if action is not None:
                 return action
             action = object.__new__(cls)
-            for name, value in zip(_FIELDS, key, strict=True):
+            for name, value in zip(_FIELDS, (seat, verb, card, color, target, nth), strict=True):
                 object.__setattr__(action, name, value)
-            if 0 <= seat < INTERNED_SEATS and (target is None or 0 <= target < INTERNED_SEATS):
+            if (
+                0 <= seat < INTERNED_SEATS
+                and (target is None or 0 <= target < INTERNED_SEATS)
+                and (nth is None or nth <= _MAX_NTH)
+            ):
                 _INTERNED[key] = action
             else:  # never legal in any game: kept only for a while
                 if len(_OTHERS) >= _OTHERS_LIMIT:
@@ -178,7 +202,7 @@ class Action:
     def __str__(self) -> str:
         parts = [f"{self.seat}: {self.verb}"]
         if self.card is not None:
-            parts.append(str(self.card))
+            parts.append(str(self.card) if self.nth is None else f"{self.card}#{self.nth}")
         if self.color is not None:
             parts.append(self.color.value)
         if self.target is not None:
@@ -188,11 +212,13 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[int, str, Card | None, Color | None, int | None]]:
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A module-level function (cloudpickle pickles it by reference); the
         # fields, not the text, so an action of a plugin's verb unpickles before
         # the plugin is imported. Unpickling returns the interned action.
-        return (_unpickle_action, (self.seat, self.verb, self.card, self.color, self.target))
+        if self.nth is None:
+            return (_unpickle_action, (self.seat, self.verb, self.card, self.color, self.target))
+        return (_unpickle_action, (self.seat, self.verb, self.card, self.color, self.target, self.nth))
 
     @classmethod
     def of(
@@ -202,15 +228,20 @@ class Action:
         card: Card | None = None,
         color: Color | None = None,
         target: int | None = None,
+        nth: int | None = None,
     ) -> Action:
-        """The interned action of ``seat`` doing ``verb`` with ``card``, ``color``
-        and ``target`` (no check of the verb's shape)."""
-        action = _INTERNED.get((seat, verb, card, color, target))
-        return cls(seat, verb, card, color, target) if action is None else action
+        """The interned action of ``seat`` doing ``verb`` with ``card``, ``color``,
+        ``target`` and ``nth`` (no check of the verb's shape)."""
+        if nth is None:
+            action = _INTERNED.get((seat, verb, card, color, target))
+            if action is not None:
+                return action
+        return cls(seat, verb, card, color, target, nth)
 
     @classmethod
     def parse(cls, text: str, default_seat: int | None = None) -> Action:
-        """Parse ``text``, action notation such as ``"1: play W+4 B"`` (case-insensitive).
+        """Parse ``text``, action notation such as ``"1: play W+4 B"`` or
+        ``"0: play R1#2"`` (case-insensitive).
 
         Without a ``"<seat>:"`` prefix the action belongs to ``default_seat``;
         with neither, parsing fails.
@@ -237,20 +268,29 @@ class Action:
         card: Card | None = None
         color: Color | None = None
         target: int | None = None
+        nth: int | None = None
         for word in words[1:]:
             if word.isdecimal():  # not isdigit: int() refuses digits such as "²"
                 if target is not None:
                     raise NotationError(f"two seats in action {quoted}")
                 target = _seat_number(word, quoted)
-            elif (len(word) == 1 and word.upper() in "RYGB") or word.upper() in _COLOR_NAMES:
+            elif color_by_text(word) is not None:
                 if color is not None:
                     raise NotationError(f"two colours in action {quoted}")
                 color = Color.parse(word)
             else:
                 if card is not None:
                     raise NotationError(f"unexpected {excerpt(word, 30)} in action {quoted}")
+                name, sharp, count = word.partition("#")
+                if sharp:
+                    if not (count.isdecimal() and count.isascii()) or len(count) > 3 or int(count) < 1:
+                        raise NotationError(
+                            f"bad {excerpt(word, 30)} in action {quoted}: '#k' counts the cards showing "
+                            "that face from 1, e.g. R1#2"
+                        )
+                    nth = int(count)
                 try:
-                    card = Card.parse(word)
+                    card = Card.parse(name)
                 except NotationError as exc:
                     raise NotationError(f"in action {quoted}: {exc}") from None
         for label, value, presence in (
@@ -262,7 +302,7 @@ class Action:
                 raise NotationError(f"'{verb}' needs {label}: {quoted}")
             if presence == _ABSENT and value is not None:
                 raise NotationError(f"'{verb}' takes no {label[2:]}: {quoted}")
-        return cls.of(seat, verb, card, color, target)
+        return cls.of(seat, verb, card, color, target, nth)
 
 
 def _seat_number(word: str, quoted: str) -> int:
@@ -276,16 +316,23 @@ def _seat_number(word: str, quoted: str) -> int:
     return int(word)
 
 
-_FIELDS = ("seat", "verb", "card", "color", "target")
-_COLOR_NAMES = {"RED", "YELLOW", "GREEN", "BLUE"}
-_INTERNED: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}
-_OTHERS: dict[tuple[int, str, Card | None, Color | None, int | None], Action] = {}
+_FIELDS = ("seat", "verb", "card", "color", "target", "nth")
+_MAX_NTH = 16
+"""Actions picking a card beyond this many of one face are not interned for good
+(a hand of a real deck never holds more than a few cards showing one face)."""
+_INTERNED: dict[tuple[object, ...], Action] = {}
+_OTHERS: dict[tuple[object, ...], Action] = {}
 """Actions naming seats no game has, kept for a while (see the module's docstring)."""
 _OTHERS_LIMIT = 4096
 
 
 def _unpickle_action(
-    seat: int, verb: str, card: Card | None, color: Color | None, target: int | None
+    seat: int,
+    verb: str,
+    card: Card | None,
+    color: Color | None,
+    target: int | None,
+    nth: int | None = None,
 ) -> Action:
     """The interned action of a pickle."""
-    return Action.of(seat, verb, card, color, target)
+    return Action.of(seat, verb, card, color, target, nth)

@@ -6,7 +6,14 @@ Notation (parsed case-insensitively, printed canonically):
   kind: ``0``-``9``, ``S`` (Skip), ``R`` (Reverse) or ``+2`` (Draw Two), as in
   ``R7``, ``GS``, ``YR``, ``B+2``;
 * a wild card is its kind alone: ``W`` (Wild), ``W+4`` (Wild Draw Four), and
-  whatever kinds plugins register with :func:`register_kind`.
+  whatever kinds plugins register with :func:`register_kind`;
+* colours beyond the four are registered by plugins with
+  :func:`register_color` (a letter and a name: ``P`` for pink), and are
+  written like the four (``P3``);
+* a card printed on both sides is written as its two faces joined by a
+  slash, its first face first: ``R1/P3``, ``BR/W``, ``W+2/O4``
+  (:meth:`Card.two_faced`). Which face is up is the game's
+  :attr:`~unorules.GameState.side`, not the card's.
 
 Cards are interned: :meth:`Card.parse` and :meth:`Card.of` return the same
 object for the same card, so comparing and hashing them is cheap.
@@ -14,11 +21,11 @@ object for the same card, so comparing and hashing them is cheap.
 
 from __future__ import annotations
 
-import enum
 import importlib
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
 
 import attrs
 
@@ -29,47 +36,174 @@ __all__ = [
     "Card",
     "Color",
     "KindInfo",
+    "color_by_text",
     "kind_info",
     "parse_cards",
+    "register_color",
     "register_kind",
+    "registered_colors",
 ]
 
 
-class Color(enum.Enum):
-    """One of the four colours; its value is its notation letter."""
+class _ColorClass(type):
+    """The class of :class:`Color`: iterating over ``Color`` (or taking its
+    ``len``) goes over every registered colour, as over an enum's members."""
 
-    RED = "R"
-    YELLOW = "Y"
-    GREEN = "G"
-    BLUE = "B"
+    def __iter__(cls) -> Iterator[Color]:
+        return iter(tuple(_COLOR_BY_LETTER.values()))
+
+    def __len__(cls) -> int:
+        return len(_COLOR_BY_LETTER)
+
+
+class Color(metaclass=_ColorClass):
+    """A colour: its notation letter (:attr:`value`) and its name.
+
+    The four colours of the classic deck are ``Color.RED``, ``Color.YELLOW``,
+    ``Color.GREEN`` and ``Color.BLUE`` (:data:`COLORS`); a plugin whose cards
+    have other colours registers them with :func:`register_color`. Colours
+    are singletons compared by identity; ``Color("R")`` is ``Color.RED``
+    (a ``ValueError`` for a letter nobody registered), and ``list(Color)`` is
+    every registered colour (:func:`registered_colors`).
+    """
+
+    __slots__ = ("module", "name", "value")
+
+    value: str
+    """The colour's notation letter (``"R"``)."""
+    name: str
+    """Its name in capitals (``"RED"``); ``name.lower()`` is the word for it."""
+    module: str | None
+    """The module that registered it (``None`` for the core's four): a pickled
+    colour imports it, and nothing else, to restore."""
+
+    RED: ClassVar[Color]
+    YELLOW: ClassVar[Color]
+    GREEN: ClassVar[Color]
+    BLUE: ClassVar[Color]
+
+    def __new__(cls, value: str) -> Color:
+        found = _COLOR_BY_LETTER.get(value) if isinstance(value, str) else None
+        if found is None:
+            raise ValueError(f"{value!r} is not a registered colour letter")
+        return found
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"colours are immutable: cannot set {name!r}")
 
     def __str__(self) -> str:
         return self.value
 
     def __repr__(self) -> str:
-        return f"Color.{self.name}"
+        return f"Color.{self.name}" if self.module is None else f"Color({self.value!r})"
 
-    # Members are singletons compared by identity, so the identity hash agrees
-    # with ==; Enum's own __hash__ is a Python call (hash of the name), and
-    # colours are hashed on the hot path (interned actions, match tables).
-    __hash__ = object.__hash__
+    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
+        return (_unpickle_color, (self.value, self.module))
+
+    def __copy__(self) -> Color:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Color:
+        return self
 
     @classmethod
     def parse(cls, text: str) -> Color:
-        """Parse ``text``, a colour letter or name (``"r"``, ``"Red"``)."""
+        """Parse ``text``, a colour letter or name (``"r"``, ``"Red"``, a registered ``"pink"``)."""
         if not isinstance(text, str):
             raise NotationError(f"a colour must be text such as 'R' or 'red', not {excerpt(text, 30)}")
         key = text.strip().upper()
         found = _COLOR_BY_TEXT.get(key)
         if found is None:
-            raise NotationError(
-                f"bad colour {excerpt(text, 30)}: expected one of R, Y, G, B (or red, yellow, green, blue)"
-            )
+            letters = ", ".join(_COLOR_BY_LETTER)
+            names = ", ".join(c.name.lower() for c in _COLOR_BY_LETTER.values())
+            raise NotationError(f"bad colour {excerpt(text, 30)}: expected one of {letters} (or {names})")
         return found
 
 
-COLORS: tuple[Color, ...] = tuple(Color)
-_COLOR_BY_TEXT: dict[str, Color] = {c.value: c for c in Color} | {c.name: c for c in Color}
+_COLOR_BY_LETTER: dict[str, Color] = {}
+_COLOR_BY_NAME: dict[str, Color] = {}
+_COLOR_BY_TEXT: dict[str, Color] = {}
+_COLOR_NAME = re.compile(r"^[A-Za-z]{2,20}$")
+
+
+def _make_color(letter: str, name: str, module: str | None) -> Color:
+    color: Color = object.__new__(Color)
+    object.__setattr__(color, "value", letter)
+    object.__setattr__(color, "name", name.upper())
+    object.__setattr__(color, "module", module)
+    return color
+
+
+def register_color(letter: str, name: str, *, module: str | None = None) -> Color:
+    """Make a colour beyond the classic four known to the notation, and return it.
+
+    Plugins whose cards have other colours call this when they are imported:
+
+    :param letter: its notation letter, one of ``A``-``Z`` but ``W`` (which
+        starts the wild kinds); cards of the colour are written with it
+        (``P3``).
+    :param name: its name in words, 2 to 20 letters (``"pink"``), also
+        accepted by :meth:`Color.parse`.
+    :param module: the module that registers it, imported to unpickle the
+        colour in a fresh process; by default the caller's module.
+
+    Registering the same colour again (same letter and name) returns it;
+    another name for a letter, or a letter for a name already taken, is a
+    ``ValueError``, so two plugins cannot silently disagree.
+    """
+    if not isinstance(letter, str) or len(letter) != 1 or not "A" <= letter.upper() <= "Z":
+        raise ValueError(f"bad colour letter {letter!r}: use one letter A-Z")
+    letter = letter.upper()
+    if letter == "W":
+        raise ValueError("the colour letter 'W' is taken: wild kinds are written with it ('W+4')")
+    if not isinstance(name, str) or not _COLOR_NAME.match(name):
+        raise ValueError(f"bad colour name {name!r}: use 2 to 20 letters")
+    known = _COLOR_BY_LETTER.get(letter)
+    if known is not None:
+        if known.name != name.upper():
+            raise ValueError(f"colour letter {letter!r} is already registered as {known.name.lower()}")
+        return known
+    if name.upper() in _COLOR_BY_NAME:
+        raise ValueError(f"colour name {name!r} is already registered with another letter")
+    if module is None:
+        caller = sys._getframe(1).f_globals.get("__name__")
+        module = caller if isinstance(caller, str) and caller != __name__ else None
+    color = _make_color(letter, name, module)
+    _COLOR_BY_LETTER[letter] = color
+    _COLOR_BY_NAME[color.name] = color
+    _COLOR_BY_TEXT[letter] = _COLOR_BY_TEXT[color.name] = color
+    return color
+
+
+def color_by_text(text: str) -> Color | None:
+    """The colour whose letter or name ``text`` is (any case), else ``None``."""
+    return _COLOR_BY_TEXT.get(text.upper())
+
+
+def registered_colors() -> tuple[Color, ...]:
+    """Every colour known to the notation: the classic four, then the
+    registered ones in the order they were registered."""
+    return tuple(_COLOR_BY_LETTER.values())
+
+
+def _unpickle_color(letter: str, module: str | None = None) -> Color:
+    """The colour of a pickle: a registered colour may be unknown in a fresh
+    process until its module is imported."""
+    found = _COLOR_BY_LETTER.get(letter)
+    if found is None and module is not None:
+        importlib.import_module(module)  # registers the colour
+        found = _COLOR_BY_LETTER.get(letter)
+    if found is None:
+        raise ValueError(f"{letter!r} is not a registered colour letter")
+    return found
+
+
+for _letter, _name in (("R", "red"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
+    _core_color = register_color(_letter, _name)
+    setattr(Color, _core_color.name, _core_color)
+
+COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+"""The four colours of the classic deck, in notation order."""
 
 
 @attrs.frozen
@@ -148,7 +282,7 @@ register_kind("W", "Wild", wild=True)
 register_kind("W+4", "Wild Draw Four", wild=True)
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, init=False)  # made by __new__ (interned)
 class Card:
     """A card: a colour (``None`` for wild cards) and a kind such as ``"7"`` or ``"+2"``.
 
@@ -156,13 +290,23 @@ class Card:
     compare and hash by identity, which is what makes hands and legal-action
     lists cheap to search. The kind must be registered (:func:`register_kind`)
     and wild kinds take no colour.
+
+    A card printed on both sides (:meth:`two_faced`, written ``R1/P3``) holds
+    its two :attr:`faces`, each an ordinary one-faced card; which face it
+    shows is the game's :attr:`~unorules.GameState.side`
+    (:meth:`~unorules.GameState.face`). Its own :attr:`color` and :attr:`kind`
+    are those of its first face, the face up when a round is dealt.
     """
 
     color: Color | None
-    """The card's colour, ``None`` for a wild card."""
+    """The card's colour, ``None`` for a wild card; a two-faced card's first face's."""
     kind: str
     """Its kind: ``"0"`` to ``"9"``, ``"S"`` (Skip), ``"R"`` (Reverse), ``"+2"``,
-    ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`)."""
+    ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`); a
+    two-faced card's first face's."""
+    faces: tuple[Card, ...] = attrs.field(default=(), init=False)
+    """The two faces of a two-faced card, first face first; ``()`` for a card
+    printed on one side."""
 
     def __new__(cls, color: Color | None, kind: str) -> Card:
         key = (color, kind)
@@ -179,28 +323,63 @@ class Card:
             card = object.__new__(cls)
             object.__setattr__(card, "color", color)
             object.__setattr__(card, "kind", kind)
+            object.__setattr__(card, "faces", ())
             _INTERNED[key] = card
         return card
 
+    @classmethod
+    def two_faced(cls, first: Card, second: Card) -> Card:
+        """The card printed with ``first`` on one side and ``second`` on the
+        other (both one-faced cards), written ``first/second``: ``R1/P3``.
+
+        ``first`` is the face up when a round is dealt (side 0 of
+        :attr:`~unorules.GameState.side`). Interned like every card.
+        """
+        for face in (first, second):
+            if not isinstance(face, Card) or face.faces:
+                raise NotationError(f"a face of a two-faced card must be a one-faced card, not {face!r}")
+        key = (first, second)
+        card = _TWO_FACED.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "color", first.color)
+            object.__setattr__(card, "kind", first.kind)
+            object.__setattr__(card, "faces", key)
+            _TWO_FACED[key] = card
+        return card
+
+    def face(self, side: int) -> Card:
+        """The face shown on ``side`` (0: the first face, 1: the second); the
+        card itself for a card printed on one side."""
+        faces = self.faces
+        return faces[side] if faces else self
+
     @property
     def is_wild(self) -> bool:
-        """True for cards without a colour of their own."""
+        """True for cards without a colour of their own (a two-faced card: its first face)."""
         return self.color is None
 
     @property
     def number(self) -> int | None:
-        """The face value of a number card, else ``None``."""
+        """The face value of a number card, else ``None`` (a two-faced card: its first face's)."""
         return _KINDS[self.kind].number
 
     @property
     def name(self) -> str:
-        """A readable name such as ``"red 7"`` or ``"Wild Draw Four"``."""
+        """A readable name such as ``"red 7"``, ``"Wild Draw Four"`` or, for a
+        two-faced card, ``"red 1 / pink 3"``."""
+        faces = self.faces
+        if faces:
+            return f"{faces[0].name} / {faces[1].name}"
         info = _KINDS[self.kind]
         if self.color is None:
             return info.name
         return f"{self.color.name.lower()} {info.name}"
 
     def __str__(self) -> str:
+        faces = self.faces
+        if faces:
+            return f"{faces[0]}/{faces[1]}"
         if self.color is None:
             return self.kind
         return self.color.value + self.kind
@@ -215,7 +394,8 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``text``, card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
+        """Parse ``text``, card notation such as ``"R7"``, ``"b+2"``, ``"W+4"`` or,
+        for a two-faced card, ``"R1/P3"``."""
         if not isinstance(text, str):
             raise NotationError(f"card notation must be text such as 'R7', not {excerpt(text)}")
         card = _PARSED.get(text)
@@ -227,32 +407,49 @@ class Card:
         card = _PARSED.get(key)
         if card is not None:
             return card
-        info = _KINDS.get(key)
-        if info is not None and info.wild:
-            card = cls(None, key)
-        else:
-            color = _COLOR_BY_TEXT.get(key[0])
-            info = _KINDS.get(key[1:])
-            if color is None or info is None or info.wild:
+        if "/" in key:
+            first, _, second = key.partition("/")
+            if not first or not second or "/" in second:
                 raise NotationError(
-                    f"bad card {excerpt(text, 40)}: expected a colour letter (R, Y, G, B) and one of "
-                    f"{_coloured_kinds()}, or a wild: {_wild_kinds()}"
+                    f"bad card {excerpt(text, 40)}: a two-faced card is two faces joined by one '/', "
+                    "e.g. R1/P3"
                 )
-            card = cls(color, key[1:])
+            card = cls.two_faced(cls._parse_face(first, text), cls._parse_face(second, text))
+        else:
+            card = cls._parse_face(key, text)
         # Only the canonical spelling and its lower case are remembered (a
         # bounded table), never the raw text: strangers' spellings are many.
         canonical = str(card)
         _PARSED[canonical] = _PARSED[canonical.lower()] = card
         return card
 
-    def __reduce__(self) -> tuple[object, tuple[Color | None, str, str | None]]:
+    @classmethod
+    def _parse_face(cls, key: str, text: str) -> Card:
+        """The one-faced card of the upper-case notation ``key`` (from ``text``)."""
+        info = _KINDS.get(key)
+        if info is not None and info.wild:
+            return cls(None, key)
+        color = _COLOR_BY_LETTER.get(key[0])
+        info = _KINDS.get(key[1:])
+        if color is None or info is None or info.wild:
+            raise NotationError(
+                f"bad card {excerpt(text, 40)}: expected a colour letter ({', '.join(_COLOR_BY_LETTER)}) "
+                f"and one of {_coloured_kinds()}, or a wild: {_wild_kinds()}"
+            )
+        return cls(color, key[1:])
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A module-level function (not the bound classmethod), so that cloudpickle
         # pickles it by reference; unpickling returns the interned card. A plugin's
         # kind carries the module that registers it.
+        faces = self.faces
+        if faces:
+            return (_unpickle_two_faced, faces)
         return (_unpickle_card, (self.color, self.kind, _KINDS[self.kind].module))
 
 
 _INTERNED: dict[tuple[Color | None, str], Card] = {}
+_TWO_FACED: dict[tuple[Card, Card], Card] = {}
 _PARSED: dict[str, Card] = {}
 """Card text already parsed: each card's canonical spelling and its lower case."""
 
@@ -266,6 +463,11 @@ def _unpickle_card(color: Color | None, kind: str, module: str | None = None) ->
     if kind not in _KINDS and module is not None:
         importlib.import_module(module)  # registers the kind
     return Card(color, kind)
+
+
+def _unpickle_two_faced(first: Card, second: Card) -> Card:
+    """The interned two-faced card of a pickle (its faces unpickle first)."""
+    return Card.two_faced(first, second)
 
 
 def _coloured_kinds() -> str:

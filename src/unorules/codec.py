@@ -97,7 +97,7 @@ def _cards(items: Any, where: str, limit: int = 1000) -> tuple[Card, ...]:
 def _color(text: Any, where: str) -> Color:
     try:
         return Color.parse(text) if isinstance(text, str) else Color(text)
-    except (NotationError, ValueError):
+    except (NotationError, ValueError, TypeError):
         raise StateFormatError(f"{where}: bad colour {excerpt(text)}", where) from None
 
 
@@ -292,6 +292,9 @@ def view_to_data(v: SeatView) -> dict[str, Any]:
         "last_action": None if v.last_action is None else str(v.last_action),
         "events": [_event_data(e) for e in v.events],
         "extras": {k: encode_value(x) for k, x in v.extras},
+        "side": v.side,
+        "backs": {str(s): [str(c) for c in cards] for s, cards in sorted(v.backs.items())},
+        "draw_pile_back": None if v.draw_pile_back is None else str(v.draw_pile_back),
     }
 
 
@@ -316,6 +319,19 @@ def _view_from_data(data: Any) -> SeatView:
         except ValueError:
             raise StateFormatError(f"visible_hands: {key!r} is not a seat number") from None
         visible[seat] = _cards(hand, f"visible_hands.{key}")
+    backs: dict[int, tuple[Card, ...]] = {}
+    shown_backs = data.get("backs", {})  # absent in views written before two-faced cards
+    if not isinstance(shown_backs, dict):
+        raise StateFormatError("backs: expected an object")
+    for key, cards in shown_backs.items():
+        try:
+            seat = int(key)
+        except ValueError:
+            raise StateFormatError(f"backs: {key!r} is not a seat number") from None
+        backs[seat] = _cards(cards, f"backs.{key}")
+    side = _int(data.get("side", 0), "side")
+    if side not in (0, 1):
+        raise StateFormatError(f"side: expected 0 or 1, got {side}")
     options = need("options")
     extras = need("extras")
     events = need("events")
@@ -360,11 +376,14 @@ def _view_from_data(data: Any) -> SeatView:
         uno_declared=_ints(need("uno_declared"), "uno_declared"),
         outcome=_outcome_from(need("outcome")),
         extras=tuple(sorted((str(k), decode_value(v, f"extras.{k}")) for k, v in extras.items())),
+        side=side,
+        backs=backs,
+        draw_pile_back=_opt(data.get("draw_pile_back"), _card, "draw_pile_back"),
     )
 
 
 def state_to_data(s: GameState) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "ruleset": s.ruleset.spec(),
         "hands": [[str(c) for c in h] for h in s.hands],
@@ -387,6 +406,9 @@ def state_to_data(s: GameState) -> dict[str, Any]:
         "last_action": None if s.last_action is None else str(s.last_action),
         "events": [_event_data(e) for e in s.events],
     }
+    if s.ruleset.two_faced:  # the side in play, for a deck of two-faced cards (else always 0)
+        data["side"] = s.side
+    return data
 
 
 def state_from_data(data: Any, ruleset: Ruleset | None) -> GameState:
@@ -461,6 +483,9 @@ def state_from_data(data: Any, ruleset: Ruleset | None) -> GameState:
     if len(scores) != players:
         raise StateFormatError(f"scores: expected {players} scores, got {len(scores)}", "scores")
     last = need("last_action")
+    side = _int(data.get("side", 0), "side")
+    if side not in (0, 1):
+        raise StateFormatError(f"side: expected 0 or 1, got {side}", "side")
     limit = max_events(ruleset)
     events = _list(need("events"), "events", limit, "events")
     return GameState(
@@ -486,6 +511,7 @@ def state_from_data(data: Any, ruleset: Ruleset | None) -> GameState:
         ),
         last_action=_opt(last, _action, "last_action"),
         events=tuple(_event_from(e, f"events[{i}]", deck) for i, e in enumerate(events)),
+        side=side,
     )
 
 

@@ -100,7 +100,9 @@ class Draft(Position):
         onto the discard pile, the colour to match becomes the colour named
         (a wild's) or the card's own, and the card's effect follows (the
         ``on_play`` hook, asked with ``previous``: by default the state the
-        action is applied to).
+        action is applied to). An action naming the face a two-faced card
+        shows lays that card (the ``nth`` showing it, :meth:`hand_index`); the
+        colour is the face's.
 
         The books: the seat's UNO call is used by this card (R-UNO-CALL); a
         seat left holding one card without having called is open to a catch,
@@ -114,12 +116,16 @@ class Draft(Position):
             raise ValueError(f"play needs an action with a card, not {action}")
         hands: tuple[tuple[Card, ...], ...] = f["hands"]
         rest = list(hands[seat])
-        rest.remove(card)  # the first copy, as hand.index finds it
+        if action.nth is None and card in rest:
+            rest.remove(card)  # the first copy, as hand.index finds it
+            laid = card
+        else:  # a face shown by a two-faced card (the nth showing it)
+            laid = rest.pop(self.hand_index(seat, card, action.nth))
         new_hand = tuple(rest)
         seats = list(hands)
         seats[seat] = new_hand
         f["hands"] = tuple(seats)
-        f["discard_pile"] = f["discard_pile"] + (card,)
+        f["discard_pile"] = f["discard_pile"] + (laid,)
         f["color"] = card.color if action.color is None else action.color
         declared: tuple[int, ...] = f["uno_declared"]
         f["uno_exposed"] = () if len(new_hand) != 1 or seat in declared else (seat,)
@@ -289,12 +295,13 @@ class Draft(Position):
 
     def put_on_discard_pile(self, cards: Iterable[Card]) -> None:
         """Put ``cards`` on top of the discard pile, the last one on top, and set
-        the colour to match to that card's (a turned-up starter)."""
+        the colour to match to that card's (a turned-up starter; the colour of
+        the face it shows, for a two-faced card)."""
         f = self.__dict__
         moved = tuple(cards)
         if moved:
             f["discard_pile"] = f["discard_pile"] + moved
-            f["color"] = moved[-1].color
+            f["color"] = self.face(moved[-1]).color
 
     def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> None:
         """Add ``cards`` to the draw pile and shuffle the pile (with the game's generator)."""
@@ -311,6 +318,22 @@ class Draft(Position):
         gen.shuffle(items)
         f["rng"] = gen.state
 
+    def turn_over(self, *, reverse_discard: bool = True, reverse_draw: bool = True) -> None:
+        """Turn every two-faced card over at once: the :attr:`~unorules.GameState.side`
+        in play changes, so every hand and pile shows its other faces. Turning
+        a pile over reverses its order (its bottom card comes on top) unless
+        ``reverse_discard`` / ``reverse_draw`` say it keeps its order; hands
+        keep theirs. The colour to match is left to the rule (the new top
+        face may be a wild). ``ValueError`` for a deck printed on one side."""
+        f = self.__dict__
+        if not f["ruleset"].two_faced:
+            raise ValueError("turn_over: this rule set's cards are printed on one side")
+        f["side"] = 1 - f["side"]
+        if reverse_discard:
+            f["discard_pile"] = f["discard_pile"][::-1]
+        if reverse_draw:
+            f["draw_pile"] = f["draw_pile"][::-1]
+
     # -- UNO calls ---------------------------------------------------------------
 
     def call_uno(self, seat: int) -> None:
@@ -326,6 +349,22 @@ class Draft(Position):
         gone = frozenset(seats)
         if declared and any(s in gone for s in declared):
             f["uno_declared"] = tuple(s for s in declared if s not in gone)
+
+    def expose_uno(self, seats: Iterable[int]) -> None:
+        """The given seats, each holding one card it did not call "UNO" for,
+        may be caught until the window closes (R-UNO-CATCH): for a rule under
+        which a seat *handed* one card must call, as one that played down to
+        one card must. Seats holding another number of cards, or already
+        exposed, are left as they are."""
+        f = self.__dict__
+        hands: tuple[tuple[Card, ...], ...] = f["hands"]
+        exposed: tuple[int, ...] = f["uno_exposed"]
+        declared: tuple[int, ...] = f["uno_declared"]
+        new = tuple(
+            s for s in dict.fromkeys(seats) if len(hands[s]) == 1 and s not in exposed and s not in declared
+        )
+        if new:
+            f["uno_exposed"] = exposed + new
 
     def end_exposure(self, seats: Iterable[int] | None = None) -> None:
         """The given seats (default: every seat) can no longer be caught for
@@ -373,12 +412,21 @@ class Draft(Position):
         f = self.__dict__
         f["left"] = tuple(sorted({*f["left"], *seats}))
 
+    def rejoin(self, seats: Iterable[int]) -> None:
+        """Seats that left come back into the game (a rule that sets seats out
+        for one round only): they are dealt cards again from the next deal
+        (call it before the round's end deals the next one, e.g. in
+        ``on_round_end``)."""
+        f = self.__dict__
+        back = frozenset(seats)
+        f["left"] = tuple(s for s in f["left"] if s not in back)
+
     def restore(self, **fields: Any) -> None:
         """Put parts of the table back as they were earlier in the round, for a
         rule that undoes an action (a caught illegal play): any of ``hands``,
         ``draw_pile``, ``discard_pile``, ``color``, ``direction``,
         ``current_player``, ``phase``, ``uno_declared``, ``uno_exposed``,
-        ``stalled``, ``rng`` and ``extras``, each given the value it had (the
+        ``stalled``, ``rng``, ``extras`` and ``side``, each given the value it had (the
         cards must be the same cards). Scores, rounds, seats that left and
         this action's events stay."""
         f = self.__dict__
@@ -461,6 +509,7 @@ class Draft(Position):
         f["uno_exposed"] = ()
         f["stalled"] = 0
         f["outcome"] = None
+        f["side"] = 0
         f["events"] += (
             Event("deal", dealer, (starter,), "R-SETUP-DEAL", f"round {number}", data=(("round", number),)),
         )
@@ -511,6 +560,7 @@ _TABLE_FIELDS = (
     "stalled",
     "rng",
     "extras",
+    "side",
 )
 
 _new = object.__new__
@@ -597,6 +647,7 @@ def blank_draft(ruleset: Ruleset, players: int, rng: int) -> Draft:
             "extras": (),
             "last_action": None,
             "events": (),
+            "side": 0,
             "_legal": None,
         },
     )

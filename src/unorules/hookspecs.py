@@ -85,6 +85,19 @@ def card_needs_target(ruleset: Ruleset, card: Card) -> bool | None:
 
 
 @hookspec(firstresult=True)
+def card_names_color(ruleset: Ruleset, card: Card) -> bool | None:
+    """Say whether playing the wild ``card`` names a colour (``play W R``)
+    under ``ruleset``.
+
+    Called once per distinct wild card of the deck (and wild face of a
+    two-faced deck) when the rule set is built. Stops at the first
+    non-``None`` result; ``None`` everywhere means yes: a wild names the
+    colour to match when it is played. Answer ``False`` for a wild whose
+    colour someone else names later (its ``play`` action then takes none).
+    """
+
+
+@hookspec(firstresult=True)
 def hand_size(ruleset: Ruleset) -> int | None:
     """The number of cards dealt to each seat under ``ruleset``.
 
@@ -277,6 +290,20 @@ def visible_hands(state: GameState, seat: int) -> Iterable[int]:
     """Name other seats whose hands ``seat`` may see now in ``state`` (all results are merged).
 
     Called by ``GameState.view``. Every seat always sees its own hand.
+    """
+
+
+@hookspec
+def visible_backs(state: GameState, seat: int | None) -> Iterable[int]:
+    """Name the seats whose hands' backs ``seat`` may see now in ``state``
+    (all results are merged).
+
+    Only for a deck of two-faced cards (:meth:`Card.two_faced
+    <unorules.Card.two_faced>`): a seat holding such cards shows their other
+    faces to the table. Called by ``GameState.view``, also for a spectator
+    (``seat`` is ``None``); the view lists each named hand's backs in hand
+    order (``SeatView.backs``). Name the seat itself only when a rule lets a
+    player see their own backs. Without an implementation nobody sees a back.
     """
 
 

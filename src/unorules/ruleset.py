@@ -27,7 +27,7 @@ import pluggy
 from unorules import hookspecs
 from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames
 from unorules.actions import Action
-from unorules.cards import COLORS, Card, parse_cards
+from unorules.cards import COLORS, Card, Color, parse_cards, registered_colors
 from unorules.discovery import (
     ENTRY_POINT_GROUP,
     PluginLoadWarning,
@@ -136,6 +136,7 @@ _MODES = {
     "after_action": "all",
     "explain_illegal": "first",
     "visible_hands": "concatenate",
+    "visible_backs": "concatenate",
     "score_round": "first",
     "on_round_end": "all",
     "game_outcome": "first",
@@ -155,12 +156,13 @@ def _none_listed(*args: Any) -> tuple[()]:
 class Hooks:
     """The hooks the engine and the draft's mechanics call during play, one
     caller per hook taking the spec's arguments positionally (see
-    :mod:`unorules._hookcall`). ``on_draw``, ``after_action`` and
-    ``visible_hands`` are ``None`` when no plugin implements them, so that the
-    mechanics skip them; the others always answer. The hooks whose results
-    are concatenated (``legal_actions``, ``visible_hands``, ``set_aside_cards``)
-    answer a sequence, or ``None`` for nothing. Built from the rule set's
-    pluggy hook ``relay``."""
+    :mod:`unorules._hookcall`). ``on_draw``, ``after_action``,
+    ``visible_hands`` and ``visible_backs`` are ``None`` when no plugin
+    implements them, so that the mechanics skip them; the others always
+    answer. The hooks whose results are concatenated (``legal_actions``,
+    ``visible_hands``, ``visible_backs``, ``set_aside_cards``) answer a
+    sequence, or ``None`` for nothing. Built from the rule set's pluggy hook
+    ``relay``."""
 
     __slots__ = tuple(_MODES)
 
@@ -171,6 +173,7 @@ class Hooks:
     after_action: Callable[[Draft, Action, GameState], None] | None
     explain_illegal: Callable[[GameState, Action], tuple[str, str] | None]
     visible_hands: Callable[[GameState, int], Iterable[int] | None] | None
+    visible_backs: Callable[[GameState, int | None], Iterable[int] | None] | None
     score_round: Callable[[Draft, RoundResult], Sequence[int] | None]
     on_round_end: Callable[[Draft, RoundResult], None]
     game_outcome: Callable[[Draft], Any]
@@ -178,7 +181,7 @@ class Hooks:
     set_aside_cards: Callable[[GameState], Iterable[Card] | None]
 
     def __init__(self, relay: pluggy.HookRelay) -> None:
-        skippable = ("on_draw", "after_action", "visible_hands")
+        skippable = ("on_draw", "after_action", "visible_hands", "visible_backs")
         for name, mode in _MODES.items():
             caller = compile_hook(getattr(relay, name), mode)
             if caller is None and name not in skippable:
@@ -262,15 +265,35 @@ class Ruleset:
         """Every card of the deck, in the order the plugins contribute them."""
         if not self.deck:
             raise RulesetError(f"the plugins {list(self.names)} put no cards in the deck")
+        two_faced = [bool(card.faces) for card in self.deck]
+        if any(two_faced) and not all(two_faced):
+            raise RulesetError(
+                f"the plugins {list(self.names)} put cards printed on one side and two-faced cards "
+                "into one deck: a deck is either kind"
+            )
+        self.two_faced: bool = two_faced[0]
+        """Whether the deck's cards are printed on both sides (:meth:`Card.two_faced`):
+        then views show each card's face of the side in play, actions name the
+        face a card shows, and :attr:`colors`, card points and targets cover the faces."""
+        distinct = list(dict.fromkeys(self.deck))
+        if self.two_faced:
+            distinct += dict.fromkeys(face for card in distinct for face in card.faces)
         self._points: dict[Card, int] = {}
         self._targeted: set[Card] = set()
-        for card in dict.fromkeys(self.deck):
+        self._colorless: set[Card] = set()
+        for card in distinct:
             points = h.card_points(ruleset=self, card=card)
             if points is None:
                 raise RulesetError(f"no plugin says how many points {card} is worth")
             self._points[card] = points
             if h.card_needs_target(ruleset=self, card=card):
                 self._targeted.add(card)
+            if card.color is None and h.card_names_color(ruleset=self, card=card) is False:
+                self._colorless.add(card)
+        shown = {face.color for card in self.deck for face in (card.faces or (card,))}
+        self.colors: tuple[Color, ...] = tuple(c for c in registered_colors() if c in shown)
+        """The colours of the deck's cards (faces included), in notation order:
+        the four of :data:`~unorules.COLORS` for a classic deck."""
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
         """The number of cards dealt to each seat."""
@@ -617,7 +640,9 @@ class Ruleset:
     # -- facts about cards and seats -------------------------------------------------------
 
     def card_points(self, card: Card) -> int:
-        """The points ``card`` is worth in a hand at the end of a round."""
+        """The points ``card`` is worth in a hand at the end of a round (for a
+        two-faced deck, also each face's points, as the ``card_points`` hook
+        says: a rule that scores by the face shown asks for the face)."""
         try:
             return self._points[card]
         except KeyError:
@@ -626,6 +651,11 @@ class Ruleset:
     def needs_target(self, card: Card) -> bool:
         """Whether playing ``card`` names a seat."""
         return card in self._targeted
+
+    def names_color(self, card: Card) -> bool:
+        """Whether playing ``card`` names a colour: a wild does, unless a plugin
+        says its colour is named later (the ``card_names_color`` hook)."""
+        return card.color is None and card not in self._colorless
 
     def hand_points(self, hand: Iterable[Card]) -> int:
         """The points of the cards in ``hand``."""
@@ -645,13 +675,14 @@ class Ruleset:
 
     def play_actions(self, seat: int, card: Card, players: int) -> tuple[Action, ...]:
         """Every ``play`` action of ``seat`` for ``card`` with ``players`` seats
-        (interned, kept): one per colour for a wild, one per other seat for a
+        (interned, kept): one per colour for a wild (that names one, see
+        :meth:`names_color`), one per other seat for a
         card that needs a target. ``GameState.play_actions`` leaves out seats
         that have left."""
         key = (seat, card, players)
         actions = self._play_cache.get(key)
         if actions is None:
-            colors = COLORS if card.color is None else (None,)
+            colors = COLORS if card.color is None and card not in self._colorless else (None,)
             targets: Sequence[int | None] = (
                 [t for t in range(players) if t != seat] if card in self._targeted else [None]
             )
@@ -779,6 +810,18 @@ class Ruleset:
             return frozenset(s for s in caller(state, seat) or () if s != seat)
         except Exception as exc:
             self.annotate(exc, f"showing seat {seat} its view")
+            raise
+
+    def visible_backs(self, state: GameState, seat: int | None) -> frozenset[int]:
+        """The seats whose hands' backs ``seat`` (``None``: a spectator) may see
+        in ``state`` (the ``visible_backs`` hook; only for a two-faced deck)."""
+        caller = self.hooks.visible_backs
+        if caller is None:
+            return frozenset()
+        try:
+            return frozenset(caller(state, seat) or ())
+        except Exception as exc:
+            self.annotate(exc, f"showing seat {seat} the backs of the hands")
             raise
 
     def refusal(self, state: GameState, action: Action) -> IllegalActionError:

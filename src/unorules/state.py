@@ -197,6 +197,7 @@ class Position:
     extras: tuple[tuple[str, Value], ...]
     last_action: Action | None
     events: tuple[Event, ...]
+    side: int
 
     @property
     def players(self) -> int:
@@ -239,6 +240,39 @@ class Position:
             if k == key:
                 return v
         return default
+
+    def face(self, card: Card) -> Card:
+        """The face ``card`` shows here: the card itself, or for a card printed
+        on both sides (:meth:`Card.two_faced <unorules.Card.two_faced>`) its
+        face of the :attr:`~GameState.side` in play."""
+        faces = card.faces
+        return faces[self.side] if faces else card
+
+    def back(self, card: Card) -> Card | None:
+        """The face ``card`` turns away here (its face of the side not in
+        play), or ``None`` for a card printed on one side."""
+        faces = card.faces
+        return faces[1 - self.side] if faces else None
+
+    def hand_index(self, seat: int, card: Card, nth: int | None = None) -> int:
+        """Where in ``seat``'s hand the card an action names is: ``card``
+        itself (its first copy), or, when ``card`` is a face the hand's
+        two-faced cards show, the ``nth`` of the cards showing it (counted
+        from 1 in hand order; ``None``: the first). ``ValueError`` if the
+        hand holds no such card."""
+        hand = self.hands[seat]
+        if nth is None and card in hand:
+            return hand.index(card)
+        wanted = 1 if nth is None else nth
+        side = self.side
+        for i, held in enumerate(hand):
+            faces = held.faces
+            if faces and faces[side] is card:
+                wanted -= 1
+                if wanted == 0:
+                    return i
+        which = "" if nth is None else f" {nth}"
+        raise ValueError(f"seat {seat} holds no{which} card showing {card}")
 
     def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
         """The seat ``steps`` places after ``seat`` (default: the seat to move)
@@ -319,6 +353,18 @@ class SeatView:
     """How the game ended, once it has."""
     extras: tuple[tuple[str, Value], ...]
     """The public plugin data: the ``state.extras`` pairs whose keys a plugin declares public."""
+    side: int = 0
+    """Which face of every two-faced card is up (:attr:`GameState.side`); 0
+    for a deck printed on one side. Every card of the view is the face it
+    shows: :attr:`hand`, the piles, the events, the phase."""
+    backs: Mapping[int, tuple[Card, ...]] = attrs.field(factory=dict)
+    """For a deck of two-faced cards: the faces turned away (the backs) of the
+    hands this seat sees the backs of (the ``visible_backs`` hook: holding a
+    two-faced card shows its back to the table), by seat, in hand order."""
+    draw_pile_back: Card | None = None
+    """For a deck of two-faced cards: the face turned up on top of the draw
+    pile (the other face of the card to be drawn next), which every seat sees;
+    ``None`` otherwise or with the pile empty."""
     _rules: Ruleset | None = attrs.field(default=None, eq=False, repr=False, alias="rules")
 
     @property
@@ -421,6 +467,11 @@ class GameState(Position):
     """The action that led to this state (``None`` for a fresh deal)."""
     events: tuple[Event, ...]
     """What happened during that action, in order."""
+    side: int = 0
+    """Which face of every two-faced card is up (see :meth:`face`): 0, the
+    first face, when a round is dealt; 1 once the cards were turned over
+    (:meth:`Draft.turn_over <unorules.Draft.turn_over>`). Always 0 for a
+    deck printed on one side."""
     _legal: tuple[Action, ...] | None = attrs.field(default=None, eq=False, init=False)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -663,7 +714,12 @@ class GameState(Position):
         fields["uno_declared"] = self.uno_declared
         fields["outcome"] = outcome
         fields["extras"] = extras
+        fields["side"] = self.side
+        fields["backs"] = {}
+        fields["draw_pile_back"] = None
         fields["_rules"] = rules
+        if rules.two_faced:
+            _show_faces(self, seat, fields)
         view: SeatView = _new(SeatView)
         _set_view_dict(view, fields)
         return view
@@ -728,6 +784,50 @@ def from_fields(fields: dict[str, Any]) -> GameState:
     state: GameState = _new(GameState)
     _set_dict(state, fields)
     return state
+
+
+def _show_faces(state: GameState, seat: int | None, fields: dict[str, Any]) -> None:
+    """Turn the view ``fields`` of ``seat`` in ``state`` (a deck of two-faced
+    cards, ``Ruleset.two_faced``) into what the seat sees: every card as the
+    face it shows, the backs of the hands the ``visible_backs`` hook names,
+    and the back on top of the draw pile."""
+    side = state.side
+
+    def face(card: Card) -> Card:
+        faces = card.faces
+        return faces[side] if faces else card
+
+    def faced(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(map(face, cards))
+
+    def value(item: Value) -> Value:
+        if isinstance(item, Card):
+            return face(item)
+        if isinstance(item, tuple):
+            return tuple(value(v) for v in item)
+        return item
+
+    fields["hand"] = faced(fields["hand"])
+    fields["visible_hands"] = {s: faced(cards) for s, cards in fields["visible_hands"].items()}
+    fields["discard_pile"] = faced(fields["discard_pile"])
+    fields["top_card"] = face(fields["top_card"])
+    phase: Phase = fields["phase"]
+    if phase.card is not None:
+        fields["phase"] = attrs.evolve(phase, card=face(phase.card))
+    fields["events"] = tuple(
+        attrs.evolve(e, cards=faced(e.cards), data=tuple((k, value(v)) for k, v in e.data))
+        for e in fields["events"]
+    )
+    fields["rounds"] = tuple(attrs.evolve(r, hands=tuple(map(faced, r.hands))) for r in fields["rounds"])
+    fields["extras"] = tuple((k, value(v)) for k, v in fields["extras"])
+    hands = state.hands
+    other = 1 - side
+    fields["backs"] = {
+        s: tuple(c.faces[other] for c in hands[s]) for s in sorted(state.ruleset.visible_backs(state, seat))
+    }
+    pile = state.draw_pile
+    if pile:
+        fields["draw_pile_back"] = pile[0].faces[other]
 
 
 def _unpickle_state(*values: Any) -> GameState:

@@ -10,7 +10,8 @@ may call it too. The core checks what it owns:
   left, called UNO or are exposed, the phase's seat, the winners: each a seat
   of the game (distinct where it is a set); the current player and the UNO
   seats still in the game; two seats in play unless the game is over;
-* numbers: the direction (1 or -1), ``stalled`` (0 to the number of seats),
+* numbers: the direction (1 or -1), the side in play (0, or 1 for a deck of
+  two-faced cards), ``stalled`` (0 to the number of seats),
   scores and points (at most :data:`MAX_SCORE` either way), the generator's
   state (64 bits), ``phase.count`` (0 to twice the deck's size: a stack of
   draw cards may recycle some through a reshuffle);
@@ -145,6 +146,7 @@ class _Facts:
     def __init__(self, ruleset: Ruleset) -> None:
         self.deck_ids = sorted(map(id, ruleset.deck))
         self.deck_cards = frozenset(ruleset.deck)
+        self.faces = frozenset(face for card in self.deck_cards for face in card.faces)
         self.deck_size = len(ruleset.deck)
         self.max_events = max_events(ruleset)
         self.max_items = max_value_items(ruleset)
@@ -326,6 +328,9 @@ def _check_core(state: GameState) -> None:
     _check_int(state.rng, "rng", 0, 2**64 - 1)
     if state.color is not None and not isinstance(state.color, Color):
         raise _refuse("color", f"expected a colour, got {excerpt(state.color)}")
+    if state.color is not None and state.color not in state.ruleset.colors:
+        names = ", ".join(c.name.lower() for c in state.ruleset.colors)
+        raise _refuse("color", f"{state.color.name.lower()} is not a colour of this deck ({names})")
     scores = state.scores
     require(
         isinstance(scores, tuple) and len(scores) == players,
@@ -356,8 +361,14 @@ def _check_core(state: GameState) -> None:
         )
         if last.target is not None:
             check_seat(state, last.target, "last_action.target")
-        if last.card is not None:
+        if last.card is not None and last.card not in facts.faces:  # an action may name a face shown
             check_card(state, last.card, "last_action.card")
+    _check_int(state.side, "side", 0, 1)
+    require(
+        state.side == 0 or rules.two_faced,
+        "side",
+        "the cards of this rule set are printed on one side: side 1 (turned over) does not exist",
+    )
     _check_events(state, facts)
 
 

@@ -13,6 +13,7 @@ RECORD`` goes on with a game saved with ``--record``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,6 +130,24 @@ _PHASE_HINTS = {
 }
 
 
+def _hint(view: SeatView) -> str:
+    """What the seat to move is asked to do: classic's phases in words, any
+    other plugin's phase by its declared description."""
+    name = view.phase.name
+    rules = view.rules
+    if rules.phase_owners.get(name, "classic") == "classic" and name in _PHASE_HINTS:
+        return _PHASE_HINTS[name].format(count=view.phase.count)
+    spec = rules.phases.get(name)
+    if spec is None or not spec.doc:
+        return f"phase {name}"
+    doc = _RULE_CODES.sub("", spec.doc).strip()
+    count = view.phase.count
+    return f"your turn ({count} to draw): {doc}" if count else f"your turn: {doc}"
+
+
+_RULE_CODES = re.compile(r"\s*\((?:R-[A-Z0-9-]+(?:,\s*)?)+\)")
+
+
 @attrs.frozen
 class Entry:
     """One numbered choice: a card of the hand (its plays) or another action."""
@@ -158,6 +177,10 @@ def _option_label(action: Action, me: int) -> Text:
         out.append_text(words.color(action.color))
     if action.target is not None:
         out.append((" " if action.color is not None else "") + words.who(action.target, me))
+    if action.nth is not None:
+        out.append((" " if out.plain else "") + f"#{action.nth}")
+    if not out.plain and action.card is not None:
+        return Text("#1")  # the first card showing that face (the others are #2, #3, ...)
     return out if out.plain else Text(str(action))
 
 
@@ -244,10 +267,15 @@ class TerminalPlayer:
         mover = "your turn" if view.current_player == self.seat else f"seat {view.current_player} to move"
         self.console.rule(f"round {len(view.rounds) + 1} · {mover}", style="dim")
         arrow = "left (+1)" if view.direction == 1 else "right (-1)"
+        pile = Text(f"  direction {arrow}  draw pile {view.draw_pile_size}")
+        if view.draw_pile_back is not None:  # two-faced cards: the face up on the draw pile
+            pile.append(" (showing ").append_text(words.card(view.draw_pile_back)).append(")")
+        if view.rules.two_faced:
+            pile.append(f"  side {view.side}" + (" (turned over)" if view.side else ""))
         self.say(
             Text("top ").append_text(words.card(view.top_card)),
             Text("  colour ").append_text(words.color(view.color)),
-            f"  direction {arrow}  draw pile {view.draw_pile_size}",
+            pile,
         )
         others = []
         for s in range(n):
@@ -262,6 +290,12 @@ class TerminalPlayer:
             seen = f" [{' '.join(str(c) for c in words.sorted_hand(shown))}]" if shown is not None else ""
             others.append(f"seat {s}: {words.plural(size, 'card')}{flag}{seen}")
         self.say("   ".join(others))
+        for s, backs in sorted(view.backs.items()):  # two-faced cards: the backs this seat sees
+            self.say(
+                Text(f"{words.who(s, self.seat)} show{'s' * (s != self.seat)} the backs ").append_text(
+                    words.back_cards(backs)
+                )
+            )
         if any(view.scores):
             self.say(
                 "scores: " + "  ".join(f"{words.who(s, self.seat)} {p}" for s, p in enumerate(view.scores))
@@ -278,8 +312,7 @@ class TerminalPlayer:
                 line.append_text(e.label)
             self.say(line)
         if view.current_player == self.seat:
-            hint = _PHASE_HINTS.get(view.phase.name, f"phase {view.phase.name}")
-            self.say(Text(hint.format(count=view.phase.count), style="italic"))
+            self.say(Text(_hint(view), style="italic"))
 
     def list_choices(self, view: SeatView) -> None:
         for i, entry in enumerate(self.entries(view), 1):

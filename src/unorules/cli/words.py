@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from unorules.actions import Action
-from unorules.cards import COLORS, Card, Color, kind_info
+from unorules.cards import Card, Color, kind_info, registered_colors
 from unorules.narrate import Narrator, Sentence
 from unorules.state import Event, RoundResult, SeatView
 
@@ -34,12 +34,38 @@ COLOR_STYLES: dict[Color, str] = {
     Color.BLUE: "bold blue",
 }
 
+_TERMINAL_COLORS = {
+    "PINK": ("magenta", "white"),
+    "TEAL": ("dark_cyan", "white"),
+    "ORANGE": ("dark_orange", "black"),
+    "PURPLE": ("purple", "white"),
+    "CYAN": ("cyan", "black"),
+    "MAGENTA": ("magenta", "white"),
+    "WHITE": ("white", "black"),
+    "BLACK": ("grey23", "white"),
+}
+"""Terminal colours for colours plugins register (register_color), by name: (colour, text on it)."""
+
 _KIND_ORDER = {str(n): n for n in range(10)} | {"S": 10, "R": 11, "+2": 12, "W": 20, "W+4": 21}
 
 
+def _styles(color: Color | None) -> tuple[str, str]:
+    """The card style and the colour-name style of ``color``: the four's, else
+    one made from a registered colour's name (neutral if the terminal has no such colour)."""
+    card_style = CARD_STYLES.get(color)
+    if card_style is not None and color is not None:
+        return card_style, COLOR_STYLES[color]
+    if color is None:
+        return CARD_STYLES[None], "bold"
+    shade, text = _TERMINAL_COLORS.get(color.name, ("grey50", "white"))
+    return f"bold {text} on {shade}", f"bold {shade}"
+
+
 def card_key(card: Card) -> tuple[int, int, str]:
-    """Sort key: by colour (red, yellow, green, blue, then wilds), then number, then symbol."""
-    color = COLORS.index(card.color) if card.color is not None else len(COLORS)
+    """Sort key: by colour (red, yellow, green, blue, then colours plugins register,
+    then wilds), then number, then symbol."""
+    colors = registered_colors()
+    color = colors.index(card.color) if card.color is not None else len(colors)
     return (color, _KIND_ORDER.get(card.kind, 15), card.kind)
 
 
@@ -50,7 +76,17 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 def card(c: Card) -> Text:
     """One card in its colours (plain notation without colour)."""
-    return Text(str(c), style=CARD_STYLES.get(c.color, CARD_STYLES[None]))
+    return Text(str(c), style=_styles(c.color)[0])
+
+
+def back_cards(cs: Sequence[Card]) -> Text:
+    """The backs of a hand (two-faced cards), in hand order, separated by spaces."""
+    out = Text()
+    for i, c in enumerate(cs):
+        if i:
+            out.append(" ")
+        out.append_text(card(c))
+    return out
 
 
 def cards(cs: Sequence[Card]) -> Text:
@@ -67,7 +103,7 @@ def color(c: Color | None) -> Text:
     """A colour's name in that colour."""
     if c is None:
         return Text("not named yet")
-    return Text(c.name.lower(), style=COLOR_STYLES[c])
+    return Text(c.name.lower(), style=_styles(c)[1])
 
 
 def who(seat: int | None, me: int, *, subject: bool = True) -> str:
@@ -152,16 +188,11 @@ def describe(before: SeatView, after: SeatView, me: int, *, rounds: bool = False
     changed = phase.name != before.phase.name or phase.count != before.phase.count
     stacked = any(e.kind == "stack" for e in after.events)
     if changed and phase.name == "penalty" and not stacked:
-        lines.append(
-            Text(f"  {verb(after.current_player, me, 'must', 'must')} draw {plural(phase.count, 'card')}")
-        )
+        many = f" {plural(phase.count, 'card')}" if phase.count else ""  # 0: a draw to a colour
+        lines.append(Text(f"  {verb(after.current_player, me, 'must', 'must')} draw{many}"))
     if changed and phase.name == "challenge":
-        lines.append(
-            Text(
-                f"  {who(after.current_player, me)} may challenge it or accept and draw "
-                f"{plural(phase.count, 'card')}"
-            )
-        )
+        many = f" {plural(phase.count, 'card')}" if phase.count else ""  # 0: a draw to a colour
+        lines.append(Text(f"  {who(after.current_player, me)} may challenge it or accept and draw{many}"))
     return lines
 
 
@@ -195,6 +226,8 @@ def choice_words(action: Action, me: int) -> Text:
         return Text("call UNO")
     if v == "play" and action.card is not None:
         out = Text("play ").append_text(card(action.card))
+        if action.nth is not None:
+            out.append(f"#{action.nth}")
         if action.color is not None:
             out.append(" ").append_text(color(action.color))
         if action.target is not None:

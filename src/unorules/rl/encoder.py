@@ -18,12 +18,12 @@ name                size               value
 ==================  =================  ====================================================
 ``hand``            D                  copies of each distinct card of the deck in the hand
 ``top_card``        D                  one-hot: the top card of the discard pile
-``color``           4                  one-hot: the colour to match (R, Y, G, B; none: 0)
+``color``           C                  one-hot: the colour to match (none: 0)
 ``phase``           P                  one-hot over the phases the rule set declares
 ``phase_count``     1                  ``phase.count`` (cards to draw, a stack's size)
 ``phase_card``      D                  one-hot: ``phase.card`` when this seat may see it
 ``phase_seat``      N                  one-hot, relative: ``phase.seat``
-``phase_color``     4                  one-hot: ``phase.color``
+``phase_color``     C                  one-hot: ``phase.color``
 ``to_move``         N                  one-hot, relative: the seat to move
 ``hand_sizes``      N                  relative: cards in each hand
 ``uno_declared``    N                  relative: 1 for seats that called "UNO"
@@ -37,10 +37,18 @@ name                size               value
 ``visible_hands``   (N-1)·D            relative: copies of each card in the hands shown to
                                        this seat (only for rule sets whose plugins can
                                        show hands)
+``side``            1                  two-faced decks only: the side in play (0 or 1)
+``backs``           N·D                two-faced decks only, relative: copies of each face
+                                       among the backs of each hand this seat sees (entry 0:
+                                       its own, when a rule shows them)
+``draw_pile_back``  D                  two-faced decks only: one-hot, the face on top of the
+                                       draw pile
 ==================  =================  ====================================================
 
 D is the number of distinct cards of the deck (canonical order, as in
-:func:`unorules.rl.spaces.card_order`), P the number of declared phases
+:func:`unorules.rl.spaces.card_order`; for a deck of two-faced cards, the
+distinct faces, since a view holds faces), C the number of the deck's colours
+(``ruleset.colors``: 4 for the classic deck), P the number of declared phases
 (sorted by name), N the number of seats. :data:`OBSERVATION_VERSION` changes
 whenever this layout changes.
 """
@@ -54,7 +62,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from unorules.cards import COLORS, Card
+from unorules.cards import Card
 from unorules.errors import UnorulesError
 from unorules.rl.spaces import card_order
 from unorules.ruleset import Ruleset
@@ -66,7 +74,6 @@ OBSERVATION_VERSION = 1
 
 _SCORE_SCALE = 100.0
 _BIG = 1.0e6
-_COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
 _FLOAT32 = np.dtype(np.float32)  # a dtype object, given positionally: numpy parses keywords slowly
 
 
@@ -105,14 +112,19 @@ class ObservationEncoder:
         self.ruleset = ruleset
         self.players = players
         n = players
-        cards = card_order(ruleset.deck)
+        faced = ruleset.two_faced
+        cards = card_order(f for c in ruleset.deck for f in c.faces) if faced else card_order(ruleset.deck)
         self.cards: tuple[Card, ...] = tuple(cards)
-        """The distinct cards of the deck, in the order of the per-card features."""
+        """The distinct cards of the deck (for two-faced cards, the distinct faces),
+        in the order of the per-card features."""
         self._card_index = {c: i for i, c in enumerate(cards)}
         d = len(cards)
         copies = np.zeros(d, dtype=np.float32)
         for card in ruleset.deck:
-            copies[self._card_index[card]] += 1
+            for face in card.faces or (card,):  # a face of either side may be up
+                copies[self._card_index[face]] += 1
+        self._colors = {c: i for i, c in enumerate(ruleset.colors)}
+        ncolors = len(ruleset.colors)
         deck_size = float(len(ruleset.deck))
         self.phases: tuple[str, ...] = tuple(sorted(ruleset.phases))
         """The declared phases, in the order of the ``phase`` one-hot."""
@@ -125,12 +137,12 @@ class ObservationEncoder:
         parts: list[tuple[str, int, str, Any, Any]] = [
             ("hand", d, "copies of each distinct card of the deck in the hand", 0.0, copies),
             ("top_card", d, "one-hot: the top card of the discard pile", 0.0, 1.0),
-            ("color", 4, "one-hot: the colour to match", 0.0, 1.0),
+            ("color", ncolors, "one-hot: the colour to match", 0.0, 1.0),
             ("phase", len(self.phases), "one-hot over the declared phases", 0.0, 1.0),
             ("phase_count", 1, "phase.count", 0.0, _BIG),
             ("phase_card", d, "one-hot: phase.card when visible", 0.0, 1.0),
             ("phase_seat", n, "one-hot, relative: phase.seat", 0.0, 1.0),
-            ("phase_color", 4, "one-hot: phase.color", 0.0, 1.0),
+            ("phase_color", ncolors, "one-hot: phase.color", 0.0, 1.0),
             ("to_move", n, "one-hot, relative: the seat to move", 0.0, 1.0),
             ("hand_sizes", n, "relative: cards in each hand", 0.0, deck_size),
             ("uno_declared", n, 'relative: seats that called "UNO"', 0.0, 1.0),
@@ -152,6 +164,12 @@ class ObservationEncoder:
                     np.tile(copies, n - 1),
                 )
             )
+        if faced:
+            parts.append(("side", 1, "the side in play", 0.0, 1.0))
+            parts.append(
+                ("backs", n * d, "relative: faces among the backs of each hand seen", 0.0, np.tile(copies, n))
+            )
+            parts.append(("draw_pile_back", d, "one-hot: the face on top of the draw pile", 0.0, 1.0))
         layout: list[Feature] = []
         low: list[npt.NDArray[np.float32]] = []
         high: list[npt.NDArray[np.float32]] = []
@@ -188,6 +206,9 @@ class ObservationEncoder:
         self._scores = at["scores"]
         self._extra_at = {key: at[f"extra:{key}"] for key in self.extras}
         self._visible = at.get("visible_hands", -1)
+        self._side = at.get("side", -1)
+        self._backs = at.get("backs", -1)
+        self._draw_back = at.get("draw_pile_back", -1)
         # Relative position of every seat, for every observing seat, and the
         # positions of each per-seat feature's entries in seat order (so that a
         # tuple indexed by seat goes into the vector with one list extension).
@@ -243,7 +264,7 @@ class ObservationEncoder:
         a[self._to_move + rel[view.current_player]] = 1.0
         color = view.color
         if color is not None:
-            a[self._color + _COLOR_INDEX[color]] = 1.0
+            a[self._color + self._colors[color]] = 1.0
         found = self._phase_index.get(phase.name)
         if found is not None:
             a[self._phase + found] = 1.0
@@ -254,7 +275,7 @@ class ObservationEncoder:
         if phase.seat is not None and 0 <= phase.seat < n:
             a[self._phase_seat + rel[phase.seat]] = 1.0
         if phase.color is not None:
-            a[self._phase_color + _COLOR_INDEX[phase.color]] = 1.0
+            a[self._phase_color + self._colors[phase.color]] = 1.0
         if view.uno_declared:
             for s in view.uno_declared:
                 a[self._declared + rel[s]] = 1.0
@@ -281,6 +302,15 @@ class ObservationEncoder:
                     start = self._visible + (rel[s] - 1) * d
                     for card in hand:
                         a[start + index[card]] += 1.0
+        if self._side >= 0:  # a deck of two-faced cards
+            d = len(self.cards)
+            a[self._side] = view.side
+            for s, backs in view.backs.items():
+                start = self._backs + rel[s] * d
+                for card in backs:
+                    a[start + index[card]] += 1.0
+            if view.draw_pile_back is not None:
+                a[self._draw_back + index[view.draw_pile_back]] = 1.0
         vector: npt.NDArray[np.float32] = np.frombuffer(a, _FLOAT32)  # positional dtype: cheaper
         if out is None:
             return vector

@@ -19,8 +19,17 @@ same rule set and player count always give the same indices:
 Targets are **seat-relative**: ``+k`` is the seat ``k`` places after the
 acting seat in seat order (``(seat + k) % players``), whatever the direction
 of play, so a policy generalises across seats. A verb's optional colour is
-enumerated for wild cards only (a coloured card carries its own colour); its
-optional target for cards that need one (``ruleset.needs_target``).
+enumerated for wild cards only (a coloured card carries its own colour; a
+wild whose colour is named later, ``ruleset.names_color``, takes none), over
+the deck's colours (``ruleset.colors``: red, yellow, green, blue for the
+classic deck); its optional target for cards that need one
+(``ruleset.needs_target``).
+
+For a deck of two-faced cards (``ruleset.two_faced``) actions name the face a
+card shows (see :mod:`unorules.actions`), so a verb's cards are the distinct
+faces of the deck, each once for every copy a hand may hold of it (``#k``,
+:attr:`ActionSpace.picks`: up to the most cards of the deck that show that
+face on one side).
 
 :data:`ACTION_SPACE_VERSION` changes whenever this layout changes; golden
 files in the test suite pin it for classic (2 and 4 players) and a house-rule set.
@@ -34,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from unorules.actions import Action, verb_spec
-from unorules.cards import COLORS, Card, Color, kind_info
+from unorules.cards import Card, Color, kind_info, registered_colors
 from unorules.errors import UnorulesError
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
@@ -48,7 +57,6 @@ NOOP = 0
 """The index of the no-op: a seat offered an out-of-turn window lets it pass."""
 
 _CORE_VERBS = ("play", "draw", "pass", "uno", "catch", "challenge", "accept", "color")
-_COLOR_RANK = {c: i for i, c in enumerate(COLORS)}
 _KIND_RANK = {k: i for i, k in enumerate([str(n) for n in range(10)] + ["S", "R", "+2", "W", "W+4"])}
 
 Entry = tuple[str, Card | None, Color | None, int | None]
@@ -60,11 +68,15 @@ class ActionSpaceError(UnorulesError, ValueError):
 
 
 def card_order(cards: Iterable[Card]) -> list[Card]:
-    """The distinct ``cards`` in canonical order (see the module docstring)."""
+    """The distinct ``cards`` in canonical order (see the module docstring): the
+    classic colours' cards first, then those of colours plugins register, in
+    the order they were registered, then the wilds."""
+
+    ranks = {c: i for i, c in enumerate(registered_colors())}
 
     def key(card: Card) -> tuple[int, int, int, str]:
         wild = kind_info(card.kind).wild
-        colour = 4 if card.color is None else _COLOR_RANK[card.color]
+        colour = len(ranks) if card.color is None else ranks[card.color]
         rank = _KIND_RANK.get(card.kind)
         return (int(wild), colour, len(_KIND_RANK) if rank is None else rank, card.kind)
 
@@ -97,7 +109,20 @@ class ActionSpace:
             raise ActionSpaceError(f"players must be 2 to 10, not {players!r}")
         self.ruleset = ruleset
         self.players = players
-        cards = card_order(ruleset.deck)
+        colors: Sequence[Color] = ruleset.colors
+        picks: list[int | None] = [None]
+        copies: dict[Card, int] = {}
+        if ruleset.two_faced:  # actions name faces: each face once per copy a hand may hold
+            for side in (0, 1):
+                counted: dict[Card, int] = {}
+                for physical in ruleset.deck:
+                    face = physical.faces[side]
+                    counted[face] = counted.get(face, 0) + 1
+                for face, n in counted.items():
+                    copies[face] = max(copies.get(face, 0), n)
+            cards = card_order(copies)
+        else:
+            cards = card_order(ruleset.deck)
         targets = list(range(1, players))
         entries: list[Entry] = [("noop", None, None, None)]
         for verb in _verb_order(ruleset.verbs):
@@ -117,11 +142,11 @@ class ActionSpace:
             for card in card_choices:
                 colours: Sequence[Color | None]
                 if spec.color == "required":
-                    colours = COLORS
+                    colours = colors
                 elif spec.color == "optional" and card is not None:
-                    colours = COLORS if card.color is None else [None]
+                    colours = colors if ruleset.names_color(card) else [None]
                 elif spec.color == "optional":
-                    colours = [None, *COLORS]
+                    colours = [None, *colors]
                 else:
                     colours = [None]
                 rels: Sequence[int | None]
@@ -133,9 +158,19 @@ class ActionSpace:
                     rels = [None, *targets]
                 else:
                     rels = [None]
-                entries.extend((verb, card, colour, rel) for colour in colours for rel in rels)
+                nths: Sequence[int | None] = [None]
+                if card is not None and copies:
+                    nths = [None, *range(2, copies.get(card, 1) + 1)]
+                for nth in nths:
+                    for colour in colours:
+                        for rel in rels:
+                            entries.append((verb, card, colour, rel))
+                            picks.append(nth)
         self.entries: tuple[Entry, ...] = tuple(entries)
         """What each index means (verb, card, colour, relative target); index 0 is the no-op."""
+        self.picks: tuple[int | None, ...] = tuple(picks)
+        """For a two-faced deck, which of the cards showing an index's face it plays
+        (``Action.nth``: 2, 3, ...; ``None`` for the first and for every other index)."""
         self.n = len(entries)
         """The number of indices."""
         self._keys = {entry: i for i, entry in enumerate(entries)}
@@ -143,9 +178,9 @@ class ActionSpace:
         self._index: list[dict[Action, int]] = []
         for seat in range(players):
             acts: list[Action | None] = [None]
-            for verb, card, colour, rel in entries[1:]:
+            for (verb, card, colour, rel), nth in zip(entries[1:], picks[1:], strict=True):
                 target = None if rel is None else (seat + rel) % players
-                acts.append(Action.of(seat, verb, card, colour, target))
+                acts.append(Action.of(seat, verb, card, colour, target, nth))
             self._actions.append(tuple(acts))
             self._index.append({a: i for i, a in enumerate(acts) if a is not None})
 
@@ -182,9 +217,10 @@ class ActionSpace:
         if not 0 <= index < self.n:
             raise ActionSpaceError(f"action index {index!r} is outside 0..{self.n - 1}")
         verb, card, colour, rel = self.entries[index]
+        nth = self.picks[index]
         parts = [verb]
         if card is not None:
-            parts.append(str(card))
+            parts.append(str(card) if nth is None else f"{card}#{nth}")
         if colour is not None:
             parts.append(colour.value)
         if rel is not None:

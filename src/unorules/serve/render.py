@@ -8,6 +8,7 @@ seat may know. Cards and actions travel as their canonical notation.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,9 +26,34 @@ DISCARD_SHOWN = 6
 
 _COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
+_CODES = re.compile(r"\(?\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b(?:,\s*)?\)?")
+"""Rule ids (with their parentheses) taken out of a phase's declared description."""
+
+_PAINT = {"PINK": "#d6338a", "TEAL": "#12877f", "ORANGE": "#ef7d1a", "PURPLE": "#7440a8"}
+"""How the page paints a colour a plugin registers, by its name (else the CSS colour of that name)."""
+_MARKS = ("✚", "★", "⬟", "✖", "♥", "♣", "☗", "✿")
+"""Colour-blind marks of registered colours, in the rule set's order (the four have their own)."""
+
 
 def _color(color: Color | None) -> str | None:
     return None if color is None else str(color)
+
+
+def _color_word(color: Color) -> str:
+    return _COLOR_NAMES.get(color.value) or color.name.lower()
+
+
+def _palette(colors: Sequence[Color]) -> dict[str, dict[str, str]]:
+    """The rule set's colours beyond the four, for the page: word, paint and colour-blind mark."""
+    extra = [c for c in colors if c.value not in _COLOR_NAMES]
+    return {
+        c.value: {
+            "word": c.name.lower(),
+            "css": _PAINT.get(c.name, c.name.lower()),
+            "mark": _MARKS[i % len(_MARKS)],
+        }
+        for i, c in enumerate(extra)
+    }
 
 
 @functools.cache
@@ -50,6 +76,7 @@ def action_data(action: Action) -> dict[str, Any]:
         "card": None if action.card is None else str(action.card),
         "color": _color(action.color),
         "target": action.target,
+        "nth": action.nth,
     }
 
 
@@ -103,6 +130,13 @@ def _round_data(result: RoundResult) -> dict[str, Any]:
     }
 
 
+def _phase_doc(view: SeatView, name: str) -> str:
+    """What the phase asks, as its plugin declares it, without rule codes (for phases the page
+    has no words of its own for)."""
+    spec = view.rules.phases.get(name)
+    return "" if spec is None else _CODES.sub("", spec.doc).strip(" :;,")
+
+
 def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[str, Any]:
     """The JSON data of ``view`` for the page: ``seat``'s view, or with ``seat``
     ``None`` the public view (a spectator's)."""
@@ -113,6 +147,10 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
     shown += (a.card for a in view.legal_actions if a.card is not None)
     if phase.card is not None:
         shown.append(phase.card)
+    for backs in view.backs.values():  # two-faced cards: the backs this seat sees
+        shown += backs
+    if view.draw_pile_back is not None:
+        shown.append(view.draw_pile_back)
     # The hands a round ended with go only with the action that ended it (and with a finished
     # game): the page keeps them for its round-end panel, later messages do not repeat them.
     last = view.rounds[-1] if view.rounds else None
@@ -134,7 +172,12 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         "draw_pile_size": view.draw_pile_size,
         "top_card": _text(view.top_card),
         "color": _color(view.color),
-        "color_name": _COLOR_NAMES.get(str(view.color)) if view.color is not None else None,
+        "color_name": _color_word(view.color) if view.color is not None else None,
+        "palette": _palette(view.rules.colors),
+        "two_faced": view.rules.two_faced,
+        "side": view.side,
+        "backs": {str(s): list(map(_text, backs)) for s, backs in sorted(view.backs.items())},
+        "draw_pile_back": None if view.draw_pile_back is None else _text(view.draw_pile_back),
         "direction": view.direction,
         "current_player": view.current_player,
         "dealer": view.dealer,
@@ -144,6 +187,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
             "card": None if phase.card is None else str(phase.card),
             "seat": phase.seat,
             "color": _color(phase.color),
+            "doc": _phase_doc(view, phase.name),
         },
         "scores": list(view.scores),
         "uno_exposed": list(view.uno_exposed),

@@ -11,7 +11,8 @@ each client only its seat's view. The checks here raise
   original;
 * :func:`check_view_secrets`: no seat's view (nor a spectator's) changes
   when what that seat may not know changes: the other hands (unless shown
-  to it), the draw pile and the generator, a card drawn by another seat in a
+  to it; for two-faced cards, keeping the backs it sees), the draw pile
+  (keeping the back on top) and the generator, a card drawn by another seat in a
   secret phase, the cards of other seats' private events and the cards in
   plugin data that no plugin declares public. A view that changed would leak
   it to the client it is sent to;
@@ -126,7 +127,9 @@ def _swap_cards(value: Value, deck: tuple[Card, ...], rng: random.Random) -> Val
 def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameState:
     """A state that differs from ``state`` only in what ``seat`` may not know
     (``None``: a spectator): the hands not shown to it and the draw pile dealt
-    again from their cards (sizes kept), another seat's secret card, the cards
+    again from their cards (sizes kept; for two-faced cards, every back the
+    seat sees kept in its place, and the seat's own cards exchanged for cards
+    showing the same faces when it does not see its own backs), another seat's secret card, the cards
     of other seats' private events and of non-public plugin data, and the
     generator's state."""
     deck = tuple(dict.fromkeys(state.ruleset.deck))
@@ -134,6 +137,8 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
     hidden = [s for s in range(state.players) if s not in shown]
     pool = [c for s in hidden for c in state.hands[s]] + list(state.draw_pile)
     rng.shuffle(pool)
+    if state.ruleset.two_faced:
+        pool = _keeping_backs(state, seat, hidden, pool, rng)
     hands = list(state.hands)
     phase = state.phase
     mover = state.current_player
@@ -144,6 +149,11 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
             phase = attrs.evolve(phase, card=hands[s][-1])  # the card drawn stays the last of the hand
     if phase.secret and phase.card is not None and mover in hidden and phase is state.phase:
         phase = attrs.evolve(phase, card=rng.choice(deck))
+    if seat is not None and state.ruleset.two_faced and seat not in state.view(seat).backs:
+        old = hands[seat]
+        hands[seat], pool = _own_backs_changed(state, old, pool, rng)
+        if seat == mover and phase.card is not None and old and old[-1] is phase.card:
+            phase = attrs.evolve(phase, card=hands[seat][-1])
     events = tuple(
         attrs.evolve(e, cards=tuple(rng.choice(deck) for _ in e.cards)) if e.private and e.seat != seat else e
         for e in state.events
@@ -158,6 +168,48 @@ def scrambled(state: GameState, seat: int | None, rng: random.Random) -> GameSta
         extras=extras,
         rng=rng.getrandbits(64),
     )
+
+
+def _keeping_backs(
+    state: GameState, seat: int | None, hidden: list[int], pool: list[Card], rng: random.Random
+) -> list[Card]:
+    """``pool`` (the cards of the ``hidden`` hands, then the draw pile, shuffled)
+    reordered for a deck of two-faced cards so that dealing it out again keeps
+    what ``seat`` sees of them: the backs of every hand whose backs it sees
+    (``SeatView.backs``), and the back on top of the draw pile."""
+    side = state.side
+    view = state.public_view() if seat is None else state.view(seat)
+    wanted: list[Card | None] = []  # the back each position of the deal must show, None: any
+    for s in hidden:
+        hand = state.hands[s]
+        wanted += [c.faces[1 - side] for c in hand] if s in view.backs else [None] * len(hand)
+    wanted += [None] * len(state.draw_pile)
+    if state.draw_pile:
+        wanted[len(wanted) - len(state.draw_pile)] = state.draw_pile[0].faces[1 - side]
+    by_back: dict[Card, list[Card]] = {}
+    for card in pool:  # already shuffled: each back's cards in random order
+        by_back.setdefault(card.faces[1 - side], []).append(card)
+    dealt: list[Card | None] = [by_back[back].pop() if back is not None else None for back in wanted]
+    rest = [card for cards in by_back.values() for card in cards]
+    rng.shuffle(rest)
+    return [card if card is not None else rest.pop() for card in dealt]
+
+
+def _own_backs_changed(
+    state: GameState, hand: tuple[Card, ...], draw: list[Card], rng: random.Random
+) -> tuple[tuple[Card, ...], list[Card]]:
+    """For a seat that does not see its own backs (two-faced cards): its
+    ``hand`` with cards exchanged for cards of the ``draw`` pile (below its
+    top, whose back every seat sees) that show the same face: what the seat
+    sees of its hand is kept, the backs it does not see change."""
+    side = state.side
+    hand_list = list(hand)
+    for i, card in enumerate(hand_list):
+        same = [j for j in range(1, len(draw)) if draw[j].faces[side] is card.faces[side]]
+        if same:
+            j = rng.choice(same)
+            hand_list[i], draw[j] = draw[j], card
+    return tuple(hand_list), draw
 
 
 def _differences(a: SeatView, b: SeatView) -> list[str]:

@@ -666,12 +666,14 @@ def check_views(state: GameState) -> None:
     of every hand, its own legal actions, hands shown to it as they are, and no
     cards of events private to another seat."""
     sizes = tuple(len(h) for h in state.hands)
+    # A two-faced card is seen as the face it shows (state.face); any other card as itself.
+    shown = [tuple(map(state.face, h)) for h in state.hands] if state.ruleset.two_faced else state.hands
     for seat in range(state.players):
         try:
             view = state.view(seat)
         except Exception as exc:
             raise _fail("view", f"{_after(state)}, view({seat}) raised {type(exc).__name__}: {exc}") from exc
-        if view.hand != state.hands[seat] or view.hand_sizes != sizes:
+        if view.hand != shown[seat] or view.hand_sizes != sizes:
             raise _fail(
                 "view", f"{_after(state)}, view({seat}) does not show its own hand and the hand sizes"
             )
@@ -680,7 +682,7 @@ def check_views(state: GameState) -> None:
                 "view", f"{_after(state)}, view({seat}) lists other legal actions than legal_actions({seat})"
             )
         for other, hand in view.visible_hands.items():
-            if not 0 <= other < state.players or hand != state.hands[other]:
+            if not 0 <= other < state.players or hand != shown[other]:
                 raise _fail("view", f"{_after(state)}, view({seat}) shows a wrong hand for seat {other}")
         for event in view.events:
             if event.private and event.seat != seat and event.cards:

@@ -130,7 +130,7 @@ from unorules import (
 )
 from unorules.validate import require
 
-__all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
+__all__ = ["StackingPlugin", "may_stack", "pass_stack", "plugin", "stack_event", "stack_phase"]
 
 DRAWS = {"+2": 2, "W+4": 4}
 """The stackable kinds and how many cards each adds to the stack."""
@@ -167,6 +167,32 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
             return False
         return is_playable(state, seat, card)
     return False
+
+
+def stack_event(seat: int, card: Card, victim: int, count: int) -> Event:
+    """The ``stack`` event of ``seat`` adding ``card`` to a stack that
+    ``victim`` must now answer, ``count`` cards in all (R-STACK)."""
+    return Event(
+        "stack",
+        seat,
+        (card,),
+        "R-STACK",
+        f"seat {victim} must answer a stack of {count}",
+        target=victim,
+        count=count,
+    )
+
+
+def pass_stack(draft: Draft, seat: int, card: Card, count: int, victim: int, phase: str = "penalty") -> None:
+    """Hand a stack of ``count`` cards, topped by ``seat``'s ``card``, to
+    ``victim``: the ``stack`` event, and ``victim`` to move in the phase
+    ``phase`` (a :class:`~unorules.Phase` carrying the count, the card and
+    the seat that laid it), as a stacked Draw Two hands classic's
+    ``penalty`` on (R-STACK). For a rule set whose own stacking rule grows
+    a stack the same way (its own phase name)."""
+    draft.add_event(stack_event(seat, card, victim, count))
+    draft.current_player = victim
+    draft.phase = Phase(phase, count, card, seat)
 
 
 class StackingPlugin(Plugin):
@@ -253,17 +279,7 @@ class StackingPlugin(Plugin):
         seat = action.seat
         count = phase.count + add  # R-STACK 1-3: the stack grows
         victim = draft.next_seat(seat)
-        draft.add_event(
-            Event(
-                "stack",
-                seat,
-                (card,),
-                "R-STACK",
-                f"seat {victim} must answer a stack of {count}",
-                target=victim,
-                count=count,
-            )
-        )
+        draft.add_event(stack_event(seat, card, victim, count))
         gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
         if not draft.hands[seat]:
             winner = round_out(draft, seat)

@@ -119,7 +119,8 @@ function setSeats(count) {
 
 function pluginData(name) { return rules.plugins.find((p) => p.name === name); }
 
-// Turning a plugin on turns on what it needs; turning it off turns off what needs it.
+// Turning a plugin on turns on what it needs and off what it conflicts with (an edition that
+// replaces classic turns classic off); turning it off turns off what needs it.
 function usePlugin(name, on) {
   const node = document.getElementById("plugin-" + name);
   if (!node) return;
@@ -127,7 +128,12 @@ function usePlugin(name, on) {
   node.querySelector(".options").hidden = !on;
   node.classList.toggle("chosen", on);
   if (on) {
-    for (const needed of pluginData(name).requires) if (!isUsed(needed)) usePlugin(needed, true);
+    const mine = pluginData(name);
+    for (const other of rules.plugins) {
+      const clash = other.name in mine.conflicts || name in other.conflicts;
+      if (clash && isUsed(other.name)) usePlugin(other.name, false);
+    }
+    for (const needed of mine.requires) if (!isUsed(needed)) usePlugin(needed, true);
   } else {
     for (const other of rules.plugins) if (other.requires.includes(name) && isUsed(other.name)) usePlugin(other.name, false);
   }

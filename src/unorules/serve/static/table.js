@@ -29,6 +29,9 @@ const COLOR_ORDER = { R: 0, Y: 1, G: 2, B: 3 };
 const KINDS = {
   S: ["⊘", "Skip"], R: ["⇄", "Reverse"], "+2": ["+2", "Draw 2"], W: ["W", "Wild"], "W+4": ["+4", "Wild"],
   SW: ["⇆", "Swap"], SH: ["✣", "Shuffle"], BLANK: ["?", "Blank"],
+  "+1": ["+1", "Draw 1"], "+4": ["+4", "Draw 4"], "+5": ["+5", "Draw 5"], F: ["⇅", "Flip"], SE: ["⊘⊘", "Skip all"],
+  DA: ["≡", "Discard all"], "W+2": ["+2", "Wild"], "W+C": ["+C", "Wild"], "WR+4": ["⇄4", "Wild"], "W+6": ["+6", "Wild"],
+  "W+10": ["+10", "Wild"], WCR: ["◎", "Roulette"],
 };
 const KIND_ORDER = { S: 10, R: 11, "+2": 12, W: 20, "W+4": 21 };
 const $ = (id) => document.getElementById(id);
@@ -131,26 +134,42 @@ function cardInfo(text) {
   return info || { color: null, kind: text, name: text };
 }
 
+// a colour: the four's own, or one a plugin registers (word, paint and mark from the server's palette)
+function colorInfo(code) {
+  return COLORS[code] || (message && message.view.palette && message.view.palette[code]) || null;
+}
+
 function cardNode(text, size, tag) {
   const info = cardInfo(text);
-  const color = info.color && COLORS[info.color] ? info.color : null;
+  const color = info.color && colorInfo(info.color) ? info.color : null;
   const [symbol, word] = KINDS[info.kind] || [info.kind, ""];
+  const custom = color && !COLORS[color];
   const node = el(tag || "div", {
-    class: "card " + (color || "wild") + (size ? " " + size : ""), "data-card": text, title: info.name,
-    "aria-label": info.name,
+    class: "card " + (custom ? "custom" : color || "wild") + (size ? " " + size : ""), "data-card": text,
+    title: info.name, "aria-label": info.name,
   });
+  if (custom) node.style.setProperty("--c", colorInfo(color).css);
   node.append(
     el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "kind" }, symbol),
-      el("span", { class: "mark" }, color ? COLORS[color].mark : "")),
+      el("span", { class: "mark" }, color ? colorInfo(color).mark : "")),
     el("span", { class: "face", "aria-hidden": "true" }, symbol),
-    el("span", { class: "word", "aria-hidden": "true" }, word || (color ? COLORS[color].word : "")),
+    el("span", { class: "word", "aria-hidden": "true" }, word || (color ? colorInfo(color).word : "")),
   );
   return node;
 }
 
+// a swatch button's classes and paint for a colour
+function paintSwatch(node, code) {
+  if (COLORS[code]) { node.classList.add("swatch", code); return; }
+  const info = colorInfo(code);
+  if (info) { node.classList.add("swatch", "custom"); node.style.setProperty("--c", info.css); }
+}
+
 function cardOrder(text) {
   const info = cardInfo(text);
-  const color = info.color in COLOR_ORDER ? COLOR_ORDER[info.color] : 4;
+  const palette = Object.keys(message.view.palette || {});
+  const color = info.color in COLOR_ORDER ? COLOR_ORDER[info.color]
+    : palette.includes(info.color) ? 4 + palette.indexOf(info.color) : 4 + palette.length;
   const number = /^\d+$/.test(info.kind) ? Number(info.kind) : (KIND_ORDER[info.kind] || 15);
   return [color, number, info.kind];
 }
@@ -162,7 +181,8 @@ function sortedHand(hand) {
   });
 }
 
-function colorWord(code) { return COLORS[code] ? COLORS[code].word : code; }
+function colorWord(code) { const info = colorInfo(code); return info ? info.word : code; }
+function colorMark(code) { const info = colorInfo(code); return info ? info.mark + " " : ""; }
 
 function name(seat) {
   if (seat === message.you) return "you";
@@ -178,7 +198,7 @@ function actionLabel(action) {
     case "catch": return "Catch " + name(action.target);
     case "challenge": return "Challenge";
     case "accept": return view.phase.count ? "Accept (draw " + view.phase.count + ")" : "Accept";
-    case "color": return COLORS[action.color] ? COLORS[action.color].mark + " " + colorWord(action.color) : action.color;
+    case "color": return colorMark(action.color) + colorWord(action.color);
     default: {
       const parts = [action.verb.replace(/[_-]/g, " ")];
       if (action.card) parts.push(cardInfo(action.card).name);
@@ -191,7 +211,7 @@ function actionLabel(action) {
 
 function variantLabel(action) {
   const parts = [];
-  if (action.color) parts.push((COLORS[action.color] ? COLORS[action.color].mark + " " : "") + colorWord(action.color));
+  if (action.color) parts.push(colorMark(action.color) + colorWord(action.color));
   if (action.target !== null) parts.push("with " + name(action.target));
   return parts.join(", ") || "play";
 }
@@ -206,14 +226,16 @@ function statusText() {
   const phase = view.phase;
   const mine = view.current_player === message.you;
   const who = mine ? "Your turn" : name(view.current_player) + "'s turn";
+  const wild = phase.card ? cardInfo(phase.card).name : "Wild Draw Four";
   const prompts = {
     play: mine ? "play a raised card or draw" : "playing",
     drawn: mine ? "play the card you drew, or keep it" : "deciding on the drawn card",
-    penalty: "draw " + phase.count,
-    challenge: mine ? "challenge the Wild Draw Four, or accept and draw " + phase.count : "challenge or accept the Wild Draw Four",
+    penalty: phase.count ? "draw " + phase.count : "draw",
+    challenge: mine ? "challenge the " + wild + ", or accept and draw" + (phase.count ? " " + phase.count : "")
+      : "challenge or accept the " + wild,
     color: "name the colour",
   };
-  return who + ": " + (prompts[phase.name] || phase.name.replace(/[_-]/g, " "));
+  return who + ": " + (prompts[phase.name] || phase.doc || phase.name.replace(/[_-]/g, " "));
 }
 
 // -- rendering ----------------------------------------------------------------
@@ -311,6 +333,10 @@ function renderSeats() {
       badges);
     const shown = view.visible_hands[String(seat)];
     if (shown) node.append(el("div", { class: "shown" }, ...sortedHand(shown).map((c) => cardNode(c, "small"))));
+    // two-faced cards: the backs of this hand that you see, in the order the hand holds them
+    const backs = seat === you ? null : view.backs[String(seat)];
+    if (backs) node.append(el("div", { class: "backs", "data-backs": seat, title: "the backs of this hand" },
+      ...backs.map((c) => cardNode(c, "small"))));
     box.append(node);
   });
 }
@@ -318,13 +344,31 @@ function renderSeats() {
 function renderMiddle() {
   const view = message.view;
   $("draw-count").textContent = view.draw_pile_size;
+  // two-faced cards: the draw pile shows the other face of its top card
+  const pile = $("draw-pile");
+  const face = view.draw_pile_back;
+  pile.replaceChildren($("draw-count"));
+  pile.className = "card back";
+  pile.style.removeProperty("--c");
+  delete pile.dataset.card;
+  if (face) {
+    const shown = cardNode(face, "");
+    pile.className = shown.className + " showing";
+    pile.dataset.card = face;
+    if (shown.style.getPropertyValue("--c")) pile.style.setProperty("--c", shown.style.getPropertyValue("--c"));
+    pile.title = "draw pile: the top card shows " + cardInfo(face).name;
+    pile.prepend(...shown.childNodes);
+  } else {
+    pile.title = "draw pile";
+  }
   $("discard").replaceChildren(...view.discard_top.slice(-3).map((c) => cardNode(c, "big")));
   const chip = $("color-chip");
-  const color = view.color && COLORS[view.color] ? view.color : null;
-  chip.className = "chip " + (color || "none");
-  chip.querySelector(".mark").textContent = color ? COLORS[color].mark : "";
-  chip.querySelector(".word").textContent = color ? COLORS[color].word : "no colour yet";
-  chip.title = "colour to match: " + (color ? COLORS[color].word : "none yet");
+  const color = view.color && colorInfo(view.color) ? view.color : null;
+  chip.className = "chip " + (color ? (COLORS[color] ? color : "custom") : "none");
+  if (color && !COLORS[color]) chip.style.setProperty("--c", colorInfo(color).css); else chip.style.removeProperty("--c");
+  chip.querySelector(".mark").textContent = color ? colorInfo(color).mark : "";
+  chip.querySelector(".word").textContent = color ? colorWord(color) : "no colour yet";
+  chip.title = "colour to match: " + (color ? colorWord(color) : "none yet");
   chip.dataset.color = view.color || "";
   $("direction").textContent = view.direction > 0 ? "↻ clockwise" : "↺ anticlockwise";
   $("direction").title = view.direction > 0 ? "play goes left (clockwise)" : "play goes right";
@@ -367,9 +411,9 @@ function renderActions() {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
     const classes = [outOfTurn ? "oot" : ""];
-    if (action.verb === "color" && COLORS[action.color]) classes.push("swatch", action.color);
     const button = el("button", { type: "button", "data-action": action.text, "data-verb": action.verb,
       class: classes.join(" ").trim() }, actionLabel(action));
+    if (action.verb === "color") paintSwatch(button, action.color);
     button.addEventListener("click", () => act(action.text));
     box.append(button);
   }
@@ -393,17 +437,32 @@ function renderHand() {
   for (const action of view.legal_actions) {
     if (action.verb === "play" && action.card) (plays[action.card] = plays[action.card] || []).push(action);
   }
-  for (const text of sortedHand(view.hand)) {
-    const variants = autopilot ? [] : plays[text] || [];
+  // Two-faced cards: several cards may show one face; the k-th of them (in hand order) is
+  // played with "#k". The sort keeps the hand order of equal faces, and with your own backs
+  // shown the hand stays in its order, each card over its back.
+  const backs = you === null ? null : view.backs[String(you)];
+  const order = backs ? view.hand.map((text, i) => [text, backs[i]]) : sortedHand(view.hand).map((t) => [t, null]);
+  const seen = {};
+  for (const [text, back] of order) {
+    seen[text] = (seen[text] || 0) + 1;
+    const k = seen[text];
+    const all = autopilot ? [] : plays[text] || [];
+    const variants = view.two_faced ? all.filter((a) => (a.nth || 1) === k) : all;
     const node = cardNode(text, "", "button");
     node.type = "button";
+    if (k > 1) node.dataset.nth = k;
     if (variants.length) {
       node.classList.add("playable");
       node.addEventListener("click", () => playCard(text, variants));
     } else {
       node.disabled = true;
     }
-    box.append(node);
+    if (back) {
+      node.dataset.back = back;
+      box.append(el("div", { class: "with-back" }, node, cardNode(back, "small")));
+    } else {
+      box.append(node);
+    }
   }
 }
 
@@ -415,8 +474,8 @@ function playCard(text, variants) {
   const box = $("picker-choices");
   box.replaceChildren();
   for (const action of variants) {
-    const classes = action.color && COLORS[action.color] ? "swatch " + action.color : "";
-    const button = el("button", { type: "button", "data-action": action.text, class: classes }, variantLabel(action));
+    const button = el("button", { type: "button", "data-action": action.text }, variantLabel(action));
+    if (action.color) paintSwatch(button, action.color);
     button.addEventListener("click", () => { closePicker(); act(action.text); });
     box.append(button);
   }

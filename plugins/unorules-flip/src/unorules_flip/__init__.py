@@ -1,0 +1,1123 @@
+"""UNO FLIP! (Mattel 2019): 112 two-faced cards, a light side and a dark side, played alone.
+
+Enable it with ``Ruleset.from_names(["flip"])``. It is a whole rule set of its
+own, like ``classic``: every card is printed on both sides
+(:meth:`Card.two_faced <unorules.Card.two_faced>`, written light face first:
+``R1/P3``), the game is played on the faces of the side in play
+(:attr:`GameState.side <unorules.GameState.side>`: 0 light, 1 dark), and a
+Flip card turns every hand and both piles over. Classic reads a card's own
+colour and kind, which for a two-faced card is only its light face, so this
+edition replaces classic instead of building on it, and conflicts with it
+(and with every house rule that requires it).
+
+Phases this plugin owns (``state.phase.name``):
+
+* ``play``: the ordinary turn: play a matching card or draw (R-FLIP-MATCH);
+* ``drawn``: the card just drawn is playable: play it or ``pass`` (R-FLIP-MATCH);
+* ``penalty``: draw ``phase.count`` cards (a Draw One, a Draw Five, a Wild
+  Draw Two), or draw to ``phase.color`` (a Wild Draw Colour, count 0), and
+  lose the turn (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2, R-FLIP-WDC);
+* ``challenge``: hit by a Wild Draw Two or a Wild Draw Colour: ``challenge``
+  or ``accept`` (R-FLIP-CHALLENGE);
+* ``color``: name the colour of a wild starter, then play (R-FLIP-STARTER);
+* ``flip-color``: a Flip exposed a wild: its player names the colour, then
+  the next seat plays (R-FLIP-FLIP).
+
+What each seat sees (R-FLIP-VIEW): its own hand's faces of the side in play
+(and, with ``flip_own_backs=shown``, their backs); the backs of every other
+hand, in hand order (``SeatView.backs``); the back on top of the draw pile
+(``SeatView.draw_pile_back``); the discard pile's faces. An action names the
+face a card shows, never its back: ``play GF``, ``play W+C T``; ``#k`` picks
+the k-th of several cards showing one face (``play R1#2``).
+
+Notation: light colours ``R Y G B``; dark colours ``P`` pink, ``T`` teal,
+``O`` orange, ``V`` purple (registered by this plugin). Kinds: ``1``-``9``;
+``+1`` Draw One; ``+5`` Draw Five; ``S`` Skip; ``SE`` Skip Everyone; ``R``
+Reverse; ``F`` Flip; wilds ``W``, ``W+2`` (Wild Draw Two), ``W+C`` (Wild Draw
+Colour).
+
+.. rubric:: Options
+
+* ``flip_pairing`` (``fixed``): which dark face is printed behind which light
+  face: the published table, or ``seeded``: a pairing drawn from
+  ``flip_pairing_seed`` (R-FLIP-PAIR).
+* ``flip_pairing_seed`` (0): the seed of the ``seeded`` pairing.
+* ``flip_own_backs`` (``hidden``): a seat does not see its own backs;
+  ``shown``: it does (R-FLIP-VIEW).
+* ``flip_draw_color_cap`` (``none``): a Wild Draw Colour's victim draws until
+  the colour; a number N: at most N cards (R-FLIP-WDC).
+* ``flip_exposed_wild`` (``flipper-names``): a wild exposed by a Flip is named
+  by the Flip's player; ``keep-mapped``: the colour maps to the other side's
+  (R↔P, Y↔O, G↔T, B↔V) (R-FLIP-FLIP).
+* ``flip_discard`` (``invert``): a Flip turns the discard pile over, so its
+  bottom card comes on top; ``top-only``: the pile keeps its order and the
+  Flip just played shows its other face (R-FLIP-FLIP).
+* ``flip_opening`` (``redraw``): a Flip turned up to start is returned like a
+  Wild Draw Two; ``flip``: it flips at once; ``plain``: it stays, without
+  effect (R-FLIP-STARTER).
+* ``flip_last_card`` (``no-flip``): a Flip that is its player's last card ends
+  the round at once; ``flips``: the flip is carried out first and the hands
+  are scored on the new side (R-FLIP-OUT).
+* As classic's, for the rules FLIP! keeps from it: ``target_score`` (500),
+  ``scoring`` (``winner-takes-all``, ``low-score``), ``uno_penalty`` (2, 4),
+  ``opening_reverse``, ``challenge`` (on), ``challenger`` (``victim``,
+  ``anyone``), ``drawn_card`` (``may-keep``, ``must-play``), ``dealer_draw``
+  (``number``, ``points``).
+
+.. rubric:: Decisions
+
+Where the sheet is silent this plugin does the following; each point has a
+scenario test under ``tests/`` (named after its rule id).
+
+* **A Flip** (R-FLIP-FLIP): the discard pile turns over (order reversed), then
+  the draw pile (order reversed), then every hand; the new top card was not
+  played, so its action never happens: it only sets the colour and the
+  symbol to match; the turn passes as after a number card. An exposed wild
+  is named by the Flip's player (phase ``flip-color``).
+* **A reshuffle** (R-FLIP-RESHUFFLE): the discard pile but its top card
+  becomes the draw pile, cards showing the side in play face down; it
+  changes which card the next Flip exposes.
+* **A Wild Draw Colour** (R-FLIP-WDC): the one colour named is the colour in
+  play and the colour drawn to; a drawn wild does not stop the draw; with
+  both piles exhausted the draw stops there and the turn is still lost.
+* **Challenges** (R-FLIP-CHALLENGE): guilty means the player held a card
+  whose face in play has the colour current when the wild was laid; the
+  challenged hand's faces are shown to the challenger only. As classic: a
+  guilty bluffer draws instead and the challenger plays on; a third seat's
+  failed challenge (``challenger=anyone``) costs it what an innocent verdict
+  costs, and the victim still draws.
+* **The last card** (R-FLIP-OUT): after a last Draw One, Draw Five, Wild Draw
+  Two or Wild Draw Colour the next seat still draws, and those cards score.
+* **Two players** (R-FLIP-2P): a Reverse acts as a Skip, a Skip Everyone as a
+  Skip; after a draw card its player plays again.
+* **What a seat sees** (R-FLIP-VIEW): a spectator sees no back unless every
+  seat sees its own (``flip_own_backs=shown``): what every player knows.
+* **The pairing** (R-FLIP-PAIR): the deck is a fact of the rule set (every
+  state of it holds the same 112 physical cards), so ``seeded`` draws its
+  pairing from the option ``flip_pairing_seed``, not from each game's seed.
+* **Dealer, UNO, blocked round, end of the game**: as classic (R-SETUP-DEALER
+  on light faces, R-UNO-CALL, R-UNO-CATCH, R-UNO-SELF, R-WIN, R-WIN-LOW).
+
+.. rubric:: Interactions
+
+``classic`` and every house rule that requires it
+    Refused: they read a card's own colour and kind, the light face only.
+``stacking``
+    Refused: stacking is not defined for FLIP!'s draw cards.
+``no-mercy``
+    Refused: another edition, with another deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from unorules import (
+    COLORS,
+    MAX_PLAYERS,
+    PLAY,
+    Action,
+    Card,
+    Color,
+    Draft,
+    Event,
+    EventSpec,
+    GameState,
+    Option,
+    Outcome,
+    Phase,
+    PhaseSpec,
+    Plugin,
+    Position,
+    Rng,
+    RoundResult,
+    Ruleset,
+    TestHints,
+    hookimpl,
+    one_of,
+    positive_int,
+    register_color,
+    register_kind,
+    seed_state,
+    switch,
+)
+from unorules.validate import require
+
+__all__ = [
+    "DARK",
+    "FIXED_PAIRING",
+    "LIGHT",
+    "FlipPlugin",
+    "deck",
+    "is_playable",
+    "plugin",
+]
+
+PINK = register_color("P", "pink")
+TEAL = register_color("T", "teal")
+ORANGE = register_color("O", "orange")
+PURPLE = register_color("V", "purple")
+
+LIGHT: tuple[Color, ...] = COLORS
+"""The light side's colours: red, yellow, green, blue."""
+DARK: tuple[Color, ...] = (PINK, TEAL, ORANGE, PURPLE)
+"""The dark side's colours: pink, teal, orange, purple (``P T O V``)."""
+SIDE_COLORS: tuple[tuple[Color, ...], tuple[Color, ...]] = (LIGHT, DARK)
+"""The colours of each side, by :attr:`GameState.side <unorules.GameState.side>`."""
+SIDE_NAMES = ("light", "dark")
+MAPPED: Mapping[Color, Color] = {
+    **dict(zip(LIGHT, (PINK, ORANGE, TEAL, PURPLE), strict=True)),
+    **dict(zip((PINK, ORANGE, TEAL, PURPLE), LIGHT, strict=True)),
+}
+"""``flip_exposed_wild=keep-mapped``: each colour's counterpart on the other side (R↔P, Y↔O, G↔T, B↔V)."""
+
+register_kind("+1", "Draw One", wild=False)
+register_kind("+5", "Draw Five", wild=False)
+register_kind("F", "Flip", wild=False)
+register_kind("SE", "Skip Everyone", wild=False)
+register_kind("W+2", "Wild Draw Two", wild=True)
+register_kind("W+C", "Wild Draw Colour", wild=True)
+
+_NUMBERS = tuple(str(n) for n in range(1, 10))
+LIGHT_KINDS = (*_NUMBERS, "+1", "S", "R", "F")
+"""The coloured kinds of the light side, in canonical order (two of each a colour)."""
+DARK_KINDS = (*_NUMBERS, "+5", "R", "SE", "F")
+"""The coloured kinds of the dark side, in canonical order (two of each a colour)."""
+
+POINTS: Mapping[str, int] = {
+    "+1": 10,
+    "+5": 20,
+    "R": 20,
+    "S": 20,
+    "F": 20,
+    "SE": 30,
+    "W": 40,
+    "W+2": 50,
+    "W+C": 60,
+}
+"""What each symbol face is worth at the end of a round (R-FLIP-SCORE); numbers their value."""
+
+DRAWS: Mapping[str, int] = {"+1": 1, "+5": 5, "W+2": 2}
+"""The draw faces that make the next seat draw a number of cards (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2)."""
+
+FIXED_PAIRING = """
+R1:P3 V2 · R2:OR V+5 · R3:P7 W+C · R4:OF V+5 · R5:P2 T5 · R6:O9 PSE · R7:O1 V5
+R8:VR T7 · R9:V5 TR · R+1:P3 P4 · RS:O+5 W · RR:V3 T7 · RF:P8 V3
+Y1:PSE W · Y2:T1 T8 · Y3:P+5 V1 · Y4:P+5 VF · Y5:V9 T8 · Y6:OSE W+C · Y7:O2 V6
+Y8:O2 P1 · Y9:V4 T5 · Y+1:P1 V8 · YS:O3 TF · YR:TF W · YF:O8 P4
+G1:O5 OF · G2:T+5 TSE · G3:PF V2 · G4:P8 T9 · G5:O7 T4 · G6:P5 W+C · G7:O6 T2
+G8:PR T9 · G9:O+5 PR · G+1:O6 T6 · GS:O9 V4 · GR:O1 P7 · GF:T3 W+C
+B1:VSE VSE · B2:O8 P6 · B3:V8 T2 · B4:V1 T+5 · B5:OR P9 · B6:VR TSE · B7:O3 OSE
+B8:T4 TR · B9:O5 VF · B+1:P6 T6 · BS:P9 T1 · BR:O4 W · BF:V6 V7
+W:P5 PF V7 T3 · W+2:O4 O7 P2 V9
+"""
+"""The published pairing of faces (R-FLIP-PAIR, ``flip_pairing=fixed``): each
+entry is a light face and the dark faces printed behind its copies."""
+
+
+def _light_faces() -> list[Card]:
+    """The 112 light faces in canonical order (R-FLIP-DECK)."""
+    faces = [Card.of(c, k) for c in LIGHT for k in LIGHT_KINDS for _ in range(2)]
+    return faces + [Card.of(None, "W")] * 4 + [Card.of(None, "W+2")] * 4
+
+
+def _dark_faces() -> list[Card]:
+    """The 112 dark faces in canonical order (R-FLIP-DECK)."""
+    faces = [Card.of(c, k) for c in DARK for k in DARK_KINDS for _ in range(2)]
+    return faces + [Card.of(None, "W")] * 4 + [Card.of(None, "W+C")] * 4
+
+
+def deck(pairing: str = "fixed", seed: int = 0) -> list[Card]:
+    """The 112 two-faced cards (R-FLIP-DECK), light faces in canonical order,
+    paired as the published table says (``"fixed"``) or by a bijection drawn
+    from ``seed`` (``"seeded"``: the dark faces shuffled, R-FLIP-PAIR)."""
+    light = _light_faces()
+    if pairing == "seeded":
+        dark = _dark_faces()
+        Rng(seed_state(seed)).shuffle(dark)
+        return [Card.two_faced(a, b) for a, b in zip(light, dark, strict=True)]
+    backs: dict[Card, list[Card]] = {}
+    for entry in FIXED_PAIRING.replace("·", "\n").split("\n"):
+        if entry.strip():
+            face, _, behind = entry.partition(":")
+            backs[Card.parse(face.strip())] = [Card.parse(b) for b in behind.split()]
+    return [Card.two_faced(face, backs[face].pop(0)) for face in light]
+
+
+def is_playable(state: Position, seat: int, face: Card) -> bool:
+    """Whether ``seat`` may play a card showing ``face`` on the top card
+    (R-FLIP-MATCH, R-FLIP-WILD; a Wild Draw Two or Wild Draw Colour only
+    without a card of the current colour, unless challenges are on and it
+    is a bluff, R-FLIP-WD2, R-FLIP-WDC), in a state or a draft."""
+    if face.color is None:
+        if face.kind in ("W+2", "W+C") and not state.ruleset.options["challenge"]:
+            color = state.color
+            side = state.side
+            return not any(c.faces[side].color is color for c in state.hands[seat])
+        return True
+    return face.color is state.color or face.kind == state.face(state.discard_pile[-1]).kind
+
+
+def _cap(value: Any) -> int:
+    """The check of ``flip_draw_color_cap``: ``none`` (0) or a positive number."""
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return 0
+    if value == 0 and not isinstance(value, bool):
+        return 0
+    return positive_int(value)
+
+
+def _seed(value: Any) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise ValueError(f"{value!r} is not a whole number from 0")
+    return value
+
+
+def _act(seat: int, verb: str, target: int | None = None) -> Action:
+    return Action.of(seat, verb, None, None, target)
+
+
+_SEATS = range(MAX_PLAYERS)
+_DRAW = tuple(_act(s, "draw") for s in _SEATS)
+_UNO = tuple(_act(s, "uno") for s in _SEATS)
+_PASS = tuple(_act(s, "pass") for s in _SEATS)
+_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
+_TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
+
+
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
+def _flip_text(event: Event) -> str:
+    """How a Flip reads (R-FLIP-FLIP), or a Flip turned up to start (R-FLIP-STARTER)."""
+    if event.seat is None:
+        return "the first card was a Flip: everything turned over to the {data[side]} side, {cards} on top"
+    return "{seat} flipped everything over to the {data[side]} side, {cards} on top"
+
+
+def _draw_color_text(event: Event) -> str:
+    """How a Wild Draw Colour's draw reads (R-FLIP-WDC), after the draw's own sentence."""
+    if not event.count:
+        return "{seat} found nothing to draw, looking for {color}"
+    return "{seat} drew them one card at a time, looking for {color}"
+
+
+def _challenge_text(event: Event) -> str:
+    """How a challenge reads (R-FLIP-CHALLENGE): the verdict for everyone, the
+    hand for the challenger, the only one who sees it."""
+    shown = ", seeing {cards}" if event.cards else ""
+    verdict = "it was a bluff" if event.value("guilty") else "it was played fairly"
+    return "{seat} challenged {target:'s} wild draw card" + shown + ": " + verdict
+
+
+class FlipPlugin(Plugin):
+    """UNO FLIP!: two-faced cards, a light and a dark side, the Flip card turning everything over."""
+
+    name = "flip"
+    api_version = 2
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "classic": "flip is a whole edition of two-faced cards; classic reads a card's light face only",
+        "no-mercy": "two editions with their own decks cannot be played as one",
+        "stacking": "stacking is not defined for FLIP!'s draw cards (Draw One, Draw Five, Wild Draw Colour)",
+    }
+    rules = (
+        "R-FLIP-DECK",
+        "R-FLIP-PAIR",
+        "R-FLIP-SETUP",
+        "R-FLIP-VIEW",
+        "R-FLIP-MATCH",
+        "R-FLIP-D1",
+        "R-FLIP-D5",
+        "R-FLIP-SE",
+        "R-FLIP-REV-SKIP",
+        "R-FLIP-WILD",
+        "R-FLIP-WD2",
+        "R-FLIP-WDC",
+        "R-FLIP-CHALLENGE",
+        "R-FLIP-FLIP",
+        "R-FLIP-RESHUFFLE",
+        "R-FLIP-STARTER",
+        "R-FLIP-OUT",
+        "R-FLIP-SCORE",
+        "R-FLIP-2P",
+    )
+    verbs: ClassVar[Mapping[str, str]] = {
+        "play": "turn",
+        "draw": "turn",
+        "pass": "turn",
+        "uno": "any",
+        "catch": "any",
+        "challenge": "any",
+        "accept": "turn",
+        "color": "turn",
+    }
+    phases = (
+        PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-FLIP-MATCH)"),
+        PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-FLIP-MATCH)"),
+        PhaseSpec(
+            "penalty",
+            "draw the cards a draw card laid on you says (after a Wild Draw Colour, up to its colour) "
+            "and lose the turn (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2, R-FLIP-WDC)",
+        ),
+        PhaseSpec(
+            "challenge", "hit by a Wild Draw Two or Wild Draw Colour: challenge or accept (R-FLIP-CHALLENGE)"
+        ),
+        PhaseSpec("color", "name the colour of a wild starter, then play (R-FLIP-STARTER)"),
+        PhaseSpec("flip-color", "a Flip exposed a wild: its player names the colour (R-FLIP-FLIP)"),
+    )
+    events = (
+        EventSpec(
+            "flip",
+            "a Flip turned every hand and both piles over (R-FLIP-FLIP, R-FLIP-STARTER)",
+            (
+                ("seat", "the Flip's player (none for a starter)"),
+                ("cards", "the card now on top of the discard pile"),
+                ("data.side", "the side now in play: 'light' or 'dark'"),
+            ),
+            _flip_text,
+        ),
+        EventSpec(
+            "starter-returned",
+            "a starter that may not start was returned and another card turned up (R-FLIP-STARTER)",
+            (("cards", "the card returned, then the new starter"),),
+            "{cards[0]} may not start: it went back and {cards[1]} was turned up",
+        ),
+        EventSpec(
+            "draw-color",
+            "a seat drew one card at a time until one of the colour named (R-FLIP-WDC)",
+            (("seat", "the seat that drew"), ("count", "how many cards it drew"), ("color", "the colour")),
+            _draw_color_text,
+        ),
+        EventSpec(
+            "uno",
+            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
+            (("seat", "the seat that called"), ("data.late", "true for a late call")),
+            _uno_text,
+        ),
+        EventSpec(
+            "caught",
+            'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
+            (
+                ("seat", "the seat caught"),
+                ("target", "the seat that caught it"),
+                ("count", "the penalty cards it draws"),
+            ),
+            "{target} caught {seat} without UNO",
+        ),
+        EventSpec(
+            "challenge",
+            "a Wild Draw Two or Wild Draw Colour was challenged; its player's hand is shown to the "
+            "challenger (R-FLIP-CHALLENGE)",
+            (
+                ("seat", "the challenger"),
+                ("target", "the wild's player"),
+                ("cards", "that player's hand (private: only the challenger sees it)"),
+                ("data.guilty", "whether the player held a card of the previous colour"),
+            ),
+            _challenge_text,
+        ),
+        EventSpec(
+            "accept",
+            "a Wild Draw Two or Wild Draw Colour was accepted, not challenged: its draw follows "
+            "(R-FLIP-CHALLENGE)",
+            (("seat", "the seat that accepted"), ("target", "the wild's player"), ("cards", "the wild")),
+            "{seat} accepted {target:'s} {cards[0]}",
+        ),
+    )
+    options = (
+        Option(
+            "flip_pairing",
+            "fixed",
+            "which dark face is behind which light face: the published table, or drawn from "
+            "flip_pairing_seed (R-FLIP-PAIR)",
+            one_of("fixed", "seeded"),
+            "fixed, seeded",
+        ),
+        Option(
+            "flip_pairing_seed", 0, "the seed of flip_pairing=seeded (R-FLIP-PAIR)", _seed, "a whole number"
+        ),
+        Option(
+            "flip_own_backs",
+            "hidden",
+            "whether a seat sees the backs of its own hand (R-FLIP-VIEW)",
+            one_of("hidden", "shown"),
+            "hidden, shown",
+        ),
+        Option(
+            "flip_draw_color_cap",
+            0,
+            "most cards a Wild Draw Colour makes its victim draw; none (0): up to the colour (R-FLIP-WDC)",
+            _cap,
+            "none (0) or a positive number",
+        ),
+        Option(
+            "flip_exposed_wild",
+            "flipper-names",
+            "a wild exposed by a Flip: its player names the colour, or the colour maps across (R-FLIP-FLIP)",
+            one_of("flipper-names", "keep-mapped"),
+            "flipper-names, keep-mapped",
+        ),
+        Option(
+            "flip_discard",
+            "invert",
+            "a Flip turns the discard pile over (its bottom card on top), or only its top card (R-FLIP-FLIP)",
+            one_of("invert", "top-only"),
+            "invert, top-only",
+        ),
+        Option(
+            "flip_opening",
+            "redraw",
+            "a Flip turned up to start: returned, flipped at once, or kept without effect (R-FLIP-STARTER)",
+            one_of("redraw", "flip", "plain"),
+            "redraw, flip, plain",
+        ),
+        Option(
+            "flip_last_card",
+            "no-flip",
+            "a Flip as a player's last card ends the round at once, or flips before scoring (R-FLIP-OUT)",
+            one_of("no-flip", "flips"),
+            "no-flip, flips",
+        ),
+        Option("target_score", 500, "points that end the game (R-WIN)", positive_int, "a positive integer"),
+        Option(
+            "scoring",
+            "winner-takes-all",
+            "the winner scores the others' hands by the faces in play, or each is charged their own "
+            "(R-FLIP-SCORE, R-WIN-LOW)",
+            one_of("winner-takes-all", "low-score"),
+            "winner-takes-all, low-score",
+        ),
+        Option("uno_penalty", 2, "cards drawn when caught without UNO (R-UNO-CATCH)", one_of(2, 4), "2, 4"),
+        Option(
+            "opening_reverse",
+            "dealer-starts",
+            "who starts after a Reverse starter (R-FLIP-STARTER)",
+            one_of("dealer-starts", "right-of-dealer-starts"),
+            "dealer-starts, right-of-dealer-starts",
+        ),
+        Option(
+            "challenge",
+            True,
+            "Wild Draw Two and Wild Draw Colour bluffs and challenges (R-FLIP-CHALLENGE)",
+            switch,
+            "on, off",
+        ),
+        Option(
+            "challenger",
+            "victim",
+            "who may challenge a Wild Draw Two or Draw Colour: the seat hit or anyone (R-FLIP-CHALLENGE)",
+            one_of("victim", "anyone"),
+            "victim, anyone",
+        ),
+        Option(
+            "drawn_card",
+            "may-keep",
+            "a playable drawn card may be kept, or must be played (R-FLIP-MATCH)",
+            one_of("may-keep", "must-play"),
+            "may-keep, must-play",
+        ),
+        Option(
+            "dealer_draw",
+            "number",
+            "who deals: the highest light number, symbols 0, or the highest light point value (R-FLIP-SETUP)",
+            one_of("number", "points"),
+            "number, points",
+        ),
+    )
+    testing = TestHints(option_values={"flip_draw_color_cap": (0, 3), "flip_pairing_seed": (0, 7)})
+
+    # -- building ---------------------------------------------------------------
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        options = ruleset.options
+        return deck(options["flip_pairing"], options["flip_pairing_seed"])  # R-FLIP-DECK, R-FLIP-PAIR
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        # R-FLIP-SCORE: each face its points; a physical card is worth its light
+        # face (the round is scored by the faces in play, see score_round).
+        face = card.faces[0] if card.faces else card
+        number = face.number
+        return number if number is not None else POINTS.get(face.kind)
+
+    @hookimpl
+    def hand_size(self, ruleset: Ruleset) -> int:
+        return 7  # R-FLIP-SETUP
+
+    # -- dealing ----------------------------------------------------------------
+
+    @hookimpl
+    def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
+        # R-FLIP-SETUP: each seat draws a card and shows its light face; the highest
+        # number deals, symbols counting 0 (dealer_draw=points: its points); ties draw again.
+        by_points = ruleset.options["dealer_draw"] == "points"
+        pile: list[Card] = []
+        contenders = list(range(players))
+        while len(contenders) > 1:
+            if len(pile) < len(contenders):
+                pile = list(ruleset.deck)
+                rng.shuffle(pile)
+            if by_points:
+                values = {seat: ruleset.card_points(pile.pop().faces[0]) for seat in contenders}
+            else:
+                values = {seat: pile.pop().faces[0].number or 0 for seat in contenders}
+            best = max(values.values())
+            contenders = [seat for seat in contenders if values[seat] == best]
+        return contenders[0]
+
+    @hookimpl
+    def on_starter(self, draft: Draft) -> bool:
+        _starter(draft)
+        return True
+
+    # -- what each seat sees ----------------------------------------------------------
+
+    @hookimpl
+    def visible_backs(self, state: GameState, seat: int | None) -> Iterable[int]:
+        # R-FLIP-VIEW: a hand shows its backs to the other seats; its holder sees
+        # them only with flip_own_backs=shown, and a spectator then sees all.
+        shown = state.ruleset.options["flip_own_backs"] == "shown"
+        if seat is None:
+            return state.active_seats if shown else ()
+        return [s for s in state.active_seats if s != seat or shown]
+
+    # -- checking states read from outside ----------------------------------------------
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        _check_state(state)
+
+    # -- legal actions --------------------------------------------------------------
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return _legal(state)
+
+    # -- applying actions ---------------------------------------------------------------
+
+    @hookimpl
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        verb = action.verb
+        seat = action.seat
+        if verb == "play":
+            draft.play(action)
+        elif verb == "draw":
+            _draw(draft, seat)
+        elif verb == "pass":
+            draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+            draft.pass_turn(1, seat)
+        elif verb == "uno":
+            _call_uno(draft, seat)
+        elif verb == "catch":
+            _catch(draft, action)
+        elif verb == "challenge":
+            _challenge(draft, seat)
+        elif verb == "accept":
+            draft.end_exposure()
+            wild = draft.top_card
+            draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
+            _penalty(draft, seat, draft.phase)
+            draft.pass_turn(1, seat)
+        elif verb == "color":
+            draft.end_exposure()
+            draft.color = action.color
+            if draft.phase.name == "flip-color":
+                draft.pass_turn(1, seat)  # R-FLIP-FLIP: then play goes on
+            else:
+                draft.phase = PLAY  # R-FLIP-STARTER: the first player names it and plays
+        else:
+            return None
+        return True
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
+        _effect(draft, action, previous)
+        return True
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
+    # -- ending rounds and games --------------------------------------------------------
+
+    @hookimpl
+    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        # R-FLIP-SCORE: by the face of each card in play when the round ends.
+        points = [0] * draft.players
+        seats = draft.active_seats
+        if draft.ruleset.options["scoring"] == "low-score":
+            for seat in seats:  # R-WIN-LOW: each charged their own hand
+                points[seat] = hand_points(draft, draft.hands[seat])
+        elif result.winner is not None:
+            points[result.winner] = sum(
+                hand_points(draft, draft.hands[s]) for s in seats if s != result.winner
+            )
+        return points
+
+    @hookimpl
+    def game_outcome(self, draft: Draft) -> Outcome | None:
+        target = draft.ruleset.options["target_score"]
+        seats = draft.active_seats
+        scores = draft.scores
+        if max(scores[s] for s in seats) < target:
+            return None  # R-WIN: deal another round
+        if draft.ruleset.options["scoring"] == "low-score":
+            best = min(scores[s] for s in seats)  # R-WIN-LOW
+            return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
+        best = max(scores[s] for s in seats)
+        return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
+
+
+def hand_points(state: Position, hand: Iterable[Card]) -> int:
+    """The points of ``hand`` by the faces it shows in ``state`` (R-FLIP-SCORE)."""
+    points = state.ruleset.card_points
+    side = state.side
+    return sum(points(card.faces[side]) for card in hand)
+
+
+# -- the turn --------------------------------------------------------------------------------
+
+
+def _side_colors(state: Position) -> tuple[Color, ...]:
+    return SIDE_COLORS[state.side]
+
+
+def _face_plays(state: GameState, seat: int, index: int) -> list[Action]:
+    """The ``play`` actions of the card at ``index`` in ``seat``'s hand, named by
+    the face it shows and its place among the cards showing that face."""
+    hand = state.hands[seat]
+    side = state.side
+    face = hand[index].faces[side]
+    nth = 1 + sum(1 for c in hand[:index] if c.faces[side] is face)
+    if face.color is not None:
+        return [Action.of(seat, "play", face, None, None, nth)]
+    return [Action.of(seat, "play", face, c, None, nth) for c in _side_colors(state)]  # R-FLIP-WILD
+
+
+def _legal(state: GameState) -> list[Action]:
+    seat = state.current_player
+    phase = state.phase
+    name = phase.name
+    hand = state.hands[seat]
+    side = state.side
+    acts: list[Action] = []
+    if name == "play":
+        for i, card in enumerate(hand):
+            if is_playable(state, seat, card.faces[side]):
+                acts += _face_plays(state, seat, i)
+        # With nothing left to draw, drawing is only for a seat that cannot play.
+        if state.draw_pile or len(state.discard_pile) > 1 or not acts:
+            acts.append(_DRAW[seat])
+        if len(hand) == 2 and seat not in state.uno_declared:
+            acts.append(_UNO[seat])
+    elif name == "drawn":
+        index = len(hand) - 1  # the card just drawn is the last of the hand
+        playable = is_playable(state, seat, hand[index].faces[side])
+        if playable:
+            acts += _face_plays(state, seat, index)
+        if not playable or state.ruleset.options["drawn_card"] == "may-keep":
+            acts.append(_PASS[seat])
+        if len(hand) == 2 and seat not in state.uno_declared:
+            acts.append(_UNO[seat])
+    elif name == "penalty":
+        acts.append(_DRAW[seat])
+    elif name == "challenge":
+        acts.append(_act(seat, "challenge"))
+        acts.append(_act(seat, "accept"))
+        if state.ruleset.options["challenger"] == "anyone":
+            acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
+    elif name in ("color", "flip-color"):
+        acts += [Action.of(seat, "color", None, c) for c in _side_colors(state)]
+    for exposed in state.uno_exposed:
+        # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
+        acts.append(_UNO[exposed])
+        for other in state.active_seats:
+            if other != exposed:
+                acts.append(_CATCH[other][exposed])
+    return acts
+
+
+def _draw(draft: Draft, seat: int) -> None:
+    phase = draft.phase
+    draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
+    if phase.name == "penalty":
+        _penalty(draft, seat, phase)
+        draft.pass_turn(1, seat)
+        return
+    if draft.draw(seat, 1, "turn"):
+        card = draft.hands[seat][-1]
+        draft.stalled = 0
+        if is_playable(draft, seat, draft.face(card)):
+            draft.phase = Phase("drawn", card=card, secret=True)  # R-FLIP-MATCH: play it or keep it
+        else:
+            draft.pass_turn(1, seat)
+        return
+    stalled = draft.stalled + 1
+    draft.stalled = stalled
+    if stalled >= len(draft.active_seats):
+        # Nobody can play or draw: the round is blocked (as classic); the fewest
+        # points by the faces in play win it, ties to the lowest seat.
+        winner = min(draft.active_seats, key=lambda s: (hand_points(draft, draft.hands[s]), s))
+        draft.end_round(winner, "blocked")
+    else:
+        draft.pass_turn(1, seat)
+
+
+def _penalty(draft: Draft, seat: int, phase: Phase, extra: int = 0) -> None:
+    """``seat`` takes the draw of the card of ``phase``: ``phase.count`` cards,
+    or to ``phase.color`` after a Wild Draw Colour (R-FLIP-WDC); then ``extra``
+    more (a failed challenge)."""
+    card = phase.card
+    if card is not None and card.faces[draft.side].kind == "W+C":
+        color = phase.data[0] if phase.data else draft.color
+        assert isinstance(color, Color)
+        _draw_to_color(draft, seat, color)
+    elif phase.count:
+        draft.draw(seat, phase.count, "penalty")
+    if extra:
+        draft.draw(seat, extra, "penalty")
+
+
+def _draw_to_color(draft: Draft, seat: int, color: Color) -> None:
+    """R-FLIP-WDC: ``seat`` draws one card at a time until a card whose face in
+    play has ``color`` (a wild does not stop it), at most ``flip_draw_color_cap``
+    cards; with both piles exhausted the draw stops there."""
+    cap = draft.ruleset.options["flip_draw_color_cap"]
+    count = 0
+    while not cap or count < cap:
+        got = draft.draw(seat, 1, "penalty")
+        if not got:
+            break
+        count += 1
+        if draft.face(got[0]).color is color:
+            break
+    draft.add_event(Event("draw-color", seat, (), "R-FLIP-WDC", count=count, color=color))
+
+
+def _effect(draft: Draft, action: Action, previous: GameState) -> None:
+    seat = action.seat
+    face = action.card
+    assert face is not None
+    kind = face.kind
+    if not draft.hands[seat]:
+        # R-FLIP-OUT: the next player still takes a last draw card, and it scores.
+        if kind in DRAWS or kind == "W+C":
+            victim = draft.next_seat(seat)
+            _penalty(draft, victim, _hit(draft, action, previous))
+        elif kind == "F" and draft.ruleset.options["flip_last_card"] == "flips":
+            _turn_over(draft, seat)
+        draft.end_round(seat, "out")
+        return
+    if kind == "F":
+        _flip(draft, seat, previous)
+    elif kind == "S":
+        draft.pass_turn(2, seat)  # R-FLIP-REV-SKIP (R-FLIP-2P: its player plays again)
+    elif kind == "R":
+        draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip)
+        draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+    elif kind == "SE":
+        draft.current_player = seat  # R-FLIP-SE: its player takes another full turn
+        draft.phase = PLAY
+    elif kind in DRAWS or kind == "W+C":
+        draft.current_player = draft.next_seat(seat)
+        draft.phase = _hit(draft, action, previous)
+    else:
+        draft.pass_turn(1, seat)
+
+
+def _hit(draft: Draft, action: Action, previous: GameState) -> Phase:
+    """The phase of the seat hit by the draw card of ``action``: ``penalty``
+    (R-FLIP-D1, R-FLIP-D5), or ``challenge`` for a Wild Draw Two or Wild Draw
+    Colour while challenges are on (R-FLIP-CHALLENGE). It carries the physical
+    card laid, the seat, the colour before it (against which a bluff is
+    judged) and, for a Wild Draw Colour, the colour named, drawn to."""
+    face = action.card
+    assert face is not None
+    card = draft.top_card
+    seat = action.seat
+    if face.color is not None:
+        return Phase("penalty", DRAWS[face.kind], card, seat)
+    name = "challenge" if draft.ruleset.options["challenge"] else "penalty"
+    if face.kind == "W+C":
+        return Phase(name, 0, card, seat, previous.color, (draft.color,))
+    return Phase(name, DRAWS[face.kind], card, seat, previous.color)
+
+
+def _flip(draft: Draft, seat: int, previous: GameState) -> None:
+    """R-FLIP-FLIP: everything turns over; the card exposed only sets the colour
+    and symbol to match (a wild's colour named by the Flip's player); the turn
+    passes as after a number card."""
+    _turn_over(draft, seat)
+    top = draft.face(draft.top_card)
+    if top.color is not None:
+        draft.color = top.color
+    elif draft.ruleset.options["flip_exposed_wild"] == "keep-mapped":
+        color = previous.color if draft.color is None else draft.color
+        assert color is not None
+        draft.color = MAPPED[color]
+    else:
+        draft.color = None
+        draft.current_player = seat
+        draft.phase = Phase("flip-color", card=draft.top_card, seat=seat)
+        return
+    draft.pass_turn(1, seat)
+
+
+def _turn_over(draft: Draft, seat: int | None) -> None:
+    """Turn everything over (R-FLIP-FLIP): the discard pile (order reversed, or
+    kept with ``flip_discard=top-only``), the draw pile (order reversed), every
+    hand; the side in play toggles."""
+    invert = draft.ruleset.options["flip_discard"] == "invert"
+    draft.turn_over(reverse_discard=invert, reverse_draw=True)
+    draft.add_event(
+        Event("flip", seat, (draft.top_card,), "R-FLIP-FLIP", data=(("side", SIDE_NAMES[draft.side]),))
+    )
+
+
+def _starter(draft: Draft) -> None:
+    """R-FLIP-STARTER: the starter's light face takes its opening effect."""
+    opening = draft.ruleset.options["flip_opening"]
+    redraw = ("W+2", "F") if opening == "redraw" else ("W+2",)
+    while draft.face(draft.top_card).kind in redraw:
+        (starter,) = draft.take_from_discard_pile(1)
+        draft.shuffle_into_draw_pile([starter])
+        turned = draft.take_from_draw_pile(1)
+        draft.put_on_discard_pile(turned)
+        draft.add_event(Event("starter-returned", None, (starter, *turned), "R-FLIP-STARTER"))
+    face = draft.face(draft.top_card)
+    dealer = draft.dealer
+    kind = face.kind
+    if kind == "F" and opening == "flip":
+        _turn_over(draft, None)  # the round starts on the dark side; the exposed face has no effect
+        face = draft.face(draft.top_card)
+        draft.color = face.color
+        if face.color is None:
+            draft.phase = Phase("color", card=draft.top_card)
+        return
+    if kind == "+1":
+        draft.phase = Phase("penalty", 1, draft.top_card, dealer)
+    elif kind == "S":
+        draft.pass_turn(2, dealer)
+    elif kind == "R":
+        draft.direction = -1
+        if draft.ruleset.options["opening_reverse"] == "dealer-starts":
+            draft.current_player = dealer
+        else:
+            draft.pass_turn(1, dealer)
+    elif face.color is None:
+        draft.phase = Phase("color", card=draft.top_card)  # a Wild: the first player names the colour
+
+
+# -- UNO and challenges -----------------------------------------------------------------------
+
+
+def _call_uno(draft: Draft, seat: int) -> None:
+    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
+        draft.end_exposure((seat,))
+        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
+    else:  # R-UNO-CALL
+        draft.call_uno(seat)
+        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
+
+
+def _catch(draft: Draft, action: Action) -> None:
+    target = action.target
+    assert target is not None
+    penalty = draft.ruleset.options["uno_penalty"]
+    draft.end_exposure((target,))
+    draft.add_event(
+        Event(
+            "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
+        )
+    )
+    draft.draw(target, penalty, "penalty")
+
+
+def _challenge(draft: Draft, seat: int) -> None:
+    # R-FLIP-CHALLENGE: the wild's player shows their hand to the challenger.
+    phase = draft.phase
+    bluffer = phase.seat
+    victim = draft.current_player
+    assert bluffer is not None
+    draft.end_exposure()
+    hand = draft.hands[bluffer]
+    side = draft.side
+    guilty = any(c.faces[side].color is phase.color for c in hand)
+    verdict = "guilty" if guilty else "innocent"
+    draft.add_event(
+        Event(
+            "challenge",
+            seat,
+            hand,
+            "R-FLIP-CHALLENGE",
+            f"seat {bluffer}'s hand: {verdict}",
+            private=True,
+            target=bluffer,
+            data=(("guilty", guilty),),
+        )
+    )
+    if guilty:
+        # The bluffer draws instead; the challenger plays on, the named colour standing.
+        _penalty(draft, bluffer, phase)
+        draft.phase = PLAY
+        return
+    _penalty(draft, seat, phase, extra=2)  # innocent: 2 + 2, or to the colour and 2 more
+    if seat != victim:  # challenger=anyone: the victim still draws and loses the turn
+        _penalty(draft, victim, phase)
+    draft.pass_turn(1, victim)
+
+
+# -- checking and explaining -----------------------------------------------------------------
+
+
+def _check_state(state: GameState) -> None:
+    """Flip's phases carry what their handlers need (``validate_state``)."""
+    if state.outcome is not None:
+        return
+    phase = state.phase
+    name = phase.name
+    seat = state.current_player
+    side = state.side
+    if name == "play":
+        require(
+            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
+        )
+    elif name == "drawn":
+        hand = state.hands[seat]
+        require(
+            phase.card is not None and bool(hand) and hand[-1] is phase.card,
+            "phase.card",
+            "R-FLIP-MATCH: phase 'drawn' names the card just drawn, the last of the hand of the seat to move",
+        )
+    elif name in ("penalty", "challenge"):
+        card = phase.card
+        require(card is not None, "phase.card", f"phase {name!r} names the draw card laid")
+        assert card is not None
+        face = card.faces[side]
+        require(
+            face.kind in DRAWS or face.kind == "W+C",
+            "phase.card",
+            "R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2, R-FLIP-WDC: a draw card of the side in play",
+        )
+        if face.kind == "W+C":
+            require(
+                len(phase.data) == 1
+                and isinstance(phase.data[0], Color)
+                and phase.data[0] in SIDE_COLORS[side],
+                "phase.data",
+                "R-FLIP-WDC: the colour named, a colour of the side in play, to draw to",
+            )
+        else:
+            require(phase.count >= 1, "phase.count", "a seat told to draw draws at least one card")
+        if name == "challenge":
+            require(
+                phase.seat is not None and phase.seat != seat and phase.seat not in state.left,
+                "phase.seat",
+                "R-FLIP-CHALLENGE: the seat that played the wild, another seat still in the game",
+            )
+            require(
+                phase.color is not None,
+                "phase.color",
+                "R-FLIP-CHALLENGE: the colour before the wild, against which a bluff is judged",
+            )
+    if state.color is None:
+        require(
+            name in ("color", "flip-color"),
+            "color",
+            "R-FLIP-WILD: the colour to match is unnamed only while a wild's colour is to be named",
+        )
+    else:
+        require(
+            state.color in SIDE_COLORS[side],
+            "color",
+            f"R-FLIP-WILD: the colour to match is a colour of the {SIDE_NAMES[side]} side",
+        )
+
+
+def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
+    seat = action.seat
+    verb = action.verb
+    phase = state.phase
+    current = state.current_player
+    side = state.side
+    if verb == "catch":
+        return (
+            "R-UNO-CATCH",
+            f"seat {action.target} cannot be caught now: only a seat holding one card without "
+            "having called UNO, before the next player begins their turn",
+        )
+    if verb == "uno":
+        return "R-UNO-CALL", "call UNO holding two cards on your turn, or late, before being caught"
+    if verb in ("challenge", "accept") and phase.name == "challenge" and seat != current:
+        return "R-FLIP-CHALLENGE", f"only seat {current}, hit by the wild, may {verb} it"
+    if verb in _TURN_VERBS and seat != current:
+        return "R-FLIP-MATCH", f"it is seat {current}'s turn, not seat {seat}'s"
+    if phase.name == "penalty":
+        return "R-FLIP-D1", f"seat {seat} must draw and lose the turn"
+    if phase.name == "challenge":
+        return (
+            "R-FLIP-CHALLENGE",
+            "hit by a Wild Draw Two or Wild Draw Colour: challenge it or accept and draw",
+        )
+    if phase.name in ("color", "flip-color"):
+        colors = " ".join(c.value for c in _side_colors(state))
+        return (
+            "R-FLIP-WILD",
+            f"name the colour of the wild on top first, one of {colors} ('color {colors[0]}')",
+        )
+    if verb in ("challenge", "accept"):
+        return "R-FLIP-CHALLENGE", "only the seat hit by a Wild Draw Two or Wild Draw Colour may challenge"
+    if verb == "pass":
+        return "R-FLIP-MATCH", "pass only after drawing a playable card, to keep it"
+    if verb == "draw" and phase.name == "drawn":
+        return "R-FLIP-MATCH", "one draw per turn: play the card just drawn or keep it ('pass')"
+    if verb == "draw":
+        return "R-FLIP-MATCH", "the piles are empty and you can play: play a card"
+    if verb == "color":
+        return "R-FLIP-WILD", "name a wild's colour when playing it ('play W R')"
+    card = action.card
+    if verb != "play" or card is None:
+        return None
+    if card.faces:
+        return (
+            "R-FLIP-VIEW",
+            f"name a card by the face it shows ('play {card.faces[side]}'), never by its back",
+        )
+    try:
+        index = state.hand_index(seat, card, action.nth)
+    except ValueError:
+        which = "" if action.nth is None else f" {action.nth}"
+        return "R-FLIP-MATCH", f"seat {seat} holds no{which} card showing {card}"
+    if phase.name == "drawn" and index != len(state.hands[seat]) - 1:
+        return "R-FLIP-MATCH", "after drawing you may play only the card just drawn"
+    if card.color is None:
+        if action.color is None:
+            return "R-FLIP-WILD", f"name the colour for {card}, e.g. 'play {card} {_side_colors(state)[0]}'"
+        if action.color not in _side_colors(state):
+            return "R-FLIP-WILD", f"name a colour of the {SIDE_NAMES[side]} side, not {action.color}"
+        if not is_playable(state, seat, card):
+            rule = "R-FLIP-WD2" if card.kind == "W+2" else "R-FLIP-WDC"
+            return rule, f"{card} may be played only without a card of the current colour ({state.color})"
+    elif action.color is not None:
+        return "R-FLIP-MATCH", f"{card} is not a wild: it takes no colour"
+    if action.target is not None:
+        return "R-FLIP-MATCH", f"{card} takes no target seat"
+    if card.color is not None and not is_playable(state, seat, card):
+        top = state.face(state.top_card)
+        return (
+            "R-FLIP-MATCH",
+            f"{card} matches neither the colour {state.color} nor the {top} by number or symbol",
+        )
+    return None
+
+
+plugin = FlipPlugin()
+"""The plugin object the ``unorules`` entry point ``flip`` names."""

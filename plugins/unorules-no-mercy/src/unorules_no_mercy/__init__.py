@@ -1,0 +1,1106 @@
+"""UNO Show 'Em No Mercy (Mattel 2023): the 168-card edition, played alone.
+
+Enable it with ``Ruleset.from_names(["no-mercy"])``. It is a whole rule set of
+its own, like ``classic``: it deals its own deck (R-NM-DECK), and its turn,
+stacking, elimination and ending replace classic's, so it conflicts with
+``classic`` (and with every house rule that builds on classic). Where a rule
+of the edition is the rule a house-rule plugin plays, its mechanics are that
+plugin's: the 7 and the 0 move hands through ``seven-o``'s
+:func:`~unorules_seven_o.trade_hands` and :func:`~unorules_seven_o.pass_hands_on`
+(R-NM-SEVEN-O = R-SEVEN-O), and a stack is handed on through ``stacking``'s
+:func:`~unorules_stacking.pass_stack` with its ``stack`` event (R-NM-STACK
+grows a stack as R-STACK does, with its own rule for which card may join).
+
+Phases this plugin owns (``state.phase.name``):
+
+* ``play``: the ordinary turn: play a matching card; without one, draw until
+  a playable card comes (R-NM-TURN, R-NM-DRAW);
+* ``drawn``: the playable card just drawn must be played now (R-NM-DRAW);
+* ``stack``: a pending stack of ``phase.count`` cards, topped by
+  ``phase.card`` laid by ``phase.seat``: stack a draw card on it, or draw the
+  whole stack and lose the turn (R-NM-STACK);
+* ``roulette``: hit by a Wild Colour Roulette: name the colour to turn cards
+  up to (R-NM-ROULETTE).
+
+Notation: the new kinds are ``+4`` (a coloured Draw Four, ``G+4``), ``SE``
+(Skip Everyone, ``RSE``), ``DA`` (Discard All, ``BDA``) and the wilds ``WR+4``
+(Wild Reverse Draw Four), ``W+6``, ``W+10`` and ``WCR`` (Wild Colour
+Roulette). ``play W+10 B`` names the colour; ``play R7 2`` names the seat to
+trade with; ``play WCR`` names none (its victim answers ``color G``). A stack
+is answered with an ordinary ``play``; taking it is ``draw``.
+
+.. rubric:: Options
+
+* ``nm_deck`` (``fw``): the deck's breakdown (R-NM-DECK): ``fw``, the fan
+  wiki's 168 (two 0s a colour, 8 Wild Reverse Draw Fours and 8 Roulettes),
+  or ``om`` (one 0 a colour, three coloured Draw Fours and Skip Everyones a
+  colour, 4 plain Wilds).
+* ``nm_voluntary_draw`` (off): on, a seat holding a playable card may draw
+  anyway, and is then bound by draw-until-playable (R-NM-TURN).
+* ``nm_wrd4_in_stack`` (``reverse``): a Wild Reverse Draw Four laid on a
+  stack reverses the direction too; ``no-reverse``: the stack goes on in the
+  old direction (R-NM-WRD4).
+* ``nm_roulette_namer`` (``victim``): the seat hit by a Wild Colour Roulette
+  names the colour; ``player``: the player of the card does (R-NM-ROULETTE).
+* ``nm_stack_rule`` (``ge-last``): any draw card of equal or higher value than
+  the last one laid joins a stack; ``same-kind``: only the same card
+  (R-NM-STACK).
+* ``mercy_limit`` (25): the hand size that knocks a seat out; ``off`` (0): no
+  Mercy rule (R-NM-MERCY).
+* ``nm_uno_when_handed`` (``must-call``): a seat left holding one card by a
+  7, a 0 or a Discard All must call UNO or be caught; ``exempt``: only a seat
+  that plays down to one card must (R-NM-UNO).
+* ``nm_end`` (``first-out``): the first seat to go out wins the hand;
+  ``last-standing``: seats that go out leave it and play goes on until one
+  seat still holds cards (R-NM-WIN).
+* ``nm_scoring`` (``off``): one hand is the game; ``points``: the hand's
+  winner scores the others' cards and 250 per seat knocked out, first to
+  1000 wins (R-NM-SCORE).
+* ``nm_2p_wrd4`` (``self``): with two seats in, a Wild Reverse Draw Four
+  skips the other seat and makes its own player face the four, as the sheet
+  says; ``other``: the other seat faces it, as after any draw card (a
+  reading some players and simulators take) (R-NM-2P).
+
+.. rubric:: Decisions
+
+Where the sheet is silent this plugin does the following; each point has a
+scenario test under ``tests/`` (named after its rule id).
+
+* **Dealer** (R-NM-SETUP): as classic, each seat draws a card and the
+  highest number deals, symbols counting 0, ties drawing again; the next
+  hand's dealer is the seat after.
+* **A draw card and a plain number**: a coloured Draw Four matches its colour
+  or another coloured Draw Four, never a Wild Reverse Draw Four
+  (R-NM-ACT); a Draw Two likewise.
+* **Draw until playable** (R-NM-DRAW): one ``draw`` takes cards one at a time
+  until one can be played, which the seat then must play (phase ``drawn``);
+  if both piles run out first, the turn passes. A seat with nothing to draw
+  and nothing to play passes; when every seat still in has done so in turn,
+  the hand is blocked and the fewest hand points win it (as classic).
+* **A stack** (R-NM-STACK): one card per turn; the stacked card's colour (or
+  the colour named) stands after the stack is drawn. A Skip, Reverse, Skip
+  Everyone, Discard All, number or Roulette never answers a stack.
+* **Wild Reverse Draw Four** (R-NM-WRD4, R-NM-2P): the direction reverses
+  first, then the next seat in the new direction faces the four; with two
+  seats in, that is its own player, who may stack back.
+* **Roulette** (R-NM-ROULETTE): the cards turned up are public (a
+  ``roulette`` event); a knockout stops the turning; the named colour stands.
+* **The Mercy rule** (R-NM-MERCY): checked after every card that enters a
+  hand (a draw, a stack, a roulette, an UNO penalty); a hand moved by a 7 or
+  a 0 never reaches it (each hand held fewer cards before). The seat leaves
+  the hand; its cards go to the bottom of the discard pile (the sheet sets
+  them aside until the next reshuffle, which is where the bottom of the
+  discard pile goes); whatever it was drawing stops and play passes to the
+  next seat still in after it. The last seat standing wins the hand.
+* **Discard All** (R-NM-DA): the other cards of its colour go under it (the
+  Discard All stays on top, the colour is its own); wilds stay in the hand.
+  Emptying the hand this way wins.
+* **Going out** (R-NM-WIN): the last card's effect does not happen. With
+  ``nm_end=last-standing`` the seat leaves the hand instead, the card's
+  effect still reaches the seats left (but a last 7 trades nothing), and the
+  hand's winner is the first seat that went out (or, if every other seat was
+  knocked out, the seat left); combining it with ``nm_scoring=points`` is
+  refused, as the sheet scores the hands left when the first seat goes out.
+* **UNO** (R-NM-UNO): as classic's R-UNO-CALL, R-UNO-CATCH and R-UNO-SELF
+  with a penalty of 2; a seat may call on its turn holding two cards, or
+  holding a Discard All that would leave it one card. Under ``must-call`` a
+  seat handed one card by a 7 or a 0 is open to a catch until the next turn
+  action, like one that played down to one card without calling.
+* **The opening card** (R-NM-STARTER): every action card (wilds included)
+  turned up is buried by the next card, until a number comes; a buried or
+  opening 7 or 0 moves no hands.
+* **Points** (R-NM-SCORE): only the hand's winner scores; the next hand is
+  dealt to every seat again (the knocked-out ones rejoin).
+
+.. rubric:: Interactions
+
+``classic`` and every house rule that requires it
+    Refused: this edition replaces classic's deck, turn and ending.
+``stacking``, ``seven-o``
+    Refused: the edition carries its own stacking and 7-0 (played with their
+    mechanics, see above).
+``partners``, ``elimination``
+    Refused: not defined with the Mercy rule (and they require classic).
+``flip``
+    Refused: another edition, with another deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from unorules_seven_o import SevenOPlugin, pass_hands_on, trade_hands
+from unorules_stacking import StackingPlugin, pass_stack
+
+from unorules import (
+    COLORS,
+    MAX_PLAYERS,
+    PLAY,
+    Action,
+    Card,
+    Color,
+    Draft,
+    Event,
+    EventSpec,
+    ExtraSpec,
+    GameState,
+    Option,
+    Outcome,
+    Phase,
+    PhaseSpec,
+    Plugin,
+    Position,
+    Rng,
+    RoundResult,
+    Ruleset,
+    RulesetError,
+    StateFormatError,
+    TestHints,
+    hookimpl,
+    one_of,
+    register_kind,
+    switch,
+)
+from unorules.validate import require
+
+__all__ = [
+    "DRAW_VALUES",
+    "NoMercyPlugin",
+    "deck",
+    "is_playable",
+    "may_stack",
+    "plugin",
+]
+
+register_kind("+4", "Draw Four", wild=False)
+register_kind("SE", "Skip Everyone", wild=False)
+register_kind("DA", "Discard All", wild=False)
+register_kind("WR+4", "Wild Reverse Draw Four", wild=True)
+register_kind("W+6", "Wild Draw Six", wild=True)
+register_kind("W+10", "Wild Draw Ten", wild=True)
+register_kind("WCR", "Wild Colour Roulette", wild=True)
+
+DRAW_VALUES: Mapping[str, int] = {"+2": 2, "+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
+"""The draw cards of the edition and how many cards each adds to a stack (R-NM-STACK)."""
+
+TARGET_SCORE = 1000
+"""The score that wins a game played for points (R-NM-SCORE)."""
+
+KNOCKOUT_POINTS = 250
+"""What each seat knocked out during a hand is worth to the hand's winner (R-NM-SCORE)."""
+
+UNO_PENALTY = 2
+"""Cards drawn by a seat caught without calling UNO (R-NM-UNO)."""
+
+_NUMBERS = tuple(str(n) for n in range(10))
+_COLOURED_ACTIONS = ("+2", "S", "R", "DA", "+4", "SE")
+_TURN_VERBS = frozenset({"play", "draw", "color"})
+
+_DECKS: Mapping[str, Mapping[str, int]] = {
+    # R-NM-DECK: copies per colour of each coloured kind, then copies of each wild.
+    "fw": {"0": 2, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 2, "SE": 2},
+    "om": {"0": 1, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 3, "SE": 3},
+}
+_WILDS: Mapping[str, Mapping[str, int]] = {
+    "fw": {"WR+4": 8, "W+6": 4, "W+10": 4, "WCR": 8},
+    "om": {"WR+4": 4, "W+6": 4, "W+10": 4, "WCR": 4, "W": 4},
+}
+
+_EXTRA_OUT = "no-mercy.out"
+_EXTRA_KNOCKED = "no-mercy.knocked"
+
+
+def deck(breakdown: str = "fw") -> list[Card]:
+    """The 168 cards of the deck ``breakdown`` (``"fw"`` or ``"om"``, R-NM-DECK),
+    colour by colour, then the wilds."""
+    cards: list[Card] = []
+    for color in COLORS:
+        for kind, copies in _DECKS[breakdown].items():
+            cards += [Card.of(color, kind)] * copies
+    for kind, copies in _WILDS[breakdown].items():
+        cards += [Card.of(None, kind)] * copies
+    return cards
+
+
+def is_playable(state: Position, card: Card) -> bool:
+    """Whether ``card`` may be played on the top card with no stack pending:
+    a wild always (R-NM-WILD); a coloured card on its colour or on the same
+    number or symbol (R-TURN-MATCH, R-NM-ACT)."""
+    if card.color is None:
+        return True
+    return card.color is state.color or card.kind == state.discard_pile[-1].kind
+
+
+def may_stack(state: Position, card: Card, on: Card) -> bool:
+    """Whether ``card`` may join a stack topped by ``on`` (R-NM-STACK): a draw
+    card of equal or higher value, whatever its colour (``nm_stack_rule=ge-last``),
+    or of the same kind (``same-kind``)."""
+    value = DRAW_VALUES.get(card.kind)
+    if value is None:
+        return False
+    if state.ruleset.options["nm_stack_rule"] == "same-kind":
+        return card.kind == on.kind
+    return value >= DRAW_VALUES[on.kind]
+
+
+def _mercy_limit(value: Any) -> int:
+    """The check of ``mercy_limit``: 0 (``off``) or a hand size from 8 to 168."""
+    if isinstance(value, str) and value.strip().lower() == "off":
+        return 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 8 <= value <= 168):
+        raise ValueError(f"{value!r} is not 0 (off) or a hand size from 8 to 168")
+    return value
+
+
+def _act(seat: int, verb: str, target: int | None = None) -> Action:
+    return Action.of(seat, verb, None, None, target)
+
+
+_SEATS = range(MAX_PLAYERS)
+_DRAW = tuple(_act(s, "draw") for s in _SEATS)
+_UNO = tuple(_act(s, "uno") for s in _SEATS)
+_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
+
+
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
+_PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
+def _out_text(event: Event) -> str:
+    """How going out reads with ``nm_end=last-standing`` (R-NM-WIN): the place."""
+    place = event.value("place")
+    if isinstance(place, int) and place in _PLACES:
+        return "{seat} went out " + _PLACES[place]
+    return "{seat} went out, in place {data[place]}"
+
+
+class NoMercyPlugin(Plugin):
+    """UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, the Mercy rule."""
+
+    name = "no-mercy"
+    api_version = 2
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "classic": "no-mercy is a whole edition: its deck, turn, stacking and ending replace classic's",
+        "flip": "two editions with their own decks cannot be played as one",
+        "stacking": "no-mercy carries its own stacking (R-NM-STACK), by value across colours",
+        "seven-o": "no-mercy carries its own mandatory 7-0 (R-NM-SEVEN-O)",
+        "partners": "partners are not defined with the Mercy rule's knockouts (R-NM-MERCY)",
+        "elimination": "elimination by points is not defined with the Mercy rule's knockouts (R-NM-MERCY)",
+    }
+    rules = (
+        "R-NM-DECK",
+        "R-NM-SETUP",
+        "R-NM-STARTER",
+        "R-NM-TURN",
+        "R-NM-DRAW",
+        "R-NM-WILD",
+        "R-NM-ACT",
+        "R-NM-SE",
+        "R-NM-DA",
+        "R-NM-WD",
+        "R-NM-WRD4",
+        "R-NM-ROULETTE",
+        "R-NM-STACK",
+        "R-NM-SEVEN-O",
+        "R-NM-MERCY",
+        "R-NM-UNO",
+        "R-NM-WIN",
+        "R-NM-SCORE",
+        "R-NM-2P",
+        "R-NM-RESHUFFLE",
+    )
+    verbs: ClassVar[Mapping[str, str]] = {
+        "play": "turn",
+        "draw": "turn",
+        "uno": "any",
+        "catch": "any",
+        "color": "turn",
+    }
+    phases = (
+        PhaseSpec(
+            "play", "the ordinary turn: play a matching card, or draw until one is playable (R-NM-TURN)"
+        ),
+        PhaseSpec("drawn", "the playable card just drawn must be played now (R-NM-DRAW)"),
+        PhaseSpec(
+            "stack",
+            "answer the stack: stack a draw card of equal or higher value, or draw it all and lose the "
+            "turn (R-NM-STACK)",
+        ),
+        PhaseSpec(
+            "roulette", "hit by a Wild Colour Roulette: name the colour to turn cards up to (R-NM-ROULETTE)"
+        ),
+    )
+    events = (
+        *StackingPlugin.events,  # "stack": R-NM-STACK grows a stack as R-STACK does
+        *SevenOPlugin.events,  # "hands-moved": R-NM-SEVEN-O moves hands as R-SEVEN-O does
+        EventSpec(
+            "starter-buried",
+            "action cards turned up to start were buried by the next card until a number came (R-NM-STARTER)",
+            (("cards", "the cards buried, then the number card that starts"),),
+            "the cards turned up to start were buried until a number came: {cards}",
+        ),
+        EventSpec(
+            "discard-all",
+            "a Discard All took every other card of its colour from its player's hand, under it (R-NM-DA)",
+            (("seat", "the player"), ("cards", "the cards discarded under it"), ("count", "how many")),
+            "{seat:'s} Discard All took {cards} with it",
+        ),
+        EventSpec(
+            "roulette",
+            "cards turned up from the draw pile until one of the colour named, and taken (R-NM-ROULETTE)",
+            (
+                ("seat", "the seat hit, which takes the cards"),
+                ("cards", "the cards turned up (public)"),
+                ("count", "how many"),
+                ("color", "the colour named"),
+            ),
+            "{seat} turned {cards} face up, looking for {color}, and took them",
+        ),
+        EventSpec(
+            "mercy",
+            "a seat holding the Mercy limit of cards or more is out of the hand; its cards go to the bottom "
+            "of "
+            "the discard pile (R-NM-MERCY)",
+            (("seat", "the seat knocked out"), ("count", "the cards it held"), ("data.limit", "the limit")),
+            "{seat} held {count:card}, {data[limit]} or more, and {seat:was} knocked out of the hand",
+        ),
+        EventSpec(
+            "out",
+            "with nm_end=last-standing, a seat played its last card and left the hand (R-NM-WIN)",
+            (("seat", "the seat that went out"), ("data.place", "its place, from 1")),
+            _out_text,
+        ),
+        EventSpec(
+            "uno",
+            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
+            (("seat", "the seat that called"), ("data.late", "true for a late call")),
+            _uno_text,
+        ),
+        EventSpec(
+            "caught",
+            'a seat that did not call "UNO" was caught and draws the penalty (R-NM-UNO)',
+            (
+                ("seat", "the seat caught"),
+                ("target", "the seat that caught it"),
+                ("count", "the penalty cards it draws"),
+            ),
+            "{target} caught {seat} without UNO",
+        ),
+    )
+    extras = (
+        ExtraSpec(
+            _EXTRA_KNOCKED, "the seats knocked out during this hand, in order (R-NM-MERCY)", public=True
+        ),
+        ExtraSpec(
+            _EXTRA_OUT, "nm_end=last-standing: the seats that went out, in order (R-NM-WIN)", public=True
+        ),
+    )
+    options = (
+        Option(
+            "nm_deck",
+            "fw",
+            "the deck's breakdown: the fan wiki's [NM-FW] or open-mercy's [NM-OM] (R-NM-DECK)",
+            one_of("fw", "om"),
+            "fw, om",
+        ),
+        Option(
+            "nm_voluntary_draw",
+            False,
+            "a seat with a playable card may draw anyway, bound by draw-until-playable (R-NM-TURN)",
+            switch,
+            "on, off",
+        ),
+        Option(
+            "nm_wrd4_in_stack",
+            "reverse",
+            "a Wild Reverse Draw Four laid on a stack reverses the direction too, or not (R-NM-WRD4)",
+            one_of("reverse", "no-reverse"),
+            "reverse, no-reverse",
+        ),
+        Option(
+            "nm_roulette_namer",
+            "victim",
+            "who names a Wild Colour Roulette's colour: the seat hit or the card's player (R-NM-ROULETTE)",
+            one_of("victim", "player"),
+            "victim, player",
+        ),
+        Option(
+            "nm_stack_rule",
+            "ge-last",
+            "which draw card joins a stack: equal or higher value than the last, or the same (R-NM-STACK)",
+            one_of("ge-last", "same-kind"),
+            "ge-last, same-kind",
+        ),
+        Option(
+            "mercy_limit",
+            25,
+            "the hand size that knocks a seat out of the hand; 0 or off: no Mercy rule (R-NM-MERCY)",
+            _mercy_limit,
+            "off (0) or 8 to 168",
+        ),
+        Option(
+            "nm_uno_when_handed",
+            "must-call",
+            "a seat left one card by a 7, a 0 or a Discard All must call UNO, or is exempt (R-NM-UNO)",
+            one_of("must-call", "exempt"),
+            "must-call, exempt",
+        ),
+        Option(
+            "nm_end",
+            "first-out",
+            "the first seat out wins, or play goes on until one seat holds cards (R-NM-WIN)",
+            one_of("first-out", "last-standing"),
+            "first-out, last-standing",
+        ),
+        Option(
+            "nm_scoring",
+            "off",
+            "one hand is the game, or hands are scored until a seat has 1000 points (R-NM-SCORE)",
+            one_of("off", "points"),
+            "off, points",
+        ),
+        Option(
+            "nm_2p_wrd4",
+            "self",
+            "heads-up, a Wild Reverse Draw Four makes its own player face it, or the other (R-NM-2P)",
+            one_of("self", "other"),
+            "self, other",
+        ),
+    )
+    testing = TestHints(round_length_factor=2.0, option_values={"mercy_limit": (25, 12, 40)})
+
+    # -- building ---------------------------------------------------------------
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return deck(ruleset.options["nm_deck"])  # R-NM-DECK
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        # R-NM-SCORE: numbers their value, coloured actions 20, wilds 50.
+        number = card.number
+        if number is not None:
+            return number
+        return 50 if card.color is None else 20
+
+    @hookimpl
+    def card_needs_target(self, ruleset: Ruleset, card: Card) -> bool | None:
+        return True if card.kind == "7" else None  # R-NM-SEVEN-O: a 7 names the seat to trade with
+
+    @hookimpl
+    def card_names_color(self, ruleset: Ruleset, card: Card) -> bool | None:
+        # R-NM-ROULETTE: the seat hit by a Wild Colour Roulette names its colour ("play WCR").
+        if card.kind == "WCR" and ruleset.options["nm_roulette_namer"] == "victim":
+            return False
+        return None
+
+    @hookimpl
+    def hand_size(self, ruleset: Ruleset) -> int:
+        return 7  # R-NM-SETUP
+
+    @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        options = ruleset.options
+        if options["nm_end"] == "last-standing" and options["nm_scoring"] == "points":
+            raise RulesetError(
+                "nm_end=last-standing cannot be scored with nm_scoring=points: R-NM-SCORE counts the hands "
+                "left when the first seat goes out, and play going on until one seat is left leaves nothing "
+                "to count but that seat's hand; choose one of them"
+            )
+
+    @hookimpl
+    def check_game(self, ruleset: Ruleset, players: int) -> None:
+        if players > 6:
+            raise RulesetError(f"no-mercy is played by 2 to 6 players (R-NM-SETUP), not {players}")
+
+    # -- dealing ----------------------------------------------------------------
+
+    @hookimpl
+    def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
+        # R-NM-SETUP (resolution: as R-SETUP-DEALER): the highest number deals,
+        # symbols count as zero; tied seats draw again.
+        pile: list[Card] = []
+        contenders = list(range(players))
+        while len(contenders) > 1:
+            if len(pile) < len(contenders):
+                pile = list(ruleset.deck)
+                rng.shuffle(pile)
+            values = {seat: pile.pop().number or 0 for seat in contenders}
+            best = max(values.values())
+            contenders = [seat for seat in contenders if values[seat] == best]
+        return contenders[0]
+
+    @hookimpl
+    def on_starter(self, draft: Draft) -> bool:
+        # R-NM-STARTER: action cards (wilds included) are buried by the next card
+        # until a number card comes; nothing buried or turned has an effect.
+        buried: list[Card] = []
+        while draft.top_card.number is None and draft.draw_pile:
+            buried.append(draft.top_card)
+            draft.put_on_discard_pile(draft.take_from_draw_pile(1))
+        if buried:
+            draft.add_event(Event("starter-buried", None, (*buried, draft.top_card), "R-NM-STARTER"))
+        draft.set_extra(_EXTRA_KNOCKED, None)
+        draft.set_extra(_EXTRA_OUT, None)
+        return True
+
+    # -- checking states read from outside ----------------------------------------
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        _check_state(state)
+
+    # -- legal actions ----------------------------------------------------------------
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> list[Action]:
+        seat = state.current_player
+        phase = state.phase
+        name = phase.name
+        hand = state.hands[seat]
+        acts: list[Action] = []
+        options = state.ruleset.options
+        if name == "play":
+            playable = [c for c in dict.fromkeys(hand) if is_playable(state, c)]
+            for card in playable:
+                acts += _plays(state, seat, card)
+            if not playable or options["nm_voluntary_draw"]:
+                acts.append(_DRAW[seat])  # R-NM-TURN, R-NM-DRAW
+            if seat not in state.uno_declared and _may_call(state, seat, playable):
+                acts.append(_UNO[seat])
+        elif name == "drawn":
+            drawn = phase.card
+            assert drawn is not None
+            acts += _plays(state, seat, drawn)  # R-NM-DRAW: play it at once
+            if len(hand) == 2 and seat not in state.uno_declared:
+                acts.append(_UNO[seat])
+        elif name == "stack":
+            on = phase.card
+            assert on is not None
+            stackable = [c for c in dict.fromkeys(hand) if may_stack(state, c, on)]
+            for card in stackable:
+                acts += state.play_actions(seat, card)
+            acts.append(_DRAW[seat])
+            if stackable and len(hand) == 2 and seat not in state.uno_declared:
+                acts.append(_UNO[seat])
+        elif name == "roulette":
+            acts += [Action.of(seat, "color", None, c) for c in COLORS]
+        exposed = state.uno_exposed
+        for other_exposed in exposed:
+            # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch (R-NM-UNO).
+            acts.append(_UNO[other_exposed])
+            for other in state.active_seats:
+                if other != other_exposed:
+                    acts.append(_CATCH[other][other_exposed])
+        return acts
+
+    # -- applying actions ---------------------------------------------------------------
+
+    @hookimpl
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        verb = action.verb
+        seat = action.seat
+        if verb == "play":
+            draft.play(action)
+        elif verb == "draw":
+            draft.end_exposure()  # R-UNO-CATCH: a turn action closes the window
+            if draft.phase.name == "stack":
+                _take_stack(draft, seat)
+            else:
+                _draw_until_playable(draft, seat)
+        elif verb == "color":
+            draft.end_exposure()
+            _roulette(draft, seat, action.color)
+        elif verb == "uno":
+            _call_uno(draft, seat)
+        elif verb == "catch":
+            _catch(draft, action)
+        else:
+            return None
+        return True
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
+        _effect(draft, action, previous)
+        return True
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
+    # -- ending hands and games -----------------------------------------------------------
+
+    @hookimpl
+    def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+        points = [0] * draft.players
+        winner = result.winner
+        if draft.ruleset.options["nm_scoring"] != "points" or winner is None:
+            return points
+        # R-NM-SCORE: the winner scores the cards left in the other hands, and
+        # 250 for each seat knocked out during the hand (its cards not counted).
+        value = draft.ruleset.hand_points
+        knocked = draft.extra(_EXTRA_KNOCKED) or ()
+        points[winner] = sum(value(draft.hands[s]) for s in draft.active_seats if s != winner)
+        points[winner] += KNOCKOUT_POINTS * len(knocked)
+        return points
+
+    @hookimpl
+    def on_round_end(self, draft: Draft, result: RoundResult) -> None:
+        if draft.ruleset.options["nm_scoring"] == "points" and max(draft.scores) < TARGET_SCORE:
+            # R-NM-SCORE: every seat is dealt the next hand again.
+            draft.rejoin(draft.left)
+
+    @hookimpl
+    def game_outcome(self, draft: Draft) -> Outcome | None:
+        last = draft.rounds[-1]
+        if draft.ruleset.options["nm_scoring"] != "points":
+            # One hand is the game (R-NM-WIN); a blocked hand's winner has the fewest points.
+            winner = last.winner if last.winner is not None else 0
+            return Outcome((winner,), last.reason)
+        scores = draft.scores
+        best = max(scores)
+        if best < TARGET_SCORE:
+            return None
+        return Outcome((scores.index(best),), "target-score")  # R-NM-SCORE; ties: the lowest seat
+
+
+# -- the effects of cards -------------------------------------------------------------------
+
+
+def _plays(state: GameState, seat: int, card: Card) -> list[Action]:
+    """The ``play`` actions of ``seat`` for ``card``: one per colour for a wild
+    (none for a Roulette whose victim names the colour, ``card_names_color``),
+    one per seat for a 7."""
+    return list(state.play_actions(seat, card))
+
+
+def _may_call(state: GameState, seat: int, playable: list[Card]) -> bool:
+    """Whether ``seat`` may call UNO on its turn: holding two cards, or (R-NM-UNO,
+    ``must-call``) holding a playable Discard All that would leave it one card."""
+    hand = state.hands[seat]
+    if len(hand) == 2:
+        return True
+    if state.ruleset.options["nm_uno_when_handed"] != "must-call":
+        return False
+    return any(
+        card.kind == "DA" and len(hand) - sum(1 for c in hand if c.color is card.color) == 1
+        for card in playable
+    )
+
+
+def _effect(draft: Draft, action: Action, previous: GameState) -> None:
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    kind = card.kind
+    options = draft.ruleset.options
+    in_stack = previous.phase.name == "stack"
+    if not draft.hands[seat]:
+        if options["nm_end"] == "first-out":
+            # R-NM-WIN: the last card wins at once; its effect does not happen.
+            draft.end_round(seat, "out")
+            return
+        if _go_out(draft, seat):
+            return
+        if kind in ("7", "SE", "DA"):  # a last 7 trades nothing; the player is out
+            draft.pass_turn(1, seat)
+            return
+    if kind in DRAW_VALUES:
+        _stack(draft, action, previous, in_stack)
+    elif kind == "7":
+        target = action.target
+        assert target is not None
+        if seat in draft.left:
+            draft.pass_turn(1, seat)
+            return
+        # R-NM-SEVEN-O with R-SEVEN-O's mechanics. Hands move whole, so none
+        # reaches the Mercy limit by moving (each held fewer cards before).
+        trade_hands(draft, seat, target)
+        _handed(draft, (seat, target))
+        draft.pass_turn(1, seat)
+    elif kind == "0":
+        pass_hands_on(draft, seat)
+        _handed(draft, draft.active_seats)
+        draft.pass_turn(1, seat)
+    elif kind == "S":
+        draft.pass_turn(2, seat)  # R-ACT-SKIP (R-NM-2P: its player plays again)
+    elif kind == "R":
+        draft.direction = -draft.direction  # R-ACT-REV (R-NM-2P: acts as a Skip)
+        draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+    elif kind == "SE":
+        draft.current_player = seat  # R-NM-SE: its player takes another full turn
+        draft.phase = PLAY
+    elif kind == "DA":
+        _discard_all(draft, seat, card, previous)
+    elif kind == "WCR":
+        victim = draft.next_seat(seat)
+        draft.current_player = victim
+        if options["nm_roulette_namer"] == "victim":
+            draft.phase = Phase("roulette", card=card, seat=seat)  # R-NM-ROULETTE
+        else:
+            _reveal(draft, victim, action.color)
+    else:  # a number, a plain Wild (nm_deck=om)
+        draft.pass_turn(1, seat)
+
+
+def _stack(draft: Draft, action: Action, previous: GameState, in_stack: bool) -> None:
+    """A draw card: a stack starts or grows (R-NM-ACT, R-NM-WD, R-NM-WRD4, R-NM-STACK)."""
+    seat = action.seat
+    card = action.card
+    assert card is not None
+    count = DRAW_VALUES[card.kind] + (previous.phase.count if in_stack else 0)
+    if card.kind == "WR+4" and not (in_stack and draft.ruleset.options["nm_wrd4_in_stack"] == "no-reverse"):
+        draft.direction = -draft.direction  # R-NM-WRD4: the direction reverses first
+        # R-NM-2P: with two seats in, it skips the other seat: its own player faces the stack
+        # (nm_2p_wrd4=other: the other seat faces it, as after any draw card).
+        heads_up = len(draft.active_seats) == 2 and draft.ruleset.options["nm_2p_wrd4"] == "self"
+        victim = draft.next_seat(seat, 2 if heads_up else 1)
+    else:
+        victim = draft.next_seat(seat)
+    if in_stack:
+        pass_stack(draft, seat, card, count, victim, "stack")  # R-NM-STACK (R-STACK's mechanics)
+    else:
+        draft.current_player = victim
+        draft.phase = Phase("stack", count, card, seat)
+
+
+def _discard_all(draft: Draft, seat: int, card: Card, previous: GameState) -> None:
+    """R-NM-DA: every other card of the Discard All's colour goes under it."""
+    same = [c for c in draft.hands[seat] if c.color is card.color]
+    if same:
+        draft.discard_under(seat, same)
+        draft.add_event(Event("discard-all", seat, tuple(same), "R-NM-DA", count=len(same)))
+        called = seat in previous.uno_declared
+        if called or draft.ruleset.options["nm_uno_when_handed"] == "exempt":
+            draft.end_exposure((seat,))  # called before it, or exempt (R-NM-UNO)
+    if not draft.hands[seat]:
+        if draft.ruleset.options["nm_end"] == "first-out":
+            draft.end_round(seat, "out")  # R-NM-DA: emptying the hand this way wins
+            return
+        if _go_out(draft, seat):
+            return
+    draft.pass_turn(1, seat)
+
+
+def _handed(draft: Draft, seats: Iterable[int]) -> None:
+    """R-NM-UNO, ``must-call``: a seat handed one card must call UNO, or may be caught."""
+    if draft.ruleset.options["nm_uno_when_handed"] == "must-call":
+        draft.expose_uno(s for s in seats if s not in draft.left)
+
+
+_IN, _OUT, _ENDED = "in", "out", "ended"
+"""What became of a seat drawing cards: still in the hand, knocked out of it
+(R-NM-MERCY), or knocked out and the hand over (one seat left)."""
+
+
+def _take(draft: Draft, seat: int, count: int, reason: str) -> str:
+    """``seat`` draws ``count`` cards one at a time, each checked by the Mercy
+    rule (R-NM-MERCY): a knockout stops the draw. Returns :data:`_IN`,
+    :data:`_OUT` or :data:`_ENDED`."""
+    limit = draft.ruleset.options["mercy_limit"]
+    for _ in range(count):
+        if not draft.draw(seat, 1, reason):
+            break  # both piles are empty (R-NM-RESHUFFLE)
+        if limit and len(draft.hands[seat]) >= limit:
+            return _ENDED if _knock_out(draft, seat) else _OUT
+    return _IN
+
+
+def _knock_out(draft: Draft, seat: int) -> bool:
+    """R-NM-MERCY: ``seat`` is out of the hand; its cards go to the bottom of
+    the discard pile. True when one seat is left, which wins the hand."""
+    hand = draft.hands[seat]
+    color = draft.color
+    draft.set_hands({seat: ()})
+    pile = draft.take_from_discard_pile(len(draft.discard_pile))
+    draft.put_on_discard_pile(hand + pile)
+    draft.color = color  # the top card and its colour stay
+    draft.leave([seat])
+    knocked = draft.extra(_EXTRA_KNOCKED) or ()
+    draft.set_extra(_EXTRA_KNOCKED, (*knocked, seat))
+    limit = draft.ruleset.options["mercy_limit"]
+    draft.add_event(Event("mercy", seat, (), "R-NM-MERCY", count=len(hand), data=(("limit", limit),)))
+    return _one_left(draft)
+
+
+def _go_out(draft: Draft, seat: int) -> bool:
+    """``nm_end=last-standing``: ``seat``, holding no cards, leaves the hand
+    (R-NM-WIN). True when one seat is left and the hand ended."""
+    draft.leave([seat])
+    out = draft.extra(_EXTRA_OUT) or ()
+    draft.set_extra(_EXTRA_OUT, (*out, seat))
+    draft.add_event(Event("out", seat, (), "R-NM-WIN", data=(("place", len(out) + 1),)))
+    return _one_left(draft)
+
+
+def _one_left(draft: Draft) -> bool:
+    """End the hand if at most one seat is still in it: the first seat that
+    went out wins it (``last-standing``), else the last seat standing
+    (R-NM-WIN, R-NM-MERCY). True when the hand ended."""
+    active = draft.active_seats
+    if len(active) > 1:
+        return False
+    out = draft.extra(_EXTRA_OUT) or ()
+    winner = out[0] if out else active[0]
+    draft.end_round(winner, "last-standing")
+    return True
+
+
+def _draw_until_playable(draft: Draft, seat: int) -> None:
+    """R-NM-DRAW: draw one card at a time until a playable one, which must be
+    played at once (phase ``drawn``); the Mercy rule checks every card."""
+    limit = draft.ruleset.options["mercy_limit"]
+    drew = False
+    while True:
+        got = draft.draw(seat, 1, "turn")
+        if not got:
+            break  # both piles are empty
+        drew = True
+        card = got[0]
+        if limit and len(draft.hands[seat]) >= limit:
+            if not _knock_out(draft, seat):
+                draft.pass_turn(1, seat)  # R-NM-MERCY: play passes to the next seat still in
+            return
+        if is_playable(draft, card):
+            draft.stalled = 0
+            draft.phase = Phase("drawn", card=card, secret=True)
+            return
+    if drew:
+        draft.stalled = 0
+        draft.pass_turn(1, seat)
+        return
+    stalled = draft.stalled + 1
+    draft.stalled = stalled
+    if stalled >= len(draft.active_seats):
+        # R-NM-RESHUFFLE: nobody can play or draw: the blocked-round rule (fewest points).
+        value = draft.ruleset.hand_points
+        winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
+        draft.end_round(winner, "blocked")
+    else:
+        draft.pass_turn(1, seat)
+
+
+def _take_stack(draft: Draft, seat: int) -> None:
+    """R-NM-STACK: the seat that cannot or will not stack draws the whole stack
+    and loses the turn (a knockout cancels the rest, R-NM-MERCY)."""
+    if _take(draft, seat, draft.phase.count, "penalty") != _ENDED:
+        draft.pass_turn(1, seat)  # also past a seat knocked out: the next seat still in
+
+
+def _roulette(draft: Draft, seat: int, color: Color | None) -> None:
+    assert color is not None
+    _reveal(draft, seat, color)
+
+
+def _reveal(draft: Draft, victim: int, color: Color | None) -> None:
+    """R-NM-ROULETTE: ``victim`` turns cards up until one of ``color`` (wilds
+    never count) and takes them all; the colour named stands; the turn is lost.
+    A knockout stops the turning (R-NM-MERCY)."""
+    assert color is not None
+    draft.color = color
+    turned: list[Card] = []
+    limit = draft.ruleset.options["mercy_limit"]
+    knocked = False
+    while True:
+        got = draft.draw(victim, 1, "roulette")
+        if not got:
+            break
+        turned += got
+        if limit and len(draft.hands[victim]) >= limit:
+            knocked = True
+            break
+        if got[0].color is color:
+            break
+    draft.add_event(Event("roulette", victim, tuple(turned), "R-NM-ROULETTE", count=len(turned), color=color))
+    if knocked and _knock_out(draft, victim):
+        return
+    draft.pass_turn(1, victim)
+
+
+# -- UNO ----------------------------------------------------------------------------------
+
+
+def _call_uno(draft: Draft, seat: int) -> None:
+    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
+        draft.end_exposure((seat,))
+        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
+    else:  # R-UNO-CALL
+        draft.call_uno(seat)
+        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
+
+
+def _catch(draft: Draft, action: Action) -> None:
+    target = action.target
+    assert target is not None
+    draft.end_exposure((target,))
+    draft.add_event(
+        Event(
+            "caught",
+            target,
+            (),
+            "R-NM-UNO",
+            f"by seat {action.seat}",
+            target=action.seat,
+            count=UNO_PENALTY,
+        )
+    )
+    if _take(draft, target, UNO_PENALTY, "penalty") == _OUT and draft.current_player == target:
+        draft.pass_turn(1, target)  # R-NM-MERCY: the seat to move was knocked out
+
+
+# -- checking and explaining -----------------------------------------------------------------
+
+
+def _check_state(state: GameState) -> None:
+    """The phases and extras of this plugin carry what their handlers need."""
+    for key in (_EXTRA_KNOCKED, _EXTRA_OUT):
+        value = state.extra(key)
+        if value is not None:
+            require(
+                isinstance(value, tuple)
+                and all(isinstance(s, int) and not isinstance(s, bool) and s in state.left for s in value)
+                and len(set(value)) == len(value),
+                f"extras.{key}",
+                "R-NM-MERCY, R-NM-WIN: the seats knocked out or gone out, each a seat that has left the hand",
+            )
+    if state.outcome is not None:
+        return
+    phase = state.phase
+    name = phase.name
+    seat = state.current_player
+    if name == "play":
+        require(
+            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
+        )
+    elif name == "drawn":
+        require(
+            phase.card is not None and phase.card in state.hands[seat] and is_playable(state, phase.card),
+            "phase.card",
+            "R-NM-DRAW: phase 'drawn' names the playable card just drawn, which the seat to move holds",
+        )
+    elif name == "stack":
+        card = phase.card
+        require(
+            card is not None and card.kind in DRAW_VALUES,
+            "phase.card",
+            "R-NM-STACK: a stack is topped by a draw card (+2, +4, WR+4, W+6, W+10)",
+        )
+        assert card is not None
+        require(
+            phase.count >= DRAW_VALUES[card.kind],
+            "phase.count",
+            f"R-NM-STACK: a stack topped by {card} holds at least {DRAW_VALUES[card.kind]} cards",
+        )
+    elif name == "roulette":
+        require(
+            phase.card is not None and phase.card.kind == "WCR",
+            "phase.card",
+            "R-NM-ROULETTE: phase 'roulette' names the Wild Colour Roulette played",
+        )
+    if name != "roulette" and state.color is None:
+        raise StateFormatError(
+            "color: R-TURN-MATCH: the colour to match is unnamed only while a Roulette's victim names it "
+            "(phase 'roulette', R-NM-ROULETTE)",
+            "color",
+        )
+
+
+def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
+    seat = action.seat
+    verb = action.verb
+    phase = state.phase
+    current = state.current_player
+    if verb == "catch":
+        return (
+            "R-NM-UNO",
+            f"seat {action.target} cannot be caught now: only a seat holding one card without having called "
+            "UNO, before the next player's turn action",
+        )
+    if verb == "uno":
+        return (
+            "R-UNO-CALL",
+            "call UNO on your turn holding two cards (or a Discard All that leaves you one), or late, "
+            "before being caught",
+        )
+    if verb in ("challenge", "accept"):
+        return "R-NM-WILD", "no wild may be challenged in No Mercy: every wild may be played at any time"
+    if verb == "pass":
+        return "R-NM-DRAW", "there is no passing: a playable card drawn must be played at once"
+    if verb in _TURN_VERBS and seat != current:
+        return "R-NM-TURN", f"it is seat {current}'s turn, not seat {seat}'s"
+    if phase.name == "roulette":
+        return (
+            "R-NM-ROULETTE",
+            f"hit by a Wild Colour Roulette: name a colour to turn cards up to, e.g. 'color {COLORS[0]}'",
+        )
+    if verb == "color":
+        return "R-NM-ROULETTE", "a colour is named on its own only by the victim of a Wild Colour Roulette"
+    if phase.name == "stack":
+        on = phase.card
+        if verb != "play" or action.card is None:
+            return None
+        if action.card not in state.hands[seat]:
+            return "R-NM-STACK", f"seat {seat} holds no {action.card}"
+        rule = state.ruleset.options["nm_stack_rule"]
+        want = "the same card" if rule == "same-kind" else "a draw card of equal or higher value"
+        return (
+            "R-NM-STACK",
+            f"seat {seat} must answer the stack of {phase.count}: stack {want} than {on} (any colour), or "
+            f"draw {phase.count}",
+        )
+    if verb == "draw":
+        if phase.name == "drawn":
+            return "R-NM-DRAW", f"the card drawn ({phase.card}) is playable and must be played now"
+        return (
+            "R-NM-TURN",
+            "a seat holding a playable card must play one; drawing is for a seat that cannot "
+            "(nm_voluntary_draw=off)",
+        )
+    if verb != "play" or action.card is None:
+        return None
+    card = action.card
+    if card not in state.hands[seat]:
+        return "R-TURN-MATCH", f"seat {seat} holds no {card}"
+    if phase.name == "drawn" and card is not phase.card:
+        return "R-NM-DRAW", f"after drawing until playable, play the card drawn ({phase.card})"
+    if card.color is None:
+        if card.kind == "WCR" and state.ruleset.options["nm_roulette_namer"] == "victim":
+            if action.color is not None:
+                return (
+                    "R-NM-ROULETTE",
+                    "a Wild Colour Roulette's colour is named by the seat it hits: 'play WCR'",
+                )
+        elif action.color is None:
+            return "R-NM-WILD", f"name the colour for {card}, e.g. 'play {card} {COLORS[0]}'"
+    elif action.color is not None:
+        return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
+    if card.kind == "7" and action.target is None:
+        return (
+            "R-NM-SEVEN-O",
+            f"a 7 trades hands with a seat its player chooses, e.g. 'play {card} {state.next_seat(seat)}'",
+        )
+    if action.target is not None and card.kind != "7":
+        return "R-TURN-MATCH", f"{card} takes no target seat"
+    if action.target is not None and (
+        action.target == seat or not 0 <= action.target < state.players or action.target in state.left
+    ):
+        return "R-NM-SEVEN-O", f"seat {seat} cannot trade hands with seat {action.target}"
+    if not is_playable(state, card):
+        return (
+            "R-TURN-MATCH",
+            f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
+        )
+    return None
+
+
+plugin = NoMercyPlugin()
+"""The plugin object the ``unorules`` entry point ``no-mercy`` names."""
