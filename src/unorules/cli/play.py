@@ -456,6 +456,17 @@ def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed
     human.say("bots: " + ", ".join(f"seat {s}: {b.name}" for s, b in enumerate(bots) if s != me))
     deal = state.view(me)
     human.say(Text("you are dealt ").append_text(words.cards(deal.hand)))
+    try:
+        return _rounds(session, state, bots, human, me)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()  # a bot program is stopped
+
+
+def _rounds(session: Session, state: GameState, bots: list[Bot], human: TerminalPlayer, me: int) -> int:
+    """Play the game to its end: the bots and the player at the terminal, every bot shown every view."""
     finished = 0
     try:
         while not state.is_over:
