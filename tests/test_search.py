@@ -231,3 +231,23 @@ def test_show_views_skips_bots_that_do_not_observe() -> None:
     watcher = Watcher()
     show_views(state, {1: watcher, 0: RandomBot(seed=1)})
     assert watcher.seen == [state.view(1)]
+
+
+def test_the_race_drops_only_moves_clearly_behind_and_keeps_the_heuristics() -> None:
+    from unorules.search import RACE_AFTER, _race
+
+    worlds = RACE_AFTER
+    # Candidate 0 is the heuristic's move; 1 leads; 2 is far behind 1 in every world;
+    # 3 is behind on average but within the noise.
+    values = [
+        [0.0, 1.0, -1.0, 0.0],
+        [10.0, 11.0, 9.0, 10.0],
+        [-50.0, -49.0, -51.0, -50.0],
+        [30.0, -20.0, 25.0, -5.0],
+    ]
+    assert _race(values, [0, 1, 2, 3], 0, worlds) == [0, 1, 3]
+    # The heuristic's move stays in even when it is clearly behind.
+    assert _race(values, [0, 1, 2, 3], 2, worlds) == [1, 2, 3]
+    # With every candidate level, none is dropped.
+    level = [[1.0, 2.0, 3.0, 4.0]] * 3
+    assert _race(level, [0, 1, 2], 0, worlds) == [0, 1, 2]

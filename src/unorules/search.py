@@ -197,40 +197,39 @@ class SearchBot:
         stats = self.stats
         teams = view.rules.teams(view.players)
         team = next(t for t in teams if seat in t)
-        totals = [0.0] * len(candidates)
         index = candidates.index(default)
-        diffs: list[list[float]] = [[] for _ in candidates]
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
         worlds = 0
+        spent = 0
         budget = self.playouts
         deadline = None if self.time is None else started + self.time
         policy = HeuristicBot(random.Random(self.rng.getrandbits(64)))
-        while True:
-            if budget is not None and stats_playouts_left(worlds, len(candidates), budget) <= 0:
+        while len(alive) > 1:
+            if budget is not None and worlds >= 2 and spent + len(alive) > budget:
                 break
-            if deadline is not None and worlds and _time.perf_counter() >= deadline:
+            if deadline is not None and worlds >= 2 and _time.perf_counter() >= deadline:
                 break
             t0 = _time.perf_counter()
             world = determinize(view, knowledge, self.rng)
             stats.sampling += _time.perf_counter() - t0
             seed = self.rng.getrandbits(64)
-            values = []
-            for action in candidates:
+            for i in alive:
                 policy.rng.seed(seed)
-                after = carry_out(world, action, deal=False)
+                after = carry_out(world, candidates[i], deal=False)
                 value, actions = playout(after, seat, team, policy, len(world.rounds))
-                values.append(value)
+                values[i].append(value)
                 stats.actions += actions + 1
-            stats.playouts += len(candidates)
+            spent += len(alive)
             worlds += 1
-            base = values[index]
-            for i, value in enumerate(values):
-                totals[i] += value
-                diffs[i].append(value - base)
+            if worlds >= RACE_AFTER:
+                alive = _race(values, alive, index, worlds)
+        stats.playouts += spent
         stats.seconds += _time.perf_counter() - started
-        best = max(range(len(candidates)), key=lambda i: (totals[i], i == index))
+        best = max(alive, key=lambda i: (sum(values[i][-worlds:]), i == index))
         if best == index or worlds < 2:
             return default
-        gain = diffs[best]
+        gain = [a - b for a, b in zip(values[best][-worlds:], values[index][-worlds:], strict=True)]
         mean = sum(gain) / len(gain)
         var = sum((g - mean) ** 2 for g in gain) / (len(gain) - 1)
         if mean > 0 and mean > self.margin * math.sqrt(var / len(gain)):
@@ -238,12 +237,30 @@ class SearchBot:
         return default
 
 
-def stats_playouts_left(worlds: int, candidates: int, budget: int) -> int:
-    """Playouts left of ``budget`` after ``worlds`` worlds of ``candidates`` playouts
-    (at least two worlds are always played)."""
-    if worlds < 2:
-        return 1
-    return budget - worlds * candidates
+RACE_AFTER = 4
+"""Worlds every candidate is played in before the race drops any (see :func:`_race`)."""
+
+RACE_Z = 2.0
+"""How many standard errors behind the leader a candidate must be to be dropped."""
+
+
+def _race(values: list[list[float]], alive: list[int], default: int, worlds: int) -> list[int]:
+    """The candidates still worth playing out: the heuristic's move, and every
+    other whose paired gap to the leader (over the ``worlds`` every candidate
+    still alive was played in) is within :data:`RACE_Z` standard errors."""
+    recent = {i: values[i][-worlds:] for i in alive}
+    leader = max(alive, key=lambda i: sum(recent[i]))
+    kept = []
+    for i in alive:
+        if i in (leader, default):
+            kept.append(i)
+            continue
+        gaps = [a - b for a, b in zip(recent[leader], recent[i], strict=True)]
+        mean = sum(gaps) / worlds
+        var = sum((g - mean) ** 2 for g in gaps) / (worlds - 1)
+        if mean <= RACE_Z * math.sqrt(var / worlds):
+            kept.append(i)
+    return kept
 
 
 def _new_game(view: SeatView) -> bool:
