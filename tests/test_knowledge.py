@@ -326,3 +326,41 @@ def test_knowledge_copies_are_independent() -> None:
     copy.update(state.view(0))
     assert copy.known(0) == knowledge.known(0)
     assert unorules.__version__  # the package is whole
+
+
+class _Tally(unorules.Plugin):
+    """Counts the actions of a round in private data (a test plugin)."""
+
+    name = "tally"
+    api_version = 2
+    extras = (unorules.ExtraSpec("tally.n", "the actions played, kept from every seat"),)
+
+    def __init__(self, resample: bool) -> None:
+        self.resample = resample
+
+    @unorules.hookimpl
+    def after_action(self, draft: unorules.Draft, action: Action, before: GameState) -> None:
+        draft.set_extra("tally.n", (before.extra("tally.n") or 0) + 1)
+
+    @unorules.hookimpl
+    def resample_extras(self, state: GameState, view: unorules.SeatView, rng: unorules.Rng) -> Any:
+        if not self.resample:
+            return None
+        return (("tally.n", 1000 + rng.randbelow(10)),)
+
+
+@pytest.mark.parametrize("resample", [True, False])
+def test_the_resample_extras_hook_fills_in_private_data_a_view_hides(resample: bool) -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[_Tally(resample)])
+    state = rules.new_game(players=3, seed=3)
+    rng = random.Random(3)
+    for _ in range(5):
+        state = state.apply(_choose(state, rng))
+    assert state.extra("tally.n") == 5
+    view = state.view(1)
+    world = determinize(view, None, random.Random(2))
+    assert world.view(1) == view
+    if resample:
+        assert world.extra("tally.n") in range(1000, 1010)
+    else:
+        assert world.extra("tally.n") is None  # never copied from the true state
