@@ -13,7 +13,10 @@ The installs are skipped when nothing they depend on changed since the last
 set-up (a stamp in ``.venv`` holds a hash of every ``pyproject.toml`` and of
 ``requirements-dev.txt``); ``python3 dev.py setup --force`` reinstalls.
 
-Arguments after ``test`` (or ``test --quick``) are passed on to pytest.
+Arguments after ``test`` (or ``test --quick``) are passed on to pytest. When they
+name test files or folders (``python3 dev.py test --quick tests/test_json.py``,
+``tests/x.py::test_y``), only pytest runs, on them: lint, types, docs and
+packaging are the whole-suite run's.
 """
 
 from __future__ import annotations
@@ -249,7 +252,7 @@ VERSION_TESTS = [
     "2",
     "-p",
     "no:cacheprovider",
-    "tests/test_compiled_hooks.py",
+    "tests/test_hook_calls.py",
     "tests/test_canonical.py",
     "tests/test_plugin_api.py",
     "tests/test_plugin_loading.py",
@@ -265,15 +268,34 @@ the core supports: the hook layer, rule-set building and plugin loading, picklin
 errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
 
 
-def test(argv: list[str]) -> int:
+def named_paths(pytest_args: Sequence[str]) -> list[str]:
+    """The test files and folders among pytest's arguments: an argument that is
+    not an option and names an existing path (``tests/test_json.py``, a folder,
+    ``tests/test_json.py::test_x``), relative to this folder or absolute."""
+    return [a for a in pytest_args if not a.startswith("-") and (ROOT / a.split("::")[0]).exists()]
+
+
+def selected_steps(argv: Sequence[str]) -> list[Step]:
+    """The steps ``dev.py test ARGV`` runs: all of them, the quick tier with
+    ``--quick``, and only pytest when the arguments name test files or folders."""
     quick = "--quick" in argv
     pytest_args = [a for a in argv if a != "--quick"]
+    chosen = [s for s in steps(pytest_args, quick) if s.quick or not quick]
+    if named_paths(pytest_args):
+        chosen = [s for s in chosen if s.name == "pytest"]
+    return chosen
+
+
+def test(argv: list[str]) -> int:
+    quick = "--quick" in argv
     setup(dev=True)
     started = time.monotonic()
     failed = []
-    for step in steps(pytest_args, quick):
-        if quick and not step.quick:
-            continue
+    chosen = selected_steps(argv)
+    named = len(chosen) == 1 and chosen[0].name == "pytest"
+    if named:
+        say("test files named: only pytest runs, on them (lint, types and docs are the whole-suite run's)")
+    for step in chosen:
         code = step.run()
         if code == 5 and step.name == "pytest":
             print("pytest collected no tests: that is a failure here", flush=True)
@@ -283,8 +305,9 @@ def test(argv: list[str]) -> int:
     if failed:
         say(f"FAILED steps: {', '.join(failed)} ({took})" + (" (CI)" if os.environ.get("CI") else ""))
         return 1
-    tier = "quick tier" if quick else "all checks"
-    say(f"{tier} passed in {took}" + ("" if quick else f"; the docs are in {DOCS_OUT.relative_to(ROOT)}/"))
+    tier = "the named tests" if named else "quick tier" if quick else "all checks"
+    docs = "" if quick or named else f"; the docs are in {DOCS_OUT.relative_to(ROOT)}/"
+    say(f"{tier} passed in {took}{docs}")
     return 0
 
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m nox                       # both sessions (each ~ the suite's time)
     .venv/bin/python -m nox -s "deps(bounds='lowest')"     # one of them
-    .venv/bin/python -m nox -s "deps(bounds='newest')" -- tests/test_compiled_hooks.py   # pytest arguments
+    .venv/bin/python -m nox -s "deps(bounds='newest')" -- tests/test_hook_calls.py   # pytest arguments
 
 Each session is a fresh virtual environment with the core, every plugin and
 example (editable), the tools locked by ``.ci/tools-constraints.txt`` (the

@@ -16,7 +16,7 @@ its ratio to classic:
 * ``--jump-in``: classic, classic + jump-in, and classic + jump-in with parts
   of jump-in replaced by stubs before its rule set is built: without its
   ``legal_actions`` (no jump-ins are listed; the window is still tracked),
-  with its direct finishers doing nothing (no window, so no jump-ins), and
+  with its ``after_action`` doing nothing (no window, so no jump-ins), and
   both. Each variant is a rule set of its own (``Ruleset(plugins, {})``:
   ``Ruleset.from_names`` would hand back the rule set it already built for
   the same names).
@@ -38,14 +38,14 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import unorules_jump_in
 from run import MODES, all_plugins_ruleset, options_for, shipped_plugins
 
-from unorules import Action, GameState, Ruleset, RulesetError, load_plugin
+from unorules import Action, Draft, GameState, Ruleset, RulesetError, hookimpl, load_plugin
 
 
 def per_action(rules: Ruleset, actions: int) -> float:
@@ -85,7 +85,7 @@ def leave_one_out() -> dict[str, Ruleset]:
 @contextmanager
 def patched(cls: type, **attributes: Any) -> Iterator[None]:
     """``cls`` with ``attributes`` replaced while a rule set is built."""
-    saved = {name: cls.__dict__[name] for name in attributes}
+    saved = {name: vars(cls)[name] for name in attributes}
     for name, value in attributes.items():
         setattr(cls, name, value)
     try:
@@ -95,16 +95,14 @@ def patched(cls: type, **attributes: Any) -> Iterator[None]:
             setattr(cls, name, value)
 
 
+@hookimpl
 def _lists_nothing(self: object, state: GameState) -> tuple[Action, ...]:
-    return ()  # not a hook implementation: the rule set does not ask it
+    return ()  # no jump-in is listed
 
 
-def _finishes_nothing(state: GameState, action: Action, fields: dict[str, Any]) -> bool:
-    return True
-
-
-def _no_finishers(self: object, ruleset: Ruleset) -> Mapping[str, Callable[..., bool]]:
-    return dict.fromkeys(("play", "draw", "pass", "accept", "challenge"), _finishes_nothing)
+@hookimpl(trylast=True)
+def _watches_nothing(self: object, draft: Draft, action: Action, before: GameState) -> None:
+    return None  # no window is opened or closed
 
 
 def jump_in_parts() -> dict[str, Ruleset]:
@@ -117,9 +115,9 @@ def jump_in_parts() -> dict[str, Ruleset]:
     sets = {"classic": Ruleset([load_plugin("classic")], {}), "classic + jump-in": build()}
     with patched(plugin, legal_actions=_lists_nothing):
         sets["... without its legal_actions"] = build()
-    with patched(plugin, direct_finishers=_no_finishers):
-        sets["... its finishers doing nothing"] = build()
-    with patched(plugin, legal_actions=_lists_nothing, direct_finishers=_no_finishers):
+    with patched(plugin, after_action=_watches_nothing):
+        sets["... its after_action doing nothing"] = build()
+    with patched(plugin, legal_actions=_lists_nothing, after_action=_watches_nothing):
         sets["... both"] = build()
     return sets
 

@@ -3,12 +3,15 @@
 The variant, "long skip", makes a Skip skip more than one player (``skip_count``
 players, two by default). It shows the shape of every plugin:
 
-* ``name``, ``requires`` (it builds on ``classic``), ``options`` checked when
-  the rule set is built, ``rules`` (the rule ids it implements: a house rule
-  of our own here, ``H-LONG-SKIP``);
-* an ``on_play`` hook that overrides classic's effect for its card only and
-  steps aside (returns ``None``) for everything else: the plugin is
-  registered after ``classic``, so pluggy asks it first;
+* ``name``, ``api_version = 2`` (the plugin API it is written against),
+  ``requires`` (it builds on ``classic``), ``options`` checked when the rule
+  set is built, ``rules`` (the rule ids it implements: a house rule of our
+  own here, ``H-LONG-SKIP``); the first line of its docstring is the summary
+  ``unorules rules`` lists;
+* an ``on_play`` hook that overrides classic's effect for its card only,
+  writing the next state through the draft it is given and returning
+  ``True``, and steps aside (returns ``None``) for everything else: the
+  plugin is registered after ``classic``, so pluggy asks it first;
 * a ``check_game`` hook that refuses a table too small for the rule when a
   game is created, never in the middle of one.
 
@@ -21,7 +24,7 @@ from __future__ import annotations
 import sys
 
 import unorules
-from unorules import Action, GameState, Option, Plugin, Ruleset, RulesetError, hookimpl, positive_int
+from unorules import Action, Draft, GameState, Option, Plugin, Ruleset, RulesetError, hookimpl, positive_int
 from unorules.bots import HeuristicBot, play_game
 from unorules.testing import arrange_deck
 
@@ -30,7 +33,7 @@ class LongSkip(Plugin):
     """A Skip skips ``skip_count`` players instead of one (house rule H-LONG-SKIP)."""
 
     name = "long-skip"
-    summary = "A Skip skips several players"
+    api_version = 2
     requires = ("classic",)
     rules = ("H-LONG-SKIP",)
     options = (
@@ -47,12 +50,13 @@ class LongSkip(Plugin):
             )
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
-        if card is None or card.kind != "S" or not state.hands[action.seat]:
+        if card is None or card.kind != "S" or not draft.hands[action.seat]:
             return None  # not ours (or the round is ending): classic decides
         # H-LONG-SKIP: pass over skip_count players; the next one plays.
-        return state.pass_turn(1 + state.ruleset.options["skip_count"], action.seat)
+        draft.pass_turn(1 + draft.ruleset.options["skip_count"], action.seat)
+        return True
 
 
 def main() -> int:

@@ -32,6 +32,7 @@ class LastCardShown(Plugin):
     """A seat down to one card shows it to everyone (house rule H-LAST-SHOWN)."""
 
     name = "last-card-shown"
+    api_version = 2
     requires = ("classic",)
     rules = ("H-LAST-SHOWN",)
 

@@ -32,23 +32,40 @@ def test_shares_leave_one_out(shares, capsys: pytest.CaptureFixture[str]) -> Non
     assert out.splitlines()[1].startswith("classic ")
 
 
+def _jump_in_impl(rules: unorules.Ruleset, hook: str) -> object:
+    """The function jump-in implements ``hook`` with in ``rules``."""
+    (impl,) = [i for i in getattr(rules.hook, hook).get_hookimpls() if i.plugin_name == "jump-in"]
+    return getattr(impl.function, "__func__", impl.function)
+
+
 def test_shares_jump_in_parts_restore_the_plugin(shares, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     plugin = unorules_jump_in.JumpInPlugin
-    before = (plugin.__dict__["legal_actions"], plugin.__dict__["direct_finishers"])
+    before = (plugin.__dict__["legal_actions"], plugin.__dict__["after_action"])
     sets = shares.jump_in_parts()
-    assert (plugin.__dict__["legal_actions"], plugin.__dict__["direct_finishers"]) == before
+    assert (plugin.__dict__["legal_actions"], plugin.__dict__["after_action"]) == before
     # Each variant is a rule set of its own, and the stubs took effect in it.
     assert len({id(rules) for rules in sets.values()}) == len(sets)
-    assert sets["classic + jump-in"].direct_finishers("play")
-    # Without jump-in's legal_actions, classic's is the single implementation left.
-    assert sets["... without its legal_actions"]._legal_single is not None
-    assert sets["classic + jump-in"]._legal_single is None
-    for name, opens in (("classic + jump-in", True), ("... its finishers doing nothing", False)):
+    stubs = {
+        "classic + jump-in": (False, False),
+        "... without its legal_actions": (True, False),
+        "... its after_action doing nothing": (False, True),
+        "... both": (True, True),
+    }
+    for name, (lists_nothing, watches_nothing) in stubs.items():
+        assert (_jump_in_impl(sets[name], "legal_actions") is shares._lists_nothing) is lists_nothing, name
+        assert (_jump_in_impl(sets[name], "after_action") is shares._watches_nothing) is watches_nothing, name
+    assert "jump-in" not in sets["classic"].names
+    # The window is tracked by after_action: open after a play unless it is stubbed out.
+    for name, opens in (
+        ("classic + jump-in", True),
+        ("... without its legal_actions", True),
+        ("... its after_action doing nothing", False),
+    ):
         state = sets[name].new_game(4, seed=1)
         while not any(a.verb == "play" for a in state.legal_actions()):
             state = state.apply(state.legal_actions()[0])
         state = state.apply(next(a for a in state.legal_actions() if a.verb == "play"))
-        assert (unorules_jump_in.window(state) is not None) is opens
+        assert (unorules_jump_in.window(state) is not None) is opens, name
     assert shares.main(["--jump-in", "--actions", "300", "--reps", "1"]) == 0
     assert "... both" in capsys.readouterr().out
 

@@ -62,17 +62,21 @@ def test_every_permutation_builds_an_equal_rule_set_and_plays_the_same_game(
 def test_names_are_in_topological_order_with_ties_by_name() -> None:
     class Base(Plugin):
         name = "zz-base"
+        api_version = 2
         requires = ("classic",)
 
     class Needs(Plugin):
         name = "aa-needs"
+        api_version = 2
         requires = ("zz-base",)
 
     class Free(Plugin):
         name = "mm-free"
+        api_version = 2
 
     class Late(Plugin):
         name = "bb-late"
+        api_version = 2
         requires = ("aa-needs", "mm-free")
 
     classic = installed_plugins()["classic"]
@@ -83,10 +87,12 @@ def test_names_are_in_topological_order_with_ties_by_name() -> None:
 def test_a_requirement_cycle_is_refused_naming_a_plugin() -> None:
     class A(Plugin):
         name = "a"
+        api_version = 2
         requires = ("b",)
 
     class B(Plugin):
         name = "b"
+        api_version = 2
         requires = ("a",)
 
     with pytest.raises(RulesetError, match="cycle through 'a'"):
@@ -192,6 +198,7 @@ def test_a_value_without_a_spec_text_is_reported() -> None:
 
     class Odd(Plugin):
         name = "odd"
+        api_version = 2
         requires = ("classic",)
         options = (Option("label", "a", "free text"),)
 

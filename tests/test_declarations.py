@@ -1,11 +1,11 @@
-"""What plugins declare (verbs, out-of-turn verbs, phases, public extras, the phases
-and verbs their hooks serve) matches what they do.
+"""What plugins declare (verbs and who may use them, phases, extras, events)
+matches what they do.
 
 Random seeded games over every shipped plugin (and large combinations) check
-that every phase a state is in, every verb a legal action uses and every
-out-of-turn action is declared by some plugin of the rule set: the RL action
-space, the observation's phase one-hot, state validation and the views are
-all built from these declarations.
+that every phase a state is in, every verb a legal action uses, every
+out-of-turn action, every extras key and every event kind is declared by some
+plugin of the rule set: the RL action space, the observation's phase one-hot,
+state validation and the views are all built from these declarations.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import random
 import pytest
 
 import unorules
-from unorules import PhaseSpec, Plugin, Ruleset, RulesetError
+from unorules import PhaseSpec, Plugin, Ruleset, RulesetError, TestHints, hookimpl
+from unorules.plugin import DECLARATIONS, VERSION_1_DECLARATIONS
 
 HOUSE = ["classic", "stacking", "seven-o", "jump-in", "swap-hands", "custom-wilds", "blank-cards"]
 COMBINATIONS = [
@@ -39,16 +40,11 @@ def _play(rules: Ruleset, players: int, seed: int, steps: int = 1500) -> None:
             assert action.verb in rules.verbs, f"verb of {action} is declared by no plugin"
             if action.seat != state.current_player:
                 assert action.verb in rules.out_of_turn_verbs, f"{action} is out of turn but not declared so"
+        for key, _ in state.extras:
+            assert key in rules.extras, f"extras key {key!r} is declared by no plugin"
+        for event in state.events:
+            assert event.kind in rules.events, f"event kind {event.kind!r} is declared by no plugin"
         action = rng.choice(state.legal_actions())
-        for plugin in rules.plugins:
-            # legal_phases and apply_verbs: outside them a plugin lists and does nothing.
-            phases = rules._legal_phases[plugin.name]  # as declared for these options
-            if phases is not None and state.phase.name not in phases:
-                assert not plugin.legal_actions(state), f"{plugin.name} lists actions in {state.phase.name!r}"
-            verbs = rules._apply_verbs[plugin.name]
-            if verbs is not None and action.verb not in verbs:
-                handed = state.replace(last_action=action, events=())
-                assert plugin.apply_action(handed, action) is None, f"{plugin.name} applied {action}"
         state = state.apply(action)
 
 
@@ -72,12 +68,14 @@ def test_ruleset_gathers_declarations() -> None:
 
 class _Twice(Plugin):
     name = "declares-drawn"
+    api_version = 2
     requires = ("classic",)
     phases = (PhaseSpec("drawn"),)
 
 
 class _NotASpec(Plugin):
     name = "declares-a-string"
+    api_version = 2
     requires = ("classic",)
     phases = ("mine",)  # type: ignore[assignment]
 
@@ -94,10 +92,18 @@ def test_a_phase_is_declared_with_phasespec() -> None:
 
 def test_plugin_defaults() -> None:
     plugin = Plugin()
-    assert plugin.api_version == unorules.PLUGIN_API_VERSION
-    assert (plugin.verbs, plugin.phases, plugin.public_extras, plugin.play_kinds) == ((), (), (), None)
-    assert (plugin.legal_phases, plugin.apply_verbs) == (None, None)
-    assert tuple(plugin.set_aside_cards(Ruleset.from_names(["classic"]).new_game(2, seed=1))) == ()
+    assert (plugin.name, plugin.rules, plugin.requires, plugin.conflicts) == ("", (), (), {})
+    assert (plugin.options, plugin.verbs, plugin.phases, plugin.events, plugin.extras) == ((), {}, (), (), ())
+    assert plugin.hookspecs is None
+    assert plugin.testing == TestHints()
+    # A plugin says which version it is written against: one that does not is
+    # taken for a version 1 plugin (and refused, see test_plugin_api_v2.py).
+    assert plugin.api_version == 1 < unorules.PLUGIN_API_VERSION == 2
+    # The base class declares exactly the twelve declarations, and none of version 1.
+    public = {name for name in vars(Plugin) if not name.startswith("_")}
+    assert public == set(DECLARATIONS)
+    assert len(DECLARATIONS) == 12
+    assert not any(hasattr(plugin, name) for name in VERSION_1_DECLARATIONS)
 
 
 def test_teams_come_from_the_plugin_that_groups_seats() -> None:
@@ -107,8 +113,10 @@ def test_teams_come_from_the_plugin_that_groups_seats() -> None:
 
 class _BadTeams(Plugin):
     name = "bad-teams"
+    api_version = 2
     requires = ("classic",)
 
+    @hookimpl
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         return ((0, 1),)
 

@@ -12,6 +12,7 @@ import numbers
 import pickle
 import subprocess
 import sys
+from collections.abc import Generator
 from typing import Any
 
 import attrs
@@ -111,6 +112,7 @@ def test_a_rule_set_of_plugin_objects_pickles_with_its_plugins() -> None:
 
     class Unlisted(unorules.Plugin):
         name = "unlisted-for-pickle"
+        api_version = 2
 
     rules = Ruleset.from_names([], plugins=[classic, Unlisted()])
     state = rules.new_game(players=3, seed=1)
@@ -231,16 +233,17 @@ def _classic_state() -> GameState:
     return Ruleset.from_names(["classic"], options={"target_score": 30}).new_game(players=4, seed=2)
 
 
-def test_seats_to_act_is_the_seat_to_move_then_out_of_turn_seats_in_turn_order() -> None:
+def test_seats_to_act_is_the_out_of_turn_seats_in_turn_order_then_the_seat_to_move() -> None:
     base = rearranged(_classic_state(), hands={1: "R5 G7"}, top="R1")
     state = base.replace(current_player=1, phase=PLAY).apply("1: play R5")
-    # Seat 1 did not call UNO: every other seat may catch it; seat 2 moves.
+    # Seat 1 did not call UNO: every other seat may catch it (and seat 1 call
+    # late); seat 2 moves, last, since its action closes the window.
     assert state.current_player == 2
-    assert state.seats_to_act() == (2, 3, 0, 1)
+    assert state.seats_to_act() == (3, 0, 1, 2)
     assert set(state.seats_to_act()) == {a.seat for a in state.legal_actions()}
     backwards = base.replace(current_player=1, phase=PLAY, direction=-1).apply("1: play R5")
     assert backwards.current_player == 0
-    assert backwards.seats_to_act() == (0, 3, 2, 1)
+    assert backwards.seats_to_act() == (3, 2, 1, 0)
 
 
 def test_seats_to_act_is_the_seat_to_move_alone_usually_and_empty_at_the_end() -> None:
@@ -375,14 +378,16 @@ class _Stash(unorules.Plugin):
     """Keeps the draw pile's next card in plugin data (not declared public)."""
 
     name = "stash-for-test"
+    api_version = 2
     requires = ("classic",)
+    extras = (unorules.ExtraSpec("next-card", "the draw pile's next card"),)
 
     @unorules.hookimpl(wrapper=True)
-    def apply_action(self, state: GameState, action: Action) -> Any:
-        new = yield
-        if new is not None and new.draw_pile:
-            new = new.with_extra("next-card", new.draw_pile[0])
-        return new
+    def apply_action(self, draft: unorules.Draft) -> Generator[None, Any, Any]:
+        done = yield
+        if draft.draw_pile:
+            draft.set_extra("next-card", draft.draw_pile[0])
+        return done
 
 
 def test_private_plugin_data_stays_out_of_views() -> None:
@@ -492,12 +497,14 @@ class _Chatty(unorules.Plugin):
     """Emits an event kind it does not declare."""
 
     name = "chatty-for-test"
+    api_version = 2
     requires = ("classic",)
 
     @unorules.hookimpl(wrapper=True)
-    def apply_action(self, state: GameState, action: Action) -> Any:
-        new = yield
-        return None if new is None else new.add_events(Event("gossip", action.seat))
+    def apply_action(self, draft: unorules.Draft, action: Action) -> Generator[None, Any, Any]:
+        done = yield
+        draft.add_event(Event("gossip", action.seat))
+        return done
 
 
 def test_an_undeclared_event_kind_or_field_is_caught() -> None:
@@ -523,6 +530,7 @@ def test_event_specs_name_real_fields_and_two_plugins_cannot_claim_one_kind() ->
 
     class Other(unorules.Plugin):
         name = "other-for-test"
+        api_version = 2
         events = (EventSpec("stack", "something else"),)
 
     with pytest.raises(unorules.RulesetError, match="both declare event kind 'stack'"):

@@ -148,6 +148,7 @@ class Targeted(Plugin):
     """A test house rule: a 7 names a target seat (its effect is classic's: none)."""
 
     name = "test-targeted-sevens"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
@@ -377,7 +378,7 @@ def test_json_with_an_unknown_plugin_lists_the_installed_ones() -> None:
     _bad(data, "ruleset")
 
 
-WRONG_VALUES = (None, 7, -1, 1.5, True, "text", [], [None], ["R1"], [[1]], {}, {"a": [1]})
+WRONG_VALUES: tuple[Any, ...] = (None, 7, -1, 1.5, True, "text", [], [None], ["R1"], [[1]], {}, {"a": [1]})
 
 
 def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
@@ -548,32 +549,38 @@ class Quiet(Plugin):
     """A test plugin that conflicts with classic."""
 
     name = "test-quiet"
+    api_version = 2
     conflicts = {"classic": "test-quiet replaces every classic rule"}  # noqa: RUF012
 
 
 class NeedsMissing(Plugin):
     name = "test-needs"
+    api_version = 2
     requires = ("classic", "test-absent")
 
 
 class CycleA(Plugin):
     name = "test-cycle-a"
+    api_version = 2
     requires = ("test-cycle-b",)
 
 
 class CycleB(Plugin):
     name = "test-cycle-b"
+    api_version = 2
     requires = ("test-cycle-a",)
 
 
 class SameOption(Plugin):
     name = "test-same-option"
+    api_version = 2
     requires = ("classic",)
     options = (Option("uno_penalty", 2),)
 
 
 class UnknownHook(Plugin):
     name = "test-unknown-hook"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl

@@ -1,31 +1,80 @@
-"""The build-time and end-of-round hooks, each shown by a tiny plugin in a game.
+"""Every hook of ``unorules.hookspecs``, each shown by a tiny plugin in a game.
 
-The per-action hooks are exercised by every plugin's scenario tests; these
-are the hooks a plugin implements more rarely (deck_cards, hand_size,
-check_ruleset, check_game, score_round, on_round_end, game_outcome), so the
-contract written in ``unorules/hookspecs.py`` is checked here directly.
+One test per hook, named ``test_hook_<hook>_...`` (``test_plugin_api_v2.py``
+fails when a hook has none): the contract written in ``unorules/hookspecs.py``
+is checked here directly, with plugin API version 2 (hooks that change a game
+write the draft they are given; those that only read get a frozen state).
+Every plugin here records that its hook was called, so that no test passes
+without the hook at work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import pytest
 
 import unorules
-from unorules import Card, GameState, Outcome, Plugin, RoundResult, Ruleset, RulesetError, hookimpl
+from unorules import (
+    Action,
+    Card,
+    Draft,
+    Event,
+    EventSpec,
+    ExtraSpec,
+    GameState,
+    IllegalActionError,
+    Outcome,
+    Plugin,
+    Rng,
+    RoundResult,
+    Ruleset,
+    RulesetError,
+    StateFormatError,
+    hookimpl,
+)
 from unorules.testing import arrange_deck
 
+unorules.register_verb("contract_knock", doc="a test plugin's verb: knock on the table, pass the turn")
 
-class OneCardHands(Plugin):
+R0, R1, R7 = Card.parse("R0"), Card.parse("R1"), Card.parse("R7")
+
+
+class V2(Plugin):
+    """The base of this module's plugins: version 2, on classic, logging its hooks' calls."""
+
+    name = "v2-base"
+    api_version = 2
+    requires = ("classic",)
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+
+class OneCardHands(V2):
     """Deals one card each (hand_size), so a round ends with a single play."""
 
     name = "one-card"
-    requires = ("classic",)
 
     @hookimpl
     def hand_size(self, ruleset: Ruleset) -> int:
+        self.calls.append(("hand_size", ruleset))
         return 1
+
+
+class TwoCardHands(V2):
+    name = "two-card"
+
+    @hookimpl
+    def hand_size(self) -> int:
+        return 2
+
+
+def _two_card_game(*plugins: object, hands: list[str], starter: str, draw: str = "") -> GameState:
+    """A 3-seat game of two-card hands dealt by seat 2, so that seat 0 plays first."""
+    rules = Ruleset.from_names(["classic"], plugins=[TwoCardHands(), *plugins])
+    return rules.new_game(players=3, deck=arrange_deck(hands, starter, draw, dealer=2, hand_size=2), dealer=2)
 
 
 def _one_play_round(*plugins: object, options: dict[str, object] | None = None) -> GameState:
@@ -36,69 +85,436 @@ def _one_play_round(*plugins: object, options: dict[str, object] | None = None) 
     return state.apply("0: play R5")
 
 
-def test_hand_size_sets_the_cards_dealt() -> None:
-    rules = Ruleset.from_names(["classic"], plugins=[OneCardHands()])
-    state = rules.new_game(players=4, seed=1)
-    assert rules.hand_size == 1
-    assert [len(h) for h in state.hands] == [1, 1, 1, 1]
+# -- building a rule set -----------------------------------------------------------------------
 
 
-def test_deck_cards_adds_cards_to_the_deck() -> None:
-    class ExtraWilds(Plugin):
+def test_hook_deck_cards_adds_cards_to_the_deck() -> None:
+    class ExtraWilds(V2):
         name = "extra-wilds"
-        requires = ("classic",)
 
         @hookimpl
         def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+            self.calls.append(("deck_cards",))
             return [Card.parse("W")] * 2
 
     plain = Ruleset.from_names(["classic"])
-    more = Ruleset.from_names(["classic"], plugins=[ExtraWilds()])
+    plugin = ExtraWilds()
+    more = Ruleset.from_names(["classic"], plugins=[plugin])
+    assert plugin.calls == [("deck_cards",)]  # once, when the rule set is built
     assert len(more.deck) == len(plain.deck) + 2
     assert more.deck.count(Card.parse("W")) == plain.deck.count(Card.parse("W")) + 2
+    assert more.deck[: len(plain.deck)] == plain.deck  # in registration order: classic's first
+    more.new_game(players=2, seed=1)
+    assert plugin.calls == [("deck_cards",)]
 
 
-def test_check_ruleset_refuses_a_combination_when_the_rule_set_is_built() -> None:
-    class NeedsChallenge(Plugin):
+def test_hook_card_points_prices_every_card_of_the_deck_once() -> None:
+    class DearZeros(V2):
+        name = "dear-zeros"
+
+        @hookimpl
+        def card_points(self, card: Card) -> int | None:
+            self.calls.append((card,))
+            return 100 if card.kind == "0" else None  # the others: classic's
+
+    plugin = DearZeros()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    assert sorted(plugin.calls, key=str) == sorted(((c,) for c in set(rules.deck)), key=str)
+    assert rules.card_points(R0) == 100
+    assert rules.card_points(R7) == 7
+    assert rules.hand_points([R0, R7]) == 107
+    swap_hands = next(c for c in Ruleset.from_names(["classic", "swap-hands"]).deck if c not in rules.deck)
+    with pytest.raises(ValueError, match="not in this rule set's deck"):
+        rules.card_points(swap_hands)
+
+    class Unpriced(Plugin):
+        name = "unpriced"
+        api_version = 2
+
+        @hookimpl
+        def deck_cards(self) -> Iterable[Card]:
+            return [R1]
+
+    with pytest.raises(RulesetError, match="no plugin says how many points R1 is worth"):
+        Ruleset.from_names([], plugins=[Unpriced()])
+
+
+def test_hook_card_needs_target_makes_a_card_name_a_seat() -> None:
+    class AimedSevens(V2):
+        name = "aimed-sevens"
+
+        @hookimpl
+        def card_needs_target(self, card: Card) -> bool | None:
+            self.calls.append((card,))
+            return True if card.kind == "7" else None
+
+    plugin = AimedSevens()
+    state = _two_card_game(plugin, hands=["R7 R1", "G2 G3", "B4 B5"], starter="R9")
+    rules = state.ruleset
+    assert plugin.calls
+    assert rules.needs_target(R7)
+    assert not rules.needs_target(R1)
+    plays = [a for a in state.legal_actions() if a.verb == "play"]
+    assert {(a.card, a.target) for a in plays} == {(R7, 1), (R7, 2), (R1, None)}
+
+
+def test_hook_hand_size_sets_the_cards_dealt() -> None:
+    plugin = OneCardHands()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    state = rules.new_game(players=4, seed=1)
+    assert plugin.calls == [("hand_size", rules)]
+    assert rules.hand_size == 1
+    assert [len(h) for h in state.hands] == [1, 1, 1, 1]
+    assert Ruleset.from_names(["classic"]).hand_size == 7
+
+
+def test_hook_check_ruleset_refuses_a_combination_when_the_rule_set_is_built() -> None:
+    class NeedsChallenge(V2):
         name = "needs-challenge"
-        requires = ("classic",)
 
         @hookimpl
         def check_ruleset(self, ruleset: Ruleset) -> None:
+            self.calls.append((ruleset.options["challenge"],))
             if not ruleset.options["challenge"]:
                 raise RulesetError("needs-challenge cannot work with challenge=off")
 
-    Ruleset.from_names(["classic"], plugins=[NeedsChallenge()])
+    plugin = NeedsChallenge()
+    Ruleset.from_names(["classic"], plugins=[plugin])
     with pytest.raises(RulesetError, match="challenge=off"):
-        Ruleset.from_names(["classic"], options={"challenge": "off"}, plugins=[NeedsChallenge()])
+        Ruleset.from_names(["classic"], options={"challenge": "off"}, plugins=[plugin])
+    assert plugin.calls == [(True,), (False,)]
 
 
-def test_check_game_refuses_a_player_count_when_a_game_is_created() -> None:
-    class ThreeOrMore(Plugin):
+def test_hook_check_game_refuses_a_player_count_when_a_game_is_created() -> None:
+    class ThreeOrMore(V2):
         name = "three-or-more"
-        requires = ("classic",)
 
         @hookimpl
         def check_game(self, ruleset: Ruleset, players: int) -> None:
+            self.calls.append((players,))
             if players < 3:
                 raise RulesetError(f"three-or-more needs 3 players or more, not {players}")
 
-    rules = Ruleset.from_names(["classic"], plugins=[ThreeOrMore()])
+    plugin = ThreeOrMore()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
     assert rules.new_game(players=3, seed=1).players == 3
     with pytest.raises(RulesetError, match="not 2"):
         rules.new_game(players=2, seed=1)
+    assert plugin.calls == [(3,), (2,)]
 
 
-def test_score_round_gives_the_points_of_the_round() -> None:
-    class TenForTheWinner(Plugin):
-        name = "ten-for-the-winner"
-        requires = ("classic",)
+def test_hook_teams_groups_the_seats() -> None:
+    class Neighbours(V2):
+        name = "neighbours"
 
         @hookimpl
-        def score_round(self, state: GameState, result: RoundResult) -> Sequence[int]:
-            return [10 if seat == result.winner else 0 for seat in range(state.players)]
+        def teams(self, players: int) -> Sequence[Sequence[int]] | None:
+            self.calls.append((players,))
+            if players % 2:
+                return None
+            return [[seat, seat + 1] for seat in range(0, players, 2)]
 
-    after = _one_play_round(TenForTheWinner())
+    plugin = Neighbours()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    assert rules.teams(4) == ((0, 1), (2, 3))
+    assert rules.teams(3) == ((0,), (1,), (2,))  # None: every seat alone
+    assert plugin.calls == [(4,), (3,)]
+    assert Ruleset.from_names(["classic", "partners"]).teams(4) == ((0, 2), (1, 3))
+
+
+class Counter(V2):
+    """Keeps a count of the actions in an extra (after_action), checked by check_state."""
+
+    name = "counter"
+    extras = (ExtraSpec("counter.actions", "actions so far", public=True),)
+
+    @hookimpl
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        self.calls.append(("after_action", draft.before, action, before))
+        draft.set_extra("counter.actions", (before.extra("counter.actions") or 0) + 1)
+
+    @hookimpl
+    def check_state(self, state: GameState) -> None:
+        self.calls.append(("check_state", state))
+        count = state.extra("counter.actions")
+        if count is not None and (not isinstance(count, int) or count < 1):
+            raise StateFormatError(f"extras.counter.actions: a count of actions, not {count!r}", "extras")
+
+
+def test_hook_check_state_refuses_a_state_whose_plugin_data_makes_no_sense() -> None:
+    plugin = Counter()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    state = rules.new_game(players=2, seed=3)
+    state = state.apply(state.legal_actions()[0])
+    assert GameState.from_json(state.to_json(), rules) == state
+    assert plugin.calls[-1] == ("check_state", GameState.from_json(state.to_json(), rules))
+    bad = state.replace(extras=(("counter.actions", -4),))
+    with pytest.raises(StateFormatError, match="a count of actions, not -4") as raised:
+        GameState.from_json(bad.to_json(), rules)
+    assert raised.value.field == "extras"
+    with pytest.raises(StateFormatError, match="not -4"):
+        bad.validate()
+
+
+class SetsAside(V2):
+    """Keeps the card under the starter out of play for the round (in an extra)."""
+
+    name = "sets-aside"
+    extras = (ExtraSpec("sets-aside.card", "the card kept out of play"),)
+
+    @hookimpl
+    def on_starter(self, draft: Draft) -> None:
+        (card,) = draft.take_from_draw_pile(1)
+        draft.set_extra("sets-aside.card", card)
+        return None  # classic still turns the starter up
+
+    @hookimpl
+    def set_aside_cards(self, state: GameState) -> Iterable[Card]:
+        self.calls.append(("set_aside_cards", state))
+        card = state.extra("sets-aside.card")
+        return () if card is None else (card,)
+
+
+def test_hook_set_aside_cards_accounts_for_the_cards_kept_out_of_play() -> None:
+    plugin = SetsAside()
+    state = _two_card_game(plugin, hands=["R1 R4", "R2 R5", "R3 R6"], starter="G5", draw="B7 B8")
+    rules = state.ruleset
+    assert state.extra("sets-aside.card") == Card.parse("B7")
+    assert state.draw_pile[0] == Card.parse("B8")
+    assert rules.set_aside_cards(state) == (Card.parse("B7"),)
+    assert ("set_aside_cards", state) in plugin.calls
+    state.validate()  # every card accounted for, B7 set aside
+    assert GameState.from_json(state.to_json(), rules) == state
+    # Without the hook the same cards do not add up.
+    forgetful = type("Forgetful", (V2,), {"name": "forgetful", "extras": SetsAside.extras})()
+    plain = Ruleset.from_names(["classic"], plugins=[forgetful, TwoCardHands()])
+    with pytest.raises(StateFormatError, match="B7 missing"):
+        state.replace(ruleset=plain).validate()
+
+
+# -- dealing -----------------------------------------------------------------------------------
+
+
+def test_hook_choose_dealer_picks_the_first_dealer_with_the_games_generator() -> None:
+    class LastSeatDeals(V2):
+        name = "last-seat-deals"
+
+        @hookimpl
+        def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
+            self.calls.append((players, rng.randbelow(1000)))
+            return players - 1
+
+    plugin = LastSeatDeals()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    state = rules.new_game(players=4, seed=11)
+    assert state.dealer == 3
+    assert plugin.calls[0][0] == 4
+    again = rules.new_game(players=4, seed=11)
+    assert again == state  # the draw from rng is part of the seeded game
+    assert plugin.calls[1] == plugin.calls[0]
+    assert rules.new_game(players=4, seed=11, dealer=1).dealer == 1  # a dealer given: no hook
+    assert len(plugin.calls) == 2
+
+
+def test_hook_on_starter_applies_the_starters_effect_in_place_of_classics() -> None:
+    class SkipStarterIsPlain(V2):
+        name = "skip-starter-is-plain"
+
+        @hookimpl
+        def on_starter(self, draft: Draft) -> bool | None:
+            self.calls.append((draft.top_card, draft.current_player, draft.color))
+            return True if draft.top_card.kind == "S" else None
+
+    hands = ["R1 R2", "G2 G3", "B3 B4"]
+    plugin = SkipStarterIsPlain()
+    state = _two_card_game(plugin, hands=hands, starter="YS")
+    classic = _two_card_game(hands=hands, starter="YS")
+    assert plugin.calls == [(Card.parse("YS"), 0, unorules.Color.YELLOW)]
+    assert classic.current_player == 1  # R-SETUP-STARTER: the seat after the dealer is skipped
+    assert state.current_player == 0  # the plugin said it was done: no skip
+    assert state.color == unorules.Color.YELLOW
+    assert _two_card_game(SkipStarterIsPlain(), hands=hands, starter="Y4").current_player == 0
+
+
+# -- taking actions ----------------------------------------------------------------------------
+
+
+class Knocks(V2):
+    """Lets the seat to move knock (pass the turn) in the ordinary phase, explains refusals."""
+
+    name = "knocks"
+    verbs: ClassVar[Mapping[str, str]] = {"contract_knock": "turn"}
+    events = (EventSpec("knock", "a seat knocked", (("seat", "who knocked"),)),)
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> list[Action]:
+        self.calls.append(("legal_actions", state))
+        if state.phase.name != "play":
+            return []
+        return [Action.of(state.current_player, "contract_knock")]
+
+    @hookimpl
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        self.calls.append(("apply_action", action))
+        if action.verb != "contract_knock":
+            return None
+        draft.add_event(Event("knock", action.seat, (), None, "knocked"))
+        draft.pass_turn(1, action.seat)
+        return True
+
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        self.calls.append(("explain_illegal", action))
+        if action.verb == "contract_knock":
+            return ("H-KNOCK", f"only seat {state.current_player} may knock now")
+        return None
+
+
+def test_hook_legal_actions_adds_actions_in_calling_order() -> None:
+    plugin = Knocks()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    state = rules.new_game(players=3, seed=5)
+    classic = Ruleset.from_names(["classic"]).new_game(players=3, seed=5)
+    knock = Action.of(state.current_player, "contract_knock")
+    # Registered after classic, the plugin is asked first: its actions come first.
+    assert state.legal_actions() == (knock, *classic.legal_actions())
+    assert plugin.calls == [("legal_actions", state)]
+    state.legal_actions()
+    assert len(plugin.calls) == 1  # listed once per state
+
+
+def test_hook_apply_action_carries_out_the_plugins_verb() -> None:
+    plugin = Knocks()
+    state = Ruleset.from_names(["classic"], plugins=[plugin]).new_game(players=3, seed=5)
+    seat = state.current_player
+    after = state.apply(f"{seat}: contract_knock")
+    assert [e.kind for e in after.events] == ["knock"]
+    assert after.current_player == state.next_seat(seat)
+    assert (after.hands, after.draw_pile, after.discard_pile) == (
+        state.hands,
+        state.draw_pile,
+        state.discard_pile,
+    )
+    play = next(a for a in after.legal_actions() if a.verb in ("play", "draw"))
+    after.apply(play)  # another verb: the plugin steps aside (None), classic carries it out
+    assert [c for c in plugin.calls if c[0] == "apply_action"] == [
+        ("apply_action", Action.of(seat, "contract_knock")),
+        ("apply_action", play),
+    ]
+
+
+def test_hook_explain_illegal_names_the_rule_of_a_refusal() -> None:
+    plugin = Knocks()
+    state = Ruleset.from_names(["classic"], plugins=[plugin]).new_game(players=3, seed=5)
+    other = state.next_seat()
+    with pytest.raises(
+        IllegalActionError, match=rf"only seat {state.current_player} may knock now \(H-KNOCK\)"
+    ) as e:
+        state.apply(f"{other}: contract_knock")
+    assert e.value.rule == "H-KNOCK"
+    assert ("explain_illegal", Action.of(other, "contract_knock")) in plugin.calls
+    with pytest.raises(IllegalActionError) as classic_refusal:
+        state.apply(f"{other}: draw")
+    assert classic_refusal.value.rule != "H-KNOCK"  # the plugin said None: classic explained
+
+
+def test_hook_on_play_applies_a_cards_effect_in_place_of_classics() -> None:
+    class ZeroSkips(V2):
+        name = "zero-skips"
+
+        @hookimpl
+        def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+            self.calls.append((action, draft.top_card, previous is draft.before, draft.hands[action.seat]))
+            if action.card is None or action.card.kind != "0" or not draft.hands[action.seat]:
+                return None
+            draft.pass_turn(2, action.seat)
+            return True
+
+    plugin = ZeroSkips()
+    hands = ["R0 R1", "G2 G3", "B4 B5"]
+    state = _two_card_game(plugin, hands=hands, starter="R9")
+    after = state.apply("0: play R0")
+    assert plugin.calls == [(Action.of(0, "play", R0), R0, True, (R1,))]  # the card already on the pile
+    assert after.current_player == 2  # seat 1 skipped
+    assert _two_card_game(hands=hands, starter="R9").apply("0: play R0").current_player == 1
+
+
+def test_hook_on_draw_sees_every_draw_with_its_reason() -> None:
+    class Watches(V2):
+        name = "watches-draws"
+
+        @hookimpl
+        def on_draw(self, draft: Draft, seat: int, cards: tuple[Card, ...], reason: str) -> None:
+            self.calls.append((seat, cards, reason, draft.hands[seat][-len(cards) :]))
+
+    plugin = Watches()
+    state = _two_card_game(plugin, hands=["R2 R3", "G+2 G4", "B5 B6"], starter="G9", draw="Y1 Y2 Y3")
+    state = state.apply("0: draw")  # R-TURN-DRAW: Y1, not playable
+    assert plugin.calls == [(0, (Card.parse("Y1"),), "turn", (Card.parse("Y1"),))]  # already in the hand
+    state = state.apply("1: play G+2")
+    state = state.apply("2: draw")  # the penalty: Y2 Y3
+    assert plugin.calls[-1] == (
+        2,
+        (Card.parse("Y2"), Card.parse("Y3")),
+        "penalty",
+        (Card.parse("Y2"), Card.parse("Y3")),
+    )
+    assert len(plugin.calls) == 2
+
+
+def test_hook_after_action_sees_every_action_with_the_state_before() -> None:
+    plugin = Counter()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    state = rules.new_game(players=2, seed=8)
+    assert state.extra("counter.actions") is None  # not called while dealing
+    for n in range(1, 6):
+        action = state.legal_actions()[0]
+        after = state.apply(action)
+        kind, draft_before, seen, before = plugin.calls[-1]
+        assert (kind, seen) == ("after_action", action)
+        assert before is state
+        assert draft_before is state
+        assert after.extra("counter.actions") == n
+        state = after
+
+
+def test_hook_visible_hands_shows_other_seats_hands_in_views() -> None:
+    class ShowsNext(V2):
+        name = "shows-next"
+
+        @hookimpl
+        def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
+            self.calls.append((seat,))
+            return [state.next_seat(seat), seat]  # its own hand: always shown anyway
+
+    plugin = ShowsNext()
+    state = Ruleset.from_names(["classic"], plugins=[plugin]).new_game(players=3, seed=2)
+    view = state.view(0)
+    assert set(view.visible_hands) == {0, 1}
+    assert view.visible_hands[1] == state.hands[1]
+    assert plugin.calls == [(0,)]
+    assert state.ruleset.visible_hands(state, 2) == frozenset({0})
+    assert set(Ruleset.from_names(["classic"]).new_game(players=3, seed=2).view(0).visible_hands) == {0}
+    assert state.public_view().visible_hands == {}
+
+
+# -- ending rounds and games -------------------------------------------------------------------
+
+
+def test_hook_score_round_gives_the_points_of_the_round() -> None:
+    class TenForTheWinner(V2):
+        name = "ten-for-the-winner"
+
+        @hookimpl
+        def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
+            self.calls.append((result, draft.scores))
+            return [10 if seat == result.winner else 0 for seat in range(draft.players)]
+
+    plugin = TenForTheWinner()
+    after = _one_play_round(plugin)
+    ((result, scores),) = plugin.calls
+    assert (result.number, result.winner, result.reason, result.points) == (1, 0, "out", (0, 0, 0))
+    assert scores == (0, 0, 0)  # not scored yet
     assert after.rounds[0].winner == 0
     assert after.rounds[0].points == (10, 0, 0)
     assert after.scores == (10, 0, 0)
@@ -106,36 +522,36 @@ def test_score_round_gives_the_points_of_the_round() -> None:
     assert classic.rounds[0].points == (7 + 9, 0, 0)  # R-SCORE: the others' hands
 
 
-def test_on_round_end_adjusts_the_state_after_scoring() -> None:
-    seen: list[tuple[int, tuple[int, ...]]] = []
-
-    class Recorder(Plugin):
+def test_hook_on_round_end_adjusts_the_game_after_scoring() -> None:
+    class Recorder(V2):
         name = "recorder"
-        requires = ("classic",)
-        private_extras = ("recorder.rounds",)
+        extras = (ExtraSpec("recorder.rounds", "the last round recorded"),)
 
         @hookimpl
-        def on_round_end(self, state: GameState, result: RoundResult) -> GameState:
-            seen.append((result.number, state.scores))  # scores already include the round
-            return state.with_extra("recorder.rounds", result.number)
+        def on_round_end(self, draft: Draft, result: RoundResult) -> None:
+            self.calls.append((result.number, draft.scores, draft.rounds[-1] == result))
+            draft.set_extra("recorder.rounds", result.number)
 
-    after = _one_play_round(Recorder())
-    assert seen == [(1, (16, 0, 0))]
+    plugin = Recorder()
+    after = _one_play_round(plugin)
+    assert plugin.calls == [(1, (16, 0, 0), True)]  # scores already include the round
     assert after.extra("recorder.rounds") == 1  # kept into the next round's deal
     assert after.round_number == 2
 
 
-def test_game_outcome_ends_the_game() -> None:
-    class OneRoundGame(Plugin):
+def test_hook_game_outcome_ends_the_game() -> None:
+    class OneRoundGame(V2):
         name = "one-round"
-        requires = ("classic",)
 
         @hookimpl
-        def game_outcome(self, state: GameState) -> Outcome | None:
-            last = state.rounds[-1]
+        def game_outcome(self, draft: Draft) -> Outcome | None:
+            self.calls.append((len(draft.rounds),))
+            last = draft.rounds[-1]
             return None if last.winner is None else Outcome((last.winner,), "one round")
 
-    after = _one_play_round(OneRoundGame())
+    plugin = OneRoundGame()
+    after = _one_play_round(plugin)
+    assert plugin.calls == [(1,)]
     assert after.is_over
     assert after.outcome == Outcome((0,), "one round")
     assert after.legal_actions() == ()

@@ -7,10 +7,10 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from unorules import Action, Card, Color, GameState, Phase, PhaseSpec, Plugin, Ruleset, hookimpl
+from unorules import Action, Card, Color, ExtraSpec, GameState, Phase, PhaseSpec, Plugin, Ruleset, hookimpl
 
 SETTINGS: list[tuple[dict[str, Any], int]] = [
     ({}, 4),
@@ -113,10 +113,11 @@ class _Keeper(Plugin):
     """Declares the phase and the extras keys the round trip below stores values in."""
 
     name = "keeper"
+    api_version = 2
     requires = ("classic",)
-    verbs = ("draw",)
+    verbs: ClassVar[Mapping[str, str]] = {"draw": "turn"}
     phases = (PhaseSpec("test-phase"),)
-    private_extras = tuple(f"test-{i}" for i in range(9))
+    extras = tuple(ExtraSpec(f"test-{i}") for i in range(9))
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
@@ -137,9 +138,10 @@ def test_plugin_values_round_trip() -> None:
         Action.parse("2: play W B"),
         (Card.parse("R7"), (Color.RED, None, 5), ()),
     ]
-    for i, value in enumerate(values):
-        state = state.with_extra(f"test-{i}", value)
-    state = state.replace(phase=Phase("test-phase", 3, Card.parse("G+2"), 1, Color.BLUE, tuple(values), True))
+    extras = tuple((f"test-{i}", value) for i, value in enumerate(values) if value is not None)
+    state = state.replace(
+        extras=extras, phase=Phase("test-phase", 3, Card.parse("G+2"), 1, Color.BLUE, tuple(values), True)
+    )
     restored = GameState.from_json(state.to_json(), ruleset=state.ruleset)
     assert restored == state
     assert restored.extra("test-8") == values[8]

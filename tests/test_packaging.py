@@ -27,8 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGINS = sorted(p for p in (ROOT / "plugins").iterdir() if (p / "pyproject.toml").is_file())
 EXAMPLE = ROOT / "examples" / "unorules-draw-until-playable"
 DISTRIBUTIONS = [ROOT, *PLUGINS, EXAMPLE]
-CORE_RANGE = "unorules>=0.1,<0.2"
-CLASSIC_RANGE = "unorules-classic>=0.1,<0.2"
+CORE_SERIES = "0.2"
+"""The core's version series: a plugin of version 0.N works with a core of 0.N (CHANGELOG.md)."""
+CORE_RANGE = "unorules>=0.2,<0.3"
+CLASSIC_RANGE = "unorules-classic>=0.2,<0.3"
 
 
 def _project(path: Path) -> dict[str, Any]:
@@ -67,7 +69,7 @@ def test_the_core_version_is_written_once() -> None:
     assert "version" not in project["project"]
     assert project["project"]["dynamic"] == ["version"]
     assert project["tool"]["hatch"]["version"]["path"] == "src/unorules/__init__.py"
-    assert unorules.__version__.startswith("0.1.")
+    assert unorules.__version__.startswith(f"{CORE_SERIES}.")
 
 
 @pytest.mark.parametrize("path", [*PLUGINS, EXAMPLE], ids=lambda p: p.name)

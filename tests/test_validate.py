@@ -159,17 +159,24 @@ def test_a_partners_state_with_three_seats() -> None:
     _refused(state.replace(outcome=Outcome((0, 1), "x")), "outcome.winners", "R-TEAM")
 
 
+def _with_extra(state: GameState, key: str, value: Any) -> GameState:
+    """``state`` with the plugin value ``key`` set (arranged, as a forged input would be)."""
+    extras = dict(state.extras)
+    extras[key] = value
+    return state.replace(extras=tuple(sorted(extras.items())))
+
+
 def test_plugin_extras_of_the_wrong_shape() -> None:
     state = _new("classic,jump-in")
-    _refused(state.with_extra("jump-in", 5), "extras.jump-in", "R-JUMP")
-    _refused(state.with_extra("jump-in", (("play", 0, None, None, None, ()), 0)), "extras.jump-in[1]")
-    _refused(state.with_extra("jump-in", (("limbo", 0, None, None, None, ()), 1)), "extras.jump-in[0].name")
-    _refused(state.with_extra("jump-in", (("play", 0, None, 42, None, ()), 1)), "extras.jump-in[0].seat")
+    _refused(_with_extra(state, "jump-in", 5), "extras.jump-in", "R-JUMP")
+    _refused(_with_extra(state, "jump-in", (("play", 0, None, None, None, ()), 0)), "extras.jump-in[1]")
+    _refused(_with_extra(state, "jump-in", (("limbo", 0, None, None, None, ()), 1)), "extras.jump-in[0].name")
+    _refused(_with_extra(state, "jump-in", (("play", 0, None, 42, None, ()), 1)), "extras.jump-in[0].seat")
     wilds = _new("classic,custom-wilds")
-    _refused(wilds.with_extra("custom-wilds.open-hands", ("x",)), "extras.custom-wilds.open-hands[0]")
+    _refused(_with_extra(wilds, "custom-wilds.open-hands", ("x",)), "extras.custom-wilds.open-hands[0]")
     # A key no plugin of the rule set declares, and a value of a type JSON cannot hold.
-    _refused(state.with_extra("nobody.owns-this", 1), "extras.nobody.owns-this", "declares")
-    _refused(state.with_extra("jump-in", 1.5), "extras.jump-in", "cannot hold", json_too=False)
+    _refused(_with_extra(state, "nobody.owns-this", 1), "extras.nobody.owns-this", "declares")
+    _refused(_with_extra(state, "jump-in", 1.5), "extras.jump-in", "cannot hold", json_too=False)
 
 
 def test_a_card_of_a_plugin_not_in_the_rule_set() -> None:
@@ -222,15 +229,15 @@ def test_a_forged_penalties_snapshot_cannot_create_cards() -> None:
     offender = record[0]
     hands = list(record[2])
     hands[offender] = hands[offender] + (W4,) * 40
-    forged = state.with_extra(ILLEGAL_KEY, (*record[:2], tuple(hands), *record[3:]))
+    forged = _with_extra(state, ILLEGAL_KEY, (*record[:2], tuple(hands), *record[3:]))
     # Before: a legal catch_play restored these hands (40 cards created).
     catch = next(a for a in forged.legal_actions() if a.verb == "catch_play")
     assert sum(map(len, forged.apply(catch).hands)) > sum(map(len, state.hands))
     error = _refused(forged, f"extras.{ILLEGAL_KEY}", "R-PEN-ILLEGAL", "40 x W+4 more than the deck")
     assert "which a catch restores" in str(error)
-    _refused(state.with_extra(ILLEGAL_KEY, (offender,)), f"extras.{ILLEGAL_KEY}", "R-PEN-ILLEGAL")
+    _refused(_with_extra(state, ILLEGAL_KEY, (offender,)), f"extras.{ILLEGAL_KEY}", "R-PEN-ILLEGAL")
     bad_phase = (*record[:8], ("limbo", 0, None, None, None, ()), *record[9:])
-    _refused(state.with_extra(ILLEGAL_KEY, bad_phase), f"extras.{ILLEGAL_KEY}", "phase.name")
+    _refused(_with_extra(state, ILLEGAL_KEY, bad_phase), f"extras.{ILLEGAL_KEY}", "phase.name")
 
 
 def test_stacking_counts_hold_at_least_the_top_card() -> None:
@@ -297,6 +304,7 @@ def test_a_state_nobody_can_move_in_is_refused() -> None:
 
     class Waits(Plugin):
         name = "waits"
+        api_version = 2
         requires = ("classic",)
         phases = (PhaseSpec("wait"),)
 

@@ -201,20 +201,36 @@ def plugin_page(name: str, plugin: Any, shipped: dict[str, Any] | None = None) -
     return "\n".join(out)
 
 
+def _reads(spec: Any) -> str:
+    """How an event reads (its text), for a table cell."""
+    text = getattr(spec, "text", "")
+    if callable(text):
+        doc = inspect.getdoc(text) or ""
+        first = doc.splitlines()[0] if doc else "the words depend on the event"
+        return f"(a function) {_cell(first)}"
+    return f"``{text}``" if text else "(no text)"
+
+
 def _events_table(specs: Any) -> str:
-    """A list-table of event specs: kind, what happened, the fields it fills."""
+    """A list-table of event specs: kind, what happened, the fields it fills, how it reads."""
     rows = [
         ".. list-table::",
         "   :header-rows: 1",
-        "   :widths: 18 37 45",
+        "   :widths: 15 27 33 25",
         "",
         "   * - kind",
         "     - what happened",
         "     - fields",
+        "     - how it reads",
     ]
     for spec in specs:
         fields = "; ".join(f"``{name}``: {_cell(meaning)}" for name, meaning in spec.fields) or "(none)"
-        rows += [f"   * - ``{spec.kind}``", f"     - {_cell(spec.doc)}", f"     - {fields}"]
+        rows += [
+            f"   * - ``{spec.kind}``",
+            f"     - {_cell(spec.doc)}",
+            f"     - {fields}",
+            f"     - {_reads(spec)}",
+        ]
     return "\n".join(rows) + "\n"
 
 

@@ -35,8 +35,8 @@ def compile_hook(hook: pluggy.HookCaller, mode: str = "first") -> Callable[..., 
     """A caller of ``hook`` taking the spec's arguments positionally.
 
     ``mode`` says what it returns: ``"first"`` the first result that is not
-    ``None`` (a ``firstresult`` hook); ``"all"`` nothing (every implementation
-    is called for what it does, results ignored); ``"concatenate"`` a tuple of
+    ``None`` (a ``firstresult`` hook); ``"all"`` calls every implementation for
+    what it does (callers ignore what it returns); ``"concatenate"`` a tuple of
     every implementation's items, in calling order (or, when the hook has a
     single plain implementation, that implementation, whose sequence the
     caller makes a tuple of). ``None`` when no plugin implements the hook.

@@ -33,6 +33,7 @@ import attrs
 
 from unorules.cards import Card, Color
 from unorules.errors import NotationError, excerpt
+from unorules.texts import check_template
 
 __all__ = ["INTERNED_SEATS", "Action", "VerbSpec", "register_verb", "verb_spec"]
 
@@ -51,13 +52,24 @@ class VerbSpec:
     """Which arguments a verb takes: each ``"required"``, ``"optional"`` or ``"absent"``."""
 
     verb: str
+    """The verb, as the notation writes it (``"play"``)."""
     card: str = _ABSENT
+    """Whether an action of the verb names a card."""
     color: str = _ABSENT
+    """Whether it names a colour."""
     target: str = _ABSENT
+    """Whether it names a seat (its target)."""
     doc: str = ""
+    """What the verb does, for help texts."""
+    text: str = ""
+    """How an action of the verb reads (:mod:`unorules.narrate`), a template
+    naming ``{seat}``, ``{card}``, ``{color}`` and ``{target}`` as an event's
+    text does (:attr:`unorules.EventSpec.text`): ``"{seat} crowed like a
+    rooster"``. "" reads as the seat, the verb and its arguments."""
 
 
 _VERBS: dict[str, VerbSpec] = {}
+_VERB_FIELDS = frozenset({"seat", "card", "color", "target"})
 
 
 def register_verb(
@@ -67,8 +79,15 @@ def register_verb(
     color: str = _ABSENT,
     target: str = _ABSENT,
     doc: str = "",
+    text: str = "",
 ) -> VerbSpec:
     """Make a verb known to the action notation (plugins call this on import).
+
+    ``verb`` is the word the notation writes (letters, digits, underscores);
+    ``card``, ``color`` and ``target`` say whether its actions name a card, a
+    colour and a seat: each ``"required"``, ``"optional"`` or ``"absent"``
+    (the default). ``doc`` says what it does (help texts), ``text`` how an
+    action of it reads from a seat's point of view (:attr:`VerbSpec.text`).
 
     Registering the same verb again with the same arguments is harmless; a
     different shape is an error.
@@ -79,7 +98,9 @@ def register_verb(
     for label, value in (("card", card), ("color", color), ("target", target)):
         if value not in _PRESENCE:
             raise ValueError(f"{label} must be one of {_PRESENCE}, not {value!r}")
-    spec = VerbSpec(verb, card, color, target, doc)
+    if text:
+        check_template(text, _VERB_FIELDS, f"verb {verb!r}")
+    spec = VerbSpec(verb, card, color, target, doc, text)
     known = _VERBS.get(verb)
     if known is not None and (known.card, known.color, known.target) != (card, color, target):
         raise ValueError(f"verb {verb!r} is already registered as {known}")
@@ -93,14 +114,21 @@ def verb_spec(verb: str) -> VerbSpec:
     return _VERBS[verb]
 
 
-register_verb("play", card=_REQUIRED, color=_OPTIONAL, target=_OPTIONAL, doc="play a card")
-register_verb("draw", doc="draw for the turn or take a penalty draw")
-register_verb("pass", doc="keep the card just drawn and end the turn")
-register_verb("uno", doc='call "UNO"')
-register_verb("catch", target=_REQUIRED, doc='catch a seat that did not call "UNO"')
-register_verb("challenge", doc="challenge a Wild Draw Four")
-register_verb("accept", doc="accept a Wild Draw Four and draw")
-register_verb("color", color=_REQUIRED, doc="name the colour of a wild starter")
+register_verb(
+    "play", card=_REQUIRED, color=_OPTIONAL, target=_OPTIONAL, doc="play a card", text="{seat} played {card}"
+)
+register_verb("draw", doc="draw for the turn or take a penalty draw", text="{seat} drew")
+register_verb("pass", doc="keep the card just drawn and end the turn", text="{seat} kept the drawn card")
+register_verb("uno", doc='call "UNO"', text="{seat} called UNO")
+register_verb(
+    "catch",
+    target=_REQUIRED,
+    doc='catch a seat that did not call "UNO"',
+    text="{seat} caught {target} without UNO",
+)
+register_verb("challenge", doc="challenge a Wild Draw Four", text="{seat} challenged the Wild Draw Four")
+register_verb("accept", doc="accept a Wild Draw Four and draw", text="{seat} accepted the Wild Draw Four")
+register_verb("color", color=_REQUIRED, doc="name the colour of a wild starter", text="{seat} named {color}")
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -112,10 +140,15 @@ class Action:
     """
 
     seat: int
+    """The seat acting."""
     verb: str
+    """What it does: ``"play"``, ``"draw"``, ... or a plugin's verb (:func:`register_verb`)."""
     card: Card | None = None
+    """The card played (or named), if the verb takes one."""
     color: Color | None = None
+    """The colour named (a wild's, a wild starter's), if any."""
     target: int | None = None
+    """The other seat the action names (a seat caught, a seat to trade hands with), if any."""
 
     def __new__(
         cls,
@@ -170,13 +203,14 @@ class Action:
         color: Color | None = None,
         target: int | None = None,
     ) -> Action:
-        """The interned action with these fields (no check of the verb's shape)."""
+        """The interned action of ``seat`` doing ``verb`` with ``card``, ``color``
+        and ``target`` (no check of the verb's shape)."""
         action = _INTERNED.get((seat, verb, card, color, target))
         return cls(seat, verb, card, color, target) if action is None else action
 
     @classmethod
     def parse(cls, text: str, default_seat: int | None = None) -> Action:
-        """Parse action notation such as ``"1: play W+4 B"`` (case-insensitive).
+        """Parse ``text``, action notation such as ``"1: play W+4 B"`` (case-insensitive).
 
         Without a ``"<seat>:"`` prefix the action belongs to ``default_seat``;
         with neither, parsing fails.

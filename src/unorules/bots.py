@@ -106,33 +106,60 @@ class Table(Protocol):
     (:meth:`HeuristicBot.choose_in`)."""
 
     @property
-    def seat(self) -> int | None: ...
+    def seat(self) -> int | None:
+        """The seat whose look it is."""
+
     @property
-    def legal_actions(self) -> tuple[Action, ...]: ...
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The seat's legal actions now."""
+
     @property
-    def rules(self) -> Ruleset: ...
+    def rules(self) -> Ruleset:
+        """The rule set."""
+
     @property
-    def hand(self) -> tuple[Card, ...]: ...
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's hand."""
+
     @property
-    def hand_sizes(self) -> tuple[int, ...]: ...
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+
     @property
-    def visible_hands(self) -> Mapping[int, tuple[Card, ...]]: ...
+    def visible_hands(self) -> Mapping[int, tuple[Card, ...]]:
+        """The other hands the seat may see, by seat."""
+
     @property
-    def discard_pile(self) -> tuple[Card, ...]: ...
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, its top card last."""
+
     @property
-    def top_card(self) -> Card: ...
+    def top_card(self) -> Card:
+        """The top card of the discard pile."""
+
     @property
-    def color(self) -> Color | None: ...
+    def color(self) -> Color | None:
+        """The colour to match."""
+
     @property
-    def direction(self) -> int: ...
+    def direction(self) -> int:
+        """The direction of play (1 or -1)."""
+
     @property
-    def current_player(self) -> int: ...
+    def current_player(self) -> int:
+        """The seat to move."""
+
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> Phase:
+        """The decision the game waits for."""
+
     @property
-    def left(self) -> tuple[int, ...]: ...
+    def left(self) -> tuple[int, ...]:
+        """The seats that left the game."""
+
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The number of seats."""
 
 
 class _SeatOf:
@@ -207,9 +234,11 @@ class RandomBot:
     On its turn it picks any of its legal actions. Out of turn (a UNO call or
     catch, a jump-in) it acts with probability ``eagerness``, picking any of
     its actions. It is the baseline the other bots are measured against.
+    ``seed`` seeds its choices.
     """
 
     name = "random"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None, eagerness: float = 0.5) -> None:
         self.rng = _rng(seed)
@@ -231,9 +260,11 @@ class RandomBot:
 class GreedyBot:
     """Calls UNO and catches whenever it may, then plays the first card it may,
     else draws (or accepts, or keeps a drawn card). Deterministic: the step
-    between the random bot and the heuristic one."""
+    between the random bot and the heuristic one; ``seed`` is accepted, as
+    every bot's, and unused."""
 
     name = "greedy"
+    """The bot's name (``make_bot("greedy")``)."""
 
     def __init__(self, seed: Seed = None) -> None:
         del seed  # needs no randomness
@@ -284,10 +315,12 @@ class HeuristicBot:
 
     It won all of 1000 seeded heads-up games against :class:`RandomBot` (99% of
     the rounds) and 88% of 500 against a bot that plays the first card it may
-    (see the *Bots* page of the documentation).
+    (see the *Bots* page of the documentation). ``seed`` seeds the choices it
+    makes at random (which of equal cards, when to act out of turn).
     """
 
     name = "heuristic"
+    """Its name in :data:`BOTS`."""
 
     def __init__(self, seed: Seed = None) -> None:
         self.rng = _rng(seed)
@@ -771,11 +804,10 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
 
     Every bot that observes the game is first shown its seat's view
     (:func:`show_views`). Each bot is handed its seat's view
-    (``state.view(seat)``), never the state. The seats that may act out of
-    turn are asked first, in the order of
-    :meth:`~unorules.GameState.seats_to_act` (turn order from the seat to
-    move); the first that acts is taken. Otherwise the current player's bot
-    must choose. If the current player has no legal action (a plugin's phase in
+    (``state.view(seat)``), never the state. The seats are asked in the order
+    of :meth:`~unorules.GameState.seats_to_act`: those that may act out of
+    turn first (the first that acts is taken), then the current player's bot,
+    which must choose. If the current player has no legal action (a plugin's phase in
     which another seat must act) and nobody volunteers, the first legal action
     is taken, so a game always moves on.
 
@@ -793,7 +825,7 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
             chosen = _ask(bots[seat], state, seat, views)
             if chosen is not None:
                 return chosen
-    if seats[0] != current:  # the seat to move has no action and nobody volunteered
+    if current not in seats:  # the seat to move has no action and nobody volunteered
         return state.legal_actions()[0]
     chosen = _ask(bots[current], state, current, views)
     if chosen is None:
@@ -837,7 +869,7 @@ def play_game(
     max_actions: int = 1_000_000,
     on_action: Callable[[GameState], None] | None = None,
 ) -> GameState:
-    """Play ``state`` to the end of the game with one bot per seat; return the final state.
+    """Play ``state`` to the end of the game with ``bots``, one per seat; return the final state.
 
     ``on_action`` is called with every new state. A game that has not ended
     after ``max_actions`` actions raises ``RuntimeError`` (a plugin that never

@@ -56,7 +56,7 @@ class Color(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Color:
-        """Parse a colour letter or name (``"r"``, ``"Red"``)."""
+        """Parse ``text``, a colour letter or name (``"r"``, ``"Red"``)."""
         if not isinstance(text, str):
             raise NotationError(f"a colour must be text such as 'R' or 'red', not {excerpt(text, 30)}")
         key = text.strip().upper()
@@ -159,7 +159,10 @@ class Card:
     """
 
     color: Color | None
+    """The card's colour, ``None`` for a wild card."""
     kind: str
+    """Its kind: ``"0"`` to ``"9"``, ``"S"`` (Skip), ``"R"`` (Reverse), ``"+2"``,
+    ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`)."""
 
     def __new__(cls, color: Color | None, kind: str) -> Card:
         key = (color, kind)
@@ -212,7 +215,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
+        """Parse ``text``, card notation such as ``"R7"``, ``"b+2"`` or ``"W+4"``."""
         if not isinstance(text, str):
             raise NotationError(f"card notation must be text such as 'R7', not {excerpt(text)}")
         card = _PARSED.get(text)
@@ -278,6 +281,7 @@ def _known_kinds() -> str:
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
-    """Parse several cards: a space- or comma-separated string, or an iterable."""
+    """Parse several cards: ``text`` is a space- or comma-separated string, or an
+    iterable of card texts and cards."""
     items: Iterable[str | Card] = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in items)

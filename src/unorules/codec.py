@@ -57,7 +57,9 @@ def encode_value(value: Value) -> Any:
 
 
 def decode_value(data: Any, where: str, depth: int = 0) -> Value:
-    """Decode a value written by :func:`encode_value`."""
+    """Decode ``data``, a value written by :func:`encode_value`; ``where`` names it
+    in a :class:`~unorules.StateFormatError` (``"extras[2]"``) and ``depth`` is how
+    deep in a value it lies (tuples nest at most so deep)."""
     if data is None or isinstance(data, bool | int | str):
         return data
     if isinstance(data, dict) and len(data) == 1:

@@ -63,6 +63,7 @@ __all__ = [
     "Draft",
     "blank_draft",
     "carry_out",
+    "draft_of",
     "move_event",
 ]
 
@@ -272,8 +273,9 @@ class Draft(Position):
 
     def card_effect(self, action: Action, previous: GameState | None) -> None:
         """The effect of the card of ``action``, which lies on top of the discard
-        pile: the ``on_play`` hook (see :meth:`play`). For a plugin that lets a
-        card take effect later than it was laid (an illegal card let stand)."""
+        pile: the ``on_play`` hook (see :meth:`play`), given ``previous``, the
+        state the card was played on. For a plugin that lets a card take effect
+        later than it was laid (an illegal card let stand)."""
         if previous is None:
             raise ValueError("a card's effect needs the state it was played on")
         if self.ruleset.hooks.on_play(self, action, previous) is None:
@@ -568,12 +570,14 @@ class Draft(Position):
             f[name] = value
 
     def end_round(self, winner: int | None, reason: str = "out") -> None:
-        """End the round: score it (``score_round``), let plugins react
-        (``on_round_end``), then end the game (``game_outcome``) or deal the
-        next round, the seat after this round's dealer dealing (``on_starter``
-        turns its starter up). In an action carried out with ``deal=False``
-        (:func:`carry_out`) the next round is not dealt: the state is left as
-        the round ended, for a search that stops there."""
+        """End the round, won by ``winner`` (``None``: nobody) for ``reason``
+        (``"out"``, ``"blocked"`` or a plugin's word): score it (``score_round``),
+        let plugins react (``on_round_end``), then end the game
+        (``game_outcome``) or deal the next round, the seat after this round's
+        dealer dealing (``on_starter`` turns its starter up). In an action
+        carried out with ``deal=False`` (:func:`carry_out`) the next round is
+        not dealt: the state is left as the round ended, for a search that
+        stops there."""
         rules = self.ruleset
         hooks = rules.hooks
         f = self.__dict__
@@ -704,14 +708,41 @@ _set_draft_dict: Any = vars(Draft)["__dict__"].__set__
 _set_class: Any = object.__dict__["__class__"].__set__
 
 
+def draft_of(state: GameState, action: Action | None = None) -> Draft:
+    """A draft of the state after ``action`` in ``state``, as ``state.apply``
+    begins one (``draft.before`` is ``state``, ``draft.action`` is ``action``,
+    no events yet), for a test of a mechanic, or of a plugin's helper that
+    writes a draft, on an arranged position. No hook is called until a
+    mechanic is; ``draft.freeze()`` turns the draft into the next
+    :class:`~unorules.GameState`::
+
+        draft = draft_of(state)
+        draft.move_hands({0: 1, 1: 0})
+        traded = draft.freeze()
+
+    A game goes through its drafts with ``state.apply``: prefer it where an
+    action can bring the position about.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"draft_of takes a GameState, not {type(state).__name__}")
+    fields = state.__dict__.copy()
+    fields["last_action"] = action
+    fields["events"] = ()
+    fields["_legal"] = state
+    draft: Draft = _new(Draft)
+    _set_draft_dict(draft, fields)
+    return draft
+
+
 def carry_out(state: GameState, action: Action, deal: bool = True) -> GameState:
     """The state after ``action`` in ``state`` (a legal action): one draft of it,
     carried out by the ``apply_action`` hook, updated by ``after_action``,
-    frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft
-    starts as a copy of the state's fields with ``last_action`` set and no
-    events yet; the state before is kept where a state caches its legal
-    actions (the copy has exactly a state's fields, so freezing it is turning
-    the object into a state).
+    frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft is
+    :func:`draft_of`'s (built here inline: this runs on every action): a copy
+    of the state's fields with ``last_action`` set and no events yet, the
+    state before kept where a state caches its legal actions (the copy has
+    exactly a state's fields, so freezing it is turning the object into a
+    state).
 
     With ``deal=False`` a round that ends is scored (and the game may end) but
     the next round is not dealt: the state is the table as the round ended,

@@ -67,7 +67,7 @@ def deck_cards(ruleset: Ruleset) -> Iterable[Card]:
 
 @hookspec(firstresult=True)
 def card_points(ruleset: Ruleset, card: Card) -> int | None:
-    """Say how many points ``card`` is worth in a hand at the end of a round.
+    """Say how many points ``card`` is worth in a hand at the end of a round under ``ruleset``.
 
     Called once per distinct card of the deck when the rule set is built.
     Stops at the first non-``None`` result; a card nobody scores is an error
@@ -77,7 +77,7 @@ def card_points(ruleset: Ruleset, card: Card) -> int | None:
 
 @hookspec(firstresult=True)
 def card_needs_target(ruleset: Ruleset, card: Card) -> bool | None:
-    """Say whether playing ``card`` names another seat (``play R7 2``).
+    """Say whether playing ``card`` names another seat (``play R7 2``) under ``ruleset``.
 
     Called once per distinct card of the deck when the rule set is built.
     Stops at the first non-``None`` result; ``None`` everywhere means no.
@@ -86,7 +86,7 @@ def card_needs_target(ruleset: Ruleset, card: Card) -> bool | None:
 
 @hookspec(firstresult=True)
 def hand_size(ruleset: Ruleset) -> int | None:
-    """The number of cards dealt to each seat.
+    """The number of cards dealt to each seat under ``ruleset``.
 
     Called once when the rule set is built. Stops at the first non-``None``
     result; without one, 7.
@@ -95,7 +95,7 @@ def hand_size(ruleset: Ruleset) -> int | None:
 
 @hookspec
 def check_ruleset(ruleset: Ruleset) -> None:
-    """Refuse a combination of plugins or options that cannot work together.
+    """Refuse a combination of plugins or options that cannot work together in ``ruleset``.
 
     Called once, after options are validated and the deck is built. Raise
     :class:`~unorules.RulesetError` with a message saying what conflicts and
@@ -105,7 +105,7 @@ def check_ruleset(ruleset: Ruleset) -> None:
 
 @hookspec
 def check_game(ruleset: Ruleset, players: int) -> None:
-    """Refuse to start a game of ``players`` seats under this rule set.
+    """Refuse to start a game of ``players`` seats under ``ruleset``.
 
     Called by :meth:`~unorules.Ruleset.new_game` once, after the core checked
     that ``players`` is 2 to 10 and before anything is dealt (a rule set
@@ -117,7 +117,7 @@ def check_game(ruleset: Ruleset, players: int) -> None:
 
 @hookspec(firstresult=True)
 def teams(ruleset: Ruleset, players: int) -> Sequence[Sequence[int]] | None:
-    """Name the seats that play as teams in a game of ``players`` seats.
+    """Name the seats that play as teams in a game of ``players`` seats under ``ruleset``.
 
     Called by :meth:`~unorules.Ruleset.teams` (outer layers such as the RL
     environments reward a round winner's whole team). Return the teams, each
@@ -187,7 +187,8 @@ def set_aside_cards(state: GameState) -> Iterable[Card]:
 
 @hookspec(firstresult=True)
 def choose_dealer(ruleset: Ruleset, players: int, rng: Rng) -> int | None:
-    """Choose the first round's dealer when ``new_game`` is given no dealer.
+    """Choose the first round's dealer of a game of ``players`` seats under ``ruleset``
+    when ``new_game`` is given no dealer.
 
     Draw from ``rng`` (a mutable generator whose final state the game keeps).
     Stops at the first non-``None`` result; without one, seat 0 deals.
@@ -289,7 +290,7 @@ def explain_illegal(state: GameState, action: Action) -> tuple[str, str] | None:
 
 @hookspec
 def visible_hands(state: GameState, seat: int) -> Iterable[int]:
-    """Name other seats whose hands ``seat`` may see now (all results are merged).
+    """Name other seats whose hands ``seat`` may see now in ``state`` (all results are merged).
 
     Called by ``GameState.view``. Every seat always sees its own hand.
     """
@@ -324,6 +325,7 @@ def on_round_end(draft: Draft, result: RoundResult) -> None:
 def game_outcome(draft: Draft) -> Outcome | None:
     """Decide whether the game is over after a round; return its outcome.
 
-    Called after ``on_round_end``. Stops at the first non-``None`` result;
+    ``draft`` is the game as the round's end leaves it (scores updated). Called
+    after ``on_round_end``. Stops at the first non-``None`` result;
     ``None`` everywhere deals the next round.
     """

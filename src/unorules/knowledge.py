@@ -51,6 +51,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -149,8 +150,7 @@ class Knowledge:
 
     def copy(self) -> Knowledge:
         """An independent copy (the same record, updated apart from now on)."""
-        other = Knowledge.__new__(Knowledge)
-        other.__dict__.update(self.__dict__)
+        other = copy.copy(self)
         other._known = {place: Counter(cards) for place, cards in self._known.items()}
         other._slots = {place: Counter(slots) for place, slots in self._slots.items()}
         other._groups = {group: Counter(cards) for group, cards in self._groups.items()}
@@ -587,7 +587,8 @@ class Knowledge:
         """The unseen cards dealt at random over their places (each group's
         cards over its slots, uniformly; slots with guesses first, each given
         a card it may hold where one is left), with the known cards: every
-        hidden place's cards, the seat's own hand and shown hands included."""
+        hidden place's cards, the seat's own hand and shown hands included;
+        ``rng`` makes every random choice."""
         dealt: dict[Place, list[Card]] = {
             place: list(cards.elements()) for place, cards in self._known.items()
         }

@@ -98,7 +98,8 @@ _TYPE = pyspiel.GameType(
 
 
 def load(rules: Ruleset | str = "classic", players: int = 2, episode: str = "game") -> UnoGame:
-    """The OpenSpiel game of ``rules`` (a rule set or its spec text) for ``players`` seats."""
+    """The OpenSpiel game of ``rules`` (a rule set or its spec text) for ``players``
+    seats; ``episode`` is ``"game"`` (played to its end) or ``"round"`` (one round)."""
     spec = rules.spec_text if isinstance(rules, Ruleset) else rules
     game = pyspiel.load_game(
         GAME_NAME, {"rules": spec.replace(",", ";"), "players": players, "episode": episode}
@@ -108,7 +109,10 @@ def load(rules: Ruleset | str = "classic", players: int = 2, episode: str = "gam
 
 
 class UnoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
-    """A rule set as an OpenSpiel game (see the module's docstring)."""
+    """A rule set as an OpenSpiel game (see the module's docstring). ``params`` are
+    OpenSpiel's game parameters: ``rules`` (a spec text with ``;`` for commas,
+    default ``classic``), ``players`` (default 2) and ``episode`` (``game`` or
+    ``round``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -154,7 +158,8 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type info
         return UnoState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of views (and, with perfect recall, of what a seat knows)."""
+        """The observer of views (and, when ``iig_obs_type`` asks for perfect recall,
+        of what a seat knows); ``params`` are not used."""
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self, recall)
 
@@ -378,7 +383,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> UnoState:
         """A state ``player_id`` cannot tell apart from this one: the cards it cannot
-        see sampled from what it knows (:func:`~unorules.knowledge.determinize`)."""
+        see sampled from what it knows (:func:`~unorules.knowledge.determinize`);
+        ``probability_sampler``, OpenSpiel's sampler, seeds the sample when given."""
         other = self._copy()
         if self.engine is None or self._pending is not None:
             return other
@@ -528,21 +534,23 @@ class UnorulesBot(pyspiel.Bot):  # type: ignore[misc]
         self._seen = 0
 
     def restart_at(self, state: UnoState) -> None:
-        """A new game: the views since its deal are shown at the next step."""
+        """A new game from ``state``: the views since its deal are shown at the next step."""
         self._seen = 0
 
     def inform_action(self, state: UnoState, player_id: int, action: int) -> None:
-        """Nothing: the views since the bot last acted are shown when it is asked."""
+        """Nothing (``player_id`` took ``action`` in ``state``): the views since the
+        bot last acted are shown when it is asked."""
 
     def step(self, state: UnoState) -> int:
-        """The action index the bot takes (the no-op when it lets a window pass)."""
+        """The action index the bot takes in ``state`` (the no-op when it lets a window pass)."""
         for engine in state.history_states[self._seen :]:
             show_views(engine, {self.seat: self.bot})
         self._seen = len(state.history_states)
         chosen = self.bot.choose(state.view(self.seat))
         if chosen is None:
             return NOOP
-        return int(state._game.space._index[self.seat][chosen])
+        game: UnoGame = state.get_game()
+        return int(game.space._index[self.seat][chosen])
 
 
 def play(game: UnoGame, bots: Sequence[Any], seed: int = 0) -> list[float]:

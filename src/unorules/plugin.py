@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 import attrs
 
 from unorules.errors import RulesetError
-from unorules.markers import hookimpl, hookspec
+from unorules.markers import PROJECT, hookimpl, hookspec
+from unorules.texts import check_template
 
 __all__ = [
     "EVENT_FIELDS",
@@ -96,7 +97,10 @@ def check_api_version(plugin: Any, what: str) -> None:
 
 
 def _declares(plugin: Any, name: str) -> bool:
-    return getattr(plugin, name, None) is not None
+    """Whether ``plugin`` has the version 1 declaration ``name`` (a method of the
+    same name marked as a hook implementation is a version 2 hook instead)."""
+    value = getattr(plugin, name, None)
+    return value is not None and not hasattr(value, f"{PROJECT}_impl")
 
 
 def _no_check(value: Any) -> Any:
@@ -188,7 +192,8 @@ def one_of(*values: Any) -> Callable[[Any], Any]:
 
 
 def positive_int(value: Any) -> int:
-    """A check accepting positive integers (and their decimal strings)."""
+    """A check accepting positive integers (and their decimal strings): ``value``
+    as an ``int``, else ``ValueError``."""
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -197,7 +202,8 @@ def positive_int(value: Any) -> int:
 
 
 def switch(value: Any) -> bool:
-    """A check accepting ``True``/``False`` and ``"on"``/``"off"`` (also yes/no, 1/0)."""
+    """A check accepting ``True``/``False`` and ``"on"``/``"off"`` (also yes/no, 1/0):
+    ``value`` as a ``bool``, else ``ValueError``."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -227,6 +233,10 @@ EVENT_FIELDS = frozenset({"seat", "cards", "rule", "target", "count", "color", "
 """The typed fields of :class:`~unorules.Event` an :class:`EventSpec` may
 describe; values in ``event.data`` are described as ``"data.NAME"``."""
 
+EventText = str | Callable[[Any], str]
+"""An event's text: a template, or a function of the event (as the reader's
+view holds it) returning the template for it."""
+
 
 @attrs.frozen
 class EventSpec:
@@ -241,6 +251,18 @@ class EventSpec:
     field of :class:`~unorules.Event` (``"seat"``, ``"cards"``, ``"target"``,
     ``"count"``, ``"color"``, ``"private"``, ``"rule"``) or ``"data.NAME"``
     for a plugin-specific value in ``event.data``."""
+    text: EventText = ""
+    """How the event reads, from any seat's point of view: a template such as
+    ``"{seat} stacked {cards}: {target} must draw {count} or stack"``, or a
+    function of the event returning the template for it (when the words
+    depend on a value: a late call, a bluff). :mod:`unorules.narrate` fills
+    it in for a reader: ``{seat}`` is "you" for the reader's own seat, else
+    the player's name; ``{seat:'s}`` is "your" or "Ann's"; ``{seat:was}`` is
+    a verb agreeing with the seat; ``{cards}`` the cards, or "2 cards" for a
+    reader who may not see them; ``{count:card}`` "a card", "4 cards". The
+    fields a template names must be among :attr:`fields`; "" (no text) reads
+    as the kind and the seat, and the shipped plugins' tests refuse it.
+    See "Events in words" on the Writing plugins page."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:
@@ -249,6 +271,13 @@ class EventSpec:
                     f"event {self.kind!r}: unknown field {field!r}; "
                     f"use one of {sorted(EVENT_FIELDS)} or 'data.NAME'"
                 )
+        if isinstance(self.text, str):
+            check_template(self.text, {f for f, _ in self.fields}, f"event {self.kind!r}")
+        elif not callable(self.text):
+            raise ValueError(
+                f"event {self.kind!r}: text must be a template (str) or a function of the event "
+                f"returning one, not {self.text!r}"
+            )
 
 
 @attrs.frozen
@@ -310,7 +339,8 @@ class Plugin:
                               ``"any"`` (also out of turn: an UNO call, a catch, a
                               jump-in ``play``)
     ``phases``                it puts phases into states (:class:`PhaseSpec`)
-    ``events``                it emits event kinds (:class:`EventSpec`)
+    ``events``                it emits event kinds (:class:`EventSpec`), each
+                              with the words it reads as
     ``extras``                it keeps data in ``state.extras`` (:class:`ExtraSpec`)
     ``hookspecs``             it offers hooks of its own to other plugins: a class
                               or module of :data:`hookspec` functions
@@ -360,9 +390,10 @@ VERB_USES = ("turn", "any")
 
 
 def summary(plugin: Any) -> str:
-    """The first line of a plugin's docstring (its class's, else its module's)."""
+    """The first line of a plugin's docstring (its class's, else its module's),
+    without its full stop: the line ``unorules rules`` lists."""
     doc = type(plugin).__doc__
     if not doc or type(plugin).__doc__ == Plugin.__doc__:
         module = sys.modules.get(type(plugin).__module__)
         doc = getattr(module, "__doc__", None) or ""
-    return doc.strip().splitlines()[0].strip() if doc.strip() else ""
+    return doc.strip().splitlines()[0].strip().removesuffix(".") if doc.strip() else ""

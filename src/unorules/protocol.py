@@ -68,8 +68,10 @@ class CommandBot:
     ``command`` is the program and its arguments, as a list or as one
     shell-like string (``"node mybot.js"``, split with :func:`shlex.split`;
     no shell runs it). The program is started when the bot is first shown a
-    view and stopped by :meth:`close` (or when the bot is collected). Each
-    ``act`` must be answered within ``timeout`` seconds.
+    view and stopped by :meth:`close` (or when the bot is collected), run in
+    the directory ``cwd`` (the current one by default). It must answer
+    ``hello`` within ``start_timeout`` seconds, and each ``act`` within
+    ``timeout`` seconds. ``seed`` is sent to it in the ``game`` message.
     """
 
     def __init__(
@@ -104,7 +106,8 @@ class CommandBot:
 
     @classmethod
     def from_argument(cls, seed: Seed, argument: str) -> CommandBot:
-        """The bot of ``cmd:COMMAND`` (the command line of the program)."""
+        """The bot of ``cmd:COMMAND``: ``argument`` is the command line of the
+        program, ``seed`` the seed it is sent."""
         return cls(argument, seed)
 
     # -- the bot -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ the actions, one per line, in action notation::
     [Termination "target score"]
 
     2: play R7
-    0: draw        # a comment runs to the end of the line
+    0: play R+2    # seat 1 drew 2 cards as a penalty
     ...
 
 Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
@@ -33,7 +33,10 @@ Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
 
 Other headers (``Event``, ``Date``, ``Bots``, ...) are kept as they are.
 ``#`` starts a comment (whole lines or after an action); blank lines are
-ignored. :meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
+ignored. :meth:`Session.record` writes after each action what else it did,
+as a spectator reads it (:mod:`unorules.narrate`): the draws it made, a
+stack, a trade of hands, the end of a round and the next deal.
+:meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
 line number of a bad line; :meth:`GameRecord.replay` checks every action and
 raises :class:`RecordReplayError` naming the line and the rule of the first
 one the rules refuse.
@@ -64,6 +67,7 @@ import attrs
 from unorules.actions import Action
 from unorules.cards import Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.narrate import Narrator
 from unorules.rng import Seed
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
@@ -76,6 +80,7 @@ __all__ = [
     "RecordReplayError",
     "Session",
     "SessionError",
+    "comment",
     "play_bots",
 ]
 
@@ -87,8 +92,9 @@ _HEADER = re.compile(r"^\[([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]$")
 
 
 class RecordError(UnorulesError, ValueError):
-    """A game record that cannot be read or replayed; ``line`` is the line
-    number (from 1) of the bad line, or ``None`` when no line is to blame."""
+    """A game record that cannot be read or replayed: ``message`` says why; ``line``
+    is the line number (from 1) of the bad line, or ``None`` when no line is to
+    blame (the message then starts with it)."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
@@ -101,9 +107,10 @@ class RecordFormatError(RecordError):
 
 
 class RecordReplayError(RecordError):
-    """A record whose game the rules refuse: the first illegal action (its
-    ``line``, the ``action`` and the ``rule`` that forbids it), a rule set or
-    deal that cannot be built, or a ``Result`` header the game contradicts."""
+    """A record whose game the rules refuse (``message`` says how): the first
+    illegal action (its ``line``, the ``action`` and the ``rule`` that forbids
+    it), a rule set or deal that cannot be built, or a ``Result`` header the
+    game contradicts."""
 
     def __init__(
         self, message: str, line: int | None = None, action: Action | None = None, rule: str | None = None
@@ -132,20 +139,35 @@ class GameRecord:
     the ``termination`` reason, plus any other ``headers``.
 
     ``lines`` holds the line number of each action when the record was parsed
-    (for error messages); it takes no part in equality.
+    (for error messages) and ``comments`` the comment written after each
+    action ("" for none; :meth:`dumps` writes them back); neither takes part
+    in equality.
     """
 
     ruleset: str
+    """The rule set's canonical spec text (``Ruleset.spec_text``), the ``Ruleset`` header."""
     players: int
+    """The number of seats, the ``Players`` header."""
     actions: tuple[Action, ...] = ()
+    """The game's actions, in order."""
     seed: int | str | None = None
+    """The seed of the deal (``Seed``), or ``None`` with an arranged deck alone."""
     deck: tuple[Card, ...] | None = None
+    """An arranged deck, top card first (``Deck``), or ``None``."""
     dealer: int | None = None
+    """The first dealer's seat (``Dealer``), or ``None`` for the rule set's choice."""
     result: str = "*"
+    """The winning seats joined by commas (``Result``), ``"*"`` while the game goes on."""
     termination: str | None = None
+    """Why the game ended (``Termination``), or ``None``."""
     headers: tuple[tuple[str, str | int], ...] = ()
+    """Every other header, as ``(name, value)`` pairs in their order (``Event``, ``Human``, ...)."""
     lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    """The line number of each action in the parsed text, or ``None`` for a record not parsed."""
     header_lines: tuple[tuple[str, int], ...] = attrs.field(default=(), eq=False, repr=False)
+    """The line number of each header in the parsed text, as ``(name, line)`` pairs."""
+    comments: tuple[str, ...] = attrs.field(default=(), eq=False, repr=False)
+    """The comment after each action ("" for none), as parsed or as :meth:`Session.record` wrote it."""
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -173,7 +195,10 @@ class GameRecord:
         out = ["# unorules game record"]
         out += [f"[{name} {json.dumps(value)}]" for name, value in self.header_items()]
         out.append("")
-        out += [str(action) for action in self.actions]
+        comments = self.comments
+        for index, action in enumerate(self.actions):
+            comment = " ".join(comments[index].split()) if index < len(comments) else ""
+            out.append(f"{action}  # {comment}" if comment else str(action))
         return "\n".join(out) + "\n"
 
     def to_data(self) -> dict[str, Any]:
@@ -193,7 +218,8 @@ class GameRecord:
 
     @classmethod
     def from_data(cls, data: Any) -> GameRecord:
-        """Read back :meth:`to_data` output (:class:`RecordFormatError` names a bad field)."""
+        """Read back :meth:`to_data` output, ``data`` (:class:`RecordFormatError` names a
+        bad field)."""
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordFormatError(f"record data must be an object with format {RECORD_FORMAT!r}")
         headers: list[str] = [f"[Format {json.dumps(RECORD_FORMAT)}]"]
@@ -232,6 +258,7 @@ class GameRecord:
         headers: dict[str, tuple[int, str | int]] = {}
         actions: list[Action] = []
         lines: list[int] = []
+        comments: list[str] = []
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
             if not line:
@@ -249,7 +276,9 @@ class GameRecord:
             except NotationError as exc:
                 raise RecordFormatError(f"not an action: {exc}", number) from None
             lines.append(number)
-        return cls._from_headers(headers, tuple(actions), tuple(lines))
+            comments.append(raw.partition("#")[2].strip())
+        record = cls._from_headers(headers, tuple(actions), tuple(lines))
+        return attrs.evolve(record, comments=tuple(comments)) if any(comments) else record
 
     @classmethod
     def _from_headers(
@@ -394,8 +423,10 @@ class Session:
     state, so undoing is a step back, not a recomputation.
 
     ``ruleset`` is a :class:`~unorules.Ruleset` (of installed plugins, so the
-    record can name it) or its spec text. Without ``seed`` and ``deck`` a
-    random seed is drawn and kept, so the record always replays.
+    record can name it) or its spec text, and ``players`` the number of seats.
+    Without ``seed`` and ``deck`` a random seed is drawn and kept, so the record
+    always replays; ``deck`` arranges the deck and ``dealer`` names the first
+    dealer (as :meth:`Ruleset.new_game <unorules.Ruleset.new_game>` takes them).
     ``headers`` are extra record headers (``{"Event": "club night"}``).
     """
 
@@ -474,8 +505,39 @@ class Session:
         self._states.pop()
         return self._history.pop()
 
-    def record(self) -> GameRecord:
-        """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over)."""
+    def why_not_take_back(self, seat: int) -> str | None:
+        """Why ``seat`` may not take its last action back now, in words, or ``None``
+        when it may (see :meth:`take_back`)."""
+        own = [i for i, action in enumerate(self._history) if action.seat == seat]
+        if not own:
+            return f"seat {seat} has taken no action to take back"
+        last = own[-1]
+        after = self._history[last + 1 :]
+        if after:
+            seats = list(dict.fromkeys(f"seat {a.seat}" for a in after))
+            others = ", ".join(seats[:-1]) + " and " + seats[-1] if len(seats) > 1 else seats[0]
+            return f"{others} acted after it: an action can be taken back only before anyone else acts"
+        before, now = self._states[last], self._states[last + 1]
+        if len(now.rounds) != len(before.rounds) or now.is_over:
+            return "it ended the round"
+        if now.draw_pile != before.draw_pile or now.rng != before.rng or any(e.private for e in now.events):
+            return "it brought cards to light (a draw, a shuffle): what was seen cannot be unseen"
+        return None
+
+    def take_back(self, seat: int) -> Action:
+        """Take back ``seat``'s last action, as a friendly game allows: only while it is
+        the last action of the game (nobody else has acted since), and only when it
+        showed nobody a hidden card (no draw, no shuffle) and did not end the round.
+        Returns the action; :class:`SessionError` says why not, and changes nothing."""
+        why = self.why_not_take_back(seat)
+        if why is not None:
+            raise SessionError(f"cannot take back seat {seat}'s last action: {why}")
+        return self.undo()
+
+    def record(self, *, comments: bool = True) -> GameRecord:
+        """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over),
+        with ``comments`` saying after each action what else it did, in words, as a
+        spectator reads it (:func:`comment`)."""
         try:
             spec = self.ruleset.spec_text
         except RulesetError as exc:
@@ -491,7 +553,17 @@ class Session:
             result=result,
             termination=termination,
             headers=tuple(self.headers.items()),
+            comments=tuple(comment(state) for state in self._states[1:]) if comments else (),
         )
+
+
+def comment(state: GameState) -> str:
+    """What the action that led to ``state`` did besides itself, in words, as a spectator
+    reads it (cards in notation, sentences joined by "; "): the comment a record writes
+    after the action; "" when the action did nothing more than its own words say."""
+    view = state.public_view()
+    said = Narrator(state.ruleset).step(view.last_action, view.events, own=False)
+    return "; ".join(s.render(card=str) for s in said)
 
 
 def play_bots(
@@ -507,7 +579,9 @@ def play_bots(
     :func:`unorules.sim.play_game` seeds it (the deal from ``f"{seed}/{index}"``,
     the bot of seat ``s`` from ``f"{seed}/{index}/{s}"``), so it is the game the
     simulation played. A game that raises or does not end within
-    ``max_actions`` is recorded up to that point, with a ``Failure`` header."""
+    ``max_actions`` is recorded up to that point, with a ``Failure`` header.
+    ``ruleset`` is the rule set, ``bots`` the bot of each seat by name
+    (:data:`unorules.bots.BOTS`), ``headers`` more record headers."""
     from unorules.bots import make_bot, next_action
 
     extra: dict[str, str | int] = {"Bots": ",".join(bots), "Run": f"{seed}", "Game": index}

@@ -48,7 +48,7 @@ def seed_state(seed: Seed) -> int:
 
 
 class Rng:
-    """A mutable SplitMix64 generator around a state integer.
+    """A mutable SplitMix64 generator around a ``state`` integer (kept to 64 bits).
 
     >>> rng = Rng(seed_state(1))
     >>> cards = list(range(5))
@@ -61,6 +61,8 @@ class Rng:
 
     def __init__(self, state: int) -> None:
         self.state = state & _MASK
+        """The generator's state, 64 bits: a game keeps it (``GameState.rng``) and
+        replays from it."""
 
     def next64(self) -> int:
         """The next 64 random bits."""

@@ -40,7 +40,7 @@ from unorules.markers import PROJECT
 from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
 from unorules.rng import Rng, Seed, seed_state
 from unorules.spec import CACHE, freeze, parse_spec_text
-from unorules.state import GameState, RoundResult
+from unorules.state import Event, GameState, RoundResult
 
 __all__ = [
     "CORE_EVENTS",
@@ -54,11 +54,71 @@ __all__ = [
     "load_plugin",
 ]
 
+
+def _draw_text(event: Event) -> str:
+    """How a draw reads: the cards (or their count, for the other seats), and why."""
+    reason = event.value("reason", "turn")
+    if reason == "penalty":
+        return "{seat} drew {cards} as a penalty"
+    return "{seat} drew {cards}"
+
+
+_PLACE_WORDS = {
+    "hand": "{seat:'s} hand",
+    "draw": "the draw pile",
+    "discard": "the discard pile",
+    "under": "the discard pile, under its top card",
+    "taken": "the table",
+}
+"""How the places of a ``move`` event read (its ``data["from"]`` and ``data["to"]``)."""
+
+
+def _move_text(event: Event) -> str:
+    """How a card movement reads: the cards (or their count, for a seat that may not see
+    them) and the places; whole hands changing seats, as their number. The narrator
+    leaves these events out of what an action did (:data:`unorules.narrate.BOOKKEEPING`):
+    the action and the other events say it."""
+    if event.value("hands") is not None:
+        return "{count:hand} changed seats"
+    source = _PLACE_WORDS.get(str(event.value("from")), "somewhere")
+    dest = _PLACE_WORDS.get(str(event.value("to")), "somewhere")
+    if source == dest:
+        return "{cards} moved within " + source
+    return "{cards} went from " + source + " to " + dest
+
+
+def _show_text(event: Event) -> str:
+    """How a hand shown to a seat reads (its cards for that seat, their count for the others)."""
+    if event.seat is None:
+        return "{target:'s} hand was shown to everyone: {cards}"
+    return "{seat} {seat:was} shown {target:'s} hand: {cards}"
+
+
+def _round_end_text(event: Event) -> str:
+    """How the end of a round reads: who won it, how, and the points they scored."""
+    points = event.value("points")
+    seat = event.seat
+    scored = ""
+    if seat is not None and isinstance(points, tuple) and 0 <= seat < len(points):
+        won = points[seat]
+        if isinstance(won, int) and not isinstance(won, bool) and won > 0:
+            scored = f", scoring {won} point{'' if won == 1 else 's'}"
+    reason = event.value("reason")
+    if seat is None:
+        return "the round ended without a winner"
+    if reason == "out":
+        return "{seat} went out and won the round" + scored
+    if reason == "blocked":
+        return "nobody could play or draw: {seat} won the blocked round with the fewest points" + scored
+    return "{seat} won the round ({data[reason]})" + scored
+
+
 CORE_EVENTS: tuple[EventSpec, ...] = (
     EventSpec(
         "deal",
         "a round was dealt and its starter turned up (R-SETUP-DEAL)",
         (("seat", "the dealer"), ("cards", "the starter"), ("data.round", "the round's number")),
+        "{seat} dealt round {data[round]}; the first card is {cards}",
     ),
     EventSpec(
         "draw",
@@ -69,6 +129,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             ("count", "how many cards were drawn (public)"),
             ("data.reason", "why: 'turn', 'penalty' or a plugin's reason"),
         ),
+        _draw_text,
     ),
     EventSpec(
         "reshuffle",
@@ -76,6 +137,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
         "happens inside a draw: the cards left in the old pile were drawn first, and the draw event "
         "that follows counts them with those drawn from the new pile",
         (("count", "how many cards the new draw pile holds"),),
+        "the discard pile was shuffled into a new draw pile of {count:card}",
     ),
     EventSpec(
         "move",
@@ -98,6 +160,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
                 "at once",
             ),
         ),
+        _move_text,
     ),
     EventSpec(
         "show",
@@ -108,6 +171,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             ("cards", "the hand (private to the seat shown it)"),
             ("count", "how many cards it holds"),
         ),
+        _show_text,
     ),
     EventSpec(
         "round-end",
@@ -117,6 +181,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             ("data.reason", "why it ended: 'out', 'blocked', ..."),
             ("data.points", "the points each seat was given"),
         ),
+        _round_end_text,
     ),
 )
 """The event kinds the core's mechanics emit (every rule set has them)."""
@@ -159,7 +224,8 @@ class Hooks:
     ``visible_hands`` are ``None`` when no plugin implements them, so that the
     mechanics skip them; the others always answer. The hooks whose results
     are concatenated (``legal_actions``, ``visible_hands``, ``set_aside_cards``)
-    answer a sequence, or ``None`` for nothing."""
+    answer a sequence, or ``None`` for nothing. Built from the rule set's
+    pluggy hook ``relay``."""
 
     __slots__ = tuple(_MODES)
 
@@ -594,7 +660,8 @@ class Ruleset:
         return actions
 
     def play_table(self, seat: int, players: int) -> Mapping[Card, tuple[Action, ...]]:
-        """:meth:`play_actions` of ``seat`` for every card of the deck, by card."""
+        """:meth:`play_actions` of ``seat`` at a table of ``players`` seats for every
+        card of the deck, by card (worked out once per seat and table size)."""
         key = (seat, players)
         table = self._play_tables.get(key)
         if table is None:
@@ -611,7 +678,9 @@ class Ruleset:
         deck: Iterable[str | Card] | str | None = None,
         dealer: int | None = None,
     ) -> GameState:
-        """Deal the first round of a new game.
+        """Deal the first round of a new game of ``players`` seats
+        (:data:`MIN_PLAYERS` to :data:`MAX_PLAYERS`; a plugin's ``check_game``
+        hook may allow fewer counts).
 
         ``seed`` is an integer (any :class:`numbers.Integral`, numpy integers
         included: the same seed as the ``int`` of equal value), a string, or

@@ -98,10 +98,13 @@ class SearchBot:
     :data:`DEFAULT_TIME`), or ``playouts`` a number of playouts (then the bot
     is deterministic under its seed); ``margin`` how many standard errors a
     move's paired gain over the heuristic bot's must exceed; ``draw_guard``
-    never to draw when a card may be played.
+    never to draw when a card may be played; ``infer`` to keep guesses about how the other seats play in
+    its knowledge (see :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds
+    its generator.
     """
 
     name = "search"
+    """The bot's name (``make_bot("search")``, ``search:20ms``, ``search:400``)."""
 
     def __init__(
         self,
@@ -135,8 +138,9 @@ class SearchBot:
 
     @classmethod
     def from_argument(cls, seed: Seed, argument: str) -> SearchBot:
-        """The bot of ``search:ARGUMENT``: a time (``20ms``, ``0.5s``) or a number of
-        playouts (``400``) per decision (``ValueError`` otherwise)."""
+        """The bot of ``search:ARGUMENT``, seeded with ``seed``: ``argument`` is a
+        time (``20ms``, ``0.5s``) or a number of playouts (``400``) per decision
+        (``ValueError`` otherwise)."""
         text = argument.strip().lower()
         found = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s)", text)
         if found:
@@ -273,8 +277,9 @@ def playout(
 ) -> tuple[float, int]:
     """Play ``state`` out to the end of round ``rounds + 1`` with ``policy`` for
     every seat (out-of-turn actions first, as :func:`unorules.bots.next_action`
-    does); return the value for ``seat`` (see the module's docstring) and the
-    number of actions played."""
+    does); return the value for ``seat`` and its ``team`` (the seats it plays
+    with, itself included; see the module's docstring) and the number of
+    actions played."""
     actions = 0
     while len(state.rounds) == rounds and state.outcome is None:
         if actions >= MAX_PLAYOUT_ACTIONS:

@@ -120,22 +120,31 @@ class GameResult:
     rules: str
     """The label of the rule set (``"classic,stacking"`` or ``"classic:uno_penalty=4"``)."""
     plugins: tuple[str, ...]
+    """The rule set's plugin names, in registration order."""
     options: tuple[tuple[str, OptionValue], ...]
     """The options given to the rule set, sorted by name."""
     seed: Seed
     """The run's seed; the game was dealt from ``f"{seed}/{index}"``."""
     index: int
+    """The game's number in its run (from 0)."""
     bots: tuple[str, ...]
     """The bot of every seat, by name (the number of players is its length)."""
     status: Status
+    """``"over"`` for a game played to its end, ``"failed"`` for one that raised or did not end."""
     reason: str
     """The outcome's reason (``"target-score"``) when the game is over, else what went wrong."""
     winners: tuple[int, ...] = ()
+    """The winning seats (one, or a team)."""
     scores: tuple[int, ...] = ()
+    """Each seat's final score."""
     round_actions: tuple[int, ...] = ()
+    """The actions each finished round took."""
     round_points: tuple[int, ...] = ()
+    """The points scored in each finished round."""
     round_winners: tuple[int | None, ...] = ()
+    """Who won each finished round (``None``: nobody)."""
     round_starters: tuple[int, ...] = ()
+    """The seat to move when each round was dealt."""
 
     @property
     def players(self) -> int:
@@ -263,7 +272,8 @@ def play_game(
     label: str | None = None,
     options: Mapping[str, OptionValue] | None = None,
 ) -> GameResult:
-    """Play game ``index`` of a run seeded ``seed`` with one bot per seat; return its result.
+    """Play game ``index`` of a run seeded ``seed`` under ``ruleset`` with ``bots``, one per
+    seat; return its result.
 
     The game is dealt from ``f"{seed}/{index}"``. A bot given by name (see
     :func:`unorules.bots.make_bot`) is made and seeded
@@ -348,12 +358,17 @@ class Simulation:
     label: str
     """How the rule set is named in results and summaries."""
     plugins: tuple[str, ...]
+    """The rule set's plugin names, in registration order."""
     options: tuple[tuple[str, OptionValue], ...]
+    """The options to rebuild the rule set with, sorted by name."""
     players: int
+    """The number of seats of every game."""
     bots: tuple[str, ...]
     """Bot names, cycled over the seats."""
     seed: Seed
+    """The run's seed: game ``i`` is dealt from ``f"{seed}/{i}"``."""
     max_actions: int = DEFAULT_MAX_ACTIONS
+    """The actions after which a game that has not ended counts as failed."""
 
     @classmethod
     def of(
@@ -369,8 +384,11 @@ class Simulation:
     ) -> Self:
         """The simulation of ``ruleset`` (checked for ``players`` seats: :class:`~unorules.RulesetError`).
 
+        ``bots`` are bot names, cycled over the seats; ``seed`` seeds the run;
+        ``label`` names the rule set in results (default: its plugin names);
         ``options`` are the options to rebuild the rule set with in other
-        processes (default: the options it was built with, defaults included).
+        processes (default: the options it was built with, defaults included);
+        ``max_actions`` bounds each game.
         """
         if not bots:
             raise ValueError("name at least one bot")
@@ -425,14 +443,17 @@ class Chunk:
     """Games ``start`` to ``stop - 1`` of one simulation: the unit of work an engine hands out."""
 
     simulation: Simulation
+    """The simulation whose games these are."""
     start: int
+    """The first game's index."""
     stop: int
+    """One past the last game's index."""
 
     def __len__(self) -> int:
         return self.stop - self.start
 
     def lost(self, why: str) -> list[GameResult]:
-        """A ``"lost"`` result for each game of the chunk."""
+        """A ``"lost"`` result for each game of the chunk, ``why`` as its reason."""
         sim = self.simulation
         return [
             GameResult(
@@ -455,7 +476,8 @@ def play_chunk(chunk: Chunk) -> list[GameResult]:
 
 
 def chunks(simulations: Sequence[Simulation], games: int, size: int) -> Iterator[Chunk]:
-    """The chunks of a run, made lazily: every game of the first simulation, then the next one's."""
+    """The chunks of ``size`` games of a run of ``games`` games of each of ``simulations``,
+    made lazily: every game of the first simulation, then the next one's."""
     if size < 1:
         raise ValueError(f"chunk size must be positive, not {size}")
     for simulation in simulations:
@@ -509,9 +531,10 @@ class InProcess:
 class ExecutorEngine:
     """Plays chunks on a :class:`concurrent.futures.Executor` (a process pool, a Dask client's executor...).
 
-    At most ``window`` chunks are submitted ahead of those finished, so the
-    run streams in constant memory. When the run is closed early the
-    submitted chunks are cancelled.
+    At most ``window`` chunks (default: four per worker) are submitted ahead
+    of those finished, so the run streams in constant memory. When the run is
+    closed early the submitted chunks are cancelled. ``workers`` is how many
+    chunks ``executor`` plays at once (it sizes the chunks).
     """
 
     def __init__(
@@ -659,7 +682,8 @@ class RayEngine:
     tasks finish. Closing the run cancels the outstanding tasks. Ray retries
     a task whose worker died up to ``max_retries`` times (a game's result
     does not depend on where it is played); a chunk still lost after that is
-    given back as lost and ends the run with :class:`EngineError`.
+    given back as lost and ends the run with :class:`EngineError`. Joining a
+    cluster gives up after ``connect_timeout`` seconds.
     """
 
     def __init__(
@@ -755,7 +779,8 @@ def run(
     engine: Engine | None = None,
     chunk_size: int | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Play games ``0`` to ``games - 1`` of every simulation with ``engine``; yield each result.
+    """Play games ``0`` to ``games - 1`` of every simulation of ``simulations`` with ``engine``,
+    in chunks of ``chunk_size`` games (default: :func:`default_chunk_size`); yield each result.
 
     Results come as chunks finish, so their order depends on the engine;
     each result is the same whatever the engine (see the module's seeding).
@@ -789,7 +814,8 @@ class Tally:
 
     Lengths are kept as counts per value, so medians and percentiles are
     exact whatever the number of games. ``add`` results in any order; the
-    summary is the same.
+    summary is the same. ``rules`` is the rule set's label, ``plugins`` its
+    plugin names, ``options`` its options and ``seat_bots`` the bot of each seat.
     """
 
     def __init__(
@@ -982,8 +1008,10 @@ def round_robin(
     """The heads-up simulations of a round robin between ``bots`` (names, see
     :func:`unorules.bots.make_bot`): for every pair, one simulation with each
     bot in the first seat, so that a run of ``games`` games of each plays
-    ``2 * games`` games per pair, half of them begun by either bot. Each is
-    labelled ``"<rules> <first> v <second>"``; :func:`pair_wins` reads the
+    ``2 * games`` games per pair, half of them begun by either bot, under
+    ``ruleset`` (with ``options``), from the run's ``seed``, each game stopped
+    after ``max_actions``. Each is labelled ``"<label> <first> v <second>"``
+    (``label`` defaults to the rule set's names); :func:`pair_wins` reads the
     results back."""
     names = list(dict.fromkeys(bots))
     if len(names) < 2:

@@ -24,7 +24,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
-from unorules.errors import NotationError, RulesetError, SeatError
+from unorules.errors import IllegalActionError, NotationError, RulesetError, SeatError
 
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
@@ -352,14 +352,16 @@ class SeatView:
         return data
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """This view as JSON text, safe to send to the seat's client:
-        :meth:`from_json` reads it back as an equal view."""
+        """This view as JSON text, safe to send to the seat's client (indented by
+        ``indent`` spaces, or on one line): :meth:`from_json` reads it back as an
+        equal view."""
         text: str = _outer("view_to_json")(self, indent)
         return text
 
     @classmethod
     def from_data(cls, data: Any) -> SeatView:
-        """Read back :meth:`to_data` output; :class:`StateFormatError` names a bad part."""
+        """Read back :meth:`to_data` output (``data``); :class:`StateFormatError`
+        names a bad part."""
         view: SeatView = _outer("view_from_data")(data)
         return view
 
@@ -511,10 +513,16 @@ class GameState(Position):
         return action in self.legal_actions()
 
     def seats_to_act(self) -> tuple[int, ...]:
-        """The seats that have a legal action now, in the order a server should
-        offer them: the seat to move first (when it has an action), then the
-        seats that may act out of turn (UNO calls, catches, jump-ins), in turn
-        order from the seat to move (following the direction of play).
+        """The seats that have a legal action now, in the order a host asks them.
+
+        **The seats that may act out of turn come first** (UNO calls, catches,
+        jump-ins, in turn order from the seat after the seat to move), **then
+        the seat to move**: its action closes their windows (a jump-in, a
+        catch is possible only until the next seat acts), so a host that asks
+        each seat in this order and applies the first action it is given lets
+        every seat use what the rules allow. The seat to move comes last;
+        when it has no action (a phase in which another seat must answer),
+        it is left out.
 
         Empty once the game is over. A seat's own actions are
         ``legal_actions(seat)`` (or ``view(seat).legal_actions``).
@@ -532,7 +540,26 @@ class GameState(Position):
         seats = {a.seat for a in legal}
         n = len(self.hands)
         d = self.direction
-        return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n))
+        # Turn order from the seat after the seat to move; the seat to move (0) last.
+        return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n or n))
+
+    def out_of_turn_seats(self) -> tuple[int, ...]:
+        """The seats other than the seat to move that have a legal action now
+        (an UNO call, a catch, a jump-in), in the order of :meth:`seats_to_act`."""
+        current = self.current_player
+        return tuple(s for s in self.seats_to_act() if s != current)
+
+    def apply_for(self, seat: int, action: Action | str) -> GameState:
+        """:meth:`apply` for a host that acts on behalf of ``seat``: text
+        without a seat prefix is ``seat``'s action, and an action of another
+        seat is refused with an :class:`IllegalActionError` (a client must
+        never act for another seat); this state is never changed."""
+        seat = self._seat(seat)
+        if isinstance(action, str):
+            action = Action.parse(action, default_seat=seat)
+        if isinstance(action, Action) and action.seat != seat:
+            raise IllegalActionError(f"{action}: seat {seat} cannot act for seat {action.seat}")
+        return self.apply(action)
 
     def play_actions(self, seat: int, card: Card) -> tuple[Action, ...]:
         """Every ``play`` action of ``seat`` for ``card``: one per colour for
@@ -664,7 +691,8 @@ class GameState(Position):
     # -- serialisation (lent by the outer layers) ---------------------------------
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """This state as JSON text; :meth:`from_json` gives back an equal state."""
+        """This state as JSON text (indented by ``indent`` spaces, or on one line);
+        :meth:`from_json` gives back an equal state."""
         text: str = _outer("state_to_json")(self, indent)
         return text
 

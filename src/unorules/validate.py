@@ -117,7 +117,8 @@ def check_seat(state: GameState, seat: Any, field: str, *, in_play: bool = False
 
 
 def check_seats(state: GameState, seats: Any, field: str, *, in_play: bool = False) -> tuple[int, ...]:
-    """``seats`` if it is a tuple of distinct seats of ``state`` (see :func:`check_seat`)."""
+    """``seats`` if it is a tuple of distinct seats of ``state`` (see :func:`check_seat`:
+    ``field`` names it in the error, ``in_play`` refuses seats that have left)."""
     if not isinstance(seats, tuple):
         raise _refuse(field, f"expected a tuple of seats, got {excerpt(seats)}")
     if len(seats) > len(state.hands):
@@ -169,7 +170,8 @@ _FACTS_KEY = ("unorules.validate", "facts")
 
 
 def check_card(state: GameState, card: Any, field: str) -> Card:
-    """``card`` if it is a card of ``state``'s deck; else :class:`StateFormatError`."""
+    """``card`` if it is a card of ``state``'s deck; else :class:`StateFormatError`
+    naming ``field``."""
     if not isinstance(card, Card) or card not in _facts(state.ruleset).deck_cards:
         names = ", ".join(state.ruleset.names)
         raise _refuse(field, f"{excerpt(card)} is not a card of this rule set's deck ({names})")
@@ -177,7 +179,8 @@ def check_card(state: GameState, card: Any, field: str) -> Card:
 
 
 def check_cards(state: GameState, cards: Any, field: str) -> tuple[Card, ...]:
-    """``cards`` if it is a tuple of at most a deck's worth of cards of ``state``'s deck."""
+    """``cards`` if it is a tuple of at most a deck's worth of cards of ``state``'s
+    deck; else :class:`StateFormatError` naming ``field``."""
     facts = _facts(state.ruleset)
     if not isinstance(cards, tuple):
         raise _refuse(field, f"expected a tuple of cards, got {excerpt(cards)}")
@@ -191,10 +194,11 @@ def check_cards(state: GameState, cards: Any, field: str) -> tuple[Card, ...]:
 
 
 def check_value(state: GameState, value: Any, field: str) -> None:
-    """Check a plugin value (``Phase.data`` item, ``extras`` value): only the
-    allowed types (``None``, ``bool``, ``int``, ``str``, :class:`Card` of the
-    deck, :class:`Color`, :class:`Action`, tuples), texts of at most
-    :data:`MAX_TEXT` characters, at most :func:`max_value_items` items."""
+    """Check a plugin value of ``state`` (``Phase.data`` item, ``extras`` value),
+    named ``field`` in the error: only the allowed types (``None``, ``bool``,
+    ``int``, ``str``, :class:`Card` of the deck, :class:`Color`,
+    :class:`Action`, tuples), texts of at most :data:`MAX_TEXT` characters, at
+    most :func:`max_value_items` items."""
     facts = _facts(state.ruleset)
     budget = [facts.max_items]
     _check_value(value, field, facts, budget, 0)
@@ -244,7 +248,7 @@ def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
     restore later): a name some plugin of the rule set declares, ``count`` from
     0 to twice the deck's size, ``card`` a card of the deck or ``None``, ``seat`` a
     seat or ``None``, ``color`` a :class:`Color` or ``None``, ``data`` a tuple of
-    plugin values, ``secret`` a bool."""
+    plugin values, ``secret`` a bool. ``field`` names it in the error."""
     if not isinstance(phase, Phase):
         raise _refuse(field, f"expected a Phase, got {excerpt(phase)}")
     rules = state.ruleset

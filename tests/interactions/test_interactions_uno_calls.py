@@ -1,5 +1,5 @@
 """UNO calls follow the cards (issue 12, point 1): every change of hands other than a
-play or a draw goes through the core's ``set_hands``/``move_hands``/``with_hand``,
+play or a draw goes through the draft's ``set_hands``/``move_hands`` mechanics,
 which voids the UNO call (``uno_declared``) of every seat whose hand changed and
 keeps a seat open to a catch (``uno_exposed``) only while it still holds the card
 it played down to (R-UNO-CALL, R-UNO-CATCH).
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from unorules import Card, GameState, Ruleset, parse_cards
-from unorules.testing import arrange_deck, rearranged
+from unorules.testing import arrange_deck, draft_of, rearranged
 
 FILLER = ["Y1 Y2 Y3 Y4 Y5 Y6 Y7", "B1 B2 B3 B4 B5 B6 B7", "G1 G2 G3 G4 G6 G7 G8"]
 
@@ -59,52 +59,49 @@ def called_then_drew(state: GameState) -> GameState:
 
 def test_r_uno_call_set_hands_voids_the_calls_and_exposure_of_changed_seats_only() -> None:
     state = game(["classic"], {0: "R1 R2", 1: "B8"}, players=3).replace(uno_declared=(0, 2), uno_exposed=(1,))
-    moved = state.set_hands({0: cards("R1 R9"), 1: cards("B8"), 2: state.hands[2]})
+    draft = draft_of(state)
+    draft.set_hands({0: cards("R1 R9"), 1: cards("B8"), 2: state.hands[2]})
+    moved = draft.freeze()
     assert moved.hands[0] == cards("R1 R9")
     assert moved.uno_declared == (2,)  # seat 0's hand changed; seat 2's did not
     assert moved.uno_exposed == (1,)  # seat 1 still holds the card it played down to
-    assert state.set_hands({1: cards("B8")}) is state  # nothing changed
-    # One seat: with_hand is set_hands for that seat.
-    assert state.with_hand(1, cards("B8 B9")).uno_exposed == ()
+    draft = draft_of(state)
+    draft.set_hands({1: cards("B8")})  # nothing changed
+    assert draft.hands is state.hands
+    assert (draft.uno_declared, draft.uno_exposed) == ((0, 2), (1,))
+    # One seat given other cards: its exposure ends with the hand it played down to.
+    draft = draft_of(state)
+    draft.set_hands({1: cards("B8 B9")})
+    assert draft.uno_exposed == ()
     with pytest.raises(ValueError, match="no seat 5"):
-        state.set_hands({5: ()})
+        draft_of(state).set_hands({5: ()})
 
 
 def test_r_uno_catch_move_hands_moves_whole_hands_and_refuses_to_lose_one() -> None:
     state = game(["classic"], {0: "R1 R2", 1: "B8", 2: "Y3 Y4 Y5"}, players=3)
     state = state.replace(uno_declared=(0,), uno_exposed=(1,))
-    cycled = state.move_hands({0: 1, 1: 2, 2: 0})
+    draft = draft_of(state)
+    draft.move_hands({0: 1, 1: 2, 2: 0})
+    cycled = draft.freeze()
     assert [cycled.hands[s] for s in (1, 2, 0)] == [state.hands[s] for s in (0, 1, 2)]
     assert (cycled.uno_declared, cycled.uno_exposed) == ((), ())
-    traded = state.move_hands({0: 2, 2: 0})
-    assert traded.uno_exposed == (1,)  # not in the trade
+    draft = draft_of(state)
+    draft.move_hands({0: 2, 2: 0})
+    assert draft.uno_exposed == (1,)  # not in the trade
+    draft = draft_of(state)
     with pytest.raises(ValueError, match="does not permute"):
-        state.move_hands({0: 1})
-
-
-def test_set_hands_and_move_hands_set_further_fields_in_the_same_copy() -> None:
-    state = game(["classic"], {0: "R1 R2", 1: "B8", 2: "Y3 Y4 Y5"}, players=3)
-    state = state.replace(uno_declared=(0,), uno_exposed=(1,))
-    turn = {"current_player": 2, "color": state.color}
-    given = {0: cards("R1 R9"), 1: cards("B8")}
-    assert state.set_hands(given, **turn) == state.set_hands(given).replace(**turn)
-    assert state.move_hands({0: 2, 2: 0}, **turn) == state.move_hands({0: 2, 2: 0}).replace(**turn)
-    # Later fields win, as with replace: the changes are set after the calls are voided.
-    assert state.set_hands(given, uno_declared=(0, 2)).uno_declared == (0, 2)
-    # No hand changed: only the fields.
-    assert state.set_hands({1: cards("B8")}, current_player=2) == state.replace(current_player=2)
-    before = state.to_json()
-    with pytest.raises(TypeError, match="no field 'player'"):
-        state.move_hands({0: 2, 2: 0}, player=2)
-    assert state.to_json() == before
+        draft.move_hands({0: 1})
+    assert draft.hands is state.hands  # refused before any hand moved
 
 
 def test_r_uno_catch_a_draw_ends_the_exposure_of_the_seat_that_draws() -> None:
     state = game(["classic"], {1: "B8"}).replace(uno_exposed=(1,))
-    drawn, _ = state.draw(1, 2, "penalty")
-    assert drawn.uno_exposed == ()
-    other, _ = state.draw(0, 1, "penalty")
-    assert other.uno_exposed == (1,)
+    draft = draft_of(state)
+    assert len(draft.draw(1, 2, "penalty")) == 2
+    assert draft.uno_exposed == ()
+    draft = draft_of(state)
+    draft.draw(0, 1, "penalty")
+    assert draft.uno_exposed == (1,)
 
 
 # -- the plugins ------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -118,8 +120,9 @@ register_verb("rl_test_wave", target="required", doc="a verb only the test plugi
 
 class _Waves(Plugin):
     name = "rl-test-waves"
+    api_version = 2
     requires = ("classic",)
-    verbs = ("rl_test_wave",)
+    verbs: ClassVar[Mapping[str, str]] = {"rl_test_wave": "turn"}
 
 
 def test_the_space_comes_from_the_rule_set_not_from_what_is_installed() -> None:

@@ -8,9 +8,16 @@ from pathlib import Path
 import pytest
 from serve_helpers import Player, serving
 
-from unorules.plugin import Option, one_of, positive_int, switch
+from unorules.plugin import Option, one_of, positive_int, summary, switch
 from unorules.ruleset import installed_plugins
-from unorules.serve.describe import option_data, plain_words, rules_data, ruleset_data, ruleset_title
+from unorules.serve.describe import (
+    option_data,
+    plain_words,
+    plugin_title,
+    rules_data,
+    ruleset_data,
+    ruleset_title,
+)
 
 CODE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b|\[[A-Z][A-Z0-9]*")
 
@@ -95,9 +102,31 @@ def test_every_installed_plugin_reads_in_plain_words() -> None:
     assert controls["target_score"] == "number"
 
 
+SPEC = "classic,jump-in,stacking stack_mix=on target_score=200"
+
+
+def test_plugin_titles_and_words_come_from_each_plugins_summary_line() -> None:
+    assert plugin_title("seven-o") == "7-0"
+    assert plugin_title("penalties") == "Table penalties"
+    assert plugin_title("elimination") == "Elimination tournament"
+    seven_o = next(p for p in rules_data()["plugins"] if p["name"] == "seven-o")
+    assert seven_o["doc"].startswith("A 0 passes every hand to the next seat")
+
+
+def test_the_summary_lines_of_classic_and_stacking_begin_with_their_titles() -> None:
+    plugins = installed_plugins()
+    assert summary(plugins["classic"]).startswith("Classic UNO: ")
+    assert summary(plugins["stacking"]).startswith("Stacking: ")
+
+
+def test_a_rule_set_title_is_its_plugins_titles() -> None:
+    assert ruleset_title(SPEC) == "Classic UNO + Jump-in + Stacking"
+
+
 def test_a_rule_set_is_shown_by_name_with_its_rules_in_words(tmp_path: Path) -> None:
-    spec = "classic,jump-in,stacking stack_mix=on target_score=200"
-    assert ruleset_title(spec) == "Classic UNO + Jump-in + Stacking"
+    spec = SPEC
+    title = "Classic UNO + Jump-in + Stacking"
+    assert ruleset_title(spec) == title
     described = ruleset_data(spec)
     assert [p["name"] for p in described["plugins"]] == ["classic", "jump-in", "stacking"]
     options = {o["name"]: o for p in described["plugins"] for o in p["options"]}
@@ -110,7 +139,7 @@ def test_a_rule_set_is_shown_by_name_with_its_rules_in_words(tmp_path: Path) -> 
             ["classic", "stacking", "jump-in"], ["open"], options={"target_score": "200", "stack_mix": "on"}
         )
         _status, meta = server.request("GET", f"/api/tables/{created['table']}")
-        assert meta["title"] == "Classic UNO + Jump-in + Stacking"
+        assert meta["title"] == title
         assert meta["rules"] == spec
         welcome = Player(server, created["table"], None).until("welcome")
         assert welcome["ruleset"] == described

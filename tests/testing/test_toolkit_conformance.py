@@ -118,6 +118,7 @@ class QuarrelsWithEveryone(Plugin):
     """Declares a conflict with every other installed plugin but one."""
 
     name = "quarrels"
+    api_version = 2
     requires = ("classic",)
     conflicts = {n: "cannot share a table" for n in sorted(installed_plugins())[2:] if n != "classic"}  # noqa: RUF012
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import ClassVar
 
 import pytest
 from toolkit_broken_plugins import (
@@ -25,7 +26,18 @@ from toolkit_broken_plugins import (
     StoresAFloat,
 )
 
-from unorules import Action, GameState, Outcome, Phase, PhaseSpec, Plugin, Ruleset, hookimpl
+from unorules import (
+    Action,
+    Draft,
+    GameState,
+    Outcome,
+    Phase,
+    PhaseSpec,
+    Plugin,
+    Ruleset,
+    TestHints,
+    hookimpl,
+)
 from unorules.testing import Replay, arrange_deck
 from unorules.testing.invariants import (
     DEFAULT_MAX_ROUND_ACTIONS,
@@ -140,6 +152,7 @@ class SettlesTheRound(Plugin):
     """Declares a phase in which a seat may hold no cards while the round goes on."""
 
     name = "settles-the-round"
+    api_version = 2
     requires = ("classic",)
     phases = (PhaseSpec("settle", "the round is settled before it ends", empty_hand=True),)
 
@@ -170,7 +183,7 @@ class DrawsForTheNextSeatOnPurpose(DrawsForTheNextSeat):
     """The same actions, declared: 'draw' may come from other seats."""
 
     name = "draws-for-next-on-purpose"
-    out_of_turn_verbs = ("draw",)
+    verbs: ClassVar[Mapping[str, str]] = {"draw": "any"}
 
 
 def test_turn_accepts_verbs_a_plugin_declares_out_of_turn() -> None:
@@ -224,8 +237,11 @@ class DancesUnexplained(DancesWithoutSteps):
     name = "dances-unexplained"
 
     @hookimpl
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
-        return state.pass_turn(1, action.seat) if action.verb == "dance" else None
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        if action.verb != "dance":
+            return None
+        draft.pass_turn(1, action.seat)
+        return True
 
 
 def test_refused_with_require_rule_wants_a_rule_id_for_each_refusal() -> None:
@@ -374,16 +390,18 @@ class LongRounds(Plugin):
     """Declares a bound for rounds (rounds of its game are meant to last long)."""
 
     name = "long-rounds"
+    api_version = 2
     requires = ("classic",)
-    max_round_actions = 123_456
+    testing = TestHints(max_round_actions=123_456)
 
 
 class DrawsMore(Plugin):
     """Declares that its rounds last three times as long as classic's."""
 
     name = "draws-more"
+    api_version = 2
     requires = ("classic",)
-    round_length_factor = 3.0
+    testing = TestHints(round_length_factor=3.0)
 
 
 def test_rounds_bound_grows_with_the_seats_and_the_factors_plugins_declare() -> None:

@@ -24,13 +24,16 @@ class LosesFives(Plugin):
     """A played 5 vanishes instead of staying on the discard pile."""
 
     name = "loses-fives"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
-    def on_play(self, state, action, previous):
-        if action.card.kind != "5" or not state.hands[action.seat]:
+    def on_play(self, draft, action, previous):
+        if action.card.kind != "5" or not draft.hands[action.seat]:
             return None
-        return state.replace(discard_pile=state.discard_pile[:-1]).pass_turn(1, action.seat)
+        draft.take_from_discard_pile(1)  # the 5 is put nowhere
+        draft.pass_turn(1, action.seat)
+        return True
 
 
 plugin = LosesFives()

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unorules import COLORS, Card, IllegalActionError, Option, Plugin, Ruleset, installed_plugins, one_of
+from unorules import (
+    COLORS,
+    Card,
+    IllegalActionError,
+    Option,
+    Plugin,
+    Ruleset,
+    TestHints,
+    installed_plugins,
+    one_of,
+)
 from unorules.testing import Replay
 from unorules.testing.invariants import check_cards, check_state
 from unorules.testing.strategies import (
@@ -111,9 +121,10 @@ def test_option_values_start_with_the_default_and_are_all_valid() -> None:
 
 class Declares(Plugin):
     name = "declares"
+    api_version = 2
     requires = ("classic",)
     options = (Option("mode", "a", "a mode", lambda v: v, "anything"),)
-    testing_option_values: ClassVar[dict[str, list[str]]] = {"mode": ["b", "c"]}
+    testing = TestHints(option_values={"mode": ("b", "c")})
 
 
 def test_option_values_a_plugin_declares_win_over_guesses() -> None:

@@ -1,9 +1,10 @@
 """Deliberately broken plugins, each breaking one invariant, for the toolkit's tests.
 
-Each is a small house rule on top of ``classic`` with one realistic bug. The
-tests show that the invariant functions, the state machine and the
-conformance runner catch each one, and that the replay they print
-reproduces the failure.
+Each is a small house rule on top of ``classic`` (plugin API version 2: its
+hooks write the next state through the :class:`~unorules.Draft` they are
+given) with one realistic bug. The tests show that the invariant functions,
+the state machine and the conformance runner catch each one, and that the
+replay they print reproduces the failure.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from unorules import Action, Card, GameState, Plugin, hookimpl, register_verb
+from unorules import Action, Card, Draft, ExtraSpec, GameState, Plugin, hookimpl, register_verb
 
 register_verb("dance", doc="a verb the DancesWithoutSteps test plugin lists but cannot carry out")
 
@@ -21,14 +22,17 @@ class LosesFives(Plugin):
     """Bug: a played 5 vanishes instead of staying on the discard pile (breaks ``cards``)."""
 
     name = "loses-fives"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
-        if card is None or card.kind != "5" or not state.hands[action.seat]:
+        if card is None or card.kind != "5" or not draft.hands[action.seat]:
             return None
-        return state.replace(discard_pile=state.discard_pile[:-1]).pass_turn(1, action.seat)
+        draft.take_from_discard_pile(1)  # the bug: the card taken off the pile is put nowhere
+        draft.pass_turn(1, action.seat)
+        return True
 
 
 class StallsDraws(Plugin):
@@ -36,12 +40,14 @@ class StallsDraws(Plugin):
     who all draw go round in a circle and the round never ends (breaks ``rounds``)."""
 
     name = "stalls-draws"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
-    def apply_action(self, state: GameState, action: Action) -> GameState | None:
-        if action.verb == "draw" and state.phase.name == "play":
-            return state.pass_turn(1, action.seat)
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        if action.verb == "draw" and draft.phase.name == "play":
+            draft.pass_turn(1, action.seat)
+            return True
         return None
 
 
@@ -49,6 +55,7 @@ class CountsRefusals(Plugin):
     """Bug: explaining a refusal writes to the state it was asked about (breaks ``pure``)."""
 
     name = "counts-refusals"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
@@ -62,14 +69,16 @@ class RandomSkips(Plugin):
     generator, so a game does not replay (breaks ``replay``)."""
 
     name = "random-skips"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
-        if card is None or card.kind != "S" or not state.hands[action.seat]:
+        if card is None or card.kind != "S" or not draft.hands[action.seat]:
             return None
-        return state.pass_turn(random.choice((1, 2)), action.seat)
+        draft.pass_turn(random.choice((1, 2)), action.seat)
+        return True
 
 
 class RemembersDraws(Plugin):
@@ -78,37 +87,40 @@ class RemembersDraws(Plugin):
     (breaks ``json`` and ``replay``)."""
 
     name = "remembers-draws"
+    api_version = 2
     requires = ("classic",)
 
     def __init__(self) -> None:
         self.draws = 0
 
     @hookimpl
-    def on_draw(self, state: GameState, seat: int, cards: tuple[Card, ...], reason: str) -> GameState | None:
+    def on_draw(self, draft: Draft, seat: int, cards: tuple[Card, ...], reason: str) -> None:
         if reason != "turn":
-            return None
+            return
         self.draws += 1
-        if self.draws % 3:
-            return None
-        more, _ = state.draw(seat, 1, "remembered")
-        return more
+        if self.draws % 3 == 0:
+            draft.draw(seat, 1, "remembered")
 
 
 class StoresAFloat(Plugin):
     """Bug: keeps a float in ``state.extras``, which JSON cannot hold (breaks ``json``)."""
 
     name = "stores-a-float"
+    api_version = 2
     requires = ("classic",)
+    extras = (ExtraSpec("stores-a-float", "a number kept as a float"),)
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
-        return state.with_extra("stores-a-float", 0.5) if state.extra("stores-a-float") is None else None
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> None:
+        if draft.extra("stores-a-float") is None:
+            draft.set_extra("stores-a-float", 0.5)  # the next plugin (classic) applies the card's effect
 
 
 class DrawsForTheNextSeat(Plugin):
     """Bug: lists a draw for the seat after the one to move (breaks ``turn``)."""
 
     name = "draws-for-next"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
@@ -122,6 +134,7 @@ class NothingAfterDrawing(Plugin):
     """Bug: a wrapper meant to drop ``pass`` after a draw drops every action (breaks ``legal``)."""
 
     name = "nothing-after-drawing"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl(wrapper=True)
@@ -136,6 +149,7 @@ class DancesWithoutSteps(Plugin):
     """Bug: lists a ``dance`` action that no plugin carries out (breaks ``accepted``)."""
 
     name = "dances-without-steps"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
@@ -149,6 +163,7 @@ class ExplainsBadly(Plugin):
     """Bug: explaining a refused ``draw`` raises ``KeyError`` instead of saying why (breaks ``refused``)."""
 
     name = "explains-badly"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl(tryfirst=True)
@@ -162,6 +177,7 @@ class ShowsAGhost(Plugin):
     """Bug: shows every seat the hand of a seat that does not exist (breaks ``view``)."""
 
     name = "shows-a-ghost"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl
@@ -169,43 +185,53 @@ class ShowsAGhost(Plugin):
         return (state.players,)
 
 
-class SetsAsideACard(Plugin):
-    """Not a bug: at every deal, keeps the top card of the draw pile out of
-    play (in ``state.extras``) and says so with ``set_aside_cards``, so
-    ``cards`` still holds."""
+class _SetsAsideAtTheDeal(Plugin):
+    """At every deal, keeps the top card of the draw pile out of play (in
+    ``state.extras``), without saying so."""
 
-    name = "sets-aside"
+    api_version = 2
     requires = ("classic",)
-    private_extras = ("aside",)
+    extras = (ExtraSpec("aside", "the card set aside at the deal"),)
 
     @hookimpl(wrapper=True)
-    def on_starter(self, state: GameState) -> Generator[None, GameState | None, GameState | None]:
-        started = yield
-        dealt = state if started is None else started
+    def on_starter(self, draft: Draft) -> Generator[None, bool | None, bool | None]:
+        started = yield  # classic turns the starter up (and returns a Wild Draw Four)
         # Each deal shuffles the whole deck again, the card set aside last round included.
-        return dealt.replace(draw_pile=dealt.draw_pile[1:]).with_extra("aside", dealt.draw_pile[0])
+        (card,) = draft.take_from_draw_pile(1)
+        draft.set_extra("aside", card)
+        return started
 
+
+class SetsAsideACard(_SetsAsideAtTheDeal):
+    """Not a bug: at every deal, keeps the top card of the draw pile out of
+    play (in ``state.extras``) and says so with the ``set_aside_cards`` hook,
+    so ``cards`` still holds."""
+
+    name = "sets-aside"
+
+    @hookimpl
     def set_aside_cards(self, state: GameState) -> Iterable[Card]:
         card: Any = state.extra("aside")
         return () if card is None else (card,)
 
 
-class ForgetsTheSetAside(SetsAsideACard):
-    """Bug: sets a card aside without declaring it (breaks ``cards``)."""
+class ForgetsTheSetAside(_SetsAsideAtTheDeal):
+    """Bug: sets a card aside without declaring it in ``set_aside_cards`` (breaks ``cards``)."""
 
     name = "forgets-aside"
-    set_aside_cards = None  # type: ignore[assignment]
 
 
 class CrashesAtTheDeal(Plugin):
     """Bug: looks up a card it never put in the deck when a round is dealt (a crash, not a violation)."""
 
     name = "crashes-at-the-deal"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl(tryfirst=True)
-    def on_starter(self, state: GameState) -> GameState | None:
-        return state.replace(discard_pile=(Card.parse("X1"),))
+    def on_starter(self, draft: Draft) -> bool | None:
+        draft.put_on_discard_pile([Card.parse("X1")])
+        return True
 
 
 class SkipsWithoutGoingOut(Plugin):
@@ -214,15 +240,16 @@ class SkipsWithoutGoingOut(Plugin):
     cards (breaks ``hands``). The most common mistake in an ``on_play`` hook."""
 
     name = "skips-without-going-out"
+    api_version = 2
     requires = ("classic",)
-    play_kinds = frozenset({"S"})
 
     @hookimpl
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
         if card is None or card.kind != "S":
             return None
-        return state.pass_turn(2, action.seat)
+        draft.pass_turn(2, action.seat)
+        return True
 
 
 class NeverGoesOut(Plugin):
@@ -232,11 +259,13 @@ class NeverGoesOut(Plugin):
     bound on a round's length, and eager play failing to end it, show it)."""
 
     name = "never-goes-out"
+    api_version = 2
     requires = ("classic",)
 
     @hookimpl(tryfirst=True)
-    def on_play(self, state: GameState, action: Action, previous: GameState) -> GameState | None:
-        if state.hands[action.seat]:
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        if draft.hands[action.seat]:
             return None
-        drawn, _ = state.draw(action.seat, 1, "penalty")
-        return drawn.pass_turn(1, action.seat)
+        draft.draw(action.seat, 1, "penalty")
+        draft.pass_turn(1, action.seat)
+        return True

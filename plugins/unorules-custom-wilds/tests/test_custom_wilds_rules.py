@@ -21,8 +21,8 @@ from unorules_custom_wilds import (
 )
 
 import unorules
-from unorules import Action, Card, Color, GameState, Ruleset, RulesetError, hookimpl
-from unorules.testing import arrange_deck, rearranged
+from unorules import Action, Card, Color, Draft, GameState, Ruleset, RulesetError, hookimpl
+from unorules.testing import arrange_deck, draft_of, rearranged
 
 CW1, CW2, CW3 = CUSTOM_WILDS
 CLASSIC = Ruleset.from_names(["classic"])
@@ -141,23 +141,25 @@ def test_r_custom_bad_bindings_fail_when_the_rule_set_is_built(options: dict[str
 # -- the extension point ------------------------------------------------------------------------------
 
 
-def everyone_draws_one(state: GameState, action: Action, previous: GameState) -> GameState:
+def everyone_draws_one(draft: Draft, action: Action, previous: GameState) -> None:
     """A third-party effect: every other player draws a card."""
-    for seat in state.active_seats:
+    for seat in draft.active_seats:
         if seat != action.seat:
-            state, _ = state.draw(seat, 1, "effect")
-    return state.pass_turn(1, action.seat)
+            draft.draw(seat, 1, "effect")
+    draft.pass_turn(1, action.seat)
 
 
-def reverse_and_replay(state: GameState, action: Action, previous: GameState) -> GameState:
+def reverse_and_replay(draft: Draft, action: Action, previous: GameState) -> None:
     """A third-party effect: play reverses, and its player plays again."""
-    return state.replace(direction=-state.direction, current_player=action.seat)
+    draft.direction = -draft.direction
+    draft.current_player = action.seat
 
 
 class ThirdPartyEffects:
     """A plugin defined here, offering effects through custom-wilds' hook."""
 
     name = "third-party-effects"
+    api_version = 2
     requires = ("custom-wilds",)
 
     @hookimpl
@@ -206,6 +208,7 @@ def test_r_custom_third_party_effect_works_through_register_effect() -> None:
 def test_r_custom_clashing_or_bad_effects_fail_when_the_rule_set_is_built() -> None:
     class Clash:
         name = "clash"
+        api_version = 2
         requires = ("custom-wilds",)
 
         @hookimpl
@@ -217,6 +220,7 @@ def test_r_custom_clashing_or_bad_effects_fail_when_the_rule_set_is_built() -> N
 
     class NotAnEffect:
         name = "not-an-effect"
+        api_version = 2
         requires = ("custom-wilds",)
 
         @hookimpl
@@ -235,10 +239,14 @@ def test_r_custom_clashing_or_bad_effects_fail_when_the_rule_set_is_built() -> N
 
 def test_r_custom_discard_under_keeps_the_top_card_and_colour() -> None:
     state = game(rules(), ["R1 R2 R3 R4 R5 R6 R7", "G1 G2 G3 G4 G5 G6 G7", "B1 B2 B3 B4 B5 B6 B7"])
-    after = discard_under(state, 0, unorules.parse_cards("R2 R5"))
+    draft = draft_of(state)
+    discard_under(draft, 0, unorules.parse_cards("R2 R5"))
+    after = draft.freeze()
     assert after.discard_pile == unorules.parse_cards("R2 R5 Y5")
     assert (after.top_card, after.color) == (state.top_card, state.color)
     assert after.hands[0] == unorules.parse_cards("R1 R3 R4 R6 R7")
+    discarded = unorules.parse_cards("R2 R5")
+    assert [(e.kind, e.seat, e.cards) for e in after.events] == [("discard", 0, discarded)]
 
 
 # -- every ready effect as starter, last card, two players, after a reshuffle --------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from unorules import PLAY, GameState, IllegalActionError, Ruleset, RulesetError
-from unorules.testing import arrange_deck, rearranged
+from unorules.testing import arrange_deck, draft_of, rearranged
 
 R_HAND = "R1 R2 R3 R4 R6 R7 R8"
 G_HAND = "G1 G2 G3 G4 G5 G6 G7"  # 28 points
@@ -31,6 +31,13 @@ def game(hands: list[str], starter: str, dealer: int, **options: Any) -> GameSta
     return rules(**options).new_game(
         len(hands), deck=arrange_deck(hands, starter, dealer=dealer), dealer=dealer
     )
+
+
+def round_ended(state: GameState, winner: int, reason: str) -> GameState:
+    """``state`` after its round ends with ``winner`` for ``reason`` (the draft's ``end_round``)."""
+    draft = draft_of(state)
+    draft.end_round(winner, reason)
+    return draft.freeze()
 
 
 def test_r_elim_each_seat_is_charged_its_own_hand() -> None:
@@ -127,7 +134,7 @@ def test_r_elim_when_everyone_reaches_the_limit_the_lowest_total_survives() -> N
     state = rules(elimination_limit=10).new_game(3, seed=4)
     state = rearranged(state, hands={0: "R5 R6", 1: "G7 G8", 2: "B9 B9"})
     # A blocked round (classic's decision): every seat, its winner too, is charged its hand.
-    after = state.end_round(0, "blocked")
+    after = round_ended(state, 0, "blocked")
     assert after.scores == (11, 15, 18)
     assert after.outcome is not None
     assert after.outcome.winners == (0,)
@@ -137,7 +144,7 @@ def test_r_elim_when_everyone_reaches_the_limit_the_lowest_total_survives() -> N
 def test_r_elim_equal_lowest_totals_keep_the_rounds_winner() -> None:
     state = rules(elimination_limit=10).new_game(3, seed=4)
     state = rearranged(state, hands={0: "R5 R6", 1: "G5 G6", 2: "B9 B9"})
-    after = state.end_round(1, "blocked")
+    after = round_ended(state, 1, "blocked")
     assert after.scores == (11, 11, 18)
     assert after.outcome is not None
     assert after.outcome.winners == (1,)

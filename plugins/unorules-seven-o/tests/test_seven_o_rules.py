@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
-from unorules_seven_o import move_hands
+from unorules_seven_o import move_hands, trade_hands
 
 from unorules import Card, Event, GameState, IllegalActionError, Ruleset, parse_cards
-from unorules.testing import arrange_deck, rearranged
+from unorules.testing import arrange_deck, draft_of, rearranged
 
 HANDS = [
     "Y1 Y2 Y3 Y4 Y5 Y6 Y7",
@@ -169,11 +169,14 @@ def test_r_seven_o_uno_a_seat_handed_another_single_card_is_not_open_to_a_catch(
 
 
 def test_r_seven_o_uno_an_exposed_seat_outside_a_trade_stays_open_to_a_catch() -> None:
-    # Seat 1 is open to a catch with one card; the hands of seats 2 and 3 move:
-    # the core mechanic a 7 uses keeps seats outside the trade as they were.
+    # Seat 1 is open to a catch with one card; seats 2 and 3 trade hands: the
+    # helper a 7 uses keeps seats outside the trade as they were.
     state = rearranged(game(), hands={1: "G2", 2: "R7 B1 B2"}).replace(uno_exposed=(1,))
-    traded = state.move_hands({2: 3, 3: 2})
+    draft = draft_of(state)
+    trade_hands(draft, 2, 3)
+    traded = draft.freeze()
     assert traded.hands[3] == cards("R7 B1 B2")
+    assert traded.hands[2] == state.hands[3]
     assert traded.uno_exposed == (1,)
 
 
@@ -220,6 +223,8 @@ def test_r_seven_o_the_events_say_who_moved_which_hand() -> None:
         data=(("moves", ((1, 3), (3, 1))),),
     )
     # The general helper gives the same event for the same moves.
-    again = move_hands(game(), {1: 3, 3: 1}, 1, "seat 1 and seat 3 traded hands", 3)
+    draft = draft_of(game())
+    move_hands(draft, {1: 3, 3: 1}, 1, "seat 1 and seat 3 traded hands", 3)
+    again = draft.freeze()
     assert again.events[-1] == event
     assert (again.hands[1], again.hands[3]) == (game().hands[3], game().hands[1])

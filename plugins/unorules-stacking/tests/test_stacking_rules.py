@@ -245,6 +245,36 @@ def test_r_stack_a_seat_told_to_draw_may_not_play_another_card() -> None:
         ).apply("2: play W+4")
 
 
+def test_r_stack_a_card_not_held_is_refused_naming_the_stack_the_seat_could_answer() -> None:
+    """Issue 33 (7): during a stack, a card the seat does not hold is refused citing R-STACK
+    and naming the cards it may stack, not "must draw 2 and lose the turn" (R-ACT-D2)."""
+    state = game([OTHERS, "R+2 R1 R2 R3 R4 G1 G2", "B+2 R5 B2 B3 B4 B5 B6", "G3 G4 G5 G6 G7 G8 G9"])
+    state = state.apply("1: play R+2")
+    for typed in ("2: play G+2", "2: play G9"):
+        with pytest.raises(IllegalActionError) as caught:
+            state.apply(typed)
+        assert caught.value.rule == "R-STACK", caught.value
+        assert "holds no" in str(caught.value)
+        assert "stacking B+2" in str(caught.value)
+        assert "draw 2" in str(caught.value)
+    # a Wild Draw Four stack: the Wild Draw Four the seat holds is named, with the colour to name
+    wild = game([OTHERS, "W+4 G1 G2 G3 G4 Y8 Y9", "W+4 B1 B2 B3 B4 B5 B6", "R1 R2 R3 R4 R6 R7 R8"])
+    wild = wild.apply("1: play W+4 G")
+    with pytest.raises(IllegalActionError, match="stacking W\\+4") as caught:
+        wild.apply("2: play R+2")
+    assert caught.value.rule == "R-STACK"
+
+
+def test_r_stack_a_card_not_held_by_a_seat_with_nothing_to_stack_is_classics_draw() -> None:
+    """The negative case: a seat holding nothing it may stack must draw (R-ACT-D2), as
+    classic says."""
+    state = game([OTHERS, "R+2 R1 R2 R3 R4 G1 G2", "B1 R5 B2 B3 B4 B5 B6", "G3 G4 G5 G6 G7 G8 G9"])
+    state = state.apply("1: play R+2")
+    with pytest.raises(IllegalActionError, match="must draw 2") as caught:
+        state.apply("2: play G+2")
+    assert caught.value.rule == "R-ACT-D2"
+
+
 def test_r_stack_events_record_the_stack() -> None:
     state = game([OTHERS, "R+2 R1 R2 R3 R4 G1 G2", "B+2 B1 B2 B3 B4 B5 B6", "G3 G4 G5 G6 G7 G8 G9"])
     state = play(state, "1: play R+2", "2: play B+2")

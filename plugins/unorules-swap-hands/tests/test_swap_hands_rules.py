@@ -7,7 +7,7 @@ from unorules_swap_hands import SWAP_HANDS, swap_hands
 
 import unorules
 from unorules import Card, GameState, IllegalActionError, Ruleset
-from unorules.testing import arrange_deck, rearranged
+from unorules.testing import arrange_deck, draft_of, rearranged
 
 RULES = Ruleset.from_names(["classic", "swap-hands"])
 
@@ -63,11 +63,13 @@ def test_r_swap_trades_whole_hands_with_the_chosen_seat_and_names_the_colour() -
         "seat 1 (7 cards) and seat 0 (6 cards) traded hands",
     )
     assert event.data == (("given", 6), ("received", 7))
-    # The event is shared by every swap alike; the helper sets further fields in the same copy.
+    # The event is shared by every swap alike; the helper trades on a draft.
     assert state.apply("1: play SW R 0").events == (event,)
-    moved = swap_hands(state, 1, 2, stalled=3)
-    assert (moved.hands[1], moved.hands[2], moved.stalled) == (state.hands[2], state.hands[1], 3)
-    assert moved.events[-1].detail == "seat 1 (7 cards) and seat 2 (7 cards) traded hands"
+    draft = draft_of(state)
+    swap_hands(draft, 1, 2)
+    moved = draft.freeze()
+    assert moved.hands == (state.hands[0], state.hands[2], state.hands[1])
+    assert [e.detail for e in moved.events] == ["seat 1 (7 cards) and seat 2 (7 cards) traded hands"]
 
 
 def test_r_swap_play_actions_name_every_colour_and_every_other_seat() -> None:
@@ -180,7 +182,10 @@ def test_r_uno_catch_exposure_follows_the_cards_after_a_swap() -> None:
     assert not any(a.verb == "catch" for a in after.legal_actions())
     # A seat outside the trade that is open to a catch stays open.
     exposed = after.replace(uno_exposed=(2,), hands=(after.hands[0], after.hands[1], cards("B1")))
-    assert exposed.move_hands({0: 1, 1: 0}).uno_exposed == (2,)
+    draft = draft_of(exposed)
+    swap_hands(draft, 0, 1)
+    assert (draft.hands[0], draft.hands[1]) == (exposed.hands[1], exposed.hands[0])
+    assert draft.uno_exposed == (2,)
 
 
 def test_r_swap_state_round_trips_through_json() -> None:

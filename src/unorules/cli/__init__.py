@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``unorules`` console script; returns the exit status."""
+    """Entry point of the ``unorules`` console script: runs the command line ``argv``
+    (default: ``sys.argv[1:]``) and returns the exit status."""
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

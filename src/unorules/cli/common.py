@@ -73,7 +73,7 @@ def _coerce(text: str, default: Any) -> Any:
 
 
 def parse_options(items: Iterable[str]) -> dict[str, Any]:
-    """Turn ``["uno_penalty=4", ...]`` into an options mapping.
+    """Turn ``items``, such as ``["uno_penalty=4", ...]``, into an options mapping.
 
     Values are converted to the type of the option's default (numbers,
     on/off switches) when an installed plugin declares the option; the rule

@@ -5,6 +5,9 @@ terminal or ``NO_COLOR`` is set), the hand sorted by colour and number, the
 playable cards numbered so that one digit plays them, every action said in
 plain words from your seat (:mod:`unorules.cli.words`), a recap of what the
 bots did since your last turn, and the scores as a table when a round ends.
+``undo`` takes your last action back while nobody has acted since (a friendly
+game's take-back, :meth:`unorules.record.Session.take_back`); ``--resume
+RECORD`` goes on with a game saved with ``--record``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import attrs
@@ -36,7 +40,8 @@ from unorules.cli.common import (
     seed_arg,
 )
 from unorules.errors import IllegalActionError, NotationError, RulesetError
-from unorules.record import Session
+from unorules.narrate import Narrator
+from unorules.record import GameRecord, RecordError, Session
 from unorules.state import GameState, SeatView
 
 
@@ -47,13 +52,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="play a game in the terminal against bots",
         description="Play a game in the terminal against bots. Type ? during the game for help.",
         epilog="input: the number of a playable card or action, a card (R7, 'W+4 B', 'R7 2'), draw/d, "
-        "pass/p, uno/u, catch SEAT, challenge, accept, color R, full notation ('0: play R7'), look, quit",
+        "pass/p, uno/u, catch SEAT, challenge, accept, color R, full notation ('0: play R7'), look, undo, "
+        "quit",
     )
     add_rules_arguments(parser)
+    parser.set_defaults(rules=None)  # classic, unless --resume reads the rule set from a record
     parser.add_argument(
-        "--players", type=players_arg, default=4, help="seats at the table, 2 to 10 (default 4)"
+        "--players", type=players_arg, default=None, help="seats at the table, 2 to 10 (default 4)"
     )
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
     parser.add_argument(
         "--bots",
         type=bot_names,
@@ -67,6 +74,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the game record to FILE when the game ends or stops ('unorules replay FILE' checks it)",
     )
+    parser.add_argument(
+        "--resume",
+        metavar="RECORD",
+        help="go on with the game saved in RECORD (by --record): its rule set, players, seed and your "
+        "seat come from it (--seat overrides the seat)",
+    )
     return parser
 
 
@@ -76,6 +89,10 @@ class Quit(Exception):
     def __init__(self, eof: bool) -> None:
         super().__init__("input ended" if eof else "quit")
         self.eof = eof
+
+
+class Undo(Exception):
+    """The player typed ``undo`` and may take the last action back."""
 
 
 _SHORT = {
@@ -96,7 +113,8 @@ Type the number of a playable card (marked in your hand) or of an action, e.g. 2
 takes its colour after it (2 B) and a card that names a seat takes the seat (2 3), or you
 are asked. Or type a card (R7, W+4 B, R7 2), draw (d), pass (p), uno (u), catch SEAT (c 2),
 challenge, accept, color R, or full notation (0: play R7).
-Other commands: ? or help (this text and your choices), look (the table again), quit."""
+Other commands: ? or help (this text and your choices), look (the table again), undo (take
+your last action back while nobody has acted since, unless it showed you a card), quit."""
 
 _PHASE_HINTS = {
     "play": "your turn: play a card or draw",
@@ -154,6 +172,9 @@ class TerminalPlayer:
         self.state: GameState | None = None
         """The game's state, set by the command before each action: only to
         explain why a move typed at the terminal is refused (the rule)."""
+        self.session: Session | None = None
+        """The game's session, set by the command: to say whether ``undo`` may
+        take the player's last action back."""
 
     def say(self, *parts: str | Text) -> None:
         self.console.print(*parts, sep="", highlight=False, soft_wrap=True)
@@ -188,7 +209,7 @@ class TerminalPlayer:
         for action in mine:
             if action.verb == "play" and action.card is not None:
                 plays.setdefault(action.card, []).append(action)
-        for card in words.sorted_hand(view.hand):
+        for card in dict.fromkeys(words.sorted_hand(view.hand)):  # two R9s are one choice
             if card in plays:
                 found.append(Entry(words.card(card), tuple(plays[card]), card))
         held = set(view.hand)
@@ -361,6 +382,14 @@ class TerminalPlayer:
             if lowered in ("look", "l", "status"):
                 self.status(view)
                 continue
+            if lowered in ("undo", "takeback", "take back"):
+                why = "the game has only begun" if self.session is None else None
+                if self.session is not None:
+                    why = self.session.why_not_take_back(seat)
+                if why is not None:
+                    self.say(f"cannot take it back: {why.replace(f'seat {seat} has', 'you have')}")
+                    continue
+                raise Undo
             if not text:
                 if not my_turn:
                     return None
@@ -408,22 +437,56 @@ def make_console(out: IO[str]) -> Console:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``unorules play``."""
-    options = parse_options(args.option)
-    rules = build_ruleset(args.rules, options)
-    players: int = args.players
-    me: int = args.seat
-    if not 0 <= me < players:
-        raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
-    seed = args.seed if args.seed is not None else random_seed()
+    if args.resume:
+        session, me = _resume(args)
+        names = session.ruleset.names
+        seed: int | str = session.seed
+    else:
+        options = parse_options(args.option)
+        rules = build_ruleset("classic" if args.rules is None else args.rules, options)
+        players: int = 4 if args.players is None else args.players
+        me = args.seat if args.seat is not None else 0
+        if not 0 <= me < players:
+            raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
+        seed = args.seed if args.seed is not None else random_seed()
+        try:
+            session = Session(rules, players, seed=seed, headers={"Human": me})
+        except RulesetError as exc:
+            raise UsageError(str(exc)) from None
+        names = rules.names
     try:
-        session = Session(rules, players, seed=seed, headers={"Human": me})
-    except RulesetError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        return _play(args, session, rules.names, seed)
+        return _play(args, session, me, names, seed)
     finally:
         if args.record:
             _write_record(args.record, session)
+
+
+def _resume(args: argparse.Namespace) -> tuple[Session, int]:
+    """The session of ``--resume RECORD`` (its actions replayed, each checked) and the
+    player's seat: ``--seat`` if given, else the record's ``Human`` header."""
+    given = [f"--{n}" for n in ("rules", "players", "seed") if getattr(args, n) is not None]
+    given += ["--option"] if args.option else []
+    if given:
+        raise UsageError(
+            f"--resume takes the rule set, players and seed from the record: leave out {given[0]}"
+        )
+    path = Path(args.resume)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Failure(f"cannot read {path}: {exc}") from None
+    try:
+        session = Session.from_record(GameRecord.parse(text))
+    except RecordError as exc:
+        raise Failure(f"{path}: {exc}") from None
+    if session.state.is_over:
+        raise Failure(f"{path}: the game is over; 'unorules replay --step {path}' shows it")
+    human = session.headers.get("Human")
+    me = args.seat if args.seat is not None else human if isinstance(human, int) else 0
+    if not 0 <= me < session.players:
+        raise UsageError(f"--seat {me}: seats are 0 to {session.players - 1}")
+    session.headers["Human"] = me
+    return session, me
 
 
 def _write_record(path: str, session: Session) -> None:
@@ -434,15 +497,15 @@ def _write_record(path: str, session: Session) -> None:
         raise Failure(f"cannot write the record to {path}: {exc}") from None
 
 
-def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed: int | str) -> int:
-    players: int = args.players
-    me: int = args.seat
+def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[str], seed: int | str) -> int:
+    players = session.players
     state = session.state
     if sys.stdin is None or sys.stdin.closed:
         raise Failure("no input: play reads your moves from standard input, which is closed")
     console = make_console(sys.stdout)
     echo = not getattr(sys.stdin, "isatty", lambda: False)()
     human = TerminalPlayer(me, sys.stdin, console, echo)
+    human.session = session
     bots: list[Bot] = []
     for s in range(players):
         if s == me:
@@ -454,8 +517,17 @@ def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed
         f"; you are seat {me}; type ? for help",
     )
     human.say("bots: " + ", ".join(f"seat {s}: {b.name}" for s, b in enumerate(bots) if s != me))
-    deal = state.view(me)
-    human.say(Text("you are dealt ").append_text(words.cards(deal.hand)))
+    view = state.view(me)
+    if session.history:
+        played = words.plural(len(session.history), "action")
+        human.say(f"resumed after {played}, in round {len(view.rounds) + 1}; the last: ")
+        for line in words.describe(session.states[-2].view(me), view, me):
+            human.say(line)
+        human.say(Text("you hold ").append_text(words.cards(view.hand)))
+    else:
+        for line in words.deal_words(view, me):
+            human.say(line)
+        human.say(Text("you are dealt ").append_text(words.cards(view.hand)))
     try:
         return _rounds(session, state, bots, human, me)
     finally:
@@ -467,36 +539,39 @@ def _play(args: argparse.Namespace, session: Session, names: Sequence[str], seed
 
 def _rounds(session: Session, state: GameState, bots: list[Bot], human: TerminalPlayer, me: int) -> int:
     """Play the game to its end: the bots and the player at the terminal, every bot shown every view."""
-    finished = 0
+    finished = len(state.rounds)
     try:
         while not state.is_over:
             human.state = state
             before = state.view(me)
-            action = next_action(state, bots)
+            try:
+                action = next_action(state, bots)
+            except Undo:
+                taken = session.take_back(me)
+                state = session.state
+                said = words.sentence(Narrator(state.ruleset, me).action(taken))
+                human.say(Text("taken back: ").append_text(said))
+                continue
             state = session.apply(action)
             after = state.view(me)
             for line in words.describe(before, after, me):
                 human.say(line)
             if action.seat != me:
-                human.recap.append(words.recap_words(action))
+                human.recap.append(words.recap_words(after, me))
             if len(state.rounds) != finished:
                 for result in state.rounds[finished:]:
-                    human.say(Text(words.round_words(result, me), style="bold"))
+                    human.say(Text(style="bold").append_text(words.round_words(result, after, me)))
                 human.console.print(scores_table(state, me, finished))
                 finished = len(state.rounds)
                 human.recap.clear()
                 if not state.is_over:
+                    for line in words.deal_words(after, me):
+                        human.say(line)
                     human.say(Text("a new round is dealt: you hold ").append_text(words.cards(after.hand)))
     except Quit as stop:
         if stop.eof:
             raise Failure("the input ended before the game did") from None
         human.say("game stopped")
         return EXIT_OK
-    assert state.outcome is not None
-    winners = state.outcome.winners
-    if me in winners:
-        verdict = "you won!"
-    else:
-        verdict = " and ".join(f"seat {s}" for s in winners) + (" wins" if len(winners) == 1 else " win")
-    human.say(Text(f"game over ({state.outcome.reason}): {verdict}", style="bold"))
+    human.say(Text(words.outcome_words(state.view(me), me), style="bold"))
     return EXIT_OK

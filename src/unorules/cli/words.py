@@ -1,23 +1,23 @@
 """What happened, in plain words from one seat's point of view, as rich text.
 
-:func:`describe` turns one step of a game (the view before an action and the
-view after it) into sentences such as "seat 2 plays R+2", "you must draw 2",
-"you are skipped", "seat 3 swapped hands with you: your hand is now ...".
-It reads the action, the typed events and what changed in the view (the
-seat to move, the direction, the phase, the hand), so plugins that add no
-special events still read sensibly; unknown events fall back to their own
-text with "seat N" made "you" where it is you.
+The words are the library's (:mod:`unorules.narrate`: each event kind's and
+verb's own text); this module shows them in a terminal, cards in their
+colours, and adds what a player at the table wants to know that no event
+says: the seats the turn jumped over, a new direction of play, a draw or a
+challenge the seat to move now faces, and your hand when something other
+than your own play or draw changed it.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Sequence
 
 from rich.text import Text
 
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, kind_info
+from unorules.narrate import Narrator, Sentence
 from unorules.state import Event, RoundResult, SeatView
 
 CARD_STYLES: dict[Color | None, str] = {
@@ -89,111 +89,24 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _you(text: str, me: int) -> str:
-    """``text`` with ``seat ME`` written as ``you`` (the fallback for unknown events)."""
-    return re.sub(rf"\bseat {me}\b(?!\d)", "you", text)
-
-
-def _line(*parts: str | Text) -> Text:
+def sentence(said: Sentence) -> Text:
+    """A narrated sentence as rich text: each card in its colours (its notation,
+    with the kind's name after a card without a number), each colour in its colour."""
     out = Text()
-    for part in parts:
-        if isinstance(part, Text):
-            out.append_text(part)
+    for part in said.parts:
+        if isinstance(part, Card):
+            out.append_text(card(part))
+            if part.number is None:
+                out.append(f" ({kind_info(part.kind).name})")
+        elif isinstance(part, Color):
+            out.append_text(color(part))
         else:
             out.append(part)
     return out
 
 
-def action_words(action: Action, me: int, events: Sequence[Event] = ()) -> Text:
-    """The action in plain words (``"seat 2 plays R7 and names blue"``)."""
-    seat = action.seat
-    v = action.verb
-    if v == "play" and action.card is not None:
-        out = _line(verb(seat, me, "play"), " ", card(action.card))
-        if action.card.number is None:
-            out.append(f" ({kind_info(action.card.kind).name})")
-        if action.color is not None:
-            out.append_text(_line(" and name" + ("" if seat == me else "s") + " ", color(action.color)))
-        if action.target is not None:
-            out.append(f" choosing {who(action.target, me)}")
-        return out
-    if v == "draw":
-        drawn = [e for e in events if e.kind == "draw" and e.seat == seat]
-        if drawn and seat == me and drawn[0].cards:
-            return _line(verb(seat, me, "draw"), " ", cards(drawn[0].cards))
-        n = drawn[0].count if drawn and drawn[0].count is not None else None
-        return Text(verb(seat, me, "draw") + (f" {plural(n, 'card')}" if n else ""))
-    simple = {
-        "pass": verb(seat, me, "keep", "keeps") + " the card and " + ("pass" if seat == me else "passes"),
-        "uno": verb(seat, me, "call", "calls") + " UNO!",
-        "accept": verb(seat, me, "accept", "accepts") + " the Wild Draw Four",
-        "challenge": verb(seat, me, "challenge", "challenges") + " the Wild Draw Four",
-    }
-    if v in simple:
-        return Text(simple[v])
-    if v == "catch" and action.target is not None:
-        return Text(f"{verb(seat, me, 'catch', 'catches')} {who(action.target, me)} not calling UNO")
-    if v == "color" and action.color is not None:
-        return _line(verb(seat, me, "name"), " ", color(action.color))
-    rest = str(action).partition(": ")[2]
-    words = rest.split(" ", 1)
-    tail = _you(f" {words[1]}", me) if len(words) > 1 else ""
-    return Text(f"{who(seat, me)}: {words[0]}{tail}")
-
-
-def event_words(
-    event: Event, action: Action | None, me: int, hand: Sequence[Card], before: Sequence[Card] | None = None
-) -> Text | None:
-    """One event in plain words (``None`` when the action's line already says it)."""
-    kind = event.kind
-    seat = event.seat
-    if kind == "draw" and seat is not None:
-        if action is not None and action.verb == "draw" and action.seat == seat:
-            return None  # the action's line shows it
-        n = event.count if event.count is not None else len(event.cards)
-        why = " as a penalty" if event.detail == "penalty" else ""
-        if seat == me and event.cards:
-            return _line(f"you draw {plural(n, 'card')}{why}: ", cards(event.cards))
-        return Text(f"{verb(seat, me, 'draw')} {plural(n, 'card')}{why}")
-    if kind == "uno" and action is not None and action.verb == "uno" and action.seat == seat:
-        return Text("(a late call)") if event.detail == "late call" else None
-    if kind == "caught" and seat is not None:
-        by = event.detail.removeprefix("by ").strip()
-        catcher = _you(by, me) if by else "another seat"
-        return Text(f"{verb(seat, me, 'are', 'is')} caught without calling UNO by {catcher}")
-    if kind == "reshuffle":
-        return Text("the discard pile is shuffled into a new draw pile")
-    if kind in ("hands-moved", "swap-hands", "shuffle-hands"):
-        changed = before is None or sorted(map(str, before)) != sorted(map(str, hand))
-        return _hands_moved(event, action, me, hand if changed else None)
-    if kind == "stack" and seat is not None:
-        return Text(_you(f"{verb(seat, me, 'stack')}: {event.detail}", me))
-    if kind == "jump-in" and seat is not None:
-        return Text(f"{verb(seat, me, 'jump')} in ({_you(event.detail, me)})")
-    if kind == "eliminated" and seat is not None:
-        return Text(f"{verb(seat, me, 'are', 'is')} out of the game ({event.detail})")
-    if kind == "challenge" and seat is not None:
-        return Text(_you(f"{who(seat, me)} shows the hand: {event.detail}", me))
-    return Text(_you(str(event), me))
-
-
-def _hands_moved(event: Event, action: Action | None, me: int, hand: Sequence[Card] | None) -> Text:
-    if event.kind == "shuffle-hands":
-        head = "every hand is shuffled together and dealt out again"
-    elif action is not None and action.target is not None and me in (action.seat, action.target):
-        other = action.target if action.seat == me else action.seat
-        head = (
-            f"you swapped hands with seat {other}"
-            if action.seat == me
-            else f"seat {other} swapped hands with you"
-        )
-    elif action is not None and action.target is not None:
-        head = f"seat {action.seat} and seat {action.target} swapped hands"
-    else:
-        head = _you(event.detail or "hands moved", me)
-    if hand is None:
-        return Text(head)
-    return _line(head, ": your hand is now ", cards(hand))
+ROUND_EVENTS = frozenset({"round-end", "deal"})
+"""The event kinds :func:`describe` leaves to the round's own lines (:func:`round_words`, the deal)."""
 
 
 def skipped(before: SeatView, after: SeatView, action: Action) -> list[int]:
@@ -215,19 +128,21 @@ def skipped(before: SeatView, after: SeatView, action: Action) -> list[int]:
     return []
 
 
-def describe(before: SeatView, after: SeatView, me: int) -> list[Text]:
-    """What the last action did, in plain words for ``me`` (``after`` is ``me``'s view after it)."""
+def describe(before: SeatView, after: SeatView, me: int, *, rounds: bool = False) -> list[Text]:
+    """What the last action did, in plain words for ``me`` (``after`` is ``me``'s view after it;
+    ``me`` -1 for a spectator): the narrated sentences, the first as the headline and the rest
+    indented, without the end of a round and the next deal unless ``rounds`` (``play`` says them
+    with the scores)."""
     action = after.last_action
-    lines: list[Text] = []
     if action is None:
-        return lines
-    lines.append(action_words(action, me, after.events))
-    for event in after.events:
-        said = event_words(event, action, me, after.hand, before.hand)
-        if said is not None:
-            lines.append(Text("  ").append_text(said))
+        return []
+    events = [e for e in after.events if rounds or e.kind not in ROUND_EVENTS]
+    said = Narrator(after.rules, me).step(action, events)
+    lines = [sentence(s) if i == 0 else Text("  ").append_text(sentence(s)) for i, s in enumerate(said)]
     if len(after.rounds) != len(before.rounds) or after.is_over:
         return lines
+    if _hand_moved(before, after, me):
+        lines.append(Text("  your hand is now ").append_text(cards(after.hand)))
     for seat in skipped(before, after, action):
         lines.append(Text("  " + verb(seat, me, "are", "is") + " skipped"))
     if after.direction != before.direction:
@@ -250,6 +165,25 @@ def describe(before: SeatView, after: SeatView, me: int) -> list[Text]:
     return lines
 
 
+def _hand_moved(before: SeatView, after: SeatView, me: int) -> bool:
+    """Whether ``me``'s hand changed otherwise than by its own play and draws (a trade, a
+    redeal, a discard an effect made)."""
+    expected = Counter(before.hand)
+    action = after.last_action
+    if action is not None and action.seat == me and action.verb == "play" and action.card is not None:
+        expected[action.card] -= 1
+    for event in after.events:
+        if event.kind == "draw" and event.seat == me:
+            expected.update(event.cards)
+    return +expected != Counter(after.hand)
+
+
+def deal_words(view: SeatView, me: int) -> list[Text]:
+    """How the round of ``view`` was dealt (its deal event, a starter sent back), in words."""
+    said = Narrator(view.rules, me).step(None, [e for e in view.events if e.kind != "round-end"])
+    return [sentence(s) for s in said]
+
+
 def choice_words(action: Action, me: int) -> Text:
     """An action offered to ``me``, without the subject: ``"draw"``, ``"catch seat 2"``, ``"name red"``."""
     v = action.verb
@@ -268,32 +202,51 @@ def choice_words(action: Action, me: int) -> Text:
         return out
     if v in ("draw", "pass", "accept", "challenge"):
         return Text(v)
-    return Text(_you(str(action).partition(": ")[2], me))
+    out = Text(v.replace("_", " "))  # a plugin's verb, with its card, colour and seat
+    if action.card is not None:
+        out.append(" ").append_text(card(action.card))
+    if action.color is not None:
+        out.append(" ").append_text(color(action.color))
+    if action.target is not None:
+        out.append(f" {who(action.target, me)}")
+    return out
 
 
-def recap_words(action: Action) -> str:
-    """A few words for the recap line: ``"seat 1 played R7"``."""
-    v = action.verb
-    seat = f"seat {action.seat}"
-    if v == "play" and action.card is not None:
-        extra = f" ({action.color.name.lower()})" if action.color is not None else ""
-        target = f" on seat {action.target}" if action.target is not None else ""
-        return f"{seat} played {action.card}{extra}{target}"
-    past = {"draw": "drew", "pass": "passed", "uno": "called UNO", "accept": "accepted", "catch": "caught"}
-    if v == "catch" and action.target is not None:
-        return f"{seat} caught seat {action.target}"
-    if v in past:
-        return f"{seat} {past[v]}"
-    if v == "challenge":
-        return f"{seat} challenged"
-    return f"{seat}: {str(action).partition(': ')[2]}"
+def recap_words(view: SeatView, me: int) -> str:
+    """A few words for the recap line, what the last action of ``view`` did first:
+    ``"seat 1 played R7"``, ``"seat 2 drew a card"`` (cards in notation)."""
+    events = [e for e in view.events if e.kind not in ROUND_EVENTS]
+    said = Narrator(view.rules, me).step(view.last_action, events)
+    return said[0].render(card=str, color=lambda c: c.name.lower()) if said else ""
 
 
-def round_words(result: RoundResult, me: int) -> str:
-    """How a round ended: ``"round 2 is over (out): you won it, 57 points"``."""
-    if result.winner is None:
-        won = "nobody won it"
-    else:
-        won = f"{'you' if result.winner == me else f'seat {result.winner}'} won it"
-    points = sum(result.points)
-    return f"round {result.number} is over ({result.reason}): {won}, {plural(points, 'point')} scored"
+def round_words(result: RoundResult, view: SeatView, me: int) -> Text:
+    """How a round ended: ``"round 2 is over: you went out and won the round, scoring 57 points"``."""
+    event = Event("round-end", result.winner, data=(("reason", result.reason), ("points", result.points)))
+    return Text(f"round {result.number} is over: ").append_text(
+        sentence(Narrator(view.rules, me).event(event))
+    )
+
+
+OUTCOME_WORDS = {
+    "target-score": ("reached the target score", "reached the target score"),
+    "low-score": ("had the fewest points", "had the fewest points"),
+    "last-standing": ("was the last player left", "were the last player left"),
+}
+"""How the core's and classic's reasons for the end of a game read, for another seat and for you."""
+
+
+def outcome_words(view: SeatView, me: int) -> str:
+    """How the game ended: ``"game over: you reached the target score and won!"``."""
+    outcome = view.outcome
+    if outcome is None:
+        return "the game goes on"
+    narrator = Narrator(view.rules, me)
+    names = " and ".join(narrator.name(s) for s in outcome.winners) or "nobody"
+    if len(outcome.winners) == 1 and outcome.reason in OUTCOME_WORDS:
+        third, second = OUTCOME_WORDS[outcome.reason]
+        if outcome.winners == (me,):
+            return f"game over: you {second} and won!"
+        return f"game over: {names} {third} and won"
+    reason = outcome.reason.replace("-", " ").replace("_", " ")
+    return f"game over ({reason}): {names} won" + ("!" if me in outcome.winners else "")

@@ -190,7 +190,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         the agent is selected)."""
         seat = self._seat_of[agent]
         state = self.state_
-        view = state._view(seat)  # state.view without its check of the seat: ours are valid
+        view = state.view(seat)
         observation = self.encoder.encode(view)
         # A zeroed bytearray: storing an item into one is a plain C store, several
         # times cheaper than into an array.array (whose stores parse their argument).

@@ -29,7 +29,8 @@ def public_view(state: GameState) -> SeatView:
 
 
 def seats_to_act(state: GameState) -> tuple[int, ...]:
-    """The seats with a legal action now, the seat to move first (the core's ``state.seats_to_act()``)."""
+    """The seats with a legal action now: those that may act out of turn first, the seat to move
+    last (the core's ``state.seats_to_act()``; ``_bot_step`` asks the bots in this order)."""
     return state.seats_to_act()
 
 

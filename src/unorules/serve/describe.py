@@ -1,7 +1,8 @@
 """The installed rules in plain words, for people: the new-table form and a table's rules popover.
 
-Everything comes from the plugins' own declarations (:attr:`Plugin.summary
-<unorules.Plugin.summary>`, the docstring, each :class:`~unorules.Option`'s
+Everything comes from the plugins' own declarations (the summary, the first
+line of the plugin's docstring: :func:`unorules.plugin.summary`; the
+docstring; each :class:`~unorules.Option`'s
 ``doc``, ``default``, ``allowed`` and ``check``):
 
 * :func:`plain_words` turns a plugin's or an option's documentation into
@@ -27,6 +28,7 @@ from typing import Any
 
 from unorules.bots import BOTS
 from unorules.plugin import Option
+from unorules.plugin import summary as plugin_summary
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 
 __all__ = ["option_data", "plain_words", "plugin_title", "rules_data", "ruleset_data", "ruleset_title"]
@@ -161,7 +163,7 @@ def plugin_title(name: str) -> str:
     """A plugin's name for people: the part of its summary before a colon, when short
     (``"Jump-in"``, ``"7-0"``, ``"Classic UNO"``), else its name."""
     plugin = installed_plugins().get(name)
-    summary = getattr(plugin, "summary", "") or ""
+    summary = plugin_summary(plugin)
     head = summary.split(": ", 1)[0].strip()
     if head and head != summary and len(head) <= 40:
         return head
@@ -170,7 +172,7 @@ def plugin_title(name: str) -> str:
 
 def _plugin_words(name: str) -> tuple[str, list[str]]:
     plugin = installed_plugins()[name]
-    summary = getattr(plugin, "summary", "") or ""
+    summary = plugin_summary(plugin)
     if ": " in summary:
         text = summary.split(": ", 1)[1]
     else:

@@ -8,13 +8,13 @@ seat may know. Cards and actions travel as their canonical notation.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.codec import encode_value
+from unorules.narrate import Narrator
 from unorules.state import Event, RoundResult, SeatView
 
 __all__ = ["action_data", "event_data", "feed_sentences", "view_data"]
@@ -22,8 +22,6 @@ __all__ = ["action_data", "event_data", "feed_sentences", "view_data"]
 DISCARD_SHOWN = 6
 """How many discard-pile cards (the top ones) a client is shown."""
 
-_SEAT = re.compile(r"\bseat (\d{1,2})\b")
-_CODES = re.compile(r"\(?\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b(?:,\s*)?\)?")
 
 _COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
@@ -60,194 +58,18 @@ def action_data(action: Action) -> dict[str, Any]:
 _action_entry = functools.lru_cache(maxsize=1 << 16)(action_data)
 
 
-def _card_list(cards: Sequence[Card]) -> str:
-    words = [card.name for card in cards]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{'a' if count == 1 and word == 'card' else count} {word}{'' if count == 1 else 's'}"
-
-
-_COLOR_WORDS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-
-# Events the core's mechanics add to any action: never what the action itself was.
-_CONSEQUENCES = frozenset({"draw", "reshuffle", "round-end", "deal", "starter-returned", "eliminated"})
-
-
 def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list[str]:
     """What the last action did, for the feed: one sentence in plain words per thing that happened,
     from the action and the structured events of ``view`` (``me``'s view; ``None``: a spectator's),
     with the players' names ("you" for ``me``), no rule codes and nothing said twice.
 
-    The action's own sentence is left out when an event says it (a draw's draw event, a catch's
-    "caught", a jump-in, a stack); a seat's draws of one action make one sentence; the cards a seat
-    drew are named only in that seat's own view (the others' views do not hold them). This is the
-    one place the server turns events into words: it is where the library's shared event text will
-    be used once the core offers it."""
-    action, events = view.last_action, view.events
-    lines: list[str] = []
-
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "nobody"
-        if seat == me:
-            return "you"
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-    def say(text: str) -> None:
-        lines.append(text[:1].upper() + text[1:])
-
-    def penalty(event: Event) -> bool:
-        return (event.value("reason", event.detail) or "turn") == "penalty"
-
-    def drawn(seat: int, as_penalty: bool | None) -> tuple[int, list[Card]]:
-        """How many cards ``seat`` drew in this action (as a penalty, or not; ``None``: all) and
-        the cards the view shows of them."""
-        count, shown = 0, list[Card]()
-        for event in events:
-            if event.kind == "draw" and event.seat == seat and as_penalty in (None, penalty(event)):
-                count += event.count if event.count is not None else len(event.cards)
-                shown += event.cards
-        return count, shown
-
-    def drew(seat: int, count: int, cards: list[Card], tail: str = "") -> str:
-        what = _card_list(cards) if cards and len(cards) == count else _plural(count, "card")
-        return f"{who(seat)} drew {what}{tail}"
-
-    said_draws: set[tuple[int, bool]] = set()  # (seat, penalty) whose draws have their sentence
-    described = any(e.kind not in _CONSEQUENCES for e in events)
-    if action is not None:
-        seat, verb = action.seat, action.verb
-        if verb == "play" and action.card is not None:
-            card = action.card
-            own = any(e.seat == seat and card in e.cards and e.kind not in _CONSEQUENCES for e in events)
-            if not own:
-                color = (
-                    f" and chose {_COLOR_WORDS.get(str(action.color), str(action.color))}"
-                    if action.color
-                    else ""
-                )
-                say(f"{who(seat)} played {card.name}{color}")
-        elif verb == "draw" and not described:
-            count, cards = drawn(seat, None)
-            punished = any(e.kind == "draw" and e.seat == seat and penalty(e) for e in events)
-            say(
-                drew(seat, count, cards, " as a penalty" if punished else "")
-                if count
-                else f"{who(seat)} drew"
-            )
-            said_draws |= {(seat, False), (seat, True)}
-        elif verb == "pass":
-            say(f"{who(seat)} kept the drawn card")
-        elif verb == "color" and action.color is not None:
-            say(f"{who(seat)} chose {_COLOR_WORDS.get(str(action.color), str(action.color))}")
-        elif verb == "accept" and not described:
-            count, cards = drawn(seat, None)
-            tail = f" and drew {_card_list(cards) if cards else _plural(count, 'card')}" if count else ""
-            say(f"{who(seat)} accepted the Wild Draw Four{tail}")
-            said_draws |= {(seat, False), (seat, True)}
-        elif not described:
-            words = str(action).partition(": ")[2].split()
-            rest = [
-                (who(int(w)) if w.isdigit() else _COLOR_WORDS.get(w, w.replace("_", " "))) for w in words[1:]
-            ]
-            say(" ".join([who(seat), words[0].replace("_", " ").replace("-", " "), *rest]))
-
-    for event in events:
-        kind, subject = event.kind, event.seat
-        if kind == "draw" and subject is not None:
-            group = (subject, penalty(event))
-            if group in said_draws:
-                continue
-            said_draws.add(group)
-            if not group[1] and any(e.kind == "draw-until-playable" and e.seat == subject for e in events):
-                continue  # said by the draw-until-playable event
-            count, cards = drawn(subject, group[1])
-            say(drew(subject, count, cards, " as a penalty" if group[1] else ""))
-        elif kind == "draw-until-playable" and subject is not None:
-            count, cards = drawn(subject, False)
-            total = event.count if event.count is not None else count
-            say(drew(subject, total, cards if len(cards) == total else [], " until one could be played"))
-        elif kind == "reshuffle":
-            say("the discard pile was shuffled into a new draw pile")
-        elif kind == "deal":
-            number = event.value("round")
-            starter = f"; the first card is {event.cards[0].name}" if event.cards else ""
-            say(f"{who(subject)} dealt round {number}{starter}")
-        elif kind == "starter-returned" and len(event.cards) >= 2:
-            say(f"{event.cards[0].name} may not start: it went back and {event.cards[1].name} turned up")
-        elif kind == "round-end":
-            points = event.value("points")
-            reason = event.value("reason", "")
-            number = len(view.rounds)
-            if subject is None:
-                say(f"round {number} ended ({str(reason).replace('-', ' ')}): nobody won it")
-            else:
-                scored = points[subject] if isinstance(points, tuple) and subject < len(points) else None
-                tail = f" and scored {scored} points" if isinstance(scored, int) and scored > 0 else ""
-                verb = "went out and won" if reason == "out" else "won"
-                say(f"{who(subject)} {verb} round {number}{tail}")
-        elif kind == "uno":
-            late = " late, before being caught" if event.value("late") else ""
-            say(f"{who(subject)} called UNO{late}")
-        elif kind == "caught":
-            say(f"{who(event.target)} caught {who(subject)} without UNO")
-        elif kind == "challenge":
-            played = who(event.target)
-            verdict = "it was a bluff" if event.value("guilty") else "it was played fairly"
-            owner = "your" if event.target == me else f"{played}'s"
-            say(f"{who(subject)} challenged {owner} Wild Draw Four: {verdict}")
-        elif kind == "stack" and subject is not None:
-            thing = f" {event.cards[0].name}" if event.cards else ""
-            size = f" {event.count} cards" if event.count is not None else ""
-            say(f"{who(subject)} stacked{thing}: {who(event.target)} must draw{size} or stack")
-        elif kind == "jump-in" and subject is not None:
-            thing = f" with {event.cards[0].name}" if event.cards else ""
-            say(f"{who(subject)} jumped in{thing}")
-        elif kind == "hands-moved":
-            if event.target is not None:
-                say(f"{who(subject)} and {who(event.target)} traded hands")
-            else:
-                say("every hand passed on to the next player")
-        elif kind == "swap-hands":
-            say(f"{who(subject)} swapped hands with {who(event.target)}")
-        elif kind == "shuffle-hands":
-            say(f"{who(subject)} played Shuffle Hands: every hand was gathered, shuffled and dealt out again")
-        elif kind == "eliminated":
-            say(f"{who(subject)} reached {event.value('points')} points and left the game")
-        elif kind == "custom-wild":
-            thing = event.cards[0].name if event.cards else "a customizable wild"
-            effect = str(event.value("effect", "") or "").replace("-", " ")
-            say(f"{who(subject)} played {thing}" + (f": {effect}" if effect and effect != "none" else ""))
-        elif kind == "discard":
-            say(f"{who(subject)} put {_plural(event.count or len(event.cards), 'card')} under the top card")
-        elif kind == "table-rule":
-            say(f"a table rule now binds {who(subject)}")
-        elif kind == "crow":
-            say(f"{who(subject)} crowed like a rooster")
-        elif kind == "joke":
-            laughed = "somebody laughed" if event.value("laughed") else "nobody laughed"
-            say(f"{who(subject)} told a joke and {laughed}")
-        elif kind == "house-rule":
-            say(f"{who(subject)} played a blank card: the table applies the house rule written on it")
-        elif kind == "illegal-play":
-            thing = event.cards[0].name if event.cards else "a card"
-            say(f"{who(subject)} played {thing}, which does not match: anyone else may catch it")
-        elif kind == "caught-play":
-            thing = event.cards[0].name if event.cards else "the card"
-            say(f"{who(event.target)} caught {who(subject)}'s illegal {thing}: it goes back")
-        elif kind == "uncaught":
-            thing = event.cards[0].name if event.cards else "the last card"
-            say(f"nobody caught {who(subject)}'s illegal {thing}: it stands")
-        elif kind == "coaching":
-            say(f"{who(event.target)} reported {who(subject)} for coaching")
-        else:  # a plugin's own event: its kind and detail in words, seats named, codes taken out
-            detail = _SEAT.sub(lambda m: who(int(m.group(1))), event.detail)
-            detail = _CODES.sub("", detail).strip(" :;,")
-            head = f"{who(subject)} " if subject is not None else ""
-            say(f"{head}{kind.replace('-', ' ')}" + (f": {detail}" if detail else ""))
-    return lines
+    The words are the library's (:mod:`unorules.narrate`: each event kind's own text, so a
+    plugin's events read as its author wrote them), each sentence capitalised: the action's own
+    sentence is left out when an event says it (a draw's draw event, a catch's "caught", a
+    jump-in, a stack); a seat's draws of one action make one sentence; the cards a seat drew
+    are named only in that seat's own view (the others' views do not hold them)."""
+    narrator = Narrator(view.rules, me, names)
+    return [sentence.render(capital=True) for sentence in narrator.view(view)]
 
 
 def event_data(event: Event) -> dict[str, Any]:

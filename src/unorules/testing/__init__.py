@@ -1,6 +1,7 @@
 """Tools for testing unorules plugins.
 
-Here: :func:`arrange_deck` and :func:`rearranged` for scenario tests, and,
+Here: :func:`arrange_deck` and :func:`rearranged` for scenario tests,
+:func:`draft_of` for tests of a draft's mechanics, and,
 loaded on first use, :class:`Replay`, the invariant checks
 (:func:`check_state`, :func:`check_replay_game`, :class:`InvariantViolation`,
 ...) and the conformance runner (:func:`run_conformance`,
@@ -25,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from unorules.cards import Card, parse_cards
+from unorules.draft import draft_of
 from unorules.state import GameState
 
 if TYPE_CHECKING:
@@ -69,16 +71,16 @@ __all__ = [
     "check_state",
     "check_turn",
     "check_views",
+    "draft_of",
     "rearranged",
     "run_conformance",
 ]
 
 # Where each lazily loaded name of ``__all__`` lives: the invariants module
-# unless listed here; the two functions below are defined in this module.
+# unless listed here; the functions of _HERE are defined in this module.
+_HERE = ("arrange_deck", "draft_of", "rearranged")
 _ELSEWHERE = {"Replay": "replay", "check_conformance": "conformance", "run_conformance": "conformance"}
-_LAZY = {
-    name: _ELSEWHERE.get(name, "invariants") for name in __all__ if name not in ("arrange_deck", "rearranged")
-}
+_LAZY = {name: _ELSEWHERE.get(name, "invariants") for name in __all__ if name not in _HERE}
 
 
 def __getattr__(name: str) -> Any:

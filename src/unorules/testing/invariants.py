@@ -108,10 +108,11 @@ whenever one may be) try to end a round that has passed its bound before it
 calls the round endless."""
 
 TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
-"""Verbs that only the seat to move may use (unless a plugin lists one in its
-``out_of_turn_verbs``). ``uno``, ``catch`` and ``challenge`` may come from
-other seats, and so may any verb a plugin registers, unless it lists it in its
-``turn_verbs``."""
+"""Verbs that only the seat to move may use, unless a plugin declares one for
+``"any"`` seat in its ``verbs`` (a jump-in ``play``). ``uno``, ``catch`` and
+``challenge`` may come from other seats, and so may any verb a plugin
+registers, unless a plugin declares it for ``"turn"`` and none for ``"any"``
+(``ruleset.turn_verbs``)."""
 
 
 CORE_VERBS = frozenset({"play", "draw", "pass", "uno", "catch", "challenge", "accept", "color"})
@@ -256,8 +257,8 @@ def check_turn(state: GameState) -> None:
             raise _fail(
                 "turn",
                 f"{_after(state)}, seat {seat} is to move, yet seat {action.seat} may {action} "
-                f"('{action.verb}' is a turn action; a plugin lists verbs other seats may use in "
-                "out_of_turn_verbs)",
+                f"('{action.verb}' is a turn action; a plugin declares a verb other seats may use "
+                "as 'any' in its verbs)",
             )
 
 

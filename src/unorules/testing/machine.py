@@ -76,7 +76,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
       plays the smallest count it supports);
     * ``arranged``: sometimes deal from an arranged deck (default true);
     * ``deep``: check the costly invariants (``accepted``, ``refused``,
-      ``json``, ``view``, ``dispatch``) after every step (default true);
+      ``json``, ``view``) after every step (default true);
     * ``eager``: how strongly :meth:`play_out_round` prefers playing a card to
       drawing (0 to 1; default 0.9, so rounds end in tens of actions);
     * ``require_rule``: refusals must cite a rule id (default false);

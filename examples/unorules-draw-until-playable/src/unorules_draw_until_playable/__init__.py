@@ -73,6 +73,7 @@ class DrawUntilPlayablePlugin(Plugin):
             "draw-until-playable",
             "a seat drew until it could play (DUP-DRAW)",
             (("seat", "the seat that drew"), ("count", "how many cards it drew in all")),
+            "{seat} kept drawing until a card could be played, {count:card} in all",
         ),
     )
     options = (

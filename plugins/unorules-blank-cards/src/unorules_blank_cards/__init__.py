@@ -192,6 +192,7 @@ class BlankCardsPlugin(Plugin):
             "house-rule",
             "a Blank card was played: the table applies the rule written on it (R-BLANK)",
             (("seat", "the seat that played it"), ("cards", "the Blank card")),
+            "{seat} played {cards}: the table applies the house rule written on it",
         ),
     )
     requires = ("classic",)

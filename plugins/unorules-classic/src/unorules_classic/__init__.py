@@ -110,7 +110,6 @@ from unorules import (
     PLAY,
     Action,
     Card,
-    Color,
     Draft,
     Event,
     EventSpec,
@@ -164,8 +163,27 @@ def is_playable(state: Position, seat: int, card: Card) -> bool:
     return card.color is state.color or card.kind == state.discard_pile[-1].kind
 
 
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
+def _challenge_text(event: Event) -> str:
+    """How a challenge reads (R-CHALLENGE): the verdict for everyone, the hand
+    for the challenger, the only one who sees it."""
+    shown = ", seeing {cards}" if event.cards else ""
+    if event.value("guilty"):
+        return "{seat} challenged {target:'s} Wild Draw Four" + shown + ": it was a bluff"
+    return "{seat} challenged {target:'s} Wild Draw Four" + shown + ": it was played fairly"
+
+
 class ClassicPlugin(Plugin):
-    """The classic 108-card game: deal, match, action cards, UNO, scoring to 500."""
+    """Classic UNO: the 108-card deck, action cards, UNO calls, scoring to 500.
+
+    The classic 108-card game: deal, match, action cards, UNO, scoring to 500.
+    """
 
     name = "classic"
     api_version = 2
@@ -217,11 +235,13 @@ class ClassicPlugin(Plugin):
             "starter-returned",
             "a starter that may not start was returned and another card turned up (R-SETUP-STARTER)",
             (("cards", "the card returned, then the new starter"),),
+            "{cards[0]} may not start: it went back and {cards[1]} was turned up",
         ),
         EventSpec(
             "uno",
             'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
             (("seat", "the seat that called"), ("data.late", "true for a late call")),
+            _uno_text,
         ),
         EventSpec(
             "caught",
@@ -231,6 +251,7 @@ class ClassicPlugin(Plugin):
                 ("target", "the seat that caught it"),
                 ("count", "the penalty cards it draws"),
             ),
+            "{target} caught {seat} without UNO",
         ),
         EventSpec(
             "challenge",
@@ -242,6 +263,7 @@ class ClassicPlugin(Plugin):
                 ("count", "the cards the loser of the challenge draws"),
                 ("data.guilty", "whether the player held a card of the previous colour"),
             ),
+            _challenge_text,
         ),
     )
     options = (

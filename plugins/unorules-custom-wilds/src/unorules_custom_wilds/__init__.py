@@ -267,11 +267,31 @@ CUSTOM_WILDS: tuple[Card, ...] = tuple(
 _CUSTOM = frozenset(CUSTOM_WILDS)
 POINTS = 40  # R-SCORE [E15]
 
-register_verb("discard", card="required", doc="discard a card of your hand under the top card (an effect)")
-register_verb("keep", card="required", doc="keep this card and discard the rest under the top card (C8)")
-register_verb("laughed", doc="answer for the table: somebody laughed at the joke (C8)")
-register_verb("nolaugh", doc="answer for the table: nobody laughed at the joke (C8)")
-register_verb("crow", doc="crow like a rooster instead of drawing 4 (C10)")
+register_verb(
+    "discard",
+    card="required",
+    doc="discard a card of your hand under the top card (an effect)",
+    text="{seat} put {card} under the top card",
+)
+register_verb(
+    "keep",
+    card="required",
+    doc="keep this card and discard the rest under the top card (C8)",
+    text="{seat} kept {card} and put the rest under the top card",
+)
+register_verb(
+    "laughed",
+    doc="answer for the table: somebody laughed at the joke (C8)",
+    text="{seat} answered for the table: somebody laughed at the joke",
+)
+register_verb(
+    "nolaugh",
+    doc="answer for the table: nobody laughed at the joke (C8)",
+    text="{seat} answered for the table: nobody laughed at the joke",
+)
+register_verb(
+    "crow", doc="crow like a rooster instead of drawing 4 (C10)", text="{seat} crowed like a rooster"
+)
 
 # Phases owned by the ready effects, and the verbs each accepts from the seat to move.
 DRAW_COLOR, DISCARD, JOKE, KEEP, ROOSTER = "draw-color", "discard", "joke", "keep", "rooster"
@@ -668,6 +688,13 @@ def _binding_option(i: int) -> Option:
 # -- the plugin --------------------------------------------------------------------------------------
 
 
+def _joke_text(event: Event) -> str:
+    """How the table's verdict on a joke reads (R-CUSTOM C8)."""
+    if event.value("laughed"):
+        return "{seat} told a joke and somebody laughed"
+    return "{seat} told a joke and nobody laughed"
+
+
 class CustomWildsPlugin(Plugin):
     """The 2015 edition's write-your-own wilds, bound to ready or supplied effects (R-CUSTOM).
 
@@ -695,18 +722,26 @@ class CustomWildsPlugin(Plugin):
                 ("cards", "the card"),
                 ("data.effect", "the effect's name"),
             ),
+            "{seat} played {cards}: {data[effect]}",
         ),
         EventSpec(
             "discard",
             "a seat discarded cards under the top card (R-CUSTOM C5, C6)",
             (("seat", "the seat"), ("cards", "the cards discarded"), ("count", "how many")),
+            "{seat} put {cards} under the top card",
         ),
         EventSpec(
             "table-rule",
             "a social rule now binds a seat (R-CUSTOM C9)",
             (("seat", "the seat bound by it"),),
+            "{seat} may not bend {seat:their} elbows until somebody calls UNO",
         ),
-        EventSpec("crow", "a seat crowed like a rooster (R-CUSTOM C10)", (("seat", "the seat that crowed"),)),
+        EventSpec(
+            "crow",
+            "a seat crowed like a rooster (R-CUSTOM C10)",
+            (("seat", "the seat that crowed"),),
+            "{seat} crowed like a rooster",
+        ),
         EventSpec(
             "joke",
             "the table judged a joke (R-CUSTOM C8)",
@@ -715,6 +750,7 @@ class CustomWildsPlugin(Plugin):
                 ("data.laughed", "whether somebody laughed"),
                 ("count", "the cards the teller draws (when nobody laughed)"),
             ),
+            _joke_text,
         ),
     )
     phases = (

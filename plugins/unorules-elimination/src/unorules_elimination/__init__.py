@@ -100,6 +100,7 @@ class EliminationPlugin(Plugin):
             "eliminated",
             "a seat reached the points limit and left the game (R-ELIM)",
             (("seat", "the seat eliminated"), ("data.points", "its score"), ("data.limit", "the limit")),
+            "{seat} reached {data[points]} points (the limit is {data[limit]}) and left the game",
         ),
     )
     options = (

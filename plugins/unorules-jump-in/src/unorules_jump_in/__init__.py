@@ -218,6 +218,7 @@ class JumpInPlugin(Plugin):
             "jump-in",
             "a seat jumped in out of turn with a card identical to the top card (R-JUMP)",
             (("seat", "the seat that jumped in"), ("cards", "the card")),
+            "{seat} jumped in out of turn with {cards}",
         ),
     )
     extras = (

@@ -165,8 +165,18 @@ whether it may still be caught."""
 COACHED_KEY = "penalties.coached"
 """The ``state.extras`` key of the seats penalised for coaching this round (R-PEN-COACH)."""
 
-register_verb("catch_play", target="required", doc="catch a seat's illegal play just made (R-PEN-ILLEGAL)")
-register_verb("catch_coach", target="required", doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)")
+register_verb(
+    "catch_play",
+    target="required",
+    doc="catch a seat's illegal play just made (R-PEN-ILLEGAL)",
+    text="{seat} caught {target:'s} illegal play",
+)
+register_verb(
+    "catch_coach",
+    target="required",
+    doc="report a seat caught coaching: it draws 2 (R-PEN-COACH)",
+    text="{seat} reported {target} for coaching",
+)
 
 PENALTY_CARDS = 2  # R-PEN-COACH, R-PEN-ILLEGAL: both cost 2 cards
 
@@ -273,6 +283,7 @@ class PenaltiesPlugin(Plugin):
                 ("color", "the colour it should have matched"),
                 ("data.top", "the card it was played on"),
             ),
+            "{seat} played {cards} on {data[top]}, which it does not match: anyone else may catch it",
         ),
         EventSpec(
             "caught-play",
@@ -283,6 +294,7 @@ class PenaltiesPlugin(Plugin):
                 ("cards", "the card taken back"),
                 ("count", "the penalty cards drawn"),
             ),
+            "{target} caught {seat:'s} illegal {cards}: it went back",
         ),
         EventSpec(
             "uncaught",
@@ -292,6 +304,7 @@ class PenaltiesPlugin(Plugin):
                 ("target", "the seat that let it stand"),
                 ("cards", "the card"),
             ),
+            "nobody caught {seat:'s} illegal {cards}: it stands",
         ),
         EventSpec(
             "coaching",
@@ -301,6 +314,7 @@ class PenaltiesPlugin(Plugin):
                 ("target", "the seat that reported it"),
                 ("count", "the penalty cards drawn"),
             ),
+            "{target} reported {seat} for coaching",
         ),
     )
     extras = (

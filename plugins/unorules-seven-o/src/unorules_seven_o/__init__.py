@@ -180,6 +180,13 @@ def _pass_on(state: Draft, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, int],
     return found
 
 
+def _hands_moved_text(event: Event) -> str:
+    """How moved hands read (R-SEVEN-O): a 7's trade, or a 0's pass."""
+    if event.target is not None:
+        return "{seat} traded hands with {target}"
+    return "every hand passed on to the next player in the direction of play"
+
+
 class SevenOPlugin(Plugin):
     """7-0: a 0 passes every hand to the next seat, a 7 trades hands with a chosen seat.
 
@@ -199,6 +206,7 @@ class SevenOPlugin(Plugin):
                 ("target", "the seat it traded with (a 7; none for a 0)"),
                 ("data.moves", "(from seat, to seat) pairs of every hand that moved"),
             ),
+            _hands_moved_text,
         ),
     )
     requires = ("classic",)

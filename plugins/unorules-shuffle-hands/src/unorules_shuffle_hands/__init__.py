@@ -78,10 +78,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from unorules import (
-    PLAY,
     Action,
     Card,
     Draft,
@@ -90,7 +89,6 @@ from unorules import (
     GameState,
     Option,
     Plugin,
-    Rng,
     Ruleset,
     RulesetError,
     hookimpl,
@@ -126,6 +124,7 @@ class ShuffleHandsPlugin(Plugin):
                 ("count", "how many cards were dealt"),
                 ("data.sizes", "each seat's new hand size"),
             ),
+            "{seat} gathered every hand, shuffled the {count} cards together and dealt them out again",
         ),
     )
     requires = ("classic",)

@@ -77,7 +77,10 @@ Decisions where the rules are silent
   stacked, so its player cannot add a second one; under ``jump-in`` a second
   identical card *replaces* the first one's share instead of adding to it.
 * Refusals cite ``R-STACK`` (a card that cannot answer the stack, a second
-  card in one turn, mixing with ``stack_mix=off``) or ``R-TURN-WD4``.
+  card in one turn, mixing with ``stack_mix=off``, a card the seat does not
+  hold while it holds one it may stack, named in the message) or
+  ``R-TURN-WD4``; a seat with nothing to stack is told by classic to draw
+  (R-ACT-D2, R-TURN-WD4).
 
 Interactions
 ------------
@@ -167,10 +170,12 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
 
 
 class StackingPlugin(Plugin):
-    """R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing."""
+    """Stacking: answer a Draw Two or Wild Draw Four with another; the stack grows.
+
+    R-STACK: Draw Two on Draw Two, Wild Draw Four on Wild Draw Four, the stack growing.
+    """
 
     name = "stacking"
-    api_version = 2
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
     events = (
@@ -183,6 +188,7 @@ class StackingPlugin(Plugin):
                 ("target", "the seat that must answer"),
                 ("count", "the stack's size in cards"),
             ),
+            "{seat} stacked {cards}: {target} must draw {count} or stack",
         ),
     )
     requires = ("classic",)
@@ -288,8 +294,18 @@ class StackingPlugin(Plugin):
                     f"seat {current} must answer the stack of {phase.count} now",
                 )
             return None
-        if card not in state.hands[seat]:
-            return None
+        hand = state.hands[seat]
+        if card not in hand:
+            # Not held: the refusal says how this seat may answer the stack. A seat with
+            # nothing to stack must draw, which classic explains (R-ACT-D2, R-TURN-WD4).
+            stackable = sorted({str(c) for c in hand if c.kind in DRAWS and may_stack(state, seat, c, on)})
+            if not stackable:
+                return None
+            return (
+                "R-STACK",
+                f"seat {seat} holds no {card}: answer the stack of {phase.count} by stacking "
+                f"{' or '.join(stackable)}, or draw {phase.count}",
+            )
         if card.kind not in DRAWS:
             return (
                 "R-STACK",

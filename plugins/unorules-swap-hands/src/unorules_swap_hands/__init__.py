@@ -73,7 +73,7 @@ None.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from unorules import (
     Action,
@@ -117,6 +117,7 @@ class SwapHandsPlugin(Plugin):
                 ("data.received", "how many cards the player received"),
                 ("data.given", "how many cards it gave"),
             ),
+            "{seat} swapped hands with {target}",
         ),
     )
     requires = ("classic",)

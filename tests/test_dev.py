@@ -1,0 +1,87 @@
+"""``dev.py test``: the README's example runs only pytest on the files it names (issue 33, item 8).
+
+``python3 dev.py test --quick tests/test_json.py`` used to run ruff, ruff format and mypy over the
+whole project before two seconds of tests; with test files or folders among its arguments it now
+runs pytest on them and nothing else. Without them (or with options only) every step runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _dev() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("unorules_dev_script", ROOT / "dev.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _names(argv: list[str]) -> list[str]:
+    return [step.name for step in _dev().selected_steps(argv)]
+
+
+def test_test_files_run_only_pytest() -> None:
+    for argv in (
+        ["--quick", "tests/test_json.py"],
+        ["tests/test_json.py", "tests/test_rng.py"],
+        ["tests/classic"],
+        ["--quick", "tests/test_json.py::test_a_state_round_trips", "-x"],
+        [str(ROOT / "tests" / "test_json.py")],
+    ):
+        assert _names(argv) == ["pytest"], argv
+    step = _dev().selected_steps(["--quick", "tests/test_json.py"])[0]
+    assert isinstance(step.command, list)
+    assert [str(a) for a in step.command[-3:]] == ["-m", "not slow", "tests/test_json.py"]
+
+
+def test_without_test_files_every_step_runs() -> None:
+    quick = _names(["--quick"])
+    assert quick[:4] == ["ruff", "ruff-format", "mypy", "imports"]
+    assert "pytest" in quick
+    assert "sphinx" not in quick
+    assert _names(["--quick", "-k", "json"]) == quick  # an option's value is not a file
+    assert _names(["--quick", "tests/no_such_file.py"]) == quick  # nor is a missing path
+    everything = _names([])
+    assert {"sphinx", "packaging"} <= set(everything)
+
+
+def _set_up() -> bool:
+    dev = _dev()
+    try:
+        stamp = json.loads(dev.STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(stamp.get("hash") == dev.setup_hash() and stamp.get("dev"))
+
+
+@pytest.mark.slow
+def test_the_readmes_example_runs_the_file_and_nothing_else() -> None:
+    if not _set_up():
+        pytest.skip("the development set-up is not current (python3 dev.py setup): dev.py would install")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`python3 dev.py test --quick tests/test_json.py`" in readme
+    done = subprocess.run(
+        [sys.executable, "dev.py", "test", "--quick", "tests/test_rng.py", "-n", "0", "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    steps = [line for line in done.stdout.splitlines() if line.startswith("[dev.py] step ")]
+    assert steps == ["[dev.py] step pytest"], done.stdout[-3000:]
+    assert "the named tests passed" in done.stdout

@@ -1,0 +1,229 @@
+"""Undo, resume and step-through (issue 33, item 3).
+
+``unorules play`` takes ``undo`` (a friendly take-back: the player's own last action while
+nobody has acted since, unless it brought cards to light or ended the round,
+``Session.take_back``), ``--resume RECORD`` goes on with a game saved by ``--record``, and
+``unorules replay --step`` shows every position from a seat or as a spectator, each action and
+its events in words.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from unorules.bots import make_bot, next_action
+from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
+from unorules.record import GameRecord, Session, SessionError
+from unorules.testing import arrange_deck
+
+HANDS = ["R1 R2 G3 G4 B5 B6 Y7", "R3 R4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
+RULE_ID = re.compile(r"\bR-[A-Z]")
+
+
+def _wild_start(path: Path) -> Path:
+    """A saved game whose starter is a Wild: seat 0, the human, names its colour first."""
+    deck = arrange_deck(HANDS, "W", draw="Y4 Y5", dealer=2)
+    session = Session("classic", 3, deck=deck, dealer=2, seed=1, headers={"Human": 0})
+    path.write_text(session.record().dumps(), encoding="utf-8")
+    return path
+
+
+def _run(
+    args: list[str], lines: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- Session.take_back ---------------------------------------------------------------------------
+
+
+def test_take_back_only_the_last_action_of_the_game_that_showed_nothing() -> None:
+    session = Session("classic", 3, deck=arrange_deck(HANDS, "W", draw="Y4", dealer=2), dealer=2)
+    start = session.state
+    with pytest.raises(SessionError, match="seat 0 has taken no action"):
+        session.take_back(0)
+    session.apply("0: color Y")
+    assert session.why_not_take_back(0) is None
+    assert str(session.take_back(0)) == "0: color Y"
+    assert session.state == start
+    session.apply("0: color Y")
+    drew = session.apply("0: draw")  # Y4, playable: still seat 0's decision
+    assert drew.current_player == 0
+    with pytest.raises(SessionError, match="brought cards to light"):
+        session.take_back(0)
+    assert session.state == drew  # refused: nothing changed
+    session.apply("0: play Y4")
+    bots = [make_bot("heuristic", seed=s) for s in range(3)]
+    session.apply(next_action(session.state, bots))
+    with pytest.raises(SessionError, match="seat 1 acted after it"):
+        session.take_back(0)
+
+
+# -- play: undo ------------------------------------------------------------------------------------
+
+
+def test_play_undo_takes_back_a_colour_named_and_refuses_what_others_answered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = _wild_start(tmp_path / "wild.unorules")
+    code, out, err = _run(
+        ["play", "--resume", str(saved)],
+        "color R\nundo\ncolor G\n1\nundo\nquit\n",
+        monkeypatch,
+        capsys,
+    )
+    assert code == EXIT_OK, err
+    assert "\nyou named red\n" in out
+    assert "\ntaken back: you named red\n" in out
+    assert "\nyou named green\n" in out  # the colour named again after the take-back
+    assert "cannot take it back: seat 1 and seat 2 acted after it" in out
+    assert "not understood" not in out
+
+
+def test_play_undo_refuses_a_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = _wild_start(tmp_path / "wild.unorules")
+    code, out, _ = _run(["play", "--resume", str(saved)], "color Y\nd\nundo\nquit\n", monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "\nyou drew Y4\n" in out
+    assert "cannot take it back: it brought cards to light (a draw, a shuffle)" in out
+
+
+def test_play_undo_before_any_action(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(["play", "--seed", "3", "--players", "3"], "undo\nquit\n", monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "cannot take it back: you have taken no action to take back" in out
+
+
+# -- play: --resume --------------------------------------------------------------------------------
+
+
+def test_play_resume_goes_on_with_a_saved_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "game.unorules"
+    args = ["play", "--seed", "3", "--players", "3", "--seat", "1", "--record", str(saved)]
+    code, _, err = _run(args, "1\n1\n1\nquit\n", monkeypatch, capsys)
+    assert code == EXIT_OK, err
+    first = GameRecord.parse(saved.read_text(encoding="utf-8"))
+    assert dict(first.headers)["Human"] == 1
+    assert first.actions
+    code, out, err = _run(
+        ["play", "--resume", str(saved), "--record", str(saved)], "1\nquit\n", monkeypatch, capsys
+    )
+    assert code == EXIT_OK, err
+    assert f"resumed after {len(first.actions)} actions, in round 1" in out
+    assert "; you are seat 1;" in out
+    again = GameRecord.parse(saved.read_text(encoding="utf-8"))
+    assert again.actions[: len(first.actions)] == first.actions
+    assert len(again.actions) > len(first.actions)
+    assert again.replay() is not None
+
+
+def test_play_resume_refuses_what_the_record_decides_and_a_finished_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = _wild_start(tmp_path / "wild.unorules")
+    code, _, err = _run(["play", "--resume", str(saved), "--rules", "classic"], "", monkeypatch, capsys)
+    assert code == EXIT_USAGE
+    assert "--resume takes the rule set, players and seed from the record: leave out --rules" in err
+    code, _, err = _run(["play", "--resume", str(tmp_path / "none")], "", monkeypatch, capsys)
+    assert code == EXIT_FAILURE
+    assert "cannot read" in err
+    session = Session("classic target_score=30", 2, seed=4)
+    bots = [make_bot("random", seed=s) for s in range(2)]
+    while not session.state.is_over:
+        session.apply(next_action(session.state, bots))
+    over = tmp_path / "over.unorules"
+    over.write_text(session.record().dumps(), encoding="utf-8")
+    code, _, err = _run(["play", "--resume", str(over)], "", monkeypatch, capsys)
+    assert code == EXIT_FAILURE
+    assert "the game is over; 'unorules replay --step" in err
+    assert "Traceback" not in err
+
+
+# -- replay --step ---------------------------------------------------------------------------------
+
+
+def _finished(tmp_path: Path) -> Path:
+    session = Session("classic,stacking,seven-o,jump-in target_score=60", 3, seed=2)
+    bots = [make_bot("heuristic", seed=s) for s in range(3)]
+    while not session.state.is_over:
+        session.apply(next_action(session.state, bots))
+    path = tmp_path / "game.unorules"
+    path.write_text(session.record().dumps(), encoding="utf-8")
+    return path
+
+
+def test_replay_step_shows_every_position_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _finished(tmp_path)
+    record = GameRecord.parse(path.read_text(encoding="utf-8"))
+    assert main(["replay", "--step", str(path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "seen by a spectator" in out
+    assert re.search(r"^seat \d dealt round 1; the first card is ", out, re.M)
+    assert len(re.findall(r"action \d+ · round \d", out)) == len(record.actions)
+    assert re.search(r"went out and won the round, scoring \d+ points", out)
+    assert re.search(r"^game over: seat \d reached the target score and won$", out, re.M)
+    assert "your hand" not in out
+    assert not RULE_ID.search(out)
+    assert "round-end" not in out
+    assert "{" not in out
+    assert main(["replay", "--step", "--seat", "2", str(path)]) == EXIT_OK
+    mine = capsys.readouterr().out
+    assert "seen by seat 2" in mine
+    assert mine.count("your hand: ") >= len(record.actions) // 2
+    assert re.search(r"^you drew [RYGBW]", mine, re.M)  # seat 2 sees its own draws' cards
+    assert re.search(r"^seat [01] drew (a card|\d+ cards)", mine, re.M)  # the others' only counted
+
+
+def test_replay_step_seat_must_exist_and_needs_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _finished(tmp_path)
+    assert main(["replay", "--step", "--seat", "5", str(path)]) == EXIT_USAGE
+    assert "--seat 5: seats are 0 to 2" in capsys.readouterr().err
+    assert main(["replay", "--seat", "1", str(path)]) == EXIT_USAGE
+    assert "--seat needs --step" in capsys.readouterr().err
+
+
+def test_a_records_comments_say_what_each_action_did(tmp_path: Path) -> None:
+    """Records carry, after each action, what else it did in a spectator's words; they read
+    back with the record, and name no card another seat drew."""
+    path = _finished(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    record = GameRecord.parse(text)
+    assert record.dumps() == text
+    commented = [c for c in record.comments if c]
+    assert any(re.fullmatch(r"seat \d drew (a card|\d+ cards)( as a penalty)?", c) for c in commented)
+    assert any("went out and won the round" in c for c in commented)
+    assert not any(re.search(r"drew [RYGBW]", c) for c in commented)
+    assert not any(RULE_ID.search(c) for c in commented)
+
+
+def test_two_identical_playable_cards_are_one_numbered_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen in the issue's transcript: a hand holding R9 twice read "2:R9 2:R9" with "1" and "2"
+    both playing R9; each card is one choice, numbered once."""
+    hands = ["R9 R9 G3 G4 B5 B6 Y7", "R3 R4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
+    session = Session("classic", 3, deck=arrange_deck(hands, "R2", dealer=2), dealer=2, headers={"Human": 0})
+    saved = tmp_path / "nines.unorules"
+    saved.write_text(session.record().dumps(), encoding="utf-8")
+    code, out, _ = _run(["play", "--resume", str(saved)], "quit\n", monkeypatch, capsys)
+    assert code == EXIT_OK
+    assert "your hand (7 cards): 1:R9 1:R9 Y7 G3 G4 B5 B6" in out
+    assert "or: 2:draw" in out
