@@ -251,3 +251,16 @@ def test_the_race_drops_only_moves_clearly_behind_and_keeps_the_heuristics() -> 
     # With every candidate level, none is dropped.
     level = [[1.0, 2.0, 3.0, 4.0]] * 3
     assert _race(level, [0, 1, 2], 0, worlds) == [0, 1, 2]
+
+
+def test_the_search_keeps_the_heuristics_move_when_too_few_worlds_were_played() -> None:
+    from unorules.search import MIN_WORLDS
+
+    rules = _rules()
+    few = SearchBot(seed=2, playouts=2 * (MIN_WORLDS - 1))  # at most MIN_WORLDS - 1 worlds of 2 candidates
+    play_game(rules.new_game(players=2, seed=11), [few, HeuristicBot(seed=3)])
+    assert few.stats.searched > 0
+    assert few.stats.changed == 0
+    many = SearchBot(seed=2, playouts=400)
+    play_game(rules.new_game(players=2, seed=11), [many, HeuristicBot(seed=3)])
+    assert many.stats.changed > 0

@@ -97,8 +97,9 @@ class SearchBot:
     ``time`` is the budget of a decision in seconds (default
     :data:`DEFAULT_TIME`), or ``playouts`` a number of playouts (then the bot
     is deterministic under its seed); ``margin`` how many standard errors a
-    move's paired gain over the heuristic bot's must exceed; ``draw_guard``
-    never to draw when a card may be played; ``infer`` to keep guesses about how the other seats play in
+    move's paired gain over the heuristic bot's must exceed (over at least
+    :data:`MIN_WORLDS` worlds); ``draw_guard`` never to draw when a card may
+    be played; ``infer`` to keep guesses about how the other seats play in
     its knowledge (see :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds
     its generator.
     """
@@ -112,7 +113,7 @@ class SearchBot:
         *,
         time: float | None = None,
         playouts: int | None = None,
-        margin: float = 1.0,
+        margin: float = 2.0,
         draw_guard: bool = True,
         infer: bool = True,
     ) -> None:
@@ -212,7 +213,7 @@ class SearchBot:
         while len(alive) > 1:
             if budget is not None and worlds >= 2 and spent + len(alive) > budget:
                 break
-            if deadline is not None and worlds >= 2 and _time.perf_counter() >= deadline:
+            if deadline is not None and _time.perf_counter() >= deadline:
                 break
             t0 = _time.perf_counter()
             world = determinize(view, knowledge, self.rng)
@@ -231,8 +232,8 @@ class SearchBot:
         stats.playouts += spent
         stats.seconds += _time.perf_counter() - started
         best = max(alive, key=lambda i: (sum(values[i][-worlds:]), i == index))
-        if best == index or worlds < 2:
-            return default
+        if best == index or worlds < MIN_WORLDS:
+            return default  # too few worlds to tell a gain from noise
         gain = [a - b for a, b in zip(values[best][-worlds:], values[index][-worlds:], strict=True)]
         mean = sum(gain) / len(gain)
         var = sum((g - mean) ** 2 for g in gain) / (len(gain) - 1)
@@ -240,6 +241,11 @@ class SearchBot:
             return candidates[best]
         return default
 
+
+MIN_WORLDS = 6
+"""The fewest worlds a search must have played every remaining candidate in
+before it leaves the heuristic's move: with fewer, a paired standard error
+is itself too uncertain to tell a gain from noise."""
 
 RACE_AFTER = 4
 """Worlds every candidate is played in before the race drops any (see :func:`_race`)."""
