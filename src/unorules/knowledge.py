@@ -744,7 +744,11 @@ def determinize(
     }
     state = from_fields(fields)
     if secret:
-        state = _secret_card(state, knowledge.known(state.current_player), gen)
+        shown = view.visible_hands.get(view.current_player)
+        if shown:  # a hand the seat sees (open hands): the card drawn last is last in it
+            state = state.replace(phase=attrs.evolve(phase, card=shown[-1]))
+        else:
+            state = _secret_card(state, knowledge.known(state.current_player), gen)
     if _resamples(rules):
         state = _resample_extras(state, view, gen)
     return state
