@@ -14,6 +14,16 @@ that in the order of ``state.seats_to_act()``, and :func:`play_game` plays a
 whole game. Each bot draws its randomness from its own
 :class:`random.Random`, so a seeded bot plays the same game every time.
 
+A bot that follows the game between its turns (what it knows of the cards,
+:mod:`unorules.knowledge`) also has a method ``observe(view)``: drivers show
+it its seat's view of every new state (:func:`show_views`), whether or not
+it may act. :func:`next_action` does, so every driver built on it does.
+
+Bots are made by name (:func:`make_bot`, the command line): ``random``,
+``greedy``, ``heuristic`` and ``search`` (:mod:`unorules.search`), a search
+bot with another budget (``search:20ms``, ``search:400``), and a program
+speaking the bot protocol (``cmd:node mybot.js``, :mod:`unorules.protocol`).
+
 >>> import unorules
 >>> from unorules.bots import HeuristicBot, RandomBot, play_game
 >>> rules = unorules.Ruleset.from_names(["classic"], options={"target_score": 100})
@@ -25,27 +35,36 @@ True
 
 from __future__ import annotations
 
+import importlib
 import operator
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, SupportsIndex
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, SupportsIndex
+
+import attrs
 
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, kind_info
 from unorules.errors import UnorulesError
 from unorules.ruleset import Ruleset
-from unorules.state import GameState, SeatView
+from unorules.state import GameState, Phase, SeatView
 
 __all__ = [
     "BOTS",
+    "BOT_KINDS",
     "Bot",
     "BotError",
+    "GreedyBot",
     "HeuristicBot",
     "RandomBot",
+    "check_bot_name",
+    "check_choice",
     "make_bot",
     "next_action",
     "play_game",
+    "register_bot",
+    "show_views",
 ]
 
 Seed = int | str | random.Random | SupportsIndex | None
@@ -65,7 +84,12 @@ class BotError(UnorulesError, ValueError):
 
 
 class Bot(Protocol):
-    """What a driver needs from a bot."""
+    """What a driver needs from a bot.
+
+    A bot may also have ``observe(view) -> None``: drivers then show it its
+    seat's view of every new state, before asking it anything
+    (:func:`show_views`); the same view may be shown twice.
+    """
 
     name: str
     """A short name for tables and logs (``"random"``, ``"heuristic"``)."""
@@ -74,6 +98,134 @@ class Bot(Protocol):
         """One of ``view.legal_actions``, or ``None`` to let the moment pass
         (allowed only when ``view.seat`` is not the seat to move)."""
         ...
+
+
+class Table(Protocol):
+    """What :class:`HeuristicBot` reads of a moment of the game: a
+    :class:`~unorules.SeatView`, or a seat's look at a state inside a search
+    (:meth:`HeuristicBot.choose_in`)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose look it is."""
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The seat's legal actions now."""
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rule set."""
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's hand."""
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+
+    @property
+    def visible_hands(self) -> Mapping[int, tuple[Card, ...]]:
+        """The other hands the seat may see, by seat."""
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, its top card last."""
+
+    @property
+    def top_card(self) -> Card:
+        """The top card of the discard pile."""
+
+    @property
+    def color(self) -> Color | None:
+        """The colour to match."""
+
+    @property
+    def direction(self) -> int:
+        """The direction of play (1 or -1)."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move."""
+
+    @property
+    def phase(self) -> Phase:
+        """The decision the game waits for."""
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The seats that left the game."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+
+
+class _SeatOf:
+    """A seat's look at a state, read as a view (:class:`Table`) without building
+    one: what a policy inside a search reads. It holds the state, so it shows
+    what a view would (the seat's hand, hand sizes, hands shown to it), never
+    other hands, unless asked for ``visible_hands``, which it asks the rule set."""
+
+    __slots__ = ("legal_actions", "seat", "state")
+
+    def __init__(self, state: GameState, seat: int, legal: tuple[Action, ...]) -> None:
+        self.state = state
+        self.seat = seat
+        self.legal_actions = legal
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.state.ruleset
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.state.hands[self.seat]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(len, self.state.hands))
+
+    @property
+    def visible_hands(self) -> Mapping[int, tuple[Card, ...]]:
+        state = self.state
+        shown = {self.seat: state.hands[self.seat]}
+        for other in state.ruleset.visible_hands(state, self.seat):
+            shown[other] = state.hands[other]
+        return shown
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return self.state.discard_pile
+
+    @property
+    def top_card(self) -> Card:
+        return self.state.discard_pile[-1]
+
+    @property
+    def color(self) -> Color | None:
+        return self.state.color
+
+    @property
+    def direction(self) -> int:
+        return self.state.direction
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current_player
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        return self.state.left
+
+    @property
+    def players(self) -> int:
+        return len(self.state.hands)
 
 
 class RandomBot:
@@ -103,6 +255,37 @@ class RandomBot:
         if view.current_player != view.seat and self.rng.random() >= self.eagerness:
             return None
         return self.rng.choice(actions)
+
+
+class GreedyBot:
+    """Calls UNO and catches whenever it may, then plays the first card it may,
+    else draws (or accepts, or keeps a drawn card). Deterministic: the step
+    between the random bot and the heuristic one; ``seed`` is accepted, as
+    every bot's, and unused."""
+
+    name = "greedy"
+    """The bot's name (``make_bot("greedy")``)."""
+
+    def __init__(self, seed: Seed = None) -> None:
+        del seed  # needs no randomness
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    def choose(self, view: SeatView) -> Action | None:
+        """The first legal action of the view's seat in the order above, or ``None`` out of turn."""
+        actions = view.legal_actions
+        for verb in ("uno", "catch"):
+            for action in actions:
+                if action.verb == verb:
+                    return action
+        if view.current_player != view.seat or not actions:
+            return None
+        for verb in ("play", "draw", "accept", "pass"):
+            for action in actions:
+                if action.verb == verb:
+                    return action
+        return actions[0]
 
 
 class HeuristicBot:
@@ -150,6 +333,21 @@ class HeuristicBot:
 
     def choose(self, view: SeatView) -> Action | None:
         """The action this bot takes as the view's seat, or ``None`` out of turn."""
+        return self.decide(view)
+
+    def choose_in(
+        self, state: GameState, seat: int, legal: tuple[Action, ...] | None = None
+    ) -> Action | None:
+        """The action this bot would take as ``seat`` in ``state``, reading only
+        what ``seat``'s view shows but without building the view: the policy of
+        a search's playouts. ``legal`` is ``seat``'s legal actions, if known."""
+        if legal is None:
+            legal = state.legal_actions(seat)
+        return self.decide(_SeatOf(state, seat, legal))
+
+    def decide(self, view: Table) -> Action | None:
+        """The action this bot takes in ``view`` (a :class:`~unorules.SeatView` or
+        any :class:`Table`), or ``None`` out of turn."""
         actions = view.legal_actions
         seat = view.seat
         if not actions or seat is None:
@@ -181,7 +379,9 @@ class HeuristicBot:
         if plays:
             # With table enforcement (R-PEN-ILLEGAL) non-matching plays are listed
             # too; a sensible player makes only the plays the rules allow.
-            matching = [a for a in plays if _matches(a.card, view)]
+            color = view.color
+            top = view.top_card.kind
+            matching = [a for a in plays if _matches(a.card, color, top)]
             if matching or not ({"draw", "pass"} & by_verb.keys()):
                 chosen = matching or plays
                 best = self._best_play(view, rules, chosen, partner, keep_wild=view.phase.name == "drawn")
@@ -204,7 +404,7 @@ class HeuristicBot:
         return self.rng.choice(actions)
 
     def _out_of_turn(
-        self, view: SeatView, rules: Ruleset, plays: list[Action], by_verb: dict[str, list[Action]]
+        self, view: Table, rules: Ruleset, plays: list[Action], by_verb: dict[str, list[Action]]
     ) -> Action | None:
         # R-JUMP: jumping in with an identical coloured card sheds a card and takes the turn.
         for action in plays:
@@ -219,7 +419,7 @@ class HeuristicBot:
         return None
 
     def _card_effect_choice(
-        self, view: SeatView, rules: Ruleset, by_verb: dict[str, list[Action]], partner: int | None
+        self, view: Table, rules: Ruleset, by_verb: dict[str, list[Action]], partner: int | None
     ) -> Action | None:
         """Answers to the customizable wilds' effects (R-CUSTOM, plugin custom-wilds)."""
         if "crow" in by_verb:
@@ -239,16 +439,26 @@ class HeuristicBot:
     # -- choosing a card -------------------------------------------------------------
 
     def _best_play(
-        self, view: SeatView, rules: Ruleset, plays: list[Action], partner: int | None, keep_wild: bool
+        self, view: Table, rules: Ruleset, plays: list[Action], partner: int | None, keep_wild: bool
     ) -> Action | None:
         hand = view.hand
         seat = _own_seat(view)
-        n = len(view.hand_sizes)
         sizes = view.hand_sizes
+        n = len(sizes)
+        facts = _facts(rules)
+        points = facts.points
         nxt = _next_seat(view, seat)
         next_close = nxt != partner and sizes[nxt] <= 2
-        held = Counter(c.color for c in hand if c.color is not None)
-        has_current = view.color is not None and held[view.color] > 0
+        held: dict[Color, int] = {}
+        for c in hand:
+            color = c.color
+            if color is not None:
+                held[color] = held.get(color, 0) + 1
+        current = view.color
+        has_current = current is not None and held.get(current, 0) > 0
+        stacking = view.phase.name in ("penalty", "challenge")
+        last = len(hand) == 1
+        keeps = keep_wild and len(hand) > 2 and not next_close
         best: tuple[float, Card] | None = None
         seen: set[Card] = set()
         for action in plays:
@@ -256,10 +466,32 @@ class HeuristicBot:
             if card is None or card in seen:
                 continue
             seen.add(card)
-            score = self._score(card, view, rules, held, has_current, next_close, partner)
-            if score is None:
-                continue
-            if keep_wild and card.color is None and len(hand) > 2 and not next_close:
+            color = card.color
+            if last:
+                score = 1000.0  # R-OUT: the last card goes out
+            else:
+                kind = card.kind
+                if color is None:
+                    if kind == "W+4":
+                        if has_current:
+                            continue  # R-TURN-WD4: never bluff
+                        score = 10.0 if next_close else -50.0
+                    elif kind == "W":
+                        score = -60.0
+                    else:
+                        score = -55.0  # a plugin's special wild
+                else:
+                    score = float(points[card]) + 3.0 * (held[color] - 1)
+                    if next_close and kind in ("S", "+2", "R"):
+                        score += 40.0
+                if stacking:
+                    score += 100.0  # adding to a stack (R-STACK) beats drawing it
+                effect = facts.swaps.get(card)
+                if effect is not None:
+                    swap = _swap_gain(effect, view, sizes, len(hand), partner)
+                    if swap is not None:
+                        score += 4.0 * swap
+            if keeps and color is None:
                 continue  # a drawn wild is worth more kept for later
             if best is None or score > best[0]:
                 best = (score, card)
@@ -267,50 +499,16 @@ class HeuristicBot:
             return None
         card = best[1]
         options = [a for a in plays if a.card is card]
-        color: Color | None = None
+        wanted: Color | None = None
         if card.color is None:
             rest = list(hand)
             rest.remove(card)
-            color = self._favourite_color(rest, rules)
+            wanted = self._favourite_color(rest, rules)
         target = _best_target(view, partner, n) if any(a.target is not None for a in options) else None
         for action in options:
-            if (action.color is None or action.color is color) and action.target in (None, target):
+            if (action.color is None or action.color is wanted) and action.target in (None, target):
                 return action
         return options[0]
-
-    def _score(
-        self,
-        card: Card,
-        view: SeatView,
-        rules: Ruleset,
-        held: Counter[Color],
-        has_current: bool,
-        next_close: bool,
-        partner: int | None,
-    ) -> float | None:
-        hand = view.hand
-        if len(hand) == 1:
-            return 1000.0  # R-OUT: the last card goes out
-        kind = card.kind
-        if card.color is None:
-            if kind == "W+4":
-                if has_current:
-                    return None  # R-TURN-WD4: never bluff
-                score = -50.0 + (60.0 if next_close else 0.0)
-            elif kind == "W":
-                score = -60.0
-            else:
-                score = -55.0  # a plugin's special wild
-        else:
-            score = float(rules.card_points(card)) + 3.0 * (held[card.color] - 1)
-            if next_close and kind in ("S", "+2", "R"):
-                score += 40.0
-        if view.phase.name in ("penalty", "challenge"):
-            score += 100.0  # adding to a stack (R-STACK) beats drawing it
-        swap = _swap_gain(card, view, rules.names, partner)
-        if swap is not None:
-            score += 4.0 * swap
-        return score
 
     def _favourite_color(self, hand: Sequence[Card], rules: Ruleset) -> Color:
         counts: Counter[Color] = Counter()
@@ -325,7 +523,7 @@ class HeuristicBot:
 
     # -- the Wild Draw Four challenge ---------------------------------------------------
 
-    def _should_challenge(self, view: SeatView, rules: Ruleset) -> bool:
+    def _should_challenge(self, view: Table, rules: Ruleset) -> bool:
         # R-CHALLENGE: challenging costs count + 2 cards when the player was innocent
         # and nothing when guilty; accepting costs count. Challenge when
         # (1 - p) * (count + 2) < count, p the chance the player held the colour.
@@ -335,7 +533,7 @@ class HeuristicBot:
         count = view.phase.count or 4
         return (1.0 - p) * (count + 2) < count
 
-    def _guilt_probability(self, view: SeatView, rules: Ruleset) -> float | None:
+    def _guilt_probability(self, view: Table, rules: Ruleset) -> float | None:
         phase = view.phase
         bluffer = phase.seat
         color = phase.color
@@ -382,14 +580,15 @@ def _discard_value(card: Card | None, rules: Ruleset) -> tuple[bool, int]:
     return (card.color is not None, rules.card_points(card))
 
 
-def _matches(card: Card | None, view: SeatView) -> bool:
-    """Whether ``card`` matches the top card by colour, number or symbol, or is a wild (R-TURN-MATCH)."""
+def _matches(card: Card | None, color: Color | None, top: str) -> bool:
+    """Whether ``card`` matches the colour ``color`` or the top card's kind ``top``,
+    or is a wild (R-TURN-MATCH)."""
     if card is None or card.color is None:
         return True
-    return card.color is view.color or card.kind == view.top_card.kind
+    return card.color is color or card.kind == top
 
 
-def _next_seat(view: SeatView, seat: int) -> int:
+def _next_seat(view: Table, seat: int) -> int:
     n = len(view.hand_sizes)
     left = view.left
     nxt = (seat + view.direction) % n
@@ -398,21 +597,21 @@ def _next_seat(view: SeatView, seat: int) -> int:
     return nxt
 
 
-def _partner(view: SeatView, seat: int) -> int | None:
+def _partner(view: Table, seat: int) -> int | None:
     """The seat across the table in a partners game (R-TEAM), else ``None``."""
-    if view.players != 4 or "partners" not in view.rules.names:
+    if view.players != 4 or not _facts(view.rules).partners:
         return None
     return (seat + 2) % 4
 
 
-def _own_seat(view: SeatView) -> int:
+def _own_seat(view: Table) -> int:
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator's view has no seat to play for")
     return seat
 
 
-def _best_target(view: SeatView, partner: int | None, n: int) -> int | None:
+def _best_target(view: Table, partner: int | None, n: int) -> int | None:
     seat = _own_seat(view)
     candidates = [s for s in range(n) if s != seat and s not in view.left and s != partner]
     if not candidates:
@@ -422,55 +621,192 @@ def _best_target(view: SeatView, partner: int | None, n: int) -> int | None:
     return min(candidates, key=lambda s: (view.hand_sizes[s], (s - seat) % n))
 
 
-def _swap_gain(card: Card, view: SeatView, names: tuple[str, ...], partner: int | None) -> float | None:
-    """Cards the player would shed by a hand exchange that ``card`` causes, if any.
+@attrs.frozen
+class _Facts:
+    """What the heuristic bot needs to know of a rule set, worked out once."""
+
+    points: Mapping[Card, int]
+    """Every card's points."""
+    partners: bool
+    """Whether seats across the table play as partners (R-TEAM)."""
+    swaps: Mapping[Card, str]
+    """The cards whose play exchanges hands: ``"shuffle"`` (Shuffle Hands,
+    R-SHUFFLE), ``"pass"`` (a 0 under 7-0) or ``"trade"`` (Swap Hands, a 7
+    under 7-0, R-SEVEN-O)."""
+
+
+def _facts(rules: Ruleset) -> _Facts:
+    key = ("unorules.bots", "heuristic")
+    found: _Facts | None = rules.cache.get(key)
+    if found is None:
+        names = rules.names
+        seven_o = "seven-o" in names
+        swaps: dict[Card, str] = {}
+        for card in dict.fromkeys(rules.deck):
+            info_name = kind_info(card.kind).name.lower()
+            if "shuffle" in info_name:
+                swaps[card] = "shuffle"
+            elif seven_o and card.number == 0:
+                swaps[card] = "pass"
+            elif "swap" in info_name or (seven_o and card.number == 7):
+                swaps[card] = "trade"
+        points = {card: rules.card_points(card) for card in dict.fromkeys(rules.deck)}
+        found = rules.cache[key] = _Facts(points, "partners" in names, swaps)
+    return found
+
+
+def _swap_gain(
+    effect: str, view: Table, sizes: tuple[int, ...], held: int, partner: int | None
+) -> float | None:
+    """Cards the player would shed by the hand exchange ``effect`` (see
+    :attr:`_Facts.swaps`) of the card it plays from ``held`` cards.
 
     A card that names a target (Swap Hands, a 7 under 7-0) trades hands with
     that target; a 0 under 7-0 passes every hand on (R-SEVEN-O); Shuffle
     Hands deals all cards out evenly (R-SHUFFLE).
     """
-    sizes = view.hand_sizes
-    mine = len(view.hand) - 1
-    info_name = kind_info(card.kind).name.lower()
-    if "shuffle" in info_name:
+    mine = held - 1
+    if effect == "shuffle":
         active = [s for s in range(len(sizes)) if s not in view.left]
         total = sum(sizes[s] for s in active) - 1
         return mine - total / len(active)
-    if "seven-o" in names and card.number == 0:
+    if effect == "pass":
         n = len(sizes)
         previous = (_own_seat(view) - view.direction) % n
         while view.left and previous in view.left:
             previous = (previous - view.direction) % n
         return float(mine - sizes[previous])
-    if "swap" in info_name or ("seven-o" in names and card.number == 7):
-        target = _best_target(view, partner, len(sizes))
-        return None if target is None else float(mine - sizes[target])
-    return None
+    target = _best_target(view, partner, len(sizes))
+    return None if target is None else float(mine - sizes[target])
 
 
-BOTS: Mapping[str, Callable[[Seed], Bot]] = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-}
-"""The bots known by name to :func:`make_bot` and the command line."""
+class _Registry(Mapping[str, Callable[..., Bot]]):
+    """Bot factories by name; an entry may be the import path ``"module:name"``
+    of a factory, imported when first asked for (a bot of an upper layer, such
+    as the search bot, is known by name without this module importing it)."""
+
+    def __init__(self, entries: Mapping[str, Callable[..., Bot] | str]) -> None:
+        self._entries: dict[str, Callable[..., Bot] | str] = dict(entries)
+
+    def __getitem__(self, name: str) -> Callable[..., Bot]:
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module, _, attribute = entry.partition(":")
+            found: Any = importlib.import_module(module)
+            for part in attribute.split("."):
+                found = getattr(found, part)
+            entry = self._entries[name] = found
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"<bots {', '.join(self._entries)}>"
+
+    def add(self, name: str, factory: Callable[..., Bot] | str) -> None:
+        self._entries[name] = factory
+
+
+BOTS: Mapping[str, Callable[[Seed], Bot]] = _Registry(
+    {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "heuristic": HeuristicBot,
+        "search": "unorules.search:SearchBot",
+    }
+)
+"""The bots known by name to :func:`make_bot` and the command line, each a
+factory taking a seed: ``random``, ``greedy``, ``heuristic`` and ``search``
+(:class:`unorules.search.SearchBot` with its default budget), and any bot
+added with :func:`register_bot`."""
+
+BOT_KINDS: Mapping[str, Callable[[Seed, str], Bot]] = _Registry(
+    {
+        "search": "unorules.search:SearchBot.from_argument",
+        "cmd": "unorules.protocol:CommandBot.from_argument",
+    }
+)
+"""Bots made from a name with an argument, ``"KIND:ARGUMENT"``: ``search:20ms``
+(a search bot with 20 ms a decision), ``search:400`` (400 playouts a decision),
+``cmd:node mybot.js`` (a program speaking the bot protocol, :mod:`unorules.protocol`).
+Each is a factory taking a seed and the argument."""
+
+
+def register_bot(name: str, factory: Callable[[Seed], Bot] | str) -> None:
+    """Make ``factory`` (taking a seed; or its import path ``"module:name"``)
+    known to :func:`make_bot` and the command line as ``name``.
+
+    A name with a colon is refused: ``KIND:ARGUMENT`` names a bot of
+    :data:`BOT_KINDS`."""
+    if not name or ":" in name or "," in name or name != name.strip():
+        raise ValueError(f"bad bot name {name!r}: a word without ':' or ','")
+    registry = BOTS
+    assert isinstance(registry, _Registry)
+    registry.add(name, factory)
+
+
+def check_bot_name(name: str) -> str:
+    """``name`` if :func:`make_bot` knows it, else ``ValueError`` saying which bots it knows."""
+    kind, colon, argument = name.partition(":")
+    if colon:
+        if kind not in BOT_KINDS:
+            raise ValueError(
+                f"unknown kind of bot {kind[:40]!r} in {name[:60]!r}; kinds: {', '.join(BOT_KINDS)}"
+            )
+        if not argument.strip():
+            raise ValueError(f"{kind}: needs an argument, e.g. {_EXAMPLES.get(kind, kind + ':...')}")
+        return name
+    if name not in BOTS:
+        raise ValueError(
+            f"unknown bot {name[:40]!r}; bots: {', '.join(BOTS)}, or "
+            + ", ".join(_EXAMPLES.get(k, f"{k}:...") for k in BOT_KINDS)
+        )
+    return name
+
+
+_EXAMPLES = {"search": "search:20ms", "cmd": "'cmd:node mybot.js'"}
 
 
 def make_bot(name: str, seed: Seed = None) -> Bot:
-    """A new bot of the kind ``name`` (a key of :data:`BOTS`), seeded with ``seed``."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
-    return factory(seed)
+    """A new bot of the kind ``name``, seeded with ``seed``: a key of :data:`BOTS`,
+    or ``KIND:ARGUMENT`` for a kind of :data:`BOT_KINDS` (``search:20ms``,
+    ``cmd:node mybot.js``). ``ValueError`` for a name it does not know or a bad
+    argument."""
+    check_bot_name(name)
+    kind, colon, argument = name.partition(":")
+    if colon:
+        return BOT_KINDS[kind](seed, argument.strip())
+    return BOTS[name](seed)
+
+
+def show_views(
+    state: GameState, bots: Sequence[Bot] | Mapping[int, Bot], views: dict[int, SeatView] | None = None
+) -> None:
+    """Show every bot that has an ``observe`` method its seat's view of ``state``
+    (bots by seat: a sequence, or a mapping for some seats). ``views`` keeps
+    the views built, by seat, for the caller to reuse."""
+    seats = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in seats:
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            view = state.view(seat)
+            if views is not None:
+                views[seat] = view
+            observe(view)
 
 
 def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
     """The next action of a game played by ``bots`` (one per seat).
 
-    Each bot is handed its seat's view (``state.view(seat)``), never the
-    state. The seats are asked in the order of
-    :meth:`~unorules.GameState.seats_to_act`: those that may act out of turn
-    first (the first that acts is taken), then the current player's bot,
+    Every bot that observes the game is first shown its seat's view
+    (:func:`show_views`). Each bot is handed its seat's view
+    (``state.view(seat)``), never the state. The seats are asked in the order
+    of :meth:`~unorules.GameState.seats_to_act`: those that may act out of
+    turn first (the first that acts is taken), then the current player's bot,
     which must choose. If the current player has no legal action (a plugin's phase in
     which another seat must act) and nobody volunteers, the first legal action
     is taken, so a game always moves on.
@@ -481,26 +817,36 @@ def next_action(state: GameState, bots: Sequence[Bot]) -> Action:
     seats = state.seats_to_act()
     if not seats:
         raise ValueError("the game is over: there is no next action")
+    views: dict[int, SeatView] = {}
+    show_views(state, bots, views)
     current = state.current_player
     for seat in seats:
         if seat != current:
-            chosen = _ask(bots[seat], state, seat)
+            chosen = _ask(bots[seat], state, seat, views)
             if chosen is not None:
                 return chosen
     if current not in seats:  # the seat to move has no action and nobody volunteered
         return state.legal_actions()[0]
-    chosen = _ask(bots[current], state, current)
+    chosen = _ask(bots[current], state, current, views)
     if chosen is None:
         raise BotError(f"bot {bots[current].name!r} of seat {current} chose nothing on its turn")
     return chosen
 
 
-def _ask(bot: Bot, state: GameState, seat: int) -> Action | None:
+def _ask(bot: Bot, state: GameState, seat: int, views: Mapping[int, SeatView]) -> Action | None:
     """``bot``'s choice from ``seat``'s view, checked."""
-    view = state.view(seat)
+    view = views.get(seat) or state.view(seat)
     chosen = bot.choose(view)
     if chosen is None:
         return None
+    check_choice(bot, view, chosen)
+    return chosen
+
+
+def check_choice(bot: Bot, view: SeatView, chosen: object) -> Action:
+    """``chosen``, ``bot``'s answer to ``view``, if it is one of the view's
+    legal actions; else :class:`BotError` saying what is wrong."""
+    seat = view.seat
     if not isinstance(chosen, Action):
         raise BotError(f"bot {bot.name!r} of seat {seat} chose {chosen!r}, which is not an Action")
     if chosen.seat != seat:
@@ -533,10 +879,12 @@ def play_game(
         raise ValueError(f"{len(bots)} bots for a {state.players}-seat game: give one bot per seat")
     for _ in range(max_actions):
         if state.is_over:
+            show_views(state, bots)
             return state
         state = state.apply(next_action(state, bots))
         if on_action is not None:
             on_action(state)
     if state.is_over:
+        show_views(state, bots)
         return state
     raise RuntimeError(f"the game did not end within {max_actions} actions")

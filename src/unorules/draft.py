@@ -18,12 +18,21 @@ plain decisions a hook assigns directly (:data:`WRITABLE`): ``color``,
 ``direction``, ``current_player``, ``phase`` and ``stalled``. Every other
 field changes only through a mechanic; the testing toolkit's invariants
 check the books after every action.
+
+Every mechanic that moves cards also says so in an event, so that a seat can
+follow what it may know of the cards without knowing the rule that moved
+them (:mod:`unorules.knowledge` reads them): the ``deal``, ``draw`` and
+``reshuffle`` events of dealing and drawing, a ``move`` event for every
+other movement (:func:`move_event`: which cards went from which place to
+which, and who saw them) and a ``show`` event for a hand shown to a seat
+(:meth:`Draft.show_hand`). A plugin that moves cards through the mechanics
+needs to do nothing more.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, MutableSequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from unorules.actions import Action
@@ -43,12 +52,140 @@ from unorules.state import (
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
-__all__ = ["WRITABLE", "Draft", "blank_draft", "carry_out", "draft_of"]
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "HAND",
+    "PLACES",
+    "TAKEN",
+    "UNDER",
+    "WRITABLE",
+    "Draft",
+    "blank_draft",
+    "carry_out",
+    "draft_of",
+    "move_event",
+]
 
 _T = TypeVar("_T")
 
 WRITABLE = frozenset({"color", "direction", "current_player", "phase", "stalled"})
 """The fields a hook may assign on a draft; the others change through mechanics."""
+
+HAND = "hand"
+"""A ``move`` event's place: the hand of the event's ``seat``."""
+DRAW = "draw"
+"""A ``move`` event's place: the draw pile (cards put into it are shuffled in)."""
+DISCARD = "discard"
+"""A ``move`` event's place: the top of the discard pile."""
+UNDER = "under"
+"""A ``move`` event's place: under the top card of the discard pile (a destination only)."""
+TAKEN = "taken"
+"""A ``move`` event's place: cards a rule took out of a pile or a hand, to put
+them somewhere else during the same action (see :meth:`Draft.take_from_draw_pile`)."""
+PLACES = (HAND, DRAW, DISCARD, UNDER, TAKEN)
+"""Every place a ``move`` event names (its ``data`` values ``"from"`` and ``"to"``)."""
+
+_PLAYED: dict[tuple[int, Card], Event] = {}
+
+
+def move_event(
+    seat: int | None, cards: tuple[Card, ...], source: str, dest: str, private: bool = False
+) -> Event:
+    """The ``move`` event of ``cards`` going from the place ``source`` to the place
+    ``dest`` (see :data:`PLACES`; :data:`HAND` is the hand of ``seat``).
+
+    ``private`` cards are seen by ``seat`` alone, or by nobody when ``seat`` is
+    ``None``: views show the other seats the event without them (its ``count``
+    stays). The draft's mechanics make these events; a plugin needs one only
+    if it moves cards some other way. A card played from a hand onto the
+    discard pile, the commonest move, shares its event (events are frozen
+    values)."""
+    if source == HAND and dest == DISCARD and len(cards) == 1 and not private and seat is not None:
+        key = (seat, cards[0])
+        event = _PLAYED.get(key)
+        if event is None:
+            event = _move(seat, cards, source, dest, private)
+            if len(_PLAYED) < 10_000:
+                _PLAYED[key] = event
+        return event
+    return _move(seat, cards, source, dest, private)
+
+
+def _move(seat: int | None, cards: tuple[Card, ...], source: str, dest: str, private: bool) -> Event:
+    return Event(
+        "move",
+        seat,
+        cards,
+        None,
+        f"{source} to {dest}",
+        private,
+        count=len(cards),
+        data=(("from", source), ("to", dest)),
+    )
+
+
+def _hands_event(pairs: tuple[tuple[int, int], ...]) -> Event:
+    """The ``move`` event of whole hands changing seats at once."""
+    return Event(
+        "move",
+        None,
+        (),
+        None,
+        "hands: " + ", ".join(f"{a} to {b}" for a, b in pairs),
+        count=len(pairs),
+        data=(("hands", pairs),),
+    )
+
+
+def _minus(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards of ``cards`` that ``other`` does not hold (as multisets), in order."""
+    rest = Counter(other)
+    left: list[Card] = []
+    for card in cards:
+        if rest[card] > 0:
+            rest[card] -= 1
+        else:
+            left.append(card)
+    return tuple(left)
+
+
+def _hand_events(
+    old: tuple[tuple[Card, ...], ...],
+    new: Sequence[tuple[Card, ...]],
+    changed: Sequence[int],
+    pairs: Sequence[tuple[int, int]] | None,
+) -> tuple[Event, ...]:
+    """The ``move`` events of the hands of the ``changed`` seats going from
+    ``old`` to ``new``: whole hands that changed seats (``pairs`` of (from,
+    to), found by comparing the hands when ``None``), then the cards each other
+    seat gave (into :data:`TAKEN`, seen by that seat) and received (from it)."""
+    if pairs is None:
+        found: list[tuple[int, int]] = []
+        used: set[int] = set()
+        for seat in changed:
+            for giver in changed:
+                if giver != seat and giver not in used and new[seat] == old[giver]:
+                    found.append((giver, seat))
+                    used.add(giver)
+                    break
+        pairs = found
+    sources = {a for a, _ in pairs}
+    dests = {b for _, b in pairs}
+    events: list[Event] = []
+    for seat in changed:
+        if seat not in sources:
+            leaving = old[seat] if seat in dests else _minus(old[seat], new[seat])
+            if leaving:
+                events.append(move_event(seat, leaving, HAND, TAKEN, private=True))
+    if pairs:
+        events.append(_hands_event(tuple(sorted(pairs))))
+    for seat in changed:
+        if seat not in dests:
+            coming = new[seat] if seat in sources else _minus(new[seat], old[seat])
+            if coming:
+                events.append(move_event(seat, coming, TAKEN, HAND, private=True))
+    return tuple(events)
 
 
 class Draft(Position):
@@ -107,7 +244,8 @@ class Draft(Position):
         The books: the seat's UNO call is used by this card (R-UNO-CALL); a
         seat left holding one card without having called is open to a catch,
         and laying a card closes every other seat's catch window
-        (R-UNO-CATCH); the count of blocked turns starts again.
+        (R-UNO-CATCH); the count of blocked turns starts again. A ``move``
+        event records the card going from the hand to the discard pile.
         """
         f = self.__dict__
         seat = action.seat
@@ -126,6 +264,7 @@ class Draft(Position):
         seats[seat] = new_hand
         f["hands"] = tuple(seats)
         f["discard_pile"] = f["discard_pile"] + (laid,)
+        f["events"] += (_PLAYED.get((seat, laid)) or move_event(seat, (laid,), HAND, DISCARD),)
         f["color"] = card.color if action.color is None else action.color
         declared: tuple[int, ...] = f["uno_declared"]
         f["uno_exposed"] = () if len(new_hand) != 1 or seat in declared else (seat,)
@@ -207,7 +346,19 @@ class Draft(Position):
           is playing down to one card, so a call it made (before the action
           or during it) is used up, and without one it is open to a catch, as
           after :meth:`play`.
+
+        ``move`` events record it: a hand given whole to another seat moves as
+        a whole (every seat can follow it), and otherwise the cards each
+        changed seat gave up and received, seen by that seat only.
         """
+        self._set_hands(hands, None)
+
+    def _set_hands(
+        self,
+        hands: Mapping[int, Iterable[Card]],
+        pairs: Sequence[tuple[int, int]] | None,
+        record: bool = True,
+    ) -> None:
         f = self.__dict__
         old: tuple[tuple[Card, ...], ...] = f["hands"]
         new = list(old)
@@ -222,6 +373,8 @@ class Draft(Position):
         if not changed:
             return
         f["hands"] = tuple(new)
+        if record:  # else the caller records the movement itself
+            f["events"] += _hand_events(old, new, changed, pairs)
         declared: tuple[int, ...] = f["uno_declared"]
         exposed: tuple[int, ...] = f["uno_exposed"]
         action: Action | None = f["last_action"]
@@ -251,7 +404,8 @@ class Draft(Position):
                 "must receive one, and no seat may receive two"
             )
         old: tuple[tuple[Card, ...], ...] = self.__dict__["hands"]
-        self.set_hands({now: old[seat] for seat, now in dest.items()})
+        pairs = tuple((seat, now) for seat, now in dest.items() if seat != now)
+        self._set_hands({now: old[seat] for seat, now in dest.items()}, pairs)
 
     def discard_under(self, seat: int, cards: Iterable[Card]) -> None:
         """``seat`` discards ``cards`` (one copy each, from its hand) under the top
@@ -270,43 +424,59 @@ class Draft(Position):
         hand = list(f["hands"][seat])
         for card in moved:
             hand.remove(card)
-        self.set_hands({seat: hand})  # the books: see set_hands (its own action's discards)
+        self._set_hands({seat: hand}, (), record=False)  # the books: see set_hands (its own action's discards)
         pile: tuple[Card, ...] = f["discard_pile"]
         f["discard_pile"] = pile[:-1] + moved + pile[-1:]
+        f["events"] += (move_event(seat, moved, HAND, UNDER),)
 
     def take_from_discard_pile(self, count: int = 1) -> tuple[Card, ...]:
         """Take the ``count`` top cards off the discard pile (top card last) and
-        return them, to put them somewhere else in the same draft."""
+        return them, to put them somewhere else in the same draft (a public
+        ``move`` event to :data:`TAKEN`)."""
         f = self.__dict__
         pile: tuple[Card, ...] = f["discard_pile"]
         if not 0 <= count <= len(pile):
             raise ValueError(f"the discard pile holds {len(pile)} cards, not {count}")
         f["discard_pile"] = pile[: len(pile) - count]
-        return pile[len(pile) - count :]
+        taken = pile[len(pile) - count :]
+        if taken:
+            f["events"] += (move_event(None, taken, DISCARD, TAKEN),)
+        return taken
 
     def take_from_draw_pile(self, count: int = 1) -> tuple[Card, ...]:
-        """Take the ``count`` next cards off the draw pile (no reshuffle) and return them."""
+        """Take the ``count`` next cards off the draw pile (no reshuffle) and return
+        them, unseen (a ``move`` event to :data:`TAKEN` whose cards nobody sees:
+        showing them is putting them somewhere, such as the discard pile)."""
         f = self.__dict__
         pile: tuple[Card, ...] = f["draw_pile"]
         if not 0 <= count <= len(pile):
             raise ValueError(f"the draw pile holds {len(pile)} cards, not {count}")
         f["draw_pile"] = pile[count:]
-        return pile[:count]
+        taken = pile[:count]
+        if taken:
+            f["events"] += (move_event(None, taken, DRAW, TAKEN, private=True),)
+        return taken
 
     def put_on_discard_pile(self, cards: Iterable[Card]) -> None:
-        """Put ``cards`` on top of the discard pile, the last one on top, and set
-        the colour to match to that card's (a turned-up starter; the colour of
-        the face it shows, for a two-faced card)."""
+        """Put ``cards`` (taken earlier in the draft) on top of the discard pile,
+        the last one on top, and set the colour to match to that card's (a
+        turned-up starter; the colour of the face it shows, for a two-faced
+        card)."""
         f = self.__dict__
         moved = tuple(cards)
         if moved:
             f["discard_pile"] = f["discard_pile"] + moved
             f["color"] = self.face(moved[-1]).color
+            f["events"] += (move_event(None, moved, TAKEN, DISCARD),)
 
     def shuffle_into_draw_pile(self, cards: Iterable[Card]) -> None:
-        """Add ``cards`` to the draw pile and shuffle the pile (with the game's generator)."""
+        """Add ``cards`` (taken earlier in the draft) to the draw pile and shuffle
+        the pile (with the game's generator); nobody sees where they went."""
         f = self.__dict__
-        pile = list(f["draw_pile"]) + list(cards)
+        added = tuple(cards)
+        if added:
+            f["events"] += (move_event(None, added, TAKEN, DRAW, private=True),)
+        pile = list(f["draw_pile"]) + list(added)
         self.shuffle(pile)
         f["draw_pile"] = tuple(pile)
 
@@ -381,6 +551,28 @@ class Draft(Position):
         if any(s in ended for s in exposed):
             f["uno_exposed"] = tuple(s for s in exposed if s not in ended)
 
+    # -- what a seat is shown ------------------------------------------------------------
+
+    def show_hand(self, seat: int, to: int | None = None) -> None:
+        """The hand of ``seat`` is shown to the seat ``to`` (to every seat when
+        ``None``), as a challenged Wild Draw Four's player shows it to the
+        challenger (R-CHALLENGE): a ``show`` event, private to ``to``, whose
+        ``target`` is ``seat``. Nothing moves; what a seat was shown is what it
+        knows."""
+        hand: tuple[Card, ...] = self.__dict__["hands"][seat]
+        self.__dict__["events"] += (
+            Event(
+                "show",
+                to,
+                hand,
+                None,
+                f"seat {seat}'s hand",
+                to is not None,
+                target=seat,
+                count=len(hand),
+            ),
+        )
+
     # -- extras and events -----------------------------------------------------------
 
     def set_extra(self, key: str, value: Value) -> None:
@@ -428,13 +620,17 @@ class Draft(Position):
         ``current_player``, ``phase``, ``uno_declared``, ``uno_exposed``,
         ``stalled``, ``rng``, ``extras`` and ``side``, each given the value it had (the
         cards must be the same cards). Scores, rounds, seats that left and
-        this action's events stay."""
+        this action's events stay; ``move`` events record the cards that went
+        back (through :data:`TAKEN`: from each place, the cards it gives back,
+        then to each place, those it gets back)."""
         f = self.__dict__
-        for name, value in fields.items():
+        for name in fields:
             if name not in _TABLE_FIELDS:
                 raise TypeError(
                     f"restore: {name!r} is not a field of the table; fields: {', '.join(_TABLE_FIELDS)}"
                 )
+        f["events"] += _restore_events(f, fields)
+        for name, value in fields.items():
             f[name] = value
 
     def end_round(self, winner: int | None, reason: str = "out") -> None:
@@ -442,7 +638,10 @@ class Draft(Position):
         (``"out"``, ``"blocked"`` or a plugin's word): score it (``score_round``),
         let plugins react (``on_round_end``), then end the game
         (``game_outcome``) or deal the next round, the seat after this round's
-        dealer dealing (``on_starter`` turns its starter up)."""
+        dealer dealing (``on_starter`` turns its starter up). In an action
+        carried out with ``deal=False`` (:func:`carry_out`) the next round is
+        not dealt: the state is left as the round ended, for a search that
+        stops there."""
         rules = self.ruleset
         hooks = rules.hooks
         f = self.__dict__
@@ -470,6 +669,8 @@ class Draft(Position):
             f["outcome"] = outcome
             f["uno_exposed"] = ()
             f["uno_declared"] = ()
+            return
+        if "_no_deal" in f:  # carry_out(..., deal=False): a search stops at the round's end
             return
         order = list(rules.deck)
         self.shuffle(order)
@@ -563,6 +764,32 @@ _TABLE_FIELDS = (
     "side",
 )
 
+
+def _restore_events(f: dict[str, Any], fields: Mapping[str, Any]) -> tuple[Event, ...]:
+    """The ``move`` events of :meth:`Draft.restore` putting back ``fields``."""
+    gone: list[Event] = []
+    back: list[Event] = []
+    if "hands" in fields:
+        old_hands: tuple[tuple[Card, ...], ...] = f["hands"]
+        for seat, (before, after) in enumerate(zip(old_hands, fields["hands"], strict=True)):
+            if before != after:
+                leaving = _minus(before, tuple(after))
+                if leaving:
+                    gone.append(move_event(seat, leaving, HAND, TAKEN, private=True))
+                coming = _minus(tuple(after), before)
+                if coming:
+                    back.append(move_event(seat, coming, TAKEN, HAND, private=True))
+    for name, place, private in (("draw_pile", DRAW, True), ("discard_pile", DISCARD, False)):
+        if name in fields and fields[name] != f[name]:
+            leaving = _minus(f[name], tuple(fields[name]))
+            if leaving:
+                gone.append(move_event(None, leaving, place, TAKEN, private))
+            coming = _minus(tuple(fields[name]), f[name])
+            if coming:
+                back.append(move_event(None, coming, TAKEN, place, private))
+    return (*gone, *back)
+
+
 _new = object.__new__
 _set_draft_dict: Any = vars(Draft)["__dict__"].__set__
 _set_class: Any = object.__dict__["__class__"].__set__
@@ -594,7 +821,7 @@ def draft_of(state: GameState, action: Action | None = None) -> Draft:
     return draft
 
 
-def carry_out(state: GameState, action: Action) -> GameState:
+def carry_out(state: GameState, action: Action, deal: bool = True) -> GameState:
     """The state after ``action`` in ``state`` (a legal action): one draft of it,
     carried out by the ``apply_action`` hook, updated by ``after_action``,
     frozen. The engine's one step; ``Ruleset.apply`` calls it. The draft is
@@ -602,11 +829,18 @@ def carry_out(state: GameState, action: Action) -> GameState:
     of the state's fields with ``last_action`` set and no events yet, the
     state before kept where a state caches its legal actions (the copy has
     exactly a state's fields, so freezing it is turning the object into a
-    state)."""
+    state).
+
+    With ``deal=False`` a round that ends is scored (and the game may end) but
+    the next round is not dealt: the state is the table as the round ended,
+    ``rounds`` holding its result, which is where a search's playout stops.
+    Such a state is not for playing on."""
     fields = state.__dict__.copy()
     fields["last_action"] = action
     fields["events"] = ()
     fields["_legal"] = state
+    if not deal:
+        fields["_no_deal"] = True
     draft: Draft = _new(Draft)
     _set_draft_dict(draft, fields)
     hooks = fields["ruleset"].hooks
@@ -616,6 +850,8 @@ def carry_out(state: GameState, action: Action) -> GameState:
     if after is not None:
         after(draft, action, state)
     fields["_legal"] = None
+    if not deal:
+        del fields["_no_deal"]
     _set_class(draft, GameState)
     return draft  # type: ignore[return-value]  # the same object, now a GameState
 

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from unorules.draft import Draft
     from unorules.rng import Rng
     from unorules.ruleset import Ruleset
-    from unorules.state import GameState, Outcome, RoundResult
+    from unorules.state import GameState, Outcome, RoundResult, SeatView, Value
 
 # ---------------------------------------------------------------------------
 # Building a rule set: called once per Ruleset, results kept.
@@ -164,6 +164,22 @@ def check_state(state: GameState) -> None:
     :return: nothing; results are ignored.
     :raises StateFormatError: naming the field (``"phase.data[0]"``,
         ``"extras.jump-in"``) and the rule or fact that it breaks.
+    """
+
+
+@hookspec
+def resample_extras(state: GameState, view: SeatView, rng: Rng) -> Iterable[tuple[str, Value]] | None:
+    """Give this plugin's private data (``extras`` keys it does not declare
+    public) in a state sampled for a seat's view.
+
+    Called by :func:`unorules.knowledge.determinize`, which deals the cards
+    ``view.seat`` cannot see at random and needs the rest of a state that
+    shows that seat exactly ``view``: ``state`` holds the sampled cards, the
+    view's public extras and none of the private ones. Return ``(key,
+    value)`` pairs for the private keys the sampled state should hold,
+    consistent with its cards (draw on ``rng``, a mutable generator, for any
+    choice); ``None`` or nothing when it should hold none. Only a plugin with
+    private extras needs it. All results are merged.
     """
 
 

@@ -61,6 +61,7 @@ from unorules.ruleset import Ruleset
 from unorules.state import Event, SeatView
 
 __all__ = [
+    "BOOKKEEPING",
     "CORE_MECHANICS",
     "Narrator",
     "Sentence",
@@ -77,6 +78,13 @@ Part = str | Card | Color
 CORE_MECHANICS = frozenset({"deal", "draw", "reshuffle", "round-end"})
 """The event kinds the core's mechanics add to any action (dealing, drawing,
 reshuffling, ending a round): never the description of the action itself."""
+
+BOOKKEEPING = frozenset({"move", "show"})
+"""The event kinds a step leaves out (:meth:`Narrator.step`): the core's
+records of cards moving and hands shown, kept for programs that follow the
+cards (:mod:`unorules.knowledge`). What they record the action and the other
+events say already (a card played, a trade, a challenge's verdict); each still
+reads in words on its own (:meth:`Narrator.event`)."""
 
 
 def card_words(card: Card) -> str:
@@ -465,8 +473,9 @@ class Narrator:
         as a penalty) make one sentence each, and the draw for the turn says the
         ``draw`` action. ``action`` ``None`` (a fresh deal) tells the events;
         ``own`` false leaves out the action's own sentence (where the action
-        is written already, as in a record)."""
-        events = _merge_draws(events)
+        is written already, as in a record). The events of
+        :data:`BOOKKEEPING` (card movements, hands shown) are not told."""
+        events = _merge_draws([e for e in events if e.kind not in BOOKKEEPING])
         out: list[Sentence] = []
         saying = None if action is None else next((e for e in events if _says(e, action)), None)
         if own and action is not None and saying is None:

@@ -65,6 +65,37 @@ def _draw_text(event: Event) -> str:
     return "{seat} drew {cards}"
 
 
+_PLACE_WORDS = {
+    "hand": "{seat:'s} hand",
+    "draw": "the draw pile",
+    "discard": "the discard pile",
+    "under": "the discard pile, under its top card",
+    "taken": "the table",
+}
+"""How the places of a ``move`` event read (its ``data["from"]`` and ``data["to"]``)."""
+
+
+def _move_text(event: Event) -> str:
+    """How a card movement reads: the cards (or their count, for a seat that may not see
+    them) and the places; whole hands changing seats, as their number. The narrator
+    leaves these events out of what an action did (:data:`unorules.narrate.BOOKKEEPING`):
+    the action and the other events say it."""
+    if event.value("hands") is not None:
+        return "{count:hand} changed seats"
+    source = _PLACE_WORDS.get(str(event.value("from")), "somewhere")
+    dest = _PLACE_WORDS.get(str(event.value("to")), "somewhere")
+    if source == dest:
+        return "{cards} moved within " + source
+    return "{cards} went from " + source + " to " + dest
+
+
+def _show_text(event: Event) -> str:
+    """How a hand shown to a seat reads (its cards for that seat, their count for the others)."""
+    if event.seat is None:
+        return "{target:'s} hand was shown to everyone: {cards}"
+    return "{seat} {seat:was} shown {target:'s} hand: {cards}"
+
+
 def _round_end_text(event: Event) -> str:
     """How the end of a round reads: who won it, how, and the points they scored."""
     points = event.value("points")
@@ -104,9 +135,45 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     ),
     EventSpec(
         "reshuffle",
-        "the discard pile but its top card was shuffled into a new draw pile (R-TURN-RESHUFFLE)",
+        "the discard pile but its top card was shuffled into a new draw pile (R-TURN-RESHUFFLE); it "
+        "happens inside a draw: the cards left in the old pile were drawn first, and the draw event "
+        "that follows counts them with those drawn from the new pile",
         (("count", "how many cards the new draw pile holds"),),
         "the discard pile was shuffled into a new draw pile of {count:card}",
+    ),
+    EventSpec(
+        "move",
+        "cards went from one place to another (a card played, cards taken from a pile, hands traded, "
+        "...); the core's mechanics record every movement but deals and draws with one",
+        (
+            ("seat", "the seat whose hand the cards left or entered (none for the piles alone)"),
+            ("cards", "the cards moved (hidden from the other seats when private)"),
+            ("count", "how many cards moved (public)"),
+            ("private", "the cards are seen by the seat alone, or by nobody when there is no seat"),
+            (
+                "data.from",
+                "where they came from: 'hand' (the seat's), 'draw', 'discard' or 'taken' "
+                "(cards a rule took out during this action)",
+            ),
+            ("data.to", "where they went: 'hand', 'draw' (shuffled in), 'discard', 'under' or 'taken'"),
+            (
+                "data.hands",
+                "instead of from and to: (from seat, to seat) pairs of whole hands that changed seats "
+                "at once",
+            ),
+        ),
+        _move_text,
+    ),
+    EventSpec(
+        "show",
+        "a hand was shown to a seat (a challenged Wild Draw Four's player shows it to the challenger)",
+        (
+            ("seat", "the seat shown the hand (none: every seat)"),
+            ("target", "the seat whose hand it is"),
+            ("cards", "the hand (private to the seat shown it)"),
+            ("count", "how many cards it holds"),
+        ),
+        _show_text,
     ),
     EventSpec(
         "round-end",
@@ -775,7 +842,7 @@ class Ruleset:
 
     # -- the engine ------------------------------------------------------------------------
 
-    def apply(self, state: GameState, action: Action, check: bool = True) -> GameState:
+    def apply(self, state: GameState, action: Action, check: bool = True, deal: bool = True) -> GameState:
         """The state after ``action`` in ``state``: one draft of it, carried out
         by ``apply_action``, updated by ``after_action``, frozen.
 
@@ -783,14 +850,16 @@ class Ruleset:
         that is not among ``state.legal_actions()`` is refused with an
         :class:`IllegalActionError` naming the rule; ``check=False`` skips the
         check, for a search that applies only actions the rule set listed (an
-        action that is not legal then gives an undefined result). A plugin
-        that raises leaves ``state`` as it was: nothing is written until the
-        draft is frozen.
+        action that is not legal then gives an undefined result). With
+        ``deal=False`` a round that ends is not followed by the next deal (see
+        :func:`unorules.draft.carry_out`): a playout that stops at the end of
+        the round saves the deal. A plugin that raises leaves ``state`` as it
+        was: nothing is written until the draft is frozen.
         """
         if check and action not in state.legal_actions():
             raise self.refusal(state, action)
         try:
-            return carry_out(state, action)
+            return carry_out(state, action, deal)
         except Exception as exc:
             self.annotate(exc, f"applying {action}")
             raise

@@ -43,6 +43,7 @@ import concurrent.futures
 import importlib
 import json
 import logging
+import math
 import os
 import signal
 import socket
@@ -53,12 +54,13 @@ from typing import Any, Literal, Protocol, Self, TypeVar
 
 import attrs
 
-from unorules.bots import BOTS, Bot, make_bot, next_action
+from unorules.bots import Bot, check_bot_name, make_bot, next_action, show_views
 from unorules.errors import UnorulesError
 from unorules.ruleset import Ruleset
 
 __all__ = [
     "DEFAULT_MAX_ACTIONS",
+    "ELO",
     "Chunk",
     "Engine",
     "EngineError",
@@ -67,13 +69,17 @@ __all__ = [
     "GameResult",
     "InProcess",
     "LocalPool",
+    "Rating",
     "RayEngine",
     "Simulation",
     "Status",
     "Tally",
+    "bradley_terry",
     "chunks",
+    "pair_wins",
     "play_chunk",
     "play_game",
+    "round_robin",
     "run",
     "summarize",
 ]
@@ -269,11 +275,13 @@ def play_game(
     """Play game ``index`` of a run seeded ``seed`` under ``ruleset`` with ``bots``, one per
     seat; return its result.
 
-    The game is dealt from ``f"{seed}/{index}"``. A bot given by name (a key of
-    :data:`unorules.bots.BOTS`) is made and seeded ``f"{seed}/{index}/{seat}"``;
-    a bot object is used as it is. An error raised while playing, or a game
-    still going after ``max_actions`` actions, gives a ``"failed"`` result
-    whose ``reason`` says what happened; a bad rule set for this many players
+    The game is dealt from ``f"{seed}/{index}"``. A bot given by name (see
+    :func:`unorules.bots.make_bot`) is made and seeded
+    ``f"{seed}/{index}/{seat}"``, and closed after the game if it has a
+    ``close`` method (a bot program is stopped); a bot object is used as it
+    is. An error raised while playing, or a game still going after
+    ``max_actions`` actions, gives a ``"failed"`` result whose ``reason`` says
+    what happened; a bad rule set for this many players
     raises :class:`~unorules.RulesetError` before anything is played.
     ``label`` names the rule set in the result (default: its plugin names),
     ``options`` the options to record (default: those the rule set was built with).
@@ -293,13 +301,14 @@ def play_game(
         options=_options_key(options if options is not None else ruleset.options),
         seed=seed,
         index=index,
-        bots=tuple(b.name for b in seat_bots),
+        bots=tuple(b if isinstance(b, str) else b.name for b in bots),
         status="failed",
         reason="",
     )
     try:
         for _ in range(max_actions):
             if state.is_over:
+                show_views(state, seat_bots)  # the end of the game, for bots that follow it
                 break
             state = state.apply(next_action(state, seat_bots))
             count += 1
@@ -311,6 +320,11 @@ def play_game(
                     round_starters.append(state.current_player)
     except Exception as exc:
         return attrs.evolve(base, reason=f"{type(exc).__name__}: {exc}"[:500])
+    finally:
+        for seat, bot in enumerate(seat_bots):
+            close = getattr(bot, "close", None)
+            if close is not None and isinstance(bots[seat], str):
+                close()  # a bot made here (an external program) is stopped here
     if not state.is_over:
         return attrs.evolve(base, reason=f"did not end within {max_actions} actions")
     assert state.outcome is not None
@@ -379,8 +393,7 @@ class Simulation:
         if not bots:
             raise ValueError("name at least one bot")
         for name in bots:
-            if name not in BOTS:
-                raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+            check_bot_name(name)
         ruleset.new_game(players=players, seed=f"{seed}/check")
         chosen = dict(options) if options is not None else dict(ruleset.options)
         simulation = cls(
@@ -973,3 +986,175 @@ def summarize(
         if on_result is not None:
             on_result(result)
     return tallies
+
+
+# -- a ladder: round robins and ratings ---------------------------------------------------------
+
+
+ELO = 400.0 / math.log(10.0)
+"""Rating points per unit of the Bradley-Terry strength (the Elo scale: 400
+points more means ten to one odds)."""
+
+
+def round_robin(
+    ruleset: Ruleset,
+    bots: Sequence[str],
+    *,
+    seed: Seed,
+    label: str | None = None,
+    options: Mapping[str, OptionValue] | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> list[Simulation]:
+    """The heads-up simulations of a round robin between ``bots`` (names, see
+    :func:`unorules.bots.make_bot`): for every pair, one simulation with each
+    bot in the first seat, so that a run of ``games`` games of each plays
+    ``2 * games`` games per pair, half of them begun by either bot, under
+    ``ruleset`` (with ``options``), from the run's ``seed``, each game stopped
+    after ``max_actions``. Each is labelled ``"<label> <first> v <second>"``
+    (``label`` defaults to the rule set's names); :func:`pair_wins` reads the
+    results back."""
+    names = list(dict.fromkeys(bots))
+    if len(names) < 2:
+        raise ValueError("a round robin needs two different bots at least")
+    base = label if label is not None else ",".join(ruleset.names)
+    simulations = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            for a, b in ((first, second), (second, first)):
+                simulations.append(
+                    Simulation.of(
+                        ruleset,
+                        players=2,
+                        bots=[a, b],
+                        seed=seed,
+                        label=f"{base} {a} v {b}",
+                        options=options,
+                        max_actions=max_actions,
+                    )
+                )
+    return simulations
+
+
+def pair_wins(results: Iterable[GameResult]) -> Counter[tuple[str, str]]:
+    """Games won by each bot against each other bot in heads-up ``results``:
+    ``wins[a, b]`` counts the games ``a`` won against ``b`` (games that did not
+    end by the rules are left out)."""
+    wins: Counter[tuple[str, str]] = Counter()
+    for result in results:
+        if result.status != "over" or len(result.bots) != 2 or len(result.winners) != 1:
+            continue
+        winner = result.winners[0]
+        wins[result.bots[winner], result.bots[1 - winner]] += 1
+    return wins
+
+
+@attrs.frozen
+class Rating:
+    """A bot's strength on the Elo scale, from :func:`bradley_terry`."""
+
+    bot: str
+    """The bot's name."""
+    rating: float
+    """The rating: the ratings of a ladder average ``center``; 400 points more is ten to one odds."""
+    low: float
+    """The lower end of its confidence interval."""
+    high: float
+    """The upper end of its confidence interval."""
+    games: int
+    """The games it played."""
+    wins: int
+    """The games it won."""
+
+    def to_data(self) -> dict[str, Any]:
+        """The rating as JSON-able data."""
+        return attrs.asdict(self)
+
+
+def bradley_terry(
+    wins: Mapping[tuple[str, str], float],
+    bots: Sequence[str] | None = None,
+    *,
+    prior: float = 0.5,
+    confidence: float = 0.95,
+    center: float = 1000.0,
+) -> list[Rating]:
+    """Ratings of ``bots`` (default: every bot of ``wins``) by the Bradley-Terry
+    model fitted to ``wins[a, b]``, the games ``a`` won against ``b``: the
+    chance that ``a`` beats ``b`` is ``1 / (1 + 10 ** ((Rb - Ra) / 400))``.
+
+    The fit maximises the likelihood (Newton's method), with ``prior`` games
+    won by each side of every pair that met added to the counts (a weak prior
+    that keeps a bot that won every game finite), ratings averaging
+    ``center``. The ``confidence`` intervals come from the observed Fisher
+    information (the ratings' covariance is the inverse of the likelihood's
+    curvature), best first."""
+    names = list(bots) if bots is not None else sorted({b for pair in wins for b in pair})
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    if n < 2:
+        raise ValueError("ratings need two bots at least")
+    won = [[0.0] * n for _ in range(n)]
+    for (a, b), count in wins.items():
+        if a in index and b in index and a != b:
+            won[index[a]][index[b]] += count
+    played = [[won[i][j] + won[j][i] for j in range(n)] for i in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if played[i][j] > 0:
+                won[i][j] += prior
+                played[i][j] += 2 * prior
+    strength = [0.0] * n
+    info = [[0.0] * n for _ in range(n)]
+    for _ in range(200):
+        grad = [0.0] * n
+        info = [[0.0] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(n):
+                if i == j or not played[i][j]:
+                    continue
+                p = 1.0 / (1.0 + math.exp(strength[j] - strength[i]))
+                grad[i] += won[i][j] - played[i][j] * p
+                curve = played[i][j] * p * (1.0 - p)
+                info[i][i] += curve
+                info[i][j] -= curve
+        cov = _pseudo_inverse(info)
+        step = [sum(cov[i][k] * grad[k] for k in range(n)) for i in range(n)]
+        strength = [s + d for s, d in zip(strength, step, strict=True)]
+        mean = sum(strength) / n
+        strength = [s - mean for s in strength]
+        if max(abs(d) for d in step) < 1e-10:
+            break
+    cov = _pseudo_inverse(info)
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    ratings = []
+    for i, name in enumerate(names):
+        spread = z * math.sqrt(max(cov[i][i], 0.0)) * ELO
+        rating = center + strength[i] * ELO
+        games = int(sum(round(played[i][j] - 2 * prior) for j in range(n) if played[i][j]))
+        count = int(sum(round(won[i][j] - prior) for j in range(n) if played[i][j]))
+        ratings.append(Rating(name, rating, rating - spread, rating + spread, games, count))
+    return sorted(ratings, key=lambda r: -r.rating)
+
+
+def _pseudo_inverse(info: list[list[float]]) -> list[list[float]]:
+    """The Moore-Penrose inverse of a Bradley-Terry information matrix, whose
+    rows sum to zero (``(H + J/n)^-1 - J/n``, ``J`` all ones), for a connected
+    ladder; a ladder in pieces gets a small ridge instead."""
+    n = len(info)
+    a = [
+        [info[i][j] + 1.0 / n + (1e-9 if i == j else 0.0) for j in range(n)]
+        + [1.0 if i == k else 0.0 for k in range(n)]
+        for i in range(n)
+    ]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        lead = a[col][col]
+        if abs(lead) < 1e-300:
+            raise ValueError("the ratings cannot be fitted: some bots never met the others")
+        a[col] = [x / lead for x in a[col]]
+        for r in range(n):
+            if r != col and a[r][col]:
+                factor = a[r][col]
+                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
+    return [[a[i][n + j] - 1.0 / n for j in range(n)] for i in range(n)]

@@ -110,8 +110,9 @@ class Event:
     detail: str = ""
     """A short free text for logs (user interfaces render events from their fields)."""
     private: bool = False
-    """Whether :attr:`cards` are known only to :attr:`seat` (cards drawn); views
-    show the other seats the event without them (the ``count`` stays)."""
+    """Whether :attr:`cards` are known only to :attr:`seat` (cards drawn), or to
+    nobody when :attr:`seat` is ``None`` (cards taken from the draw pile unseen);
+    views show the other seats the event without them (the ``count`` stays)."""
     target: int | None = None
     """A second seat (who caught, who traded hands with whom)."""
     count: int | None = None
@@ -480,6 +481,12 @@ class GameState(Position):
         fields = self.__dict__
         return (_unpickle_state, tuple(fields[name] for name in _PICKLED_FIELDS))
 
+    def __copy__(self) -> GameState:
+        return self  # a frozen value: a copy is the value itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self
+
     def __repr__(self) -> str:
         return (
             f"<GameState round {self.round_number}, seat {self.current_player} to "
@@ -676,8 +683,11 @@ class GameState(Position):
                     break
         events = self.events
         for event in events:
-            if event.private and event.seat != seat:
-                events = tuple(e if not e.private or e.seat == seat else hidden(e) for e in events)
+            if event.private and (event.seat != seat or seat is None):
+                # private cards are seen by the event's seat alone (by nobody when it has none)
+                events = tuple(
+                    e if not e.private or (e.seat == seat and seat is not None) else hidden(e) for e in events
+                )
                 break
         phase = self.phase
         if phase.secret and (seat is None or self.current_player != seat):

@@ -1,5 +1,5 @@
-"""The ``unorules`` command line: ``play``, ``simulate``, ``summarize``, ``rules``, ``serve``,
-``replay``, ``check``.
+"""The ``unorules`` command line: ``play``, ``simulate``, ``tournament``, ``summarize``, ``rules``,
+``serve``, ``replay``, ``check``.
 
 Every command takes ``--help``. Errors are one line on stderr, and the exit
 status says what happened:
@@ -53,7 +53,7 @@ __all__ = [
     "parse_options",
 ]
 
-COMMANDS: tuple[str, ...] = ("play", "simulate", "summarize", "rules", "serve", "replay", "check")
+COMMANDS: tuple[str, ...] = ("play", "simulate", "tournament", "summarize", "rules", "serve", "replay", "check")
 """The commands, in the order ``--help`` lists them: each is the module ``unorules.cli.NAME``."""
 
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
-from unorules.bots import BOTS
+from unorules.bots import check_bot_name
 from unorules.errors import RulesetError
 from unorules.plugin import Option
 from unorules.rulebook import Rulebook, resolve
@@ -211,14 +211,22 @@ def positive(text: str) -> int:
 
 
 def bot_names(text: str) -> list[str]:
-    """Comma-separated bot names, each a key of :data:`unorules.bots.BOTS`."""
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    """Comma-separated bot names (see :func:`unorules.bots.make_bot`)."""
+    names = [bot_name(n) for n in text.split(",") if n.strip()]
     if not names:
         raise argparse.ArgumentTypeError("name at least one bot, e.g. --bots heuristic")
-    for name in names:
-        if name not in BOTS:
-            raise argparse.ArgumentTypeError(f"unknown bot {name[:40]!r}; bots: {', '.join(BOTS)}")
     return names
+
+
+def bot_name(text: str) -> str:
+    """One bot name: a bot (``heuristic``), or ``KIND:ARGUMENT`` (``search:20ms``,
+    ``cmd:node mybot.js``), the kind in any case, the argument as written."""
+    kind, colon, argument = text.strip().partition(":")
+    name = kind.strip().lower() + colon + argument.strip()
+    try:
+        return check_bot_name(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -566,6 +566,17 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
         for line in words.deal_words(view, me):
             human.say(line)
         human.say(Text("you are dealt ").append_text(words.cards(view.hand)))
+    try:
+        return _rounds(session, state, bots, human, me)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()  # a bot program is stopped
+
+
+def _rounds(session: Session, state: GameState, bots: list[Bot], human: TerminalPlayer, me: int) -> int:
+    """Play the game to its end: the bots and the player at the terminal, every bot shown every view."""
     finished = len(state.rounds)
     try:
         while not state.is_over:

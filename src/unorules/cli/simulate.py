@@ -27,13 +27,14 @@ from rich.progress import (
 from rich.table import Table
 
 from unorules import __version__, sim
-from unorules.bots import BOTS
+from unorules.bots import BOT_KINDS, BOTS
 from unorules.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Failure,
     UsageError,
     add_rules_arguments,
+    bot_name,
     bot_names,
     build_ruleset,
     error,
@@ -70,9 +71,19 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bots",
         type=bot_names,
-        default=["heuristic", "random"],
+        default=None,
         metavar="NAMES",
-        help=f"bots cycled over the seats ({', '.join(BOTS)}; default heuristic,random)",
+        help=f"bots cycled over the seats ({', '.join(BOTS)}, or {', '.join(k + ':...' for k in BOT_KINDS)}; "
+        "default heuristic,random)",
+    )
+    parser.add_argument(
+        "--bot",
+        type=bot_name,
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="one more bot, after those of --bots (repeatable); a name with commas or spaces, such as "
+        "a bot program: --bot 'cmd:node mybot.js' (see the bot protocol in the docs)",
     )
     parser.add_argument("--seed", type=seed_arg, help="seed of the whole run (default: random, printed)")
     parser.add_argument(
@@ -421,6 +432,7 @@ def _write_record(folder: Path, simulation: sim.Simulation, index: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``unorules simulate``."""
+    args.bots = [*(args.bots or []), *args.bot] or ["heuristic", "random"]
     seed = args.seed if args.seed is not None else random_seed()
     if args.address is not None and args.engine != "ray":
         raise UsageError("--address is for --engine ray (the Ray cluster to join)")

@@ -8,7 +8,8 @@
 (True, 'int8')
 
 The learner plays ``seat`` (default 0); every other seat is played by a bot
-(``opponents``: ``"random"``, ``"heuristic"``, or a list of bot objects, one
+(``opponents``: a bot name such as ``"random"``, ``"heuristic"`` or ``"search"``,
+or a list of bot objects, one
 per other seat). The learner is asked exactly when the PettingZoo
 environment's window protocol (:mod:`unorules.rl.pettingzoo_env`) would select
 it: on its turn, and in every out-of-turn window in which it has a legal
@@ -32,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from unorules.bots import Bot, make_bot
+from unorules.bots import Bot, make_bot, show_views
 from unorules.errors import IllegalActionError, RulesetError
 from unorules.rl.pettingzoo_env import Rules, UnoAECEnv
 from unorules.rl.spaces import NOOP
@@ -97,6 +98,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         else:
             self._bots = dict(zip(others, self.opponents, strict=True))
         self.game.reset(seed=int(seeds[self.seat]))
+        show_views(self.game.state_, self._bots)
         self._advance()
         return self._observe(), self._info()
 
@@ -123,6 +125,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
             game.terminations = dict.fromkeys(game.agents, True)
             return self._observe(), -1.0, True, False, info
         game.step(index)
+        show_views(game.state_, self._bots)
         reward = game.rewards.get(agent, 0.0)
         reward += self._advance()
         terminated = agent not in game.agents or game.terminations[agent]
@@ -160,7 +163,10 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
                 continue
             seat = game._seat_of[selected]
             chosen = self._bots[seat].choose(game.state_.view(seat))
+            before = game.state_
             game.step(NOOP if chosen is None else game.space.index(chosen, seat))
+            if game.state_ is not before:
+                show_views(game.state_, self._bots)  # every new state, to the bots that follow the game
             reward += game.rewards.get(agent, 0.0)
         return reward
 

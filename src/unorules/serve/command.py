@@ -90,6 +90,18 @@ def _origin(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _bot_program(text: str) -> tuple[str, str]:
+    name, sep, command = text.partition("=")
+    name, command = name.strip().lower(), command.strip()
+    if not sep or not name or not command:
+        raise argparse.ArgumentTypeError(
+            f"bad --bot {text[:60]!r}: write NAME=COMMAND, e.g. 'mine=node mybot.js'"
+        )
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise argparse.ArgumentTypeError(f"bad bot name {name[:40]!r}: letters, digits, '-' and '_'")
+    return name, command
+
+
 def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--host",
@@ -109,6 +121,15 @@ def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=0.6,
         metavar="SECONDS",
         help="how long bots wait before acting, so people can follow and act out of turn (default 0.6)",
+    )
+    parser.add_argument(
+        "--bot",
+        type=_bot_program,
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="offer a bot program speaking the bot protocol as the seat kind bot:NAME, e.g. "
+        "--bot 'mine=node mybot.js' (repeatable; see the bot protocol in the docs)",
     )
     parser.add_argument(
         "--running-records",
@@ -238,6 +259,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"unorules: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2
         rulebooks.append(book)
+    for name, command in args.bot:
+        _offer_program(name, command)
+
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(
         f"unorules serve: open http://{shown}:{args.port}/ (tables kept in {args.db}; Ctrl-C stops)",
@@ -270,3 +294,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m unorules.serve``: parse ``argv`` and serve."""
     parser = _arguments(argparse.ArgumentParser(prog="unorules serve", description=add_parser.__doc__))
     return run(parser.parse_args(argv))
+
+
+def _offer_program(name: str, command: str) -> None:
+    """Make the bot program ``command`` a bot named ``name`` (the seat kind ``bot:NAME``)."""
+    from unorules.bots import register_bot
+    from unorules.protocol import CommandBot
+
+    def factory(seed: object) -> CommandBot:
+        return CommandBot(command, None if seed is None else str(seed))
+
+    register_bot(name, factory)

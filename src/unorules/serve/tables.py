@@ -37,7 +37,7 @@ from typing import Any
 import attrs
 
 from unorules.actions import Action
-from unorules.bots import BOTS, Bot, make_bot
+from unorules.bots import BOTS, Bot, BotError, make_bot, show_views
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.record import GameRecord, RecordError
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
@@ -563,6 +563,16 @@ class Tables:
         table.state = new
         table.actions.append(action)
         table.touched = moment
+        self._show_bots(table)
+
+    def _show_bots(self, table: Table) -> None:
+        """Show every bot at ``table`` that follows the game its seat's view of the
+        new state (a bot that fails at it is replaced, see :meth:`_replace_bot`)."""
+        for seat, bot in list(table.bots.items()):
+            try:
+                show_views(table.state, {seat: bot})
+            except BotError as exc:
+                self._replace_bot(table, seat, exc)
 
     async def rematch(self, table: Table, seat: int | None, address: str = "") -> Table:
         """A new table for the same players after a finished game: the same rule set, seats
@@ -629,6 +639,7 @@ class Tables:
         self._stop_timers(table)
         if table.bot_task is not None:
             table.bot_task.cancel()
+        self._close_bots(table)
         self.store.delete_table(table.id)
         notice = {"type": "error", "code": "closed", "message": f"this table was closed: {reason}"}
         for client in list(table.clients):
@@ -686,6 +697,27 @@ class Tables:
         for seat, record in enumerate(table.seats):
             if record.kind == "bot" and seat not in table.bots:
                 table.bots[seat] = make_bot(record.bot, seed=f"{table.seed}:{seat}")
+        if table.started:
+            self._show_bots(table)
+
+    def _replace_bot(self, table: Table, seat: int, exc: Exception) -> None:
+        """The bot of ``seat`` failed (a bot program that answered late or wrongly, or
+        exited): it is stopped and the heuristic autopilot plays the seat from now on."""
+        _log.warning(
+            "table %s: the bot of seat %d failed and the autopilot plays it: %s", table.id, seat, exc
+        )
+        bot = table.bots.pop(seat, None)
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+        table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
+
+    def _close_bots(self, table: Table) -> None:
+        """Stop the bots of ``table`` that hold something (a bot program's process)."""
+        for bot in table.bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
 
     def _running(self, table: Table) -> bool:
         return table.started and not table.state.is_over and table.id in self._tables
@@ -786,7 +818,12 @@ class Tables:
             self._after_change(table, moved)
 
     async def _bot_step(self, table: Table) -> int | bool:
-        """One move of a bot or the autopilot: the seat that moved, or ``False``."""
+        """One move of a bot or the autopilot: the seat that moved, or ``False``.
+
+        A bot thinks in a worker thread (a search bot takes its time, a bot
+        program has seconds to answer), so the server goes on meanwhile; a bot
+        whose answer is refused (:class:`~unorules.bots.BotError`) is replaced
+        by the autopilot, which then moves."""
         async with table.lock:
             state = table.state
             if not self._running(table):
@@ -796,7 +833,13 @@ class Tables:
                 bot = table.bots.get(seat) or table.autopilot.get(seat)
                 if bot is None:
                     continue
-                chosen = compat.bot_choose(bot, state, seat)
+                try:
+                    chosen = await asyncio.to_thread(compat.bot_choose, bot, state, seat)
+                except BotError as exc:
+                    self._replace_bot(table, seat, exc)
+                    chosen = compat.bot_choose(table.autopilot[seat], state, seat)
+                if table.state is not state or not self._running(table):
+                    return False  # the table changed meanwhile (it was closed): ask again later
                 if chosen is None and seat == state.current_player:
                     chosen = state.legal_actions(seat)[0]
                 if chosen is not None:
@@ -812,6 +855,7 @@ class Tables:
             self._stop_timers(table)
             if table.bot_task is not None:
                 table.bot_task.cancel()
+            self._close_bots(table)
             for client in list(table.clients):
                 await client.close()
 

@@ -1303,6 +1303,7 @@ def _challenge(draft: Draft, seat: int) -> None:
     draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
     hand = draft.hands[bluffer]
     guilty = any(c.color is phase.color for c in hand)
+    draft.show_hand(bluffer, seat)  # what the challenger now knows of the bluffer's hand
     draft.add_event(_challenge_event(seat, bluffer, hand, guilty, phase.count))
     if guilty:
         # The bluffer draws instead; the challenger takes the turn normally and

@@ -139,6 +139,8 @@ from unorules import (
     PhaseSpec,
     Plugin,
     Position,
+    Rng,
+    SeatView,
     hookimpl,
     one_of,
     register_verb,
@@ -434,6 +436,12 @@ class PenaltiesPlugin(Plugin):
         return _explain(state, action)
 
     @hookimpl
+    def resample_extras(self, state: GameState, view: SeatView, rng: Rng) -> Sequence[tuple[str, Any]]:
+        # R-PEN-ILLEGAL: an illegal play that may still be caught keeps the table
+        # before it, private; a state sampled for a seat's view rebuilds it.
+        return _resampled_record(state, view)
+
+    @hookimpl
     def check_state(self, state: GameState) -> None:
         _check_coached(state)
         _check_record(state)
@@ -554,6 +562,51 @@ def _snapshot(state: GameState, action: Action) -> tuple[Any, ...]:
         state.rng,
         extras,
     )
+
+
+def _resampled_record(state: GameState, view: SeatView) -> tuple[tuple[str, Any], ...]:
+    """The record of the illegal play that ``view`` shows may still be caught,
+    rebuilt around the cards of ``state`` (sampled for that view): the play
+    undone from the view's events (the card back in its player's hand, whole
+    hands that it moved given back, the colour and direction before it), or
+    nothing when no play may be caught (R-PEN-ILLEGAL)."""
+    events = view.events
+    illegal = next((e for e in events if e.kind == "illegal-play" and e.rule == "R-PEN-ILLEGAL"), None)
+    if illegal is None or not illegal.cards or illegal.seat is None:
+        return ()
+    offender = illegal.seat
+    card = illegal.cards[0]
+    hands = list(state.hands)
+    for event in reversed(events):
+        pairs = event.value("hands") if event.kind == "move" else None
+        if pairs:
+            moved = list(hands)
+            for giver, receiver in pairs:
+                moved[giver] = hands[receiver]
+            hands = moved
+    hands[offender] = (*hands[offender], card)
+    last = state.phase.name == ILLEGAL_OUT
+    direction = -state.direction if card.kind == "R" and not last else state.direction
+    declared = state.uno_declared
+    if len(state.hands[offender]) == 1 and offender not in state.uno_exposed and offender not in declared:
+        declared = (*declared, offender)  # the call the card used (R-UNO-CALL)
+    extras = tuple(item for item in state.extras if item[0] != ILLEGAL_KEY)
+    record = (
+        offender,
+        card,
+        tuple(hands),
+        state.draw_pile,
+        state.discard_pile[:-1] if state.discard_pile[-1:] == (card,) else state.discard_pile,
+        illegal.color,
+        direction,
+        offender,
+        ("play", 0, None, None, None, ()),
+        declared,
+        0,
+        state.rng,
+        extras,
+    )
+    return ((ILLEGAL_KEY, record),)
 
 
 def _illegal_event(previous: GameState, action: Action) -> Event:

@@ -1,0 +1,345 @@
+"""A bot that searches: determinised playouts from what its seat knows.
+
+:class:`SearchBot` keeps its seat's :class:`~unorules.knowledge.Knowledge`
+from every view it is shown. When it is its turn to choose between actions
+that differ, it samples *worlds* (whole states that show its seat exactly its
+view, :func:`~unorules.knowledge.determinize`), and in each world plays every
+candidate action and the rest of the round out with the heuristic policy
+for every seat (:meth:`~unorules.bots.HeuristicBot.choose_in`, reading the
+world directly). The same world and the same generator serve every
+candidate, so the candidates are compared on equal terms (common random
+numbers), and the value of a playout is the points the round gives its seat
+(or its team) less the others' (negated when the fewest points win), with a
+bonus for winning the game.
+
+Two guards keep it from being misled by worlds that are only guesses: it
+plays the heuristic bot's move unless another move's gain, paired world by
+world, is clearly significant (``margin`` standard errors), and it never
+draws when it may play a card. Out of turn (UNO calls, catches, jump-ins) it
+acts as the heuristic bot does.
+
+Playouts are cheap where it pays: actions the engine itself listed are
+carried out without the legality check (``Ruleset.apply(..., check=False)``),
+the policy reads the world without building views, and a playout stops where
+the round ends, without dealing the next (``deal=False``).
+
+The budget is a time per decision (``time``, seconds) or a number of
+playouts (``playouts``); with a number of playouts and a seed the bot plays
+the same game every time. With a time, how far it searches depends on the
+machine.
+
+>>> import unorules
+>>> from unorules.bots import HeuristicBot, play_game
+>>> from unorules.search import SearchBot
+>>> rules = unorules.Ruleset.from_names(["classic"], options={"target_score": 50})
+>>> bots = [SearchBot(seed=1, playouts=40), HeuristicBot(seed=2)]
+>>> final = play_game(rules.new_game(players=2, seed=4), bots)
+>>> final.is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time as _time
+from collections.abc import Sequence
+from typing import Any
+
+from unorules.actions import Action
+from unorules.bots import HeuristicBot, Seed, _rng
+from unorules.draft import carry_out
+from unorules.knowledge import Knowledge, determinize
+from unorules.state import GameState, SeatView
+
+__all__ = ["DEFAULT_TIME", "SearchBot", "Stats", "playout"]
+
+DEFAULT_TIME = 0.05
+"""The search bot's default budget: seconds per decision."""
+
+GAME_BONUS = 1000.0
+"""What winning the game adds to a playout's value (and losing it takes)."""
+
+MAX_PLAYOUT_ACTIONS = 600
+"""A playout that has not ended its round after this many actions stops there
+(valued by the cards left in hand)."""
+
+
+class Stats:
+    """What a search bot did, for benchmarks: decisions searched, playouts,
+    playout actions and time spent, by part."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        """Decisions made (every call of ``choose`` that returned an action)."""
+        self.searched = 0
+        """Decisions searched (more than one candidate)."""
+        self.changed = 0
+        """Searched decisions where the search's move differed from the heuristic's."""
+        self.playouts = 0
+        """Playouts played."""
+        self.actions = 0
+        """Actions played in playouts."""
+        self.seconds = 0.0
+        """Time spent searching."""
+        self.sampling = 0.0
+        """Time spent sampling worlds (determinisation and knowledge)."""
+
+    def to_data(self) -> dict[str, Any]:
+        """The figures as a dict."""
+        return dict(vars(self))
+
+
+class SearchBot:
+    """Determinised search over playouts (see the module's docstring).
+
+    ``time`` is the budget of a decision in seconds (default
+    :data:`DEFAULT_TIME`), or ``playouts`` a number of playouts (then the bot
+    is deterministic under its seed); ``margin`` how many standard errors a
+    move's paired gain over the heuristic bot's must exceed (over at least
+    :data:`MIN_WORLDS` worlds); ``draw_guard`` never to draw when a card may
+    be played; ``infer`` to keep guesses about how the other seats play in
+    its knowledge (see :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds
+    its generator.
+    """
+
+    name = "search"
+    """The bot's name (``make_bot("search")``, ``search:20ms``, ``search:400``)."""
+
+    def __init__(
+        self,
+        seed: Seed = None,
+        *,
+        time: float | None = None,
+        playouts: int | None = None,
+        margin: float = 2.0,
+        draw_guard: bool = True,
+        infer: bool = True,
+    ) -> None:
+        if time is not None and playouts is not None:
+            raise ValueError("give the search bot a time or a number of playouts, not both")
+        if playouts is not None and playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be positive, not {time}")
+        self.rng = _rng(seed)
+        self.time = DEFAULT_TIME if time is None and playouts is None else time
+        self.playouts = playouts
+        self.margin = margin
+        self.draw_guard = draw_guard
+        self.infer = infer
+        self.heuristic = HeuristicBot(self.rng)
+        self.knowledge: Knowledge | None = None
+        self.stats = Stats()
+
+    def __repr__(self) -> str:
+        budget = f"time={self.time}" if self.time is not None else f"playouts={self.playouts}"
+        return f"SearchBot({budget}, margin={self.margin})"
+
+    @classmethod
+    def from_argument(cls, seed: Seed, argument: str) -> SearchBot:
+        """The bot of ``search:ARGUMENT``, seeded with ``seed``: ``argument`` is a
+        time (``20ms``, ``0.5s``) or a number of playouts (``400``) per decision
+        (``ValueError`` otherwise)."""
+        text = argument.strip().lower()
+        found = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s)", text)
+        if found:
+            value = float(found.group(1)) / (1000.0 if found.group(2) == "ms" else 1.0)
+            if value <= 0:
+                raise ValueError(f"search:{argument}: the time must be positive")
+            return cls(seed, time=value)
+        if text.isdigit() and int(text) > 0:
+            return cls(seed, playouts=int(text))
+        raise ValueError(
+            f"search:{argument[:40]}: give a time per decision (search:20ms, search:0.5s) "
+            "or a number of playouts (search:400)"
+        )
+
+    # -- following the game --------------------------------------------------------------
+
+    def observe(self, view: SeatView) -> None:
+        """Follow the game: bring the seat's knowledge up to ``view``."""
+        knowledge = self.knowledge
+        if knowledge is None or knowledge.seat != view.seat or _new_game(view):
+            self.knowledge = Knowledge(view, infer=self.infer)
+        else:
+            knowledge.update(view)
+
+    # -- choosing ------------------------------------------------------------------------------
+
+    def choose(self, view: SeatView) -> Action | None:
+        """The action this bot takes as the view's seat (see the class docstring)."""
+        self.observe(view)
+        default = self.heuristic.choose(view)
+        seat = view.seat
+        if default is None or seat is None or view.current_player != seat or default.verb == "uno":
+            return default
+        candidates = self._candidates(view, default)
+        self.stats.decisions += 1
+        if len(candidates) < 2:
+            return candidates[0] if candidates else default
+        self.stats.searched += 1
+        chosen = self._search(view, candidates, default)
+        if chosen != default:
+            self.stats.changed += 1
+        return chosen
+
+    def _candidates(self, view: SeatView, default: Action) -> list[Action]:
+        mine = [a for a in view.legal_actions if a.seat == view.seat and a.verb != "uno"]
+        if self.draw_guard and any(a.verb == "play" for a in mine):
+            mine = [a for a in mine if a.verb != "draw"]
+        if default not in mine:
+            mine.append(default)
+        return mine
+
+    def _search(self, view: SeatView, candidates: list[Action], default: Action) -> Action:
+        started = _time.perf_counter()
+        knowledge = self.knowledge
+        assert knowledge is not None
+        seat = view.seat
+        assert seat is not None
+        stats = self.stats
+        teams = view.rules.teams(view.players)
+        team = next(t for t in teams if seat in t)
+        index = candidates.index(default)
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        worlds = 0
+        spent = 0
+        budget = self.playouts
+        deadline = None if self.time is None else started + self.time
+        policy = HeuristicBot(random.Random(self.rng.getrandbits(64)))
+        while len(alive) > 1:
+            if budget is not None and worlds >= 2 and spent + len(alive) > budget:
+                break
+            if deadline is not None and _time.perf_counter() >= deadline:
+                break
+            t0 = _time.perf_counter()
+            world = determinize(view, knowledge, self.rng)
+            stats.sampling += _time.perf_counter() - t0
+            seed = self.rng.getrandbits(64)
+            for i in alive:
+                policy.rng.seed(seed)
+                after = carry_out(world, candidates[i], deal=False)
+                value, actions = playout(after, seat, team, policy, len(world.rounds))
+                values[i].append(value)
+                stats.actions += actions + 1
+            spent += len(alive)
+            worlds += 1
+            if worlds >= RACE_AFTER:
+                alive = _race(values, alive, index, worlds)
+        stats.playouts += spent
+        stats.seconds += _time.perf_counter() - started
+        best = max(alive, key=lambda i: (sum(values[i][-worlds:]), i == index))
+        if best == index or worlds < MIN_WORLDS:
+            return default  # too few worlds to tell a gain from noise
+        gain = [a - b for a, b in zip(values[best][-worlds:], values[index][-worlds:], strict=True)]
+        mean = sum(gain) / len(gain)
+        var = sum((g - mean) ** 2 for g in gain) / (len(gain) - 1)
+        if mean > 0 and mean > self.margin * math.sqrt(var / len(gain)):
+            return candidates[best]
+        return default
+
+
+MIN_WORLDS = 6
+"""The fewest worlds a search must have played every remaining candidate in
+before it leaves the heuristic's move: with fewer, a paired standard error
+is itself too uncertain to tell a gain from noise."""
+
+RACE_AFTER = 4
+"""Worlds every candidate is played in before the race drops any (see :func:`_race`)."""
+
+RACE_Z = 2.0
+"""How many standard errors behind the leader a candidate must be to be dropped."""
+
+
+def _race(values: list[list[float]], alive: list[int], default: int, worlds: int) -> list[int]:
+    """The candidates still worth playing out: the heuristic's move, and every
+    other whose paired gap to the leader (over the ``worlds`` every candidate
+    still alive was played in) is within :data:`RACE_Z` standard errors."""
+    recent = {i: values[i][-worlds:] for i in alive}
+    leader = max(alive, key=lambda i: sum(recent[i]))
+    kept = []
+    for i in alive:
+        if i in (leader, default):
+            kept.append(i)
+            continue
+        gaps = [a - b for a, b in zip(recent[leader], recent[i], strict=True)]
+        mean = sum(gaps) / worlds
+        var = sum((g - mean) ** 2 for g in gaps) / (worlds - 1)
+        if mean <= RACE_Z * math.sqrt(var / worlds):
+            kept.append(i)
+    return kept
+
+
+def _new_game(view: SeatView) -> bool:
+    """Whether ``view`` is the first of a game (its first deal, nothing played)."""
+    return not view.rounds and view.last_action is None
+
+
+def playout(
+    state: GameState, seat: int, team: Sequence[int], policy: HeuristicBot, rounds: int
+) -> tuple[float, int]:
+    """Play ``state`` out to the end of round ``rounds + 1`` with ``policy`` for
+    every seat (out-of-turn actions first, as :func:`unorules.bots.next_action`
+    does); return the value for ``seat`` and its ``team`` (the seats it plays
+    with, itself included; see the module's docstring) and the number of
+    actions played."""
+    actions = 0
+    while len(state.rounds) == rounds and state.outcome is None:
+        if actions >= MAX_PLAYOUT_ACTIONS:
+            return _unfinished(state, seat, team), actions
+        legal = state.legal_actions()
+        if not legal:
+            break
+        action = _next(state, legal, policy)
+        state = carry_out(state, action, deal=False)
+        actions += 1
+    return _value(state, seat, team, rounds), actions
+
+
+def _next(state: GameState, legal: tuple[Action, ...], policy: HeuristicBot) -> Action:
+    current = state.current_player
+    first = legal[0].seat
+    if all(a.seat == first for a in legal):
+        chosen = policy.choose_in(state, first, legal)
+        return chosen if chosen is not None else legal[0]
+    for seat in state.seats_to_act():
+        if seat != current:
+            mine = tuple(a for a in legal if a.seat == seat)
+            chosen = policy.choose_in(state, seat, mine)
+            if chosen is not None:
+                return chosen
+    mine = tuple(a for a in legal if a.seat == current)
+    if not mine:
+        return legal[0]
+    chosen = policy.choose_in(state, current, mine)
+    return chosen if chosen is not None else mine[0]
+
+
+def _value(state: GameState, seat: int, team: Sequence[int], rounds: int) -> float:
+    if len(state.rounds) == rounds:  # the game ended otherwise (every other seat left, say)
+        outcome = state.outcome
+        return 0.0 if outcome is None else (GAME_BONUS if seat in outcome.winners else -GAME_BONUS)
+    result = state.rounds[rounds]
+    points = result.points
+    others = [s for s in range(len(points)) if s not in team and s not in state.left]
+    mine = sum(points[s] for s in team)
+    theirs = sum(points[s] for s in others) / len(others) if others else 0.0
+    value = float(mine - theirs)
+    winner = result.winner
+    if winner is not None and points[winner] < max(points):
+        value = -value  # the fewest points win
+    outcome = state.outcome
+    if outcome is not None:
+        value += GAME_BONUS if any(s in outcome.winners for s in team) else -GAME_BONUS
+    return value
+
+
+def _unfinished(state: GameState, seat: int, team: Sequence[int]) -> float:
+    """A playout stopped before its round ended: fewer cards in hand is better."""
+    rules = state.ruleset
+    sizes = [rules.hand_points(state.hands[s]) for s in range(len(state.hands)) if s not in state.left]
+    mine = sum(rules.hand_points(state.hands[s]) for s in team)
+    return (sum(sizes) / len(sizes) - mine) / 2 if sizes else 0.0

@@ -1,0 +1,366 @@
+"""What a seat knows and the worlds sampled from it (unorules.knowledge).
+
+The property: over every combination of the shipped plugins (idle ones given
+options that wake them up), at every step of a game, each seat's knowledge
+follows its views, and every world sampled from it shows that seat exactly
+its view, validates, and keeps the cards the seat knows where it knows them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import unorules
+from unorules import Action, Card, GameState, Ruleset, RulesetError, installed_plugins, validate_state
+from unorules.knowledge import DRAW, Knowledge, determinize
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WAKE: dict[str, dict[str, Any]] = {
+    "penalties": {"enforcement": "table"},
+    "custom-wilds": {
+        "custom_wild_1": "discard-wilds",
+        "custom_wild_2": "all-to-3",
+        "custom_wild_3": "open-hands",
+    },
+    "blank-cards": {"blank_cards": ("house-rule", "house-rule", "aside")},
+}
+"""Options that make a plugin do something (its defaults leave it idle)."""
+
+FIXES: tuple[dict[str, Any], ...] = ({}, {"with_swap_hands": True})
+"""Options tried, in order, for a combination refused with the others."""
+
+
+def _shipped() -> list[str]:
+    found = []
+    for name, plugin in installed_plugins().items():
+        path = getattr(sys.modules.get(type(plugin).__module__), "__file__", None)
+        if path is not None and (ROOT / "plugins") in Path(path).resolve().parents and name != "classic":
+            found.append(name)
+    return sorted(found)
+
+
+SHIPPED = _shipped()
+COMBINATIONS = [c for size in range(len(SHIPPED) + 1) for c in itertools.combinations(SHIPPED, size)]
+
+
+def _build(extra: tuple[str, ...]) -> Ruleset | None:
+    names = ["classic", *extra]
+    options: dict[str, Any] = {}
+    for name in extra:
+        options.update(WAKE.get(name, {}))
+    for fix in FIXES:
+        try:
+            return Ruleset.from_names(names, options={**options, **fix})
+        except RulesetError:
+            continue
+    return None
+
+
+def _players(rules: Ruleset, wanted: int) -> int:
+    for players in (wanted, 4, 2, 3):
+        try:
+            rules.new_game(players=players, seed=0)
+        except RulesetError:
+            continue
+        return players
+    raise AssertionError(f"{rules!r} deals no game")
+
+
+def _choose(state: GameState, rng: random.Random) -> Action:
+    """Random play that often draws (reshuffles happen) yet plays cards (rounds end)."""
+    legal = state.legal_actions()
+    draws = [a for a in legal if a.verb == "draw"]
+    plays = [a for a in legal if a.verb == "play"]
+    if draws and rng.random() < 0.4:
+        return rng.choice(draws)
+    if plays and rng.random() < 0.8:
+        return rng.choice(plays)
+    return rng.choice(legal)
+
+
+def _place_cards(world: GameState, seat: int, place: object) -> Counter[Card]:
+    if place == DRAW:
+        return Counter(world.draw_pile)
+    assert isinstance(place, int)
+    return Counter(world.hands[place])
+
+
+def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool = False) -> int:
+    """Play ``steps`` actions, checking every seat's knowledge and a world of it
+    after each; returns the number of worlds checked."""
+    state = rules.new_game(players=players, seed=seed)
+    knowledge = [Knowledge(state.view(s), infer=infer) for s in range(players)]
+    rng = random.Random(seed)
+    checked = 0
+    for step in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(_choose(state, rng))
+        for seat in range(players):
+            view = state.view(seat)
+            knowing = knowledge[seat]
+            knowing.update(view)
+            world = determinize(view, knowing, random.Random(f"{seed}/{step}/{seat}"))
+            where = f"{rules.spec_text}, {players} players, seed {seed}, step {step}, seat {seat}"
+            assert world.view(seat) == view, f"the world does not show the view: {where}"
+            validate_state(world)
+            for place in [DRAW, *range(players)]:
+                if place in view.left:
+                    continue
+                missing = knowing.known(place) - _place_cards(world, seat, place)
+                assert not missing, f"known cards {dict(missing)} not in place {place}: {where}"
+            assert sorted(map(str, world.draw_pile)) != [] or view.draw_pile_size == 0
+            checked += 1
+        assert all(k.resets == 0 for k in knowledge) or infer, (
+            f"knowledge lost track (resets {[k.resets for k in knowledge]}) after {state.last_action}: "
+            f"{rules.spec_text}, seed {seed}, step {step}"
+        )
+    return checked
+
+
+@pytest.mark.parametrize(
+    "extra", [c for c in COMBINATIONS if len(c) <= 1], ids=lambda c: "+".join(c) or "classic"
+)
+def test_worlds_show_the_view_for_each_plugin(extra: tuple[str, ...]) -> None:
+    rules = _build(extra)
+    assert rules is not None
+    for players, seed in ((2, 1), (3, 2)):
+        assert check_game(rules, _players(rules, players), seed, steps=150) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("extra", [c for c in COMBINATIONS if len(c) > 1], ids=lambda c: "+".join(c))
+def test_worlds_show_the_view_for_every_combination(extra: tuple[str, ...]) -> None:
+    rules = _build(extra)
+    if rules is None:
+        pytest.skip("the combination is refused")
+    players = _players(rules, 2 + len(extra) % 3)
+    assert check_game(rules, players, seed=len(extra), steps=60) > 0
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("classic",), ("classic", "stacking", "jump-in", "seven-o"), ("classic", "shuffle-hands", "penalties")],
+)
+def test_worlds_show_the_view_with_guesses_about_the_others(names: tuple[str, ...]) -> None:
+    rules = Ruleset.from_names(names, options={"enforcement": "table"} if "penalties" in names else {})
+    # Random players make the guesses wrong as often as right: the views still hold.
+    assert check_game(rules, 3, seed=5, steps=200, infer=True) > 0
+
+
+# -- what a seat knows --------------------------------------------------------------------
+
+
+def _state(hands: list[str], starter: str, draw: str, names: tuple[str, ...] = ("classic",)) -> GameState:
+    """A game whose deal is arranged: ``hands`` (seat 0 first... in deal order), then the starter and draw."""
+    rules = Ruleset.from_names(names)
+    players = len(hands)
+    order: list[str] = []
+    cards = [h.split() for h in hands]
+    for i in range(len(cards[0])):
+        for seat in range(1, players + 1):
+            order.append(cards[seat % players][i])
+    order += [starter, *draw.split()]
+    return rules.new_game(players=players, seed=1, deck=order, dealer=0)
+
+
+def test_r_seven_o_a_hand_seen_given_away_is_known_in_its_new_hand() -> None:
+    state = _state(
+        ["R7 R1 R2 B3 B4 G5 G6", "Y1 Y2 Y3 Y4 Y5 Y6 Y8", "G1 G2 G3 G4 B5 B6 B8"],
+        "R9",
+        "B7 G8",
+        ("classic", "seven-o"),
+    )
+    assert state.current_player == 1  # the seat after the dealer
+    state = state.apply("1: draw")
+    state = state.apply("2: draw")
+    knowledge = Knowledge(state.view(0))
+    before = state.view(0).hand
+    state = state.apply("0: play R7 2")  # seat 0 trades its hand with seat 2
+    knowledge.update(state.view(0))
+    mine = Counter(before)
+    mine[Card.parse("R7")] -= 1
+    assert knowledge.known(2) == +mine  # what seat 0 gave, seat 2 now holds
+    assert knowledge.known(0) == Counter(state.view(0).hand)
+    assert knowledge.unknown(2) == 0
+    # Another seat saw the hands move but not the cards: it knows nothing of either.
+    other = Knowledge(state.view(1))
+    assert other.unknown(2) == len(state.hands[2])
+
+
+def test_r_challenge_the_challenger_knows_the_hand_it_was_shown() -> None:
+    state = _state(["W+4 R1 R2 B3 B4 G5 G6", "Y1 Y2 Y3 Y4 Y5 Y6 Y8"], "R9", "G1 G2 G3 G4 G7 G8")
+    # Seat 1 is to move first; it draws, then seat 0 bluffs a Wild Draw Four.
+    state = state.apply("1: draw")
+    challenger = Knowledge(state.view(1))
+    bystander = Knowledge(state.view(0))
+    state = state.apply("0: play W+4 B")
+    challenger.update(state.view(1))
+    bystander.update(state.view(0))
+    shown = Counter(state.hands[0])
+    state = state.apply("1: challenge")  # guilty: seat 0 held red
+    challenger.update(state.view(1))
+    assert challenger.known(0) == shown  # the hand it was shown; the 4 cards drawn since, unseen
+    assert challenger.unknown(0) == 4
+    bystander.update(state.view(0))
+    assert bystander.resets == 1  # only the first, from a view without the deal
+
+
+def test_r_turn_reshuffle_the_new_draw_pile_holds_only_the_old_discard_pile() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=2, seed=3)
+    knowledge = Knowledge(state.view(0))
+    rng = random.Random(3)
+    reshuffled = False
+    while not reshuffled:
+        before = state
+        state = state.apply(_choose(state, rng))
+        knowledge.update(state.view(0))
+        reshuffled = any(e.kind == "reshuffle" for e in state.events) and not state.rounds
+        if state.rounds:
+            state = rules.new_game(players=2, seed=rng.random())
+            knowledge = Knowledge(state.view(0))
+    pool = Counter(before.discard_pile)
+    allowed = knowledge.candidates(DRAW)
+    assert not allowed - pool  # nothing outside the old discard pile
+    assert knowledge.resets == 0
+    for i in range(20):
+        world = determinize(state.view(0), knowledge, random.Random(i))
+        assert not Counter(world.draw_pile) - pool
+
+
+def test_without_the_first_view_the_record_knows_what_the_view_shows() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=3, seed=2)
+    rng = random.Random(2)
+    for _ in range(15):
+        state = state.apply(_choose(state, rng))
+    knowledge = Knowledge(state.view(1))
+    assert knowledge.resets == 1  # it started from this view
+    assert knowledge.known(1) == Counter(state.view(1).hand)
+    (group,) = knowledge.groups
+    assert sum(group.cards.values()) == sum(group.slots.values())
+    assert set(group.slots) == {0, 2, DRAW}
+
+
+def test_a_hidden_card_is_uniformly_distributed_over_the_hidden_places() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=2, seed=11)
+    view = state.view(0)
+    knowledge = Knowledge(view)
+    unseen = Counter(rules.deck)
+    unseen.subtract(view.hand)
+    unseen.subtract(view.discard_pile)
+    card = next(c for c, n in unseen.items() if n == 1)
+    worlds = 3000
+    rng = random.Random(0)
+    in_hand = sum(card in determinize(view, knowledge, rng).hands[1] for _ in range(worlds))
+    expected = worlds * len(state.hands[1]) / (len(state.hands[1]) + len(state.draw_pile))
+    assert abs(in_hand - expected) < 4 * (expected * (1 - expected / worlds)) ** 0.5
+
+
+def test_determinize_is_reproducible_and_gives_a_fresh_generator() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=2, seed=4)
+    view = state.view(1)
+    a = determinize(view, Knowledge(view), random.Random(9))
+    b = determinize(view, Knowledge(view), random.Random(9))
+    c = determinize(view, Knowledge(view), random.Random(10))
+    assert a == b
+    assert a != c
+    assert a.rng != state.rng
+
+
+def test_r_pen_illegal_a_world_holds_the_illegal_play_to_catch() -> None:
+    rules = Ruleset.from_names(["classic", "penalties"], options={"enforcement": "table"})
+    state = rules.new_game(players=2, seed=6)
+    rng = random.Random(6)
+    for _ in range(200):
+        illegal = [
+            a
+            for a in state.legal_actions()
+            if a.verb == "play"
+            and a.card is not None
+            and a.card.color is not None
+            and a.card.color is not state.color
+            and a.card.kind != state.top_card.kind
+        ]
+        if illegal:
+            break
+        state = state.apply(_choose(state, rng))
+    assert illegal
+    state = state.apply(illegal[0])
+    catcher = 1 - illegal[0].seat
+    view = state.view(catcher)
+    world = determinize(view, None, random.Random(1))
+    assert world.extra("penalties.illegal") is not None
+    validate_state(world)
+    caught = world.apply(Action.of(catcher, "catch_play", target=illegal[0].seat))
+    assert illegal[0].card in caught.hands[illegal[0].seat]
+
+
+def test_a_spectator_view_has_no_seat_to_know_for() -> None:
+    state = Ruleset.from_names(["classic"]).new_game(players=2, seed=1)
+    with pytest.raises(ValueError, match="spectator"):
+        Knowledge(state.public_view())
+    with pytest.raises(ValueError, match="spectator"):
+        determinize(state.public_view())
+
+
+def test_knowledge_copies_are_independent() -> None:
+    rules = Ruleset.from_names(["classic"])
+    state = rules.new_game(players=2, seed=8)
+    knowledge = Knowledge(state.view(0))
+    copy = knowledge.copy()
+    state = state.apply(state.legal_actions()[0])
+    knowledge.update(state.view(0))
+    assert copy.view != knowledge.view
+    copy.update(state.view(0))
+    assert copy.known(0) == knowledge.known(0)
+    assert unorules.__version__  # the package is whole
+
+
+class _Tally(unorules.Plugin):
+    """Counts the actions of a round in private data (a test plugin)."""
+
+    name = "tally"
+    api_version = 2
+    extras = (unorules.ExtraSpec("tally.n", "the actions played, kept from every seat"),)
+
+    def __init__(self, resample: bool) -> None:
+        self.resample = resample
+
+    @unorules.hookimpl
+    def after_action(self, draft: unorules.Draft, action: Action, before: GameState) -> None:
+        draft.set_extra("tally.n", (before.extra("tally.n") or 0) + 1)
+
+    @unorules.hookimpl
+    def resample_extras(self, state: GameState, view: unorules.SeatView, rng: unorules.Rng) -> Any:
+        if not self.resample:
+            return None
+        return (("tally.n", 1000 + rng.randbelow(10)),)
+
+
+@pytest.mark.parametrize("resample", [True, False])
+def test_the_resample_extras_hook_fills_in_private_data_a_view_hides(resample: bool) -> None:
+    rules = Ruleset.from_names(["classic"], plugins=[_Tally(resample)])
+    state = rules.new_game(players=3, seed=3)
+    rng = random.Random(3)
+    for _ in range(5):
+        state = state.apply(_choose(state, rng))
+    assert state.extra("tally.n") == 5
+    view = state.view(1)
+    world = determinize(view, None, random.Random(2))
+    assert world.view(1) == view
+    if resample:
+        assert world.extra("tally.n") in range(1000, 1010)
+    else:
+        assert world.extra("tally.n") is None  # never copied from the true state

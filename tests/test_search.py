@@ -1,0 +1,266 @@
+"""The search bot (unorules.search) and the drivers that show bots every view."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from unorules import Action, GameState, Ruleset, SeatView
+from unorules.bots import (
+    BOTS,
+    GreedyBot,
+    HeuristicBot,
+    RandomBot,
+    check_bot_name,
+    make_bot,
+    next_action,
+    play_game,
+    register_bot,
+    show_views,
+)
+from unorules.draft import carry_out
+from unorules.search import SearchBot, playout
+
+
+def _rules(*names: str, **options: object) -> Ruleset:
+    return Ruleset.from_names(["classic", *names], options={"target_score": 100, **options})
+
+
+@pytest.mark.parametrize(
+    "names",
+    [(), ("stacking", "jump-in", "seven-o"), ("penalties",), ("custom-wilds",), ("partners",)],
+)
+def test_the_search_bot_plays_whole_games_with_legal_actions(names: tuple[str, ...]) -> None:
+    options: dict[str, Any] = {"enforcement": "table"} if "penalties" in names else {}
+    if "custom-wilds" in names:
+        options.update(custom_wild_1="all-to-3", custom_wild_2="joke", custom_wild_3="open-hands")
+    rules = _rules(*names, **options)
+    players = 4 if "partners" in names else 3
+    bots = [SearchBot(seed=s, playouts=12) if s % 2 == 0 else HeuristicBot(seed=s) for s in range(players)]
+    final = play_game(rules.new_game(players=players, seed=7), bots)
+    assert final.is_over
+    searcher = bots[0]
+    assert isinstance(searcher, SearchBot)
+    assert searcher.stats.searched > 0
+    assert searcher.stats.playouts > 0
+
+
+def _game(seed: int) -> list[str]:
+    rules = _rules()
+    bots = [SearchBot(seed=seed, playouts=20), HeuristicBot(seed=seed + 1)]
+    actions: list[str] = []
+    play_game(
+        rules.new_game(players=2, seed=seed), bots, on_action=lambda s: actions.append(str(s.last_action))
+    )
+    return actions
+
+
+def test_with_a_number_of_playouts_the_search_bot_is_deterministic() -> None:
+    assert _game(3) == _game(3)
+
+
+def test_the_search_bot_never_draws_when_it_may_play() -> None:
+    rules = _rules()
+    bot = SearchBot(seed=1, playouts=30)
+    state = rules.new_game(players=2, seed=12)
+    bots = [bot, RandomBot(seed=2)]
+    for _ in range(300):
+        if state.is_over:
+            break
+        view = state.view(0)
+        action = next_action(state, bots)
+        if action.seat == 0 and any(a.verb == "play" for a in view.legal_actions):
+            assert action.verb != "draw"
+        state = state.apply(action)
+
+
+def test_the_search_bot_keeps_its_knowledge_from_every_view() -> None:
+    rules = _rules(target_score=10_000)
+    bot = SearchBot(seed=1, playouts=10)
+    state = rules.new_game(players=3, seed=2)
+    bots = [bot, HeuristicBot(seed=1), HeuristicBot(seed=2)]
+    for _ in range(40):
+        state = state.apply(next_action(state, bots))
+    show_views(state, bots)
+    assert bot.knowledge is not None
+    assert bot.knowledge.view == state.view(0)
+    assert bot.knowledge.resets == 0
+
+
+def test_a_search_budget_is_a_time_or_a_number_of_playouts() -> None:
+    assert make_bot("search:20ms", seed=1).time == pytest.approx(0.02)  # type: ignore[attr-defined]
+    assert make_bot("search:0.5s").time == pytest.approx(0.5)  # type: ignore[attr-defined]
+    assert make_bot("search:400").playouts == 400  # type: ignore[attr-defined]
+    assert BOTS["search"](None).time == pytest.approx(0.05)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="give a time per decision"):
+        make_bot("search:fast")
+    with pytest.raises(ValueError, match="not both"):
+        SearchBot(time=0.1, playouts=10)
+    with pytest.raises(ValueError, match="unknown kind of bot"):
+        check_bot_name("chess:stockfish")
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("genius")
+
+
+def test_a_playout_stops_where_the_round_ends_without_dealing_the_next() -> None:
+    rules = _rules()
+    state = rules.new_game(players=2, seed=5)
+    policy = HeuristicBot(seed=0)
+    value, actions = playout(state, 0, (0,), policy, 0)
+    assert actions > 0
+    assert value != 0.0
+    # The same round played with the engine's apply ends the same way, then deals again.
+    end = state
+    while not end.rounds:
+        legal = end.legal_actions()
+        chosen = next(
+            (policy.choose_in(end, s) for s in end.seats_to_act() if policy.choose_in(end, s) is not None),
+            legal[0],
+        )
+        assert chosen is not None
+        end = carry_out(end, chosen, deal=False)
+    assert end.outcome is None
+    assert end.rounds[0].winner is not None
+    assert any(not hand for hand in end.hands) or end.rounds[0].reason != "out"  # not dealt again
+
+
+def test_the_heuristic_policy_reads_a_state_as_it_reads_a_view() -> None:
+    rules = _rules("seven-o", "stacking")
+    rng = random.Random(4)
+    state = rules.new_game(players=3, seed=4)
+    for _ in range(120):
+        if state.is_over:
+            break
+        for seat in range(3):
+            assert HeuristicBot(seed=1).choose(state.view(seat)) == HeuristicBot(seed=1).choose_in(
+                state, seat
+            )
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_greedy_bot_plays_the_first_card_it_may() -> None:
+    rules = _rules()
+    state = rules.new_game(players=2, seed=1)
+    seat = state.current_player
+    view = state.view(seat)
+    chosen = GreedyBot().choose(view)
+    plays = [a for a in view.legal_actions if a.verb == "play"]
+    assert chosen == (plays[0] if plays else next(a for a in view.legal_actions if a.verb == "draw"))
+    assert GreedyBot().choose(state.view(1 - seat)) is None
+
+
+# -- drivers show every view ------------------------------------------------------------------
+
+
+class Watcher:
+    """A heuristic bot that records every view it is shown."""
+
+    name = "watcher"
+
+    def __init__(self, seed: object = None) -> None:
+        self.bot = HeuristicBot(seed=1)
+        self.seen: list[SeatView] = []
+
+    def observe(self, view: SeatView) -> None:
+        if not self.seen or self.seen[-1] != view:
+            self.seen.append(view)
+
+    def choose(self, view: SeatView) -> Action | None:
+        return self.bot.choose(view)
+
+
+def _shown_every_view(watcher: Watcher, states: list[GameState], seat: int) -> None:
+    expected = [s.view(seat) for s in states]
+    assert watcher.seen == expected
+
+
+def test_next_action_and_play_game_show_every_view() -> None:
+    rules = _rules()
+    watcher = Watcher()
+    states: list[GameState] = []
+    start = rules.new_game(players=2, seed=9)
+    states.append(start)
+    final = play_game(start, [HeuristicBot(seed=3), watcher], on_action=states.append)
+    assert final.is_over
+    _shown_every_view(watcher, states, 1)
+
+
+def test_the_simulator_shows_every_view() -> None:
+    from unorules import sim
+
+    register_bot("watcher", Watcher)
+    made: list[Watcher] = []
+    original = BOTS["watcher"]
+    register_bot("watcher", lambda seed: made.append(Watcher(seed)) or made[-1])
+    try:
+        result = sim.play_game(_rules(), ["heuristic", "watcher"], seed=1, index=0)
+    finally:
+        register_bot("watcher", original)
+    assert result.status == "over"
+    (watcher,) = made
+    assert watcher.seen[0].rounds == ()
+    assert watcher.seen[-1].is_over
+    assert len(watcher.seen) == sum(result.round_actions) + 1
+
+
+def test_the_gym_environment_shows_its_bots_every_view() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    import unorules.rl  # noqa: F401  # registers the environment
+
+    watcher = Watcher()
+    env = gymnasium.make("unorules/Uno-v0", rules=["classic"], players=2, opponents=[watcher])
+    _, info = env.reset(seed=3)
+    game = env.unwrapped.game
+    shown = 1
+    for _ in range(60):
+        mask = info["action_mask"]
+        _observation, _reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][-1]))
+        if terminated or truncated:
+            break
+    assert watcher.seen[-1] == game.state_.view(1)
+    assert len(watcher.seen) > shown
+    views = watcher.seen
+    assert all(a != b for a, b in itertools.pairwise(views))
+
+
+def test_show_views_skips_bots_that_do_not_observe() -> None:
+    state = _rules().new_game(players=2, seed=1)
+    watcher = Watcher()
+    show_views(state, {1: watcher, 0: RandomBot(seed=1)})
+    assert watcher.seen == [state.view(1)]
+
+
+def test_the_race_drops_only_moves_clearly_behind_and_keeps_the_heuristics() -> None:
+    from unorules.search import RACE_AFTER, _race
+
+    worlds = RACE_AFTER
+    # Candidate 0 is the heuristic's move; 1 leads; 2 is far behind 1 in every world;
+    # 3 is behind on average but within the noise.
+    values = [
+        [0.0, 1.0, -1.0, 0.0],
+        [10.0, 11.0, 9.0, 10.0],
+        [-50.0, -49.0, -51.0, -50.0],
+        [30.0, -20.0, 25.0, -5.0],
+    ]
+    assert _race(values, [0, 1, 2, 3], 0, worlds) == [0, 1, 3]
+    # The heuristic's move stays in even when it is clearly behind.
+    assert _race(values, [0, 1, 2, 3], 2, worlds) == [1, 2, 3]
+    # With every candidate level, none is dropped.
+    level = [[1.0, 2.0, 3.0, 4.0]] * 3
+    assert _race(level, [0, 1, 2], 0, worlds) == [0, 1, 2]
+
+
+def test_the_search_keeps_the_heuristics_move_when_too_few_worlds_were_played() -> None:
+    from unorules.search import MIN_WORLDS
+
+    rules = _rules()
+    few = SearchBot(seed=2, playouts=2 * (MIN_WORLDS - 1))  # at most MIN_WORLDS - 1 worlds of 2 candidates
+    play_game(rules.new_game(players=2, seed=11), [few, HeuristicBot(seed=3)])
+    assert few.stats.searched > 0
+    assert few.stats.changed == 0
+    many = SearchBot(seed=2, playouts=400)
+    play_game(rules.new_game(players=2, seed=11), [many, HeuristicBot(seed=3)])
+    assert many.stats.changed > 0
