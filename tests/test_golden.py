@@ -44,4 +44,6 @@ def test_every_rule_set_is_recorded() -> None:
 )
 def test_golden_games(names: tuple[str, ...], options: dict[str, object]) -> None:
     key = games._key(names, options)
-    assert games.digests_of(names, options, ADDED_EVENTS) == EXPECTED[key], f"{key} no longer plays as recorded"
+    assert games.digests_of(names, options, ADDED_EVENTS) == EXPECTED[key], (
+        f"{key} no longer plays as recorded"
+    )

@@ -424,7 +424,9 @@ class Draft(Position):
         hand = list(f["hands"][seat])
         for card in moved:
             hand.remove(card)
-        self._set_hands({seat: hand}, (), record=False)  # the books: see set_hands (its own action's discards)
+        self._set_hands(
+            {seat: hand}, (), record=False
+        )  # the books: see set_hands (its own action's discards)
         pile: tuple[Card, ...] = f["discard_pile"]
         f["discard_pile"] = pile[:-1] + moved + pile[-1:]
         f["events"] += (move_event(seat, moved, HAND, UNDER),)

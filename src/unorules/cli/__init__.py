@@ -53,7 +53,16 @@ __all__ = [
     "parse_options",
 ]
 
-COMMANDS: tuple[str, ...] = ("play", "simulate", "tournament", "summarize", "rules", "serve", "replay", "check")
+COMMANDS: tuple[str, ...] = (
+    "play",
+    "simulate",
+    "tournament",
+    "summarize",
+    "rules",
+    "serve",
+    "replay",
+    "check",
+)
 """The commands, in the order ``--help`` lists them: each is the module ``unorules.cli.NAME``."""
 
 
