@@ -113,7 +113,9 @@ def _program(tmp_path: Path, body: str) -> list[str]:
 def _first_turn(tmp_path: Path, body: str, timeout: float = 5.0) -> BotError:
     state = _rules().new_game(players=2, seed=1)
     seat = state.current_player
-    bot = CommandBot(_program(tmp_path, body), timeout=timeout)
+    bot = CommandBot(
+        _program(tmp_path, body), timeout=timeout, start_timeout=60.0
+    )  # a loaded CI machine starts Python slowly
     try:
         with pytest.raises(BotError) as caught:
             bot.choose(state.view(seat))
