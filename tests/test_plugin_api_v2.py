@@ -418,15 +418,20 @@ def test_draft_move_hands_moves_whole_hands_and_the_books_follow() -> None:
 
 
 def test_draft_discard_under_by_the_acting_seat_down_to_one_card_exposes_it() -> None:
-    state = _table(hands={0: "R1 R2 R3", 1: "G3 G4", 2: "B5 B6 B7"}, uno_declared=(0,))
+    state = _table(hands={0: "R1 R2 R3", 1: "G3 G4", 2: "B5 B6 B7"})
     draft = draft_of(state, Action.of(0, "play", _card("R1")))
     top, color = draft.top_card, draft.color
     draft.discard_under(0, _cards("R2 R3"))
     assert draft.hands[0] == _cards("R1")
     assert draft.discard_pile[-3:] == (*_cards("R2 R3"), top)  # under the top card
     assert (draft.top_card, draft.color) == (top, color)
-    # Its call lapsed with the hand it was about; R-UNO-CATCH: its own action left it one card.
+    # R-UNO-CATCH: its own action left it one card, without a call.
     assert books(draft) == ((), (0,))
+    # R-UNO-CALL: a call standing before the action was in time for the card
+    # that left one; the discards use it up and open no catch (Draft.set_hands).
+    called = draft_of(state.replace(uno_declared=(0,)), Action.of(0, "play", _card("R1")))
+    called.discard_under(0, _cards("R2 R3"))
+    assert books(called) == ((), ())
 
 
 def test_draft_discard_under_by_another_seat_does_not_expose_it() -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from house_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
-from unorules import Ruleset, RulesetError
+from unorules import Action, Ruleset, RulesetError
+from unorules.testing.invariants import InvariantViolation, check_step
 
 HANDS = [OTHERS, "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
 
@@ -33,10 +34,30 @@ def test_r_house_silent_uno_nobody_calls_and_nobody_is_caught() -> None:
     state = two_cards(uno_call="silent")
     assert "1: uno" not in legal(state, 1)
     assert refused(state, "1: uno").rule == "R-HOUSE-SILENT-UNO"
+    before = state
     state = play(state, "1: play R1")
-    assert state.uno_exposed == ()
+    # The books are the core's (hooks page): seat 1 played down to one card
+    # without a call, so its window is open; the rule set offers nobody a
+    # catch or a late call, and the toolkit's uno invariant holds.
+    assert state.uno_exposed == (1,)
+    check_step(before, Action.parse("1: play R1"), state)
     assert not any(a.verb in ("catch", "uno") for a in state.legal_actions())
     assert refused(state, "0: catch 1").rule == "R-HOUSE-SILENT-UNO"
+    assert refused(state, "1: uno").rule == "R-HOUSE-SILENT-UNO"
+    # the next turn action closes the window unused
+    state = play(state, "2: play B1" if "2: play B1" in legal(state, 2) else "2: draw")
+    assert state.uno_exposed == ()
+    assert len(state.hands[1]) == 1
+
+
+def test_r_house_silent_uno_closing_the_window_early_is_reported_by_the_uno_invariant() -> None:
+    # The negative case: a rule that ended the exposure itself, as if the
+    # seat had not played down to one card, leaves books the invariant refuses.
+    state = two_cards(uno_call="silent")
+    after = play(state, "1: play R1")
+    wrong = after.replace(uno_exposed=())
+    with pytest.raises(InvariantViolation, match=r"\[uno\].*not open to a catch"):
+        check_step(state, Action.parse("1: play R1"), wrong)
 
 
 def test_r_house_silent_uno_off_by_default_an_uncalled_last_but_one_card_is_caught() -> None:

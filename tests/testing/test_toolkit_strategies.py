@@ -50,7 +50,8 @@ def test_rulesets_build_from_installed_plugins_with_classic(ruleset: Ruleset) ->
 @given(rulesets(names=[], options=True))
 def test_rulesets_draw_option_values(ruleset: Ruleset) -> None:
     assert ruleset.names == ("classic",)
-    assert ruleset.options["uno_penalty"] in (2, 4)
+    # R-UNO-CATCH's 2 or 4, and R-HOUSE-UNO-6's house value
+    assert ruleset.options["uno_penalty"] in (2, 4, 6)
 
 
 @given(game_states(CLASSIC, players=[2, 3, 5], max_actions=40))
@@ -105,7 +106,7 @@ def test_cards_come_from_the_deck(card: Card, any_card: Card, color: Any) -> Non
 def test_option_values_start_with_the_default_and_are_all_valid() -> None:
     classic = installed_plugins()["classic"]
     by_name = {o.name: o for o in classic.options}
-    assert option_values(classic, by_name["uno_penalty"]) == [2, 4]
+    assert option_values(classic, by_name["uno_penalty"]) == [2, 4, 6]  # 6: R-HOUSE-UNO-6
     assert option_values(classic, by_name["challenge"]) == [True, False]
     assert option_values(classic, by_name["scoring"]) == ["winner-takes-all", "low-score"]
     target = option_values(classic, by_name["target_score"])

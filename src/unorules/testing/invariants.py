@@ -1067,7 +1067,9 @@ def check_step(
     * ``uno``: a seat whose own action brought it down to one card, without
       having called, is open to a catch; a call made for that card is used;
       a hand that changed otherwise (traded, given, taken from) keeps no call
-      and no exposure (R-UNO-CALL, R-UNO-CATCH);
+      and no exposure (R-UNO-CALL, R-UNO-CATCH). The books are the same under
+      every rule set: whether anyone may catch an open seat is the rule set's
+      ``legal_actions`` (one without catches offers none);
     * ``hidden``: see :func:`check_hidden_cards`;
     * ``replay`` (with ``again``): applying the action to ``before`` once more
       gives an equal state.
@@ -1183,7 +1185,8 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
                     f"after {action}, seat {seat}'s own action left it one card ({_card_change(old, new)}) "
                     "without an UNO call, yet it is not open to a catch (R-UNO-CALL, R-UNO-CATCH): move "
                     "cards out of a hand with the draft's mechanics (play, discard_under, set_hands), "
-                    "which keep these books",
+                    "which keep these books; a rule set without catches keeps them too and offers no "
+                    "catch in legal_actions, rather than closing the window with end_exposure",
                 )
 
 

@@ -914,14 +914,14 @@ class ClassicPlugin(Plugin):
         seat = action.seat
         if verb == "play":
             house = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules)
-            if house.plain:
-                draft.play(action)
-            elif house.misplay and _misplayed(draft, action, house):
+            if not house.plain and house.misplay and _misplayed(draft, action, house):
                 _misplay(draft, action, house.misplay)
             else:
+                # With uno_call=silent too the draft's books record a seat that
+                # played down to one card without a call; R-HOUSE-SILENT-UNO is
+                # that no catch nor late call is offered (legal_actions), so the
+                # window closes unused.
                 draft.play(action)
-                if house.call == "silent" and draft.uno_exposed:
-                    draft.end_exposure((seat,))  # R-HOUSE-SILENT-UNO: nobody is caught
         elif verb == "draw":
             _draw(draft, seat)
         elif verb == "pass":
