@@ -263,6 +263,15 @@ class EventSpec:
     fields a template names must be among :attr:`fields`; "" (no text) reads
     as the kind and the seat, and the shipped plugins' tests refuse it.
     See "Events in words" on the Writing plugins page."""
+    reveals: bool = False
+    """Whether the rule shows the event's cards to every seat: cards turned
+    face up for the table before they go into a hand (a roulette of cards
+    turned until a colour comes), a misplayed card shown before it is taken
+    back. They are public knowledge from then on, wherever they go; the
+    testing toolkit's ``hidden`` invariant accepts such an event naming cards
+    held in a hand other seats may not see, and refuses it from an event kind
+    that does not declare it. False (the default): an event names no hidden
+    card, or is ``private``."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:

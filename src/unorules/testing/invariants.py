@@ -28,7 +28,8 @@ name               what it checks
                    numbered from 1, and one action ends at most one round
 ``left``           a seat that has left holds no cards and draws none
 ``hidden``         no view and no public event shows a card the seats seeing it
-                   may not know (another seat's hidden hand, the draw pile)
+                   may not know (another seat's hidden hand, the draw pile),
+                   except an event whose kind declares ``reveals``
 ``accepted``       every legal action is accepted by ``apply`` (and keeps
                    ``cards`` and ``uno``); ``is_legal`` agrees with the list
 ``refused``        a sample of other actions is refused with ``IllegalActionError``
@@ -883,7 +884,9 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
     With ``before`` (the state the last action was applied to) the public
     events of the last action are checked too, unless the action ended a
     round (every hand is shown at the end of a round, in its result, and the
-    next deal's starter is public). Copies of a card cannot be told apart, so a card is reported only
+    next deal's starter is public). An event whose declared kind
+    :attr:`~unorules.EventSpec.reveals` its cards (the rule shows them to
+    every seat) is not checked. Copies of a card cannot be told apart, so a card is reported only
     when more copies are shown than can be outside hidden hands."""
     rules = state.ruleset
     phase = state.phase
@@ -909,9 +912,14 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
                     always.append((f"the public extra {key!r}", cards))
     events: list[Event] = []
     if before is not None and state.last_action is not None and len(state.rounds) == len(before.rounds):
+        specs = rules.events
         for event in state.events:
-            if not event.private and (event.cards or event.data):
-                events.append(event)
+            if event.private or not (event.cards or event.data):
+                continue
+            spec = specs.get(event.kind)
+            if spec is not None and spec.reveals:
+                continue  # the rule shows these cards to every seat (EventSpec.reveals)
+            events.append(event)
     if not always and not secret and not events:
         return
     deck = _deck_count(rules)

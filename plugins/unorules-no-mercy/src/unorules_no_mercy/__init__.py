@@ -364,6 +364,7 @@ class NoMercyPlugin(Plugin):
                 ("color", "the colour named"),
             ),
             "{seat} turned {cards} face up, looking for {color}, and took them",
+            reveals=True,  # R-NM-ROULETTE: the cards are turned face up for the table
         ),
         EventSpec(
             "mercy",
