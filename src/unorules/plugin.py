@@ -320,6 +320,13 @@ class TestHints:
     option_values: Mapping[str, tuple[Any, ...]] = attrs.field(factory=dict)
     """Option values the toolkit should draw from, by option name, when an
     option's check accepts more than it can list."""
+    uno_exempt_when: tuple[tuple[str, Any], ...] = ()
+    """``(option, value)`` pairs with which the plugin's rules exempt a seat
+    from calling UNO when the effect of its own card (not the card itself)
+    leaves it one card, a Discard All's discards for instance
+    (``no-mercy``'s ``nm_uno_when_handed=exempt``, R-NM-UNO). With one of
+    them set, the toolkit's ``uno`` invariant does not require such a seat,
+    which lost more than the card it played, to be open to a catch."""
 
 
 class Plugin:

@@ -61,7 +61,9 @@ The toolkit reads what the plugins declare, as the rule set gathers it:
   suspects it never ends (the largest bound declared applies if it is larger
   than the default, see :func:`round_bound`), and ``round_length_factor``,
   how many times longer than under classic alone its rounds may last (the
-  factors multiply into :func:`round_bound`);
+  factors multiply into :func:`round_bound`), and ``uno_exempt_when``, the
+  options with which its rules exempt a seat left one card by its own card's
+  effect from calling UNO (read by ``uno``);
 * the ``set_aside_cards`` hook: cards a plugin keeps out of the hands and
   piles (counted by ``cards``);
 * ``Plugin.verbs``: a verb some plugin declares for ``"any"`` seat may be
@@ -1124,6 +1126,22 @@ def check_step(
             )
 
 
+def _uno_exempt(state: GameState) -> bool:
+    """Whether a plugin of the rule set, with the options set, exempts a seat
+    its own card's effect leaves one card from calling UNO
+    (``TestHints.uno_exempt_when``)."""
+
+    def compute(rules: Ruleset) -> bool:
+        options = rules.options
+        return any(
+            option in options and options[option] == value
+            for plugin in rules.plugins
+            for option, value in getattr(plugin, "testing", TestHints()).uno_exempt_when
+        )
+
+    return _cached(state.ruleset, "uno_exempt", compute)
+
+
 def _check_uno_step(before: GameState, action: Action, after: GameState) -> None:
     actor = action.seat
     declared_before = before.uno_declared
@@ -1185,7 +1203,7 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
                         + ("open to a catch" if seat in exposed else "listed as having called")
                         + ") (R-UNO-CALL)",
                     )
-            elif seat not in exposed:
+            elif seat not in exposed and not (sum((was - now).values()) > 1 and _uno_exempt(after)):
                 raise _fail(
                     "uno",
                     f"after {action}, seat {seat}'s own action left it one card ({_card_change(old, new)}) "

@@ -477,7 +477,11 @@ class NoMercyPlugin(Plugin):
             "self, other",
         ),
     )
-    testing = TestHints(round_length_factor=2.0, option_values={"mercy_limit": (25, 12, 40)})
+    testing = TestHints(
+        round_length_factor=2.0,
+        option_values={"mercy_limit": (25, 12, 40)},
+        uno_exempt_when=(("nm_uno_when_handed", "exempt"),),  # R-NM-UNO: a Discard All's discards
+    )
 
     # -- building ---------------------------------------------------------------
 
