@@ -39,7 +39,7 @@ def _step(plugin: DiscardAll, option: str) -> tuple[GameState, Action, GameState
     before = rules.new_game(players=3, deck=arrange_deck(hands, "R9", dealer=2), dealer=2)
     action = Action.parse("0: play RDA")
     after = before.apply(action)
-    assert after.hands[0] == (after.hands[0][0],) and str(after.hands[0][0]) == "G5"
+    assert [str(card) for card in after.hands[0]] == ["G5"]
     return before, action, after
 
 
