@@ -327,6 +327,12 @@ class TestHints:
     (``no-mercy``'s ``nm_uno_when_handed=exempt``, R-NM-UNO). With one of
     them set, the toolkit's ``uno`` invariant does not require such a seat,
     which lost more than the card it played, to be open to a catch."""
+    uno_handed_when: tuple[tuple[str, Any], ...] = ()
+    """``(option, value)`` pairs with which the plugin's rules make a seat
+    handed a hand of one card (a 7's swap, a 0's rotation) call UNO like a
+    seat that played down to one (``no-mercy``'s
+    ``nm_uno_when_handed=must-call``, R-NM-UNO). With one of them set, the
+    toolkit's ``uno`` invariant lets such a seat be open to a catch."""
 
 
 class Plugin:

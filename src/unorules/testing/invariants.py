@@ -63,7 +63,8 @@ The toolkit reads what the plugins declare, as the rule set gathers it:
   how many times longer than under classic alone its rounds may last (the
   factors multiply into :func:`round_bound`), and ``uno_exempt_when``, the
   options with which its rules exempt a seat left one card by its own card's
-  effect from calling UNO (read by ``uno``);
+  effect from calling UNO, and ``uno_handed_when``, those with which a seat
+  handed one card must call (both read by ``uno``);
 * the ``set_aside_cards`` hook: cards a plugin keeps out of the hands and
   piles (counted by ``cards``);
 * ``Plugin.verbs``: a verb some plugin declares for ``"any"`` seat may be
@@ -1126,20 +1127,24 @@ def check_step(
             )
 
 
-def _uno_exempt(state: GameState) -> bool:
-    """Whether a plugin of the rule set, with the options set, exempts a seat
-    its own card's effect leaves one card from calling UNO
-    (``TestHints.uno_exempt_when``)."""
+def _uno_hint(state: GameState, hint: str) -> bool:
+    """Whether a plugin of the rule set declares the UNO hint ``hint`` of
+    :class:`~unorules.TestHints` (``uno_exempt_when``, ``uno_handed_when``)
+    for the options set."""
 
     def compute(rules: Ruleset) -> bool:
         options = rules.options
         return any(
             option in options and options[option] == value
             for plugin in rules.plugins
-            for option, value in getattr(plugin, "testing", TestHints()).uno_exempt_when
+            for option, value in getattr(getattr(plugin, "testing", TestHints()), hint)
         )
 
-    return _cached(state.ruleset, "uno_exempt", compute)
+    return _cached(state.ruleset, hint, compute)
+
+
+def _uno_exempt(state: GameState) -> bool:
+    return _uno_hint(state, "uno_exempt_when")
 
 
 def _check_uno_step(before: GameState, action: Action, after: GameState) -> None:
@@ -1180,7 +1185,8 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
         was, now = Counter(old), Counter(new)
         reduced = _grew_only(now, was)  # nothing came into the hand
         own_reduction = mine and reduced and not ((was - now) & gained())
-        if seat in exposed and not own_reduction:
+        handed = len(new) == 1 and _uno_hint(after, "uno_handed_when")  # the rule wants a call
+        if seat in exposed and not own_reduction and not handed:
             raise _fail(
                 "uno",
                 f"after {action}, seat {seat}'s hand changed ({_card_change(old, new)}), yet it is "

@@ -481,6 +481,7 @@ class NoMercyPlugin(Plugin):
         round_length_factor=2.0,
         option_values={"mercy_limit": (25, 12, 40)},
         uno_exempt_when=(("nm_uno_when_handed", "exempt"),),  # R-NM-UNO: a Discard All's discards
+        uno_handed_when=(("nm_uno_when_handed", "must-call"),),  # R-NM-UNO: one card handed by a 7 or 0
     )
 
     # -- building ---------------------------------------------------------------
