@@ -681,12 +681,32 @@ def test_each_hook_of_play_is_compiled_in_the_mode_its_specification_says() -> N
     assert {name for name, mode in modes.items() if mode == "concatenate"} == {
         "legal_actions",
         "visible_hands",
+        "visible_backs",
         "set_aside_cards",
     }
 
 
 MODE_PLUGINS = {"partners", "elimination", "penalties"}
-HOUSE_RULES = sorted(set(installed_plugins()) - MODE_PLUGINS)
+EDITIONS = sorted(  # played in place of classic (each refuses it): flip, no-mercy
+    name for name, plugin in installed_plugins().items() if "classic" in getattr(plugin, "conflicts", {})
+)
+
+
+def _together(names: list[str]) -> list[str]:
+    """``names`` without each plugin that conflicts with one kept before it
+    (keep-drawing and the sample draw-until-playable play one rule)."""
+    plugins = installed_plugins()
+    kept: list[str] = []
+    for name in names:
+        if not any(
+            name in getattr(plugins[k], "conflicts", {}) or k in getattr(plugins[name], "conflicts", {})
+            for k in kept
+        ):
+            kept.append(name)
+    return kept
+
+
+HOUSE_RULES = _together(sorted(set(installed_plugins()) - MODE_PLUGINS - set(EDITIONS)))
 ALL_OPTIONS = {  # each plugin's special cards in the deck and given effects (as benchmarks/run.py)
     "with_swap_hands": True,
     "stack_mix": True,
@@ -700,6 +720,7 @@ REAL_RULE_SETS = [
     (HOUSE_RULES, ALL_OPTIONS),
     (["classic", "partners"], {}),
     (["classic", "elimination", "penalties"], {}),
+    *(([name], {}) for name in EDITIONS),
 ]
 
 
@@ -730,6 +751,10 @@ def test_a_rule_sets_reading_callers_answer_what_pluggy_answers_in_real_games(
                 shown = hooks.visible_hands(state, seat) if hooks.visible_hands is not None else None
                 assert answer("concatenate", shown) == through_pluggy(
                     rules.hook.visible_hands, "concatenate", (state, seat)
+                )
+                backs = hooks.visible_backs(state, seat) if hooks.visible_backs is not None else None
+                assert answer("concatenate", backs) == through_pluggy(
+                    rules.hook.visible_backs, "concatenate", (state, seat)
                 )
                 refused = Action.of(seat, "challenge")
                 if refused not in answer("concatenate", listed):

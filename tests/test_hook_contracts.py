@@ -158,6 +158,33 @@ def test_hook_card_needs_target_makes_a_card_name_a_seat() -> None:
     assert {(a.card, a.target) for a in plays} == {(R7, 1), (R7, 2), (R1, None)}
 
 
+def test_hook_card_names_color_lets_a_wild_be_played_without_a_colour() -> None:
+    class LateWilds(V2):
+        """Plain wilds name no colour when played (someone names it later)."""
+
+        name = "late-wilds"
+
+        @hookimpl
+        def card_names_color(self, ruleset: Ruleset, card: Card) -> bool | None:
+            self.calls.append((ruleset, card))
+            return False if card.kind == "W" else None
+
+    wild, wild_four = Card.parse("W"), Card.parse("W+4")
+    plugin = LateWilds()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    # Asked once per distinct wild of the deck, when the rule set is built.
+    assert sorted(str(card) for _, card in plugin.calls) == ["W", "W+4"]
+    assert all(asked is rules for asked, _ in plugin.calls)
+    assert not rules.names_color(wild)
+    assert rules.names_color(wild_four)  # None: the default, a wild names its colour
+    assert not rules.names_color(R1)  # never asked of a coloured card
+    assert [a.color for a in rules.play_actions(0, wild, 3)] == [None]
+    assert len(rules.play_actions(0, wild_four, 3)) == 4
+    plain = Ruleset.from_names(["classic"])
+    assert plain.names_color(wild)
+    assert len(plain.play_actions(0, wild, 3)) == 4
+
+
 def test_hook_hand_size_sets_the_cards_dealt() -> None:
     plugin = OneCardHands()
     rules = Ruleset.from_names(["classic"], plugins=[plugin])
@@ -496,6 +523,35 @@ def test_hook_visible_hands_shows_other_seats_hands_in_views() -> None:
     assert state.ruleset.visible_hands(state, 2) == frozenset({0})
     assert set(Ruleset.from_names(["classic"]).new_game(players=3, seed=2).view(0).visible_hands) == {0}
     assert state.public_view().visible_hands == {}
+
+
+def test_hook_visible_backs_shows_the_backs_of_two_faced_hands() -> None:
+    class OwnBacks(V2):
+        """Lets each seat (and a spectator, seat 0's) see its own backs, on top of flip's."""
+
+        name = "own-backs"
+        requires = ("flip",)
+
+        @hookimpl
+        def visible_backs(self, state: GameState, seat: int | None) -> Iterable[int]:
+            self.calls.append((seat,))
+            return [0 if seat is None else seat]
+
+    plugin = OwnBacks()
+    state = Ruleset.from_names(["flip"], plugins=[plugin]).new_game(players=3, seed=4)
+    view = state.view(0)
+    # Flip shows the others' backs; this plugin adds the seat's own (the results are merged).
+    assert set(view.backs) == {0, 1, 2}
+    assert view.backs[0] == tuple(card.faces[1] for card in state.hands[0])
+    assert plugin.calls == [(0,)]
+    assert set(state.public_view().backs) == {0}
+    assert plugin.calls[-1] == (None,)
+    assert state.ruleset.visible_backs(state, 1) == frozenset({0, 1, 2})
+    # Flip alone: a seat sees the others' backs, not its own; a spectator none.
+    alone = Ruleset.from_names(["flip"]).new_game(players=3, seed=4)
+    assert set(alone.view(0).backs) == {1, 2}
+    assert alone.public_view().backs == {}
+    assert Ruleset.from_names(["classic"]).new_game(players=3, seed=4).view(0).backs == {}
 
 
 # -- ending rounds and games -------------------------------------------------------------------

@@ -79,7 +79,9 @@ def test_every_house_rule_id_is_played_by_a_shipped_plugin() -> None:
     "verdict", [v for v in TABLE if v.kind == "conflict"], ids=lambda v: f"{v.a.label}+{v.b.label}"
 )
 def test_a_conflict_is_refused_when_built_saying_why(verdict: Any) -> None:
-    names = sorted({"classic", verdict.a.plugin, verdict.b.plugin})
+    pair = {verdict.a.plugin, verdict.b.plugin}
+    edition = any(EXT.is_edition(SHIPPED[name]) for name in pair)  # played in place of classic
+    names = sorted(pair if edition else pair | {"classic"})
     options = {i.option: i.value for i in (verdict.a, verdict.b) if i.option is not None}
     with pytest.raises(RulesetError) as error:
         Ruleset.from_names(names, options)
@@ -91,10 +93,27 @@ def test_a_conflict_is_refused_when_built_saying_why(verdict: Any) -> None:
 
 def test_every_declared_conflict_of_shipped_plugins_is_in_the_table() -> None:
     conflicts = {frozenset({v.a.label, v.b.label}) for v in TABLE if v.kind == "conflict"}
+    page = EXT.page(TABLE, SHIPPED)
     for name, plugin in SHIPPED.items():
         for other in getattr(plugin, "conflicts", {}):
-            if other in SHIPPED:
+            if other == "classic":
+                # An edition replaces classic, which is no item: the page names the pair.
+                assert name in EXT.editions(SHIPPED), name
+                assert f"``{name}`` and ``classic``" in page, name
+            elif other in SHIPPED:
                 assert frozenset({name, other}) in conflicts, (name, other)
+
+
+def test_an_edition_stands_in_for_classic_in_its_pairs() -> None:
+    assert EXT.editions(SHIPPED) == ["flip", "no-mercy"]
+    verdicts = {frozenset({v.a.label, v.b.label}): v for v in TABLE}
+    # Refused for its own reason, not because classic was added to it.
+    stacking = verdicts[frozenset({"flip", "stacking"})]
+    assert stacking.kind == "conflict"
+    assert "FLIP!'s draw cards" in stacking.why[0]
+    assert verdicts[frozenset({"flip", "no-mercy"})].kind == "conflict"
+    # An edition's own options (flip's scoring, challenge) are not house-rule items.
+    assert not [i for i in ITEMS if i.option is not None and i.plugin in ("flip", "no-mercy")]
 
 
 def test_interactions_entries_name_only_plugins_and_options_that_exist() -> None:

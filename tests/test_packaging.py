@@ -38,9 +38,12 @@ def _project(path: Path) -> dict[str, Any]:
     return data
 
 
-def test_seventeen_distributions() -> None:
-    # the core, fifteen plugins (keep-drawing, deflect, multi-play and last-loses since issue 35), the sample
-    assert len(DISTRIBUTIONS) == 17
+def test_nineteen_distributions() -> None:
+    # the core, seventeen plugins (keep-drawing, deflect, multi-play and last-loses since issue 35;
+    # then the editions flip and no-mercy), the sample
+    assert len(DISTRIBUTIONS) == 19
+    names = {path.name for path in DISTRIBUTIONS}
+    assert {"unorules-flip", "unorules-no-mercy"} <= names
 
 
 @pytest.mark.parametrize("path", DISTRIBUTIONS, ids=lambda p: p.name)

@@ -12,7 +12,9 @@ value other than its default: ``last_card_ban=wild``, ``deflect_revenge=on``):
 
 * **conflict** when the rule set of ``classic`` and the two items is refused
   when built: a plugin's declared ``conflicts`` or a ``check_ruleset`` hook,
-  the reason being the :class:`~unorules.RulesetError`'s message;
+  the reason being the :class:`~unorules.RulesetError`'s message (an
+  *edition*, a plugin declaring a conflict with ``classic`` such as ``flip``,
+  stands in for ``classic``; the page says so, with its reason);
 * **decision** when it builds and a plugin's docstring says how the two meet,
   in an entry of its *Interactions* part headed by the other item's name
   (entries reading "None: ..." say there is nothing to decide);
@@ -128,14 +130,29 @@ def _values(plugin: Any, option: Option) -> list[tuple[Any, str]]:
     return [(option.validate(v), option.to_text(option.validate(v))) for v in candidates]
 
 
+def is_edition(plugin: Any) -> bool:
+    """Whether ``plugin`` is a whole edition played in place of classic (it
+    declares a conflict with ``classic``): ``flip``, ``no-mercy``."""
+    return "classic" in getattr(plugin, "conflicts", {})
+
+
+def editions(shipped: dict[str, Any]) -> list[str]:
+    """The names of the shipped editions (see :func:`is_edition`)."""
+    return [name for name, plugin in shipped.items() if is_edition(plugin)]
+
+
 def items(shipped: dict[str, Any]) -> list[Item]:
     """Every item: the shipped plugins but classic, then each value of the
-    house-rule options and of the options their Interactions entries name."""
+    house-rule options and of the options their Interactions entries name
+    (an edition's own options are not house rules: it may reuse classic's
+    names, ``scoring`` or ``challenge``, for its own rules)."""
     named = {
         n.split("=")[0] for name, plugin in shipped.items() for e in entries(name, plugin) for n in e.names
     }
     found = [Item(name) for name in shipped if name != "classic"]
     for name, plugin in shipped.items():
+        if is_edition(plugin):
+            continue
         for option in getattr(plugin, "options", ()):
             if HOUSE not in option.doc and option.name not in named:
                 continue
@@ -194,9 +211,13 @@ def entries(name: str, plugin: Any) -> list[Entry]:
     return found
 
 
-def build(a: Item, b: Item) -> Ruleset | str:
-    """The rule set of classic and the two items (with their options), or why it is refused."""
-    names = sorted({"classic", a.plugin, b.plugin})
+def build(a: Item, b: Item, shipped: dict[str, Any] | None = None) -> Ruleset | str:
+    """The rule set of classic and the two items (with their options), or why
+    it is refused; an edition (see :func:`is_edition`) stands in for classic."""
+    if shipped is None:
+        shipped = _plugins_extension().shipped_plugins()
+    base = set() if any(is_edition(shipped.get(i.plugin)) for i in (a, b)) else {"classic"}
+    names = sorted({*base, a.plugin, b.plugin})
     options = {i.option: i.value for i in (a, b) if i.option is not None}
     try:
         return Ruleset.from_names(names, options)
@@ -210,9 +231,9 @@ def _about(entry: Entry, a: Item, b: Item) -> bool:
     return entry.subject in a.names and bool(entry.others & b.names)
 
 
-def verdict(a: Item, b: Item, notes: list[Entry]) -> Verdict:
+def verdict(a: Item, b: Item, notes: list[Entry], shipped: dict[str, Any] | None = None) -> Verdict:
     """The verdict on the pair ``a``, ``b`` (see the module's docstring)."""
-    built = build(a, b)
+    built = build(a, b, shipped)
     if isinstance(built, str):
         return Verdict(a, b, "conflict", (built,))
     said = tuple(
@@ -236,7 +257,7 @@ def table(shipped: dict[str, Any] | None = None) -> list[Verdict]:
         for b in found[i + 1 :]:
             if a.option is not None and a.option == b.option:
                 continue  # one option takes one value
-            verdicts.append(verdict(a, b, notes))
+            verdicts.append(verdict(a, b, notes, shipped))
     return verdicts
 
 
@@ -261,6 +282,23 @@ def _matrix(rows: list[Item], columns: list[Item], kinds: dict[frozenset[str], s
     yield ""
 
 
+def _editions_text(shipped: dict[str, Any]) -> list[str]:
+    """What the page says of the editions, which replace classic."""
+    found = editions(shipped)
+    if not found:
+        return []
+    names = " and ".join(f"``{name}``" for name in found)
+    lines = [
+        f"The editions {names} are played in place of ``classic`` (each refuses it): a pair with an "
+        "edition is the edition and the other item, without ``classic``.",
+        "",
+    ]
+    for name in found:
+        why = " ".join(shipped[name].conflicts["classic"].split())
+        lines += [f"``{name}`` and ``classic``", f"   {why}", ""]
+    return lines
+
+
 def page(verdicts: list[Verdict], shipped: dict[str, Any]) -> str:
     """The reStructuredText of the table."""
     found = items(shipped)
@@ -276,6 +314,7 @@ def page(verdicts: list[Verdict], shipped: dict[str, Any]) -> str:
         "In the tables, ``·`` combine, ``D`` combine with a decision (below), ``✗`` conflict "
         "(below), ``—`` the same plugin or option.",
         "",
+        *_editions_text(shipped),
         ".. rubric:: Plugins with plugins",
         "",
         *_matrix(plugins, plugins, kinds),

@@ -263,6 +263,15 @@ class EventSpec:
     fields a template names must be among :attr:`fields`; "" (no text) reads
     as the kind and the seat, and the shipped plugins' tests refuse it.
     See "Events in words" on the Writing plugins page."""
+    reveals: bool = False
+    """Whether the rule shows the event's cards to every seat: cards turned
+    face up for the table before they go into a hand (a roulette of cards
+    turned until a colour comes), a misplayed card shown before it is taken
+    back. They are public knowledge from then on, wherever they go; the
+    testing toolkit's ``hidden`` invariant accepts such an event naming cards
+    held in a hand other seats may not see, and refuses it from an event kind
+    that does not declare it. False (the default): an event names no hidden
+    card, or is ``private``."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:
@@ -311,6 +320,19 @@ class TestHints:
     option_values: Mapping[str, tuple[Any, ...]] = attrs.field(factory=dict)
     """Option values the toolkit should draw from, by option name, when an
     option's check accepts more than it can list."""
+    uno_exempt_when: tuple[tuple[str, Any], ...] = ()
+    """``(option, value)`` pairs with which the plugin's rules exempt a seat
+    from calling UNO when the effect of its own card (not the card itself)
+    leaves it one card, a Discard All's discards for instance
+    (``no-mercy``'s ``nm_uno_when_handed=exempt``, R-NM-UNO). With one of
+    them set, the toolkit's ``uno`` invariant does not require such a seat,
+    which lost more than the card it played, to be open to a catch."""
+    uno_handed_when: tuple[tuple[str, Any], ...] = ()
+    """``(option, value)`` pairs with which the plugin's rules make a seat
+    handed a hand of one card (a 7's swap, a 0's rotation) call UNO like a
+    seat that played down to one (``no-mercy``'s
+    ``nm_uno_when_handed=must-call``, R-NM-UNO). With one of them set, the
+    toolkit's ``uno`` invariant lets such a seat be open to a catch."""
 
 
 class Plugin:

@@ -44,9 +44,9 @@ def test_random_games_with_drawn_options_keep_every_invariant(seed: int) -> None
 
 
 def test_the_conformance_check_of_flip_alone() -> None:
-    summary, violations = run_combination(Combination(("flip",)), CI_BUDGET)
-    assert not violations, "\n".join(v.format() for v in violations)
-    assert "flip" in summary
+    result = run_combination(Combination(("flip",)), CI_BUDGET)
+    assert not result.violations, "\n".join(v.format() for v in result.violations)
+    assert "flip" in result.summary
 
 
 def sides_seen(states: list[GameState]) -> set[int]:

@@ -46,9 +46,9 @@ def test_random_games_with_drawn_options_keep_every_invariant(seed: int) -> None
 
 
 def test_the_conformance_check_of_no_mercy_alone() -> None:
-    summary, violations = run_combination(Combination(("no-mercy",)), CI_BUDGET)
-    assert not violations, "\n".join(v.format() for v in violations)
-    assert "no-mercy" in summary
+    result = run_combination(Combination(("no-mercy",)), CI_BUDGET)
+    assert not result.violations, "\n".join(v.format() for v in result.violations)
+    assert "no-mercy" in result.summary
 
 
 @pytest.mark.parametrize("players", [2, 4])

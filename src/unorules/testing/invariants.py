@@ -28,7 +28,8 @@ name               what it checks
                    numbered from 1, and one action ends at most one round
 ``left``           a seat that has left holds no cards and draws none
 ``hidden``         no view and no public event shows a card the seats seeing it
-                   may not know (another seat's hidden hand, the draw pile)
+                   may not know (another seat's hidden hand, the draw pile),
+                   except an event whose kind declares ``reveals``
 ``accepted``       every legal action is accepted by ``apply`` (and keeps
                    ``cards`` and ``uno``); ``is_legal`` agrees with the list
 ``refused``        a sample of other actions is refused with ``IllegalActionError``
@@ -60,7 +61,10 @@ The toolkit reads what the plugins declare, as the rule set gathers it:
   suspects it never ends (the largest bound declared applies if it is larger
   than the default, see :func:`round_bound`), and ``round_length_factor``,
   how many times longer than under classic alone its rounds may last (the
-  factors multiply into :func:`round_bound`);
+  factors multiply into :func:`round_bound`), and ``uno_exempt_when``, the
+  options with which its rules exempt a seat left one card by its own card's
+  effect from calling UNO, and ``uno_handed_when``, those with which a seat
+  handed one card must call (both read by ``uno``);
 * the ``set_aside_cards`` hook: cards a plugin keeps out of the hands and
   piles (counted by ``cards``);
 * ``Plugin.verbs``: a verb some plugin declares for ``"any"`` seat may be
@@ -883,7 +887,9 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
     With ``before`` (the state the last action was applied to) the public
     events of the last action are checked too, unless the action ended a
     round (every hand is shown at the end of a round, in its result, and the
-    next deal's starter is public). Copies of a card cannot be told apart, so a card is reported only
+    next deal's starter is public). An event whose declared kind
+    :attr:`~unorules.EventSpec.reveals` its cards (the rule shows them to
+    every seat) is not checked. Copies of a card cannot be told apart, so a card is reported only
     when more copies are shown than can be outside hidden hands."""
     rules = state.ruleset
     phase = state.phase
@@ -909,9 +915,14 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
                     always.append((f"the public extra {key!r}", cards))
     events: list[Event] = []
     if before is not None and state.last_action is not None and len(state.rounds) == len(before.rounds):
+        specs = rules.events
         for event in state.events:
-            if not event.private and (event.cards or event.data):
-                events.append(event)
+            if event.private or not (event.cards or event.data):
+                continue
+            spec = specs.get(event.kind)
+            if spec is not None and spec.reveals:
+                continue  # the rule shows these cards to every seat (EventSpec.reveals)
+            events.append(event)
     if not always and not secret and not events:
         return
     deck = _deck_count(rules)
@@ -1118,6 +1129,26 @@ def check_step(
             )
 
 
+def _uno_hint(state: GameState, hint: str) -> bool:
+    """Whether a plugin of the rule set declares the UNO hint ``hint`` of
+    :class:`~unorules.TestHints` (``uno_exempt_when``, ``uno_handed_when``)
+    for the options set."""
+
+    def compute(rules: Ruleset) -> bool:
+        options = rules.options
+        return any(
+            option in options and options[option] == value
+            for plugin in rules.plugins
+            for option, value in getattr(getattr(plugin, "testing", TestHints()), hint)
+        )
+
+    return _cached(state.ruleset, hint, compute)
+
+
+def _uno_exempt(state: GameState) -> bool:
+    return _uno_hint(state, "uno_exempt_when")
+
+
 def _check_uno_step(before: GameState, action: Action, after: GameState) -> None:
     actor = action.seat
     declared_before = before.uno_declared
@@ -1156,7 +1187,8 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
         was, now = Counter(old), Counter(new)
         reduced = _grew_only(now, was)  # nothing came into the hand
         own_reduction = mine and reduced and not ((was - now) & gained())
-        if seat in exposed and not own_reduction:
+        handed = len(new) == 1 and _uno_hint(after, "uno_handed_when")  # the rule wants a call
+        if seat in exposed and not own_reduction and not handed:
             raise _fail(
                 "uno",
                 f"after {action}, seat {seat}'s hand changed ({_card_change(old, new)}), yet it is "
@@ -1179,7 +1211,7 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
                         + ("open to a catch" if seat in exposed else "listed as having called")
                         + ") (R-UNO-CALL)",
                     )
-            elif seat not in exposed:
+            elif seat not in exposed and not (sum((was - now).values()) > 1 and _uno_exempt(after)):
                 raise _fail(
                     "uno",
                     f"after {action}, seat {seat}'s own action left it one card ({_card_change(old, new)}) "

@@ -591,6 +591,7 @@ class ClassicPlugin(Plugin):
                 ("count", "the penalty cards it draws"),
             ),
             "{seat} tried to play {cards}, which may not be played here, took it back and lost the turn",
+            reveals=True,  # R-HOUSE-MISPLAY: the card tried is shown to the table
         ),
     )
     options = (

@@ -436,12 +436,12 @@ class FlipPlugin(Plugin):
             "flip_pairing",
             "fixed",
             "which dark face is behind which light face: the published table, or drawn from "
-            "flip_pairing_seed (R-FLIP-PAIR)",
+            "the pairing seed (R-FLIP-PAIR)",
             one_of("fixed", "seeded"),
             "fixed, seeded",
         ),
         Option(
-            "flip_pairing_seed", 0, "the seed of flip_pairing=seeded (R-FLIP-PAIR)", _seed, "a whole number"
+            "flip_pairing_seed", 0, "the seed of the seeded pairing (R-FLIP-PAIR)", _seed, "a whole number"
         ),
         Option(
             "flip_own_backs",

@@ -364,6 +364,7 @@ class NoMercyPlugin(Plugin):
                 ("color", "the colour named"),
             ),
             "{seat} turned {cards} face up, looking for {color}, and took them",
+            reveals=True,  # R-NM-ROULETTE: the cards are turned face up for the table
         ),
         EventSpec(
             "mercy",
@@ -476,7 +477,12 @@ class NoMercyPlugin(Plugin):
             "self, other",
         ),
     )
-    testing = TestHints(round_length_factor=2.0, option_values={"mercy_limit": (25, 12, 40)})
+    testing = TestHints(
+        round_length_factor=2.0,
+        option_values={"mercy_limit": (25, 12, 40)},
+        uno_exempt_when=(("nm_uno_when_handed", "exempt"),),  # R-NM-UNO: a Discard All's discards
+        uno_handed_when=(("nm_uno_when_handed", "must-call"),),  # R-NM-UNO: one card handed by a 7 or 0
+    )
 
     # -- building ---------------------------------------------------------------
 
