@@ -240,7 +240,7 @@ def test_every_hook_has_a_contract_test(hook: str) -> None:
 
 
 def test_the_hook_list_is_the_specs() -> None:
-    assert len(_hook_names()) == 23
+    assert len(_hook_names()) == 24
     assert {"apply_action", "after_action", "teams", "set_aside_cards", "check_state"} <= set(_hook_names())
     # No contract test names a hook that does not exist.
     tested = {name.removeprefix("test_hook_") for name in _contract_tests() if name.startswith("test_hook_")}
@@ -507,7 +507,8 @@ def test_draft_extras_events_and_restore() -> None:
     assert draft.events == (event, event)
     draft.move_hands({0: 1, 1: 0})
     draft.restore(hands=state.hands, extras=())
-    assert (draft.hands, extras(draft), draft.events) == (state.hands, (), (event, event))
+    assert (draft.hands, extras(draft)) == (state.hands, ())
+    assert tuple(e for e in draft.events if e.kind != "move") == (event, event)  # moves record what went back
     with pytest.raises(TypeError, match="'scores' is not a field of the table"):
         draft.restore(scores=(1, 2, 3))
 

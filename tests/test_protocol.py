@@ -142,7 +142,7 @@ def test_another_seats_action_is_refused(tmp_path: Path) -> None:
 
 
 def test_text_that_is_not_an_action_is_refused(tmp_path: Path) -> None:
-    body = 'if m["type"] == "act":\n    say({"type": "action", "action": "dance"})\n'
+    body = 'if m["type"] == "act":\n    say({"type": "action", "action": "a little dance"})\n'
     error = _first_turn(tmp_path, body)
     assert "not an action" in str(error)
 

@@ -246,7 +246,9 @@ def test_r_custom_discard_under_keeps_the_top_card_and_colour() -> None:
     assert (after.top_card, after.color) == (state.top_card, state.color)
     assert after.hands[0] == unorules.parse_cards("R1 R3 R4 R6 R7")
     discarded = unorules.parse_cards("R2 R5")
-    assert [(e.kind, e.seat, e.cards) for e in after.events] == [("discard", 0, discarded)]
+    assert [(e.kind, e.seat, e.cards) for e in after.events if e.kind != "move"] == [
+        ("discard", 0, discarded)
+    ]
 
 
 # -- every ready effect as starter, last card, two players, after a reshuffle --------------------------------
