@@ -613,3 +613,48 @@ def test_hook_game_outcome_ends_the_game() -> None:
     assert after.legal_actions() == ()
     assert not _one_play_round().is_over  # classic plays on to target_score
     assert isinstance(unorules.Outcome((1,), "x").winner, int)
+
+
+class _Private(Plugin):
+    """Keeps one private ``extras`` key (``KEY``), counted up by every action, and
+    refills it in sampled states through ``resample_extras`` (a test plugin)."""
+
+    api_version = 2
+
+    def __init__(self, name: str, start: int) -> None:
+        self.name = name
+        self.key = f"{name}.n"
+        self.extras = (unorules.ExtraSpec(self.key, "private: the actions played"),)
+        self.start = start
+
+    @hookimpl
+    def after_action(
+        self, draft: unorules.Draft, action: unorules.Action, before: unorules.GameState
+    ) -> None:
+        draft.set_extra(self.key, (before.extra(self.key) or 0) + 1)
+
+    @hookimpl
+    def resample_extras(
+        self, state: unorules.GameState, view: unorules.SeatView, rng: unorules.Rng
+    ) -> Iterable[tuple[str, Any]]:
+        return ((self.key, self.start + rng.randbelow(10)),)
+
+
+def test_hook_resample_extras_results_are_merged_into_the_sampled_state() -> None:
+    """``resample_extras``: every plugin's pairs are merged into the state
+    ``determinize`` samples, which shows the seat exactly its view and never
+    copies private data from the true state."""
+    import random
+
+    from unorules.knowledge import determinize
+
+    rules = Ruleset.from_names(["classic"], plugins=[_Private("p1", 1000), _Private("p2", 2000)])
+    state = rules.new_game(players=3, seed=4)
+    for _ in range(4):
+        state = state.apply(state.legal_actions()[0])
+    assert (state.extra("p1.n"), state.extra("p2.n")) == (4, 4)
+    view = state.view(0)
+    world = determinize(view, None, random.Random(7))
+    assert world.view(0) == view
+    assert world.extra("p1.n") in range(1000, 1010)
+    assert world.extra("p2.n") in range(2000, 2010)
