@@ -849,7 +849,12 @@ def _shrink(
                 if lower < current[i] and attempt(candidate):
                     improved = True
                     break
-    note = f"shrinking stopped at its time cap of {seconds:g} s" if timed_out else ""
+    if timed_out:
+        note = f"shrinking stopped at its time cap of {seconds:g} s"
+    elif spent >= steps:
+        note = f"shrinking stopped at its cap of {steps:,} replayed actions"
+    else:
+        note = ""
     return best[2], best[3], note
 
 
