@@ -39,7 +39,7 @@ import importlib
 import operator
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, Protocol, SupportsIndex
 
 import attrs
@@ -519,7 +519,9 @@ class HeuristicBot:
                 points[card.color] += rules.card_points(card)
         if not counts:
             return self.rng.choice(COLORS)
-        return max(COLORS, key=lambda c: (counts[c], points[c]))
+        # The dark side of a two-faced deck names colours of its own (register_color).
+        palette = COLORS if any(c in counts for c in COLORS) else tuple(counts)
+        return max(palette, key=lambda c: (counts[c], points[c]))
 
     # -- the Wild Draw Four challenge ---------------------------------------------------
 
@@ -642,7 +644,9 @@ def _facts(rules: Ruleset) -> _Facts:
         names = rules.names
         seven_o = "seven-o" in names
         swaps: dict[Card, str] = {}
-        for card in dict.fromkeys(rules.deck):
+        # A seat sees the faces of two-faced cards (Card.faces), never the cards.
+        cards = list(dict.fromkeys(face for card in rules.deck for face in (card.faces or (card,))))
+        for card in cards:
             info_name = kind_info(card.kind).name.lower()
             if "shuffle" in info_name:
                 swaps[card] = "shuffle"
@@ -650,7 +654,7 @@ def _facts(rules: Ruleset) -> _Facts:
                 swaps[card] = "pass"
             elif "swap" in info_name or (seven_o and card.number == 7):
                 swaps[card] = "trade"
-        points = {card: rules.card_points(card) for card in dict.fromkeys(rules.deck)}
+        points = {card: rules.card_points(card) for card in cards}
         found = rules.cache[key] = _Facts(points, "partners" in names, swaps)
     return found
 
@@ -680,10 +684,12 @@ def _swap_gain(
     return None if target is None else float(mine - sizes[target])
 
 
-class _Registry(Mapping[str, Callable[..., Bot]]):
+class _Registry(MutableMapping[str, Callable[..., Bot]]):
     """Bot factories by name; an entry may be the import path ``"module:name"``
     of a factory, imported when first asked for (a bot of an upper layer, such
-    as the search bot, is known by name without this module importing it)."""
+    as the search bot, is known by name without this module importing it).
+    Entries may be set and deleted like a dict's (``BOTS["mine"] = MyBot``,
+    as a test's ``monkeypatch.setitem`` does) or added with :meth:`add`."""
 
     def __init__(self, entries: Mapping[str, Callable[..., Bot] | str]) -> None:
         self._entries: dict[str, Callable[..., Bot] | str] = dict(entries)
@@ -706,6 +712,12 @@ class _Registry(Mapping[str, Callable[..., Bot]]):
 
     def __repr__(self) -> str:
         return f"<bots {', '.join(self._entries)}>"
+
+    def __setitem__(self, name: str, factory: Callable[..., Bot] | str) -> None:
+        self._entries[name] = factory
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
 
     def add(self, name: str, factory: Callable[..., Bot] | str) -> None:
         self._entries[name] = factory

@@ -725,6 +725,7 @@ def determinize(
         "draw_pile": tuple(pile),
         "discard_pile": view.discard_pile,
         "color": view.color,
+        "side": view.side,
         "direction": view.direction,
         "current_player": view.current_player,
         "phase": phase,
