@@ -19,7 +19,7 @@ import pytest
 
 import unorules
 from unorules import Action, Card, GameState, Ruleset, RulesetError, installed_plugins, validate_state
-from unorules.knowledge import DRAW, Knowledge, determinize
+from unorules.knowledge import DRAW, TWO_FACED, Knowledge, determinize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,16 +52,23 @@ COMBINATIONS = [c for size in range(len(SHIPPED) + 1) for c in itertools.combina
 
 
 def _build(extra: tuple[str, ...]) -> Ruleset | None:
-    names = ["classic", *extra]
     options: dict[str, Any] = {}
     for name in extra:
         options.update(WAKE.get(name, {}))
-    for fix in FIXES:
-        try:
-            return Ruleset.from_names(names, options={**options, **fix})
-        except RulesetError:
-            continue
+    # A whole edition (flip, no-mercy) replaces classic.
+    for names in (["classic", *extra], list(extra)):
+        for fix in FIXES:
+            try:
+                return Ruleset.from_names(names, options={**options, **fix})
+            except RulesetError:
+                continue
     return None
+
+
+def _refused(rules: Ruleset) -> None:
+    """Skip a rule set knowledge refuses: a deck of two-faced cards (TWO_FACED)."""
+    if rules.two_faced:
+        pytest.skip("knowledge refuses a deck of two-faced cards (unorules.knowledge.TWO_FACED)")
 
 
 def _players(rules: Ruleset, wanted: int) -> int:
@@ -132,6 +139,7 @@ def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool 
 def test_worlds_show_the_view_for_each_plugin(extra: tuple[str, ...]) -> None:
     rules = _build(extra)
     assert rules is not None
+    _refused(rules)
     for players, seed in ((2, 1), (3, 2)):
         assert check_game(rules, _players(rules, players), seed, steps=150) > 0
 
@@ -142,6 +150,7 @@ def test_worlds_show_the_view_for_every_combination(extra: tuple[str, ...]) -> N
     rules = _build(extra)
     if rules is None:
         pytest.skip("the combination is refused")
+    _refused(rules)
     players = _players(rules, 2 + len(extra) % 3)
     assert check_game(rules, players, seed=len(extra), steps=60) > 0
 
@@ -364,3 +373,13 @@ def test_the_resample_extras_hook_fills_in_private_data_a_view_hides(resample: b
         assert world.extra("tally.n") in range(1000, 1010)
     else:
         assert world.extra("tally.n") is None  # never copied from the true state
+
+
+def test_knowledge_and_determinize_refuse_two_faced_cards_clearly() -> None:
+    rules = Ruleset.from_names(["flip"])
+    view = rules.new_game(players=2, seed=1).view(0)
+    with pytest.raises(NotImplementedError, match="two-faced"):
+        Knowledge(view)
+    with pytest.raises(NotImplementedError) as refused:
+        determinize(view)
+    assert str(refused.value) == TWO_FACED

@@ -36,6 +36,11 @@ state a fresh random generator. The state's view for the seat equals the
 view it was sampled from. Plugins with data of their own that the view does
 not show fill it in through the ``resample_extras`` hook.
 
+A deck of two-faced cards (``Ruleset.two_faced``: UNO Flip!) is refused
+(``NotImplementedError``, :data:`TWO_FACED`): its views show one face of each
+card, and the record would have to track which card each face seen belongs
+to. The search bot plays such games as the heuristic bot does.
+
 >>> import random
 >>> import unorules
 >>> from unorules.knowledge import Knowledge, determinize
@@ -97,6 +102,14 @@ Tag = tuple[int, frozenset[Card]]
 _FREE: frozenset[Card] = frozenset()
 
 
+TWO_FACED = (
+    "knowledge of a deck of two-faced cards (Ruleset.two_faced, as UNO Flip!) is not supported: "
+    "a view shows one face of each card, and which card a face seen belongs to (so which back it "
+    "turns away) cannot be told from it"
+)
+"""Why :class:`Knowledge` and :func:`determinize` refuse a rule set of two-faced cards."""
+
+
 class Knowledge:
     """What the seat of ``view`` knows of the cards it cannot see, from that view
     on (see the module's docstring). Show it every later view with :meth:`update`.
@@ -118,6 +131,8 @@ class Knowledge:
     def __init__(self, view: SeatView, *, infer: bool = False) -> None:
         if view.seat is None:
             raise ValueError("a spectator's view has no seat to keep knowledge for")
+        if view.rules.two_faced:
+            raise NotImplementedError(TWO_FACED)
         self.seat: int = view.seat
         """The seat whose knowledge this is."""
         self.infer = infer
@@ -692,6 +707,8 @@ def determinize(
     """
     if view.seat is None:
         raise ValueError("a spectator's view has no seat to sample a state for")
+    if view.rules.two_faced:
+        raise NotImplementedError(TWO_FACED)
     if knowledge is None:
         knowledge = Knowledge(view)
     else:

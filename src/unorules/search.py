@@ -160,6 +160,8 @@ class SearchBot:
 
     def observe(self, view: SeatView) -> None:
         """Follow the game: bring the seat's knowledge up to ``view``."""
+        if view.rules.two_faced:
+            return  # no knowledge of two-faced cards (unorules.knowledge.TWO_FACED)
         knowledge = self.knowledge
         if knowledge is None or knowledge.seat != view.seat or _new_game(view):
             self.knowledge = Knowledge(view, infer=self.infer)
@@ -172,6 +174,8 @@ class SearchBot:
         """The action this bot takes as the view's seat (see the class docstring)."""
         self.observe(view)
         default = self.heuristic.choose(view)
+        if view.rules.two_faced:
+            return default  # no worlds to search (unorules.knowledge.TWO_FACED): the heuristic bot plays
         seat = view.seat
         if default is None or seat is None or view.current_player != seat or default.verb == "uno":
             return default
