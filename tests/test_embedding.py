@@ -148,12 +148,15 @@ def test_unpickling_many_states_builds_one_rule_set() -> None:
     assert {id(s.ruleset) for s in restored} == {id(rules)}
 
 
-def test_deepcopy_is_a_real_copy_that_plays_on_identically() -> None:
+def test_copy_and_deepcopy_of_a_frozen_state_are_the_state_itself_and_play_on_identically() -> None:
+    # A state is an immutable value (as a tuple is): a copy could not be told
+    # apart from it, so copy.copy and copy.deepcopy give the state back.
     rules = Ruleset.from_names(["classic"])
     state = list(random_states(rules, 3, seed=5, steps=25))[-1]
+    assert copy.copy(state) is state
     other = copy.deepcopy(state)
-    assert other is not state
-    assert other == state
+    assert other is state
+    assert copy.deepcopy([state, state]) == [state, state]
     for action in state.legal_actions():
         assert other.apply(action) == state.apply(action)
 
