@@ -66,10 +66,12 @@ import attrs
 
 from unorules.cards import Card
 from unorules.draft import DISCARD, DRAW, HAND, TAKEN, UNDER
+from unorules.errors import StateFormatError
 from unorules.rng import Rng
 from unorules.state import Event, GameState, SeatView, from_fields
+from unorules.validate import validate_state
 
-__all__ = ["ASIDE", "Group", "Knowledge", "Place", "Tag", "determinize"]
+__all__ = ["ASIDE", "TWO_FACED", "Group", "Knowledge", "Place", "Tag", "determinize"]
 
 Place = int | str
 """A place cards may be: a seat's hand (the seat's number), ``"draw"`` (the draw
@@ -807,10 +809,39 @@ def _secret_card(state: GameState, known: Counter[Card], gen: Rng) -> GameState:
         tried = state.replace(hands=tuple(hands), phase=attrs.evolve(state.phase, card=card))
         if first is None:
             first = tried
-        if any(a.card == card and a.seat == drawer for a in tried.legal_actions(drawer)):
+        if _may_play(tried, drawer, card):
             return tried
     assert first is not None
+    # No card the hand may hold is playable, but the phase may say the card drawn
+    # is (No Mercy draws until one is): trade one for a card of the draw pile.
+    pile = list(state.draw_pile)
+    slot = (fresh or order)[0]
+    picks = list(range(len(pile)))
+    gen.shuffle(picks)
+    for j in picks[:24]:
+        card = pile[j]
+        hand_now = [*hand[:slot], *hand[slot + 1 :], card]
+        hands = list(state.hands)
+        hands[drawer] = tuple(hand_now)
+        rest = [*pile[:j], hand[slot], *pile[j + 1 :]]
+        tried = state.replace(
+            hands=tuple(hands), draw_pile=tuple(rest), phase=attrs.evolve(state.phase, card=card)
+        )
+        if _may_play(tried, drawer, card):
+            return tried
     return first
+
+
+def _may_play(state: GameState, drawer: int, card: Card) -> bool:
+    """Whether ``drawer`` may play ``card``, the card drawn its phase names, and
+    the state is valid (No Mercy's phase names only a playable card)."""
+    if not any(a.card == card and a.seat == drawer for a in state.legal_actions(drawer)):
+        return False
+    try:
+        validate_state(state)
+    except StateFormatError:
+        return False
+    return True
 
 
 def _resample_extras(state: GameState, view: SeatView, gen: Rng) -> GameState:
