@@ -68,7 +68,7 @@ from unorules.cards import Card
 from unorules.draft import DISCARD, DRAW, HAND, TAKEN, UNDER
 from unorules.errors import StateFormatError
 from unorules.rng import Rng
-from unorules.state import Event, GameState, SeatView, from_fields
+from unorules.state import PLAY, Event, GameState, SeatView, from_fields
 from unorules.validate import validate_state
 
 __all__ = ["ASIDE", "TWO_FACED", "Group", "Knowledge", "Place", "Tag", "determinize"]
@@ -706,6 +706,10 @@ def determinize(
     reproducible.
 
     ``knowledge`` is brought up to ``view`` first (:meth:`Knowledge.update`).
+    In a phase other than the ordinary turn, a world that does not validate (the
+    phase tells of hidden cards the record does not hold) is sampled again, up
+    to :data:`RETRIES` times. A deck of two-faced cards is refused
+    (``NotImplementedError``, :data:`TWO_FACED`).
     """
     if view.seat is None:
         raise ValueError("a spectator's view has no seat to sample a state for")
@@ -718,9 +722,29 @@ def determinize(
     if rng is None:
         rng = random.Random()
     gen = Rng(rng.getrandbits(64))
+    state = _world(view, knowledge, gen)
+    if view.phase != PLAY:
+        # A phase may tell of hidden cards (a Multi-Play group goes on only while its
+        # seat holds another card of its number): sample again until the world is valid.
+        for _ in range(RETRIES):
+            try:
+                validate_state(state)
+                break
+            except StateFormatError:
+                state = _world(view, knowledge, gen)
+    return state
+
+
+RETRIES = 32
+"""How many more worlds :func:`determinize` samples when a phase's world is invalid."""
+
+
+def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
+    """One world of ``view`` (see :func:`determinize`)."""
+    seat = view.seat
+    assert seat is not None
     rules = view.rules
     dealt = knowledge.sample(gen)
-    seat = view.seat
     hands: list[tuple[Card, ...]] = []
     for other, size in enumerate(view.hand_sizes):
         if other == seat:
