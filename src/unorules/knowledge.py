@@ -37,7 +37,7 @@ view it was sampled from. Plugins with data of their own that the view does
 not show fill it in through the ``resample_extras`` hook.
 
 A deck of two-faced cards (``Ruleset.two_faced``: UNO Flip!) is refused
-(``NotImplementedError``, :data:`TWO_FACED`): its views show one face of each
+(a :class:`~unorules.RulesetError`, :data:`TWO_FACED`): its views show one face of each
 card, and the record would have to track which card each face seen belongs
 to. The search bot plays such games as the heuristic bot does.
 
@@ -66,7 +66,7 @@ import attrs
 
 from unorules.cards import Card
 from unorules.draft import DISCARD, DRAW, HAND, TAKEN, UNDER
-from unorules.errors import StateFormatError
+from unorules.errors import RulesetError, SeatError, StateFormatError
 from unorules.rng import Rng
 from unorules.state import PLAY, Event, GameState, SeatView, from_fields
 from unorules.validate import validate_state
@@ -132,9 +132,9 @@ class Knowledge:
 
     def __init__(self, view: SeatView, *, infer: bool = False) -> None:
         if view.seat is None:
-            raise ValueError("a spectator's view has no seat to keep knowledge for")
+            raise SeatError("a spectator's view has no seat to keep knowledge for")
         if view.rules.two_faced:
-            raise NotImplementedError(TWO_FACED)
+            raise RulesetError(TWO_FACED)
         self.seat: int = view.seat
         """The seat whose knowledge this is."""
         self.infer = infer
@@ -229,7 +229,7 @@ class Knowledge:
         if view is self.view or view == self.view:
             return
         if view.seat != self.seat:
-            raise ValueError(f"this is seat {self.seat}'s knowledge, not seat {view.seat}'s")
+            raise SeatError(f"this is seat {self.seat}'s knowledge, not seat {view.seat}'s")
         try:
             if self.infer:
                 self._guess(view)
@@ -264,7 +264,7 @@ class Knowledge:
         hidden = +unseen
         aside = sum(hidden.values()) - sum(slots.values())
         if aside < 0 or any(n < 0 for n in unseen.values()):
-            raise ValueError("the view shows more cards than the rule set's deck holds")
+            raise StateFormatError("the view shows more cards than the rule set's deck holds")
         if aside:
             slots[ASIDE] = aside
         group = self._new_group(hidden)
@@ -709,12 +709,12 @@ def determinize(
     In a phase other than the ordinary turn, a world that does not validate (the
     phase tells of hidden cards the record does not hold) is sampled again, up
     to :data:`RETRIES` times. A deck of two-faced cards is refused
-    (``NotImplementedError``, :data:`TWO_FACED`).
+    (a :class:`~unorules.RulesetError`, :data:`TWO_FACED`).
     """
     if view.seat is None:
-        raise ValueError("a spectator's view has no seat to sample a state for")
+        raise SeatError("a spectator's view has no seat to sample a state for")
     if view.rules.two_faced:
-        raise NotImplementedError(TWO_FACED)
+        raise RulesetError(TWO_FACED)
     if knowledge is None:
         knowledge = Knowledge(view)
     else:
