@@ -596,10 +596,10 @@ class _GameCheck:
                 keys.append(("going out on", last.kind))
         return keys
 
-    def _deep(self, state: GameState) -> None:
+    def _deep(self, state: GameState, before: GameState | None = None) -> None:
         self.deep += 1
         self.seen.update(self._keys(state))
-        check_state(state, deep=True)
+        check_state(state, deep=True, before=before)
         if self.coverage is not None:
             self.coverage.deep_checked(state)
 
@@ -628,9 +628,9 @@ class _GameCheck:
             return
         check_step(before, action, after, snapshot=snapshot, again=True)
         if index % self.deep_every == 0 or any(self.seen[key] < 2 for key in self._keys(after)):
-            self._deep(after)
+            self._deep(after, before)
         else:
-            check_state(after, deep=False)
+            check_state(after, deep=False, before=before)
 
     @property
     def whole_game(self) -> bool:

@@ -877,12 +877,37 @@ def _unexplained(
     ]
 
 
+def _shown_fields(state: GameState) -> list[tuple[str, list[Card]]]:
+    """What every seat's view shows besides hands and piles, field by field (the
+    phase's data, its card unless the phase is secret, the public extras): one
+    card may be named by several fields (the phase and an extra keeping a copy
+    of it), so each field is accounted for on its own."""
+    phase = state.phase
+    fields: list[tuple[str, list[Card]]] = []
+    data = list(_value_cards(phase.data))
+    if data:
+        fields.append(("the phase's data", data))
+    if phase.card is not None and not phase.secret:
+        fields.append(("the phase", [phase.card]))
+    if state.extras:
+        public = state.ruleset.public_extras
+        for key, value in state.extras:
+            if key in public:
+                cards = list(_value_cards(value))
+                if cards:
+                    fields.append((f"the public extra {key!r}", cards))
+    return fields
+
+
 def check_hidden_cards(state: GameState, before: GameState | None = None) -> None:
     """No seat is shown a card it may not know: the cards a view holds outside
     the hands it may see (the phase's card unless the phase is ``secret``, the
     phase's data, the public extras) and the cards of public events must be
     accounted for by copies outside the hands hidden from that seat (on the
-    discard pile, in the draw pile, set aside, or face up before the action).
+    discard pile, in the draw pile, set aside), or by what every seat saw
+    before the action (face up, or named by the phase or a public extra: a
+    plugin's extra keeping the phase a card was played in tells nothing new
+    when a reshuffle has since put that card in a hand).
 
     With ``before`` (the state the last action was applied to) the public
     events of the last action are checked too, unless the action ended a
@@ -893,26 +918,10 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
     when more copies are shown than can be outside hidden hands."""
     rules = state.ruleset
     phase = state.phase
-    # What a view shows besides hands, field by field: one card may be named by
-    # several fields (the phase and an extra keeping a copy of it), so each
-    # field is accounted for on its own.
-    always: list[tuple[str, list[Card]]] = []
-    data = list(_value_cards(phase.data))
-    if data:
-        always.append(("the phase's data", data))
+    always = _shown_fields(state)
     secret: list[Card] = []
-    if phase.card is not None:
-        if phase.secret:
-            secret.append(phase.card)
-        else:
-            always.append(("the phase", [phase.card]))
-    if state.extras:
-        public = rules.public_extras
-        for key, value in state.extras:
-            if key in public:
-                cards = list(_value_cards(value))
-                if cards:
-                    always.append((f"the public extra {key!r}", cards))
+    if phase.card is not None and phase.secret:
+        secret.append(phase.card)
     events: list[Event] = []
     if before is not None and state.last_action is not None and len(state.rounds) == len(before.rounds):
         specs = rules.events
@@ -961,7 +970,13 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
         )
 
     def public_before() -> Counter[Card]:
-        return Counter(before.discard_pile) if before is not None else Counter()
+        if before is None:
+            return Counter()
+        # Face up, or named by what every seat saw: showing it again tells nothing new.
+        shown = Counter(before.discard_pile)
+        for _, cards in _shown_fields(before):
+            shown |= Counter(cards)
+        return shown
 
     fields = [(where, suspicious(cards)) for where, cards in always]
     fields = [(where, shown) for where, shown in fields if shown]
@@ -1229,11 +1244,17 @@ def check_state(
     refusal_sample: int = 8,
     require_rule: bool = False,
     rebuild_ruleset: bool = False,
+    before: GameState | None = None,
 ) -> None:
     """Every single-state invariant: ``cards``, ``turn``, ``hands``, ``legal``,
     ``events``, ``uno``, ``scores``, ``left`` and ``hidden``; and with ``deep``
     also ``accepted``, ``pure``, ``refused``, ``json``, ``pickle`` and ``view``
-    (these apply actions, so they cost about as much as a hundred moves)."""
+    (these apply actions, so they cost about as much as a hundred moves).
+
+    ``before``, the state the last action was applied to, lets ``hidden``
+    accept a card the state still names after it left the discard pile (a
+    plugin's public extra keeping the phase a card was played in, when a
+    reshuffle then put that card in a hand): see :func:`check_hidden_cards`."""
     check_cards(state)
     check_turn(state)
     check_hands(state)
@@ -1242,7 +1263,7 @@ def check_state(
     check_uno(state)
     check_scores(state)
     check_left(state)
-    check_hidden_cards(state)
+    check_hidden_cards(state, before)
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
@@ -1482,7 +1503,7 @@ def check_replay_game(replay: Any, *, deep: bool = True, repeat_limit: int | Non
                 raise _fail("accepted", f"apply({action}) raised {type(exc).__name__}: {exc}") from exc
             monitor.observe(state)
             check_step(before, action, state, snapshot=snapshot, again=deep)
-            check_state(state, deep=deep)
+            check_state(state, deep=deep, before=before)
     except InvariantViolation as violation:
         raise violation.within(f"replay step {step}") from violation
     check_replay(replay, state)

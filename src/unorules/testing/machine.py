@@ -119,6 +119,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.game: GameState | None = None
+        self._before: GameState | None = None
         """The game being played (``None`` until dealt)."""
         self.monitor: RoundMonitor | None = None
         self._start: Replay | None = None
@@ -183,7 +184,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
             raise InvariantViolation(
                 "accepted", f"{action} is legal but apply raised {type(exc).__name__}: {exc}"
             ) from exc
-        self.game = after
+        self.game, self._before = after, game
         self.monitor.observe(after)
         check_step(game, action, after, snapshot=snapshot)
         if self.coverage is not None:
@@ -229,7 +230,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
             dealer = data.draw(st.integers(0, players - 1), label="dealer")
         self._start = Replay(rules, players, seed, deck=deck, dealer=dealer)
         self._actions = []
-        self.game = self._start.start()
+        self.game, self._before = self._start.start(), None
         self._shadow = self._start.start()
         self.monitor = RoundMonitor(rules, repeat_limit=self.repeat_limit)
         self.monitor.observe(self.game)
@@ -305,6 +306,7 @@ class RulesetStateMachine(RuleBasedStateMachine):
                 deep=self.deep,
                 refusal_sample=self.refusal_sample,
                 require_rule=self.require_rule,
+                before=self._before,
             )
 
     def teardown(self) -> None:
