@@ -35,7 +35,7 @@ implementation around the others, or ``after_action``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from unorules.markers import hookspec
@@ -149,7 +149,7 @@ def check_state(state: GameState) -> None:
     read from outside, after the core checked what it owns: the seats, the
     turn, the cards (each a card of the deck), the scores, the rounds and the
     general shape of ``state.phase`` (a declared name, a seat of the game or
-    ``None``, a ``count`` from 0 to twice the deck's size), of the extras (keys
+    ``None``, a ``count`` from 0 to :data:`~unorules.validate.MAX_COUNT`), of the extras (keys
     declared, values of the allowed types) and of the events. Card
     conservation and the check that a seat has a legal action come after this
     hook, so they can rely on it.
@@ -180,6 +180,24 @@ def resample_extras(state: GameState, view: SeatView, rng: Rng) -> Iterable[tupl
     consistent with its cards (draw on ``rng``, a mutable generator, for any
     choice); ``None`` or nothing when it should hold none. Only a plugin with
     private extras needs it. All results are merged.
+    """
+
+
+@hookspec
+def hidden_requirements(view: SeatView) -> Iterable[tuple[int, Callable[[Card], bool]]] | None:
+    """Say what ``view`` tells of a hand its seat cannot see.
+
+    Called by :func:`unorules.knowledge.determinize` on the view it samples a
+    state for, when a phase of this plugin is in play. A phase may hold only
+    while a seat holds a certain card (a Multi-Play group goes on only while
+    its seat holds another card of its number); a state dealt at random would
+    often break it. Return ``(seat, test)`` pairs: the seat's hand holds at
+    least one card for which ``test(card)`` is true. The sampled state meets
+    each pair by trading an unknown card of that hand for a card that passes
+    from the draw pile (or another hand ``view.seat`` cannot see); the pairs
+    naming ``view.seat`` itself or a hand it sees are already met. ``None`` or
+    nothing when the view tells of no hidden card. All results are
+    concatenated.
     """
 
 

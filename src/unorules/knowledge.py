@@ -787,24 +787,82 @@ def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
         "_legal": None,
     }
     state = from_fields(fields)
+    if _implements(rules, "hidden_requirements"):
+        state = _meet_requirements(state, view, knowledge, gen)
     if secret:
         shown = view.visible_hands.get(view.current_player)
         if shown:  # a hand the seat sees (open hands): the card drawn last is last in it
             state = state.replace(phase=attrs.evolve(phase, card=shown[-1]))
         else:
             state = _secret_card(state, knowledge.known(state.current_player), gen)
-    if _resamples(rules):
+    if _implements(rules, "resample_extras"):
         state = _resample_extras(state, view, gen)
     return state
 
 
-def _resamples(rules: Any) -> bool:
-    """Whether a plugin of ``rules`` implements ``resample_extras`` (kept in ``rules.cache``)."""
-    key = ("unorules.knowledge", "resample_extras")
+def _implements(rules: Any, hook: str) -> bool:
+    """Whether a plugin of ``rules`` implements ``hook`` (kept in ``rules.cache``)."""
+    key = ("unorules.knowledge", hook)
     found = rules.cache.get(key)
     if found is None:
-        found = rules.cache[key] = bool(rules.hook.resample_extras.get_hookimpls())
+        found = rules.cache[key] = bool(getattr(rules.hook, hook).get_hookimpls())
     return bool(found)
+
+
+def _meet_requirements(state: GameState, view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
+    """``state`` with each hand the ``hidden_requirements`` hook names holding
+    a card that passes its test: when the dealt hand holds none, one of its
+    cards not known to be there is traded for a card that passes, from the
+    draw pile or else from another hand the seat cannot see (not one known to
+    be there, preferably one that may be in the hand)."""
+    found = state.ruleset.hook.hidden_requirements(view=view)
+    requirements = [pair for result in found if result for pair in result]
+    if not requirements:
+        return state
+    hands = [list(hand) for hand in state.hands]
+    pile = list(state.draw_pile)
+    shown = {view.seat, *view.visible_hands}
+    changed = False
+    for seat, test in requirements:
+        hand = hands[seat]
+        if seat in shown or any(test(card) for card in hand):
+            continue
+        mine = _unknown_slots(hand, knowledge.known(seat), gen)
+        if not mine:
+            continue
+        may_hold = knowledge.candidates(seat)
+        sources = [(pile, _unknown_slots(pile, knowledge.known(DRAW), gen))]
+        for other, cards in enumerate(hands):
+            if other != seat and other not in shown:
+                sources.append((cards, _unknown_slots(cards, knowledge.known(other), gen)))
+        picks = [
+            (may_hold[cards[j]] == 0, k, cards, j)
+            for k, (cards, slots) in enumerate(sources)
+            for j in slots
+            if test(cards[j])
+        ]
+        if not picks:
+            continue
+        _, _, cards, j = min(picks, key=lambda pick: pick[:2])
+        i = mine[0]
+        hand[i], cards[j] = cards[j], hand[i]
+        changed = True
+    if not changed:
+        return state
+    return state.replace(hands=tuple(map(tuple, hands)), draw_pile=tuple(pile))
+
+
+def _unknown_slots(cards: list[Card], known: Counter[Card], gen: Rng) -> list[int]:
+    """The positions in ``cards`` of the cards beyond those ``known`` to be there, in random order."""
+    skip = Counter(known)
+    slots = []
+    for i, card in enumerate(cards):
+        if skip[card] > 0:
+            skip[card] -= 1
+        else:
+            slots.append(i)
+    gen.shuffle(slots)
+    return slots
 
 
 def _secret_card(state: GameState, known: Counter[Card], gen: Rng) -> GameState:

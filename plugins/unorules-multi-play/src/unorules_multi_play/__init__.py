@@ -110,7 +110,7 @@ None: ``multi-play`` builds with every other shipped plugin.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from unorules_classic import calls_before_playing
@@ -127,6 +127,7 @@ from unorules import (
     Phase,
     PhaseSpec,
     Plugin,
+    SeatView,
     hookimpl,
     one_of,
     switch,
@@ -263,6 +264,15 @@ class MultiPlayPlugin(Plugin):
         draft.phase = PLAY
         draft.card_effect(Action.of(seat, "play", card, None, target), draft.before)
         return True
+
+    @hookimpl
+    def hidden_requirements(self, view: SeatView) -> Iterable[tuple[int, Callable[[Card], bool]]] | None:
+        # A group goes on only while its seat holds another card of its number.
+        phase = view.phase
+        if phase.name != GROUP or phase.card is None or phase.seat is None:
+            return None
+        number = phase.card.number
+        return [(phase.seat, lambda card: card.number == number)]
 
     @hookimpl
     def check_state(self, state: GameState) -> None:
