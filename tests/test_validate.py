@@ -196,9 +196,9 @@ def test_fifty_extra_wild_draw_fours() -> None:
 
 def test_a_penalty_of_minus_five() -> None:
     state = _new()
-    _refused(state.replace(phase=Phase("penalty", -5, Card.parse("R+2"), 0)), "phase.count", "0 to 216")
+    _refused(state.replace(phase=Phase("penalty", -5, Card.parse("R+2"), 0)), "phase.count", "0 to 1000000")
     _refused(state.replace(phase=Phase("penalty", 0, Card.parse("R+2"), 0)), "phase.count", "R-ACT-D2")
-    _refused(state.replace(phase=Phase("penalty", 10**6, Card.parse("R+2"), 0)), "phase.count")
+    _refused(state.replace(phase=Phase("penalty", 10**6 + 1, Card.parse("R+2"), 0)), "phase.count")
 
 
 def test_winners_that_are_not_seats() -> None:
@@ -247,7 +247,10 @@ def test_stacking_counts_hold_at_least_the_top_card() -> None:
     validate_state(state.replace(phase=Phase("penalty", 40, two, 0)))  # stacked cards may come back
     _refused(state.replace(phase=Phase("penalty", 1, two, 0)), "phase.count", "R-STACK", "at least 2")
     _refused(state.replace(phase=Phase("penalty", 3, W4, 0)), "phase.count", "R-STACK", "at least 4")
-    _refused(state.replace(phase=Phase("penalty", 217, two, 0)), "phase.count", "0 to 216")
+    # A long chain recycles draw cards through reshuffles and penalty draws: 332 was reached by a
+    # conformance run of classic+blank-cards+deflect+...+stacking. No bound but a sane one.
+    validate_state(state.replace(phase=Phase("penalty", 332, two, 0)))
+    _refused(state.replace(phase=Phase("penalty", 10**6 + 2, two, 0)), "phase.count", "0 to 1000000")
 
 
 def test_custom_wilds_phases_carry_what_their_effects_need() -> None:

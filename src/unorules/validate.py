@@ -13,8 +13,9 @@ may call it too. The core checks what it owns:
 * numbers: the direction (1 or -1), the side in play (0, or 1 for a deck of
   two-faced cards), ``stalled`` (0 to the number of seats),
   scores and points (at most :data:`MAX_SCORE` either way), the generator's
-  state (64 bits), ``phase.count`` (0 to twice the deck's size: a stack of
-  draw cards may recycle some through a reshuffle);
+  state (64 bits), ``phase.count`` (0 to :data:`MAX_COUNT`: a stack of draw
+  cards has no bound of its own, it may recycle cards through reshuffles and
+  penalty draws, and a draw stops when both piles are empty);
 * cards: every card a card of the rule set's deck, and the hands, the piles
   and the cards plugins set aside (:meth:`Plugin.set_aside_cards
   <unorules.hookspecs.set_aside_cards>`) together exactly the deck;
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
 __all__ = [
+    "MAX_COUNT",
     "MAX_ROUNDS",
     "MAX_SCORE",
     "MAX_TEXT",
@@ -70,6 +72,10 @@ MAX_ROUNDS = 1000
 
 MAX_SCORE = 10**9
 """The largest score or round points a state may hold, either way."""
+
+MAX_COUNT = 10**6
+"""The largest ``phase.count`` a state may hold (a stack of draw cards in a
+long chain grows past the deck's size: a draw takes what the piles hold)."""
 
 MAX_TEXT = 1000
 """The longest text (an event's kind, rule or detail, a round's reason, a string
@@ -248,7 +254,7 @@ def _check_int(value: Any, field: str, low: int, high: int) -> None:
 def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
     """The core's checks of a phase (``state.phase``, or one a plugin stores to
     restore later): a name some plugin of the rule set declares, ``count`` from
-    0 to twice the deck's size, ``card`` a card of the deck or ``None``, ``seat`` a
+    0 to :data:`MAX_COUNT`, ``card`` a card of the deck or ``None``, ``seat`` a
     seat or ``None``, ``color`` a :class:`Color` or ``None``, ``data`` a tuple of
     plugin values, ``secret`` a bool. ``field`` names it in the error."""
     if not isinstance(phase, Phase):
@@ -261,7 +267,7 @@ def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
             f"{field}.name",
             f"{excerpt(name)} is a phase no plugin of this rule set declares (declared: {declared})",
         )
-    _check_int(phase.count, f"{field}.count", 0, 2 * _facts(rules).deck_size)
+    _check_int(phase.count, f"{field}.count", 0, MAX_COUNT)
     if phase.card is not None:
         check_card(state, phase.card, f"{field}.card")
     if phase.seat is not None:
