@@ -227,7 +227,11 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
         Step("mypy", [PY, "-m", "mypy", *typed_packages()]),
         Step("imports", [BIN / "lint-imports", "--config", ROOT / ".importlinter"]),
         Step("mypy-scripts", [PY, "-m", "mypy", *typed_scripts()]),
-        Step("pytest", [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", *marker, *pytest_args]),
+        # --durations: the slowest tests, where the suite's time goes (CI's budget is 20 minutes).
+        Step(
+            "pytest",
+            [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", "--durations=25", *marker, *pytest_args],
+        ),
         Step(
             "sphinx",
             [PY, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", DOCS_OUT],
