@@ -218,6 +218,10 @@ class Step:
         return run(*self.command, check=False)
 
 
+PYTEST: list[str | Path] = [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", "--durations=25"]
+"""pytest on every core; ``--durations``: the slowest tests, where the suite's time goes."""
+
+
 def steps(pytest_args: list[str], quick: bool) -> list[Step]:
     """The checks, in order. Add a step here (``quick=False`` if it is slow)."""
     marker = ["-m", "not slow"] if quick else []
@@ -227,11 +231,7 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
         Step("mypy", [PY, "-m", "mypy", *typed_packages()]),
         Step("imports", [BIN / "lint-imports", "--config", ROOT / ".importlinter"]),
         Step("mypy-scripts", [PY, "-m", "mypy", *typed_scripts()]),
-        # --durations: the slowest tests, where the suite's time goes (CI's budget is 20 minutes).
-        Step(
-            "pytest",
-            [PY, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", "--durations=25", *marker, *pytest_args],
-        ),
+        Step("pytest", [*PYTEST, *marker, *pytest_args]),
         Step(
             "sphinx",
             [PY, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", DOCS_OUT],

@@ -640,6 +640,55 @@ class _Private(Plugin):
         return ((self.key, self.start + rng.randbelow(10)),)
 
 
+class _Requires(Plugin):
+    """Says that ``seat`` holds a card passing ``test`` (a test plugin of ``hidden_requirements``)."""
+
+    api_version = 2
+
+    def __init__(self, name: str, seat: int, test: Any) -> None:
+        self.name = name
+        self.seat = seat
+        self.test = test
+
+    @hookimpl
+    def hidden_requirements(self, view: unorules.SeatView) -> Iterable[tuple[int, Any]]:
+        return [(self.seat, self.test)]
+
+
+def test_hook_hidden_requirements_are_all_met_in_every_sampled_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hidden_requirements``: every plugin's pairs are met by the state
+    ``determinize`` samples (a card traded into the hand named, at the first
+    sample: no retries), which still shows the seat exactly its view; a pair
+    naming the seat itself is already met by its own hand."""
+    import random
+
+    import unorules.knowledge
+    from unorules.knowledge import determinize
+
+    monkeypatch.setattr(unorules.knowledge, "RETRIES", 0)
+
+    def wild(card: Card) -> bool:
+        return card.kind == "W"
+
+    def nine(card: Card) -> bool:
+        return card.number == 9
+
+    def blue_zero(card: Card) -> bool:
+        return str(card) == "B0"
+
+    plugins = [_Requires("needs-a-wild", 1, wild), _Requires("needs-a-nine", 2, nine)]
+    rules = Ruleset.from_names(["classic"], plugins=[*plugins, _Requires("mine", 0, blue_zero)])
+    state = rules.new_game(players=3, seed=4)
+    view = state.view(0)
+    assert not any(map(nine, state.hands[2]))  # the true state: seat 2's 9 is traded in
+    for i in range(40):
+        world = determinize(view, None, random.Random(i))
+        assert world.view(0) == view
+        assert any(map(wild, world.hands[1]))
+        assert any(map(nine, world.hands[2]))
+        assert world.hands[0] == state.hands[0]  # its own hand: nothing traded in
+
+
 def test_hook_resample_extras_results_are_merged_into_the_sampled_state() -> None:
     """``resample_extras``: every plugin's pairs are merged into the state
     ``determinize`` samples, which shows the seat exactly its view and never

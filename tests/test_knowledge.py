@@ -413,7 +413,8 @@ def test_the_hidden_requirements_hook_gives_a_group_its_card_in_every_world(
         ("classic", "multi-play"),
     )
     state = state.apply("1: play R5")
-    assert state.phase.name == "group" and state.phase.seat == 1
+    assert state.phase.name == "group"
+    assert state.phase.seat == 1
     view = state.view(0)
     knowledge = Knowledge(view)
     fives = 0
