@@ -5,8 +5,9 @@
     .venv/bin/python -m nox -s "deps(bounds='newest')" -- tests/test_hook_calls.py   # pytest arguments
 
 Each session is a fresh virtual environment with the core, every plugin and
-example (editable), the tools locked by ``.ci/tools-constraints.txt`` (the
-same versions as ``python3 dev.py setup``), and attrs and pluggy at one end of
+example (editable), what those tests need (``.ci/requirements-versions.txt``,
+at the versions ``.ci/tools-constraints.txt`` locks, as ``python3 dev.py
+setup`` installs them), and attrs and pluggy at one end of
 the ranges ``pyproject.toml`` declares: ``lowest`` pins the lower bounds,
 ``newest`` takes the newest release below the upper bounds.
 """
@@ -38,7 +39,7 @@ def _distributions() -> list[str]:
 @nox.parametrize("bounds", ["lowest", "newest"])
 def deps(session: nox.Session, bounds: str) -> None:
     """pytest with attrs and pluggy at the ``lowest`` or ``newest`` supported versions."""
-    session.install("-c", CONSTRAINTS, "-r", "requirements-dev.txt")
+    session.install("-c", CONSTRAINTS, "-r", ".ci/requirements-versions.txt")
     editable = [arg for path in _distributions() for arg in ("-e", path)]
     session.install("-c", CONSTRAINTS, *editable)
     if bounds == "lowest":

@@ -212,6 +212,13 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
+    # Interned and immutable: a copy is the action itself.
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A module-level function (cloudpickle pickles it by reference); the
         # fields, not the text, so an action of a plugin's verb unpickles before

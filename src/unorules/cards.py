@@ -438,6 +438,14 @@ class Card:
             )
         return cls(color, key[1:])
 
+    # Interned and immutable: a copy is the card itself (OpenSpiel clones its
+    # states by copy.deepcopy, which would otherwise rebuild every card).
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A module-level function (not the bound classmethod), so that cloudpickle
         # pickles it by reference; unpickling returns the interned card. A plugin's

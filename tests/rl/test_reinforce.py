@@ -1,10 +1,11 @@
 """The REINFORCE example learns: its trained policy beats the untrained one significantly.
 
-CI runs the reduced version (300 training episodes, about half a minute of
-training); the example's full run (4,000 episodes, a few minutes) is marked
-``slow`` and runs with UNORULES_SLOW=1. Both evaluate each policy on the same
-1,000 seeded games (one round each) and require a one-sided two-proportion
-z-test p < 0.01. Everything is seeded, so the outcome is the same on every run.
+CI runs the reduced version (300 training episodes, each policy evaluated on
+the same 300 seeded games of one round: 147 wins untrained, 243 trained, p about
+1e-16, in two minutes on a loaded 2-core machine); the example's full run
+(4,000 episodes, 1,000 games each) is marked ``slow`` and runs with
+UNORULES_SLOW=1. Both require a one-sided two-proportion z-test p < 0.01.
+Everything is seeded, so the outcome is the same on every run.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def test_two_proportion_test() -> None:
 
 
 def test_a_short_training_already_beats_the_untrained_policy() -> None:
-    _check(episodes=300)
+    _check(episodes=300, games=300)
 
 
 @pytest.mark.slow
