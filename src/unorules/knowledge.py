@@ -34,7 +34,9 @@ record starts again from the view alone: every unseen card may be anywhere.
 hidden cards are uniformly distributed given the record, and gives the
 state a fresh random generator. The state's view for the seat equals the
 view it was sampled from. Plugins with data of their own that the view does
-not show fill it in through the ``resample_extras`` hook.
+not show fill it in through the ``resample_extras`` hook; a plugin whose
+phase tells of a hidden card says so through ``hidden_requirements``, and
+the hand named is traded a card that meets it.
 
 A deck of two-faced cards (``Ruleset.two_faced``: UNO Flip!) is refused
 (a :class:`~unorules.RulesetError`, :data:`TWO_FACED`): its views show one face of each
@@ -706,9 +708,11 @@ def determinize(
     reproducible.
 
     ``knowledge`` is brought up to ``view`` first (:meth:`Knowledge.update`).
-    In a phase other than the ordinary turn, a world that does not validate (the
-    phase tells of hidden cards the record does not hold) is sampled again, up
-    to :data:`RETRIES` times. A deck of two-faced cards is refused
+    A hand the ``hidden_requirements`` hook says holds a certain card is traded
+    one (an unknown card of it for one from the draw pile or another unseen
+    hand). In a phase other than the ordinary turn, a world that still does
+    not validate (a phase tells of hidden cards no hook names) is sampled
+    again, up to :data:`RETRIES` times. A deck of two-faced cards is refused
     (a :class:`~unorules.RulesetError`, :data:`TWO_FACED`).
     """
     if view.seat is None:
