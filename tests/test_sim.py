@@ -270,3 +270,16 @@ def test_cancelling_a_ray_task_is_best_effort(caplog: pytest.LogCaptureFixture) 
     with caplog.at_level("DEBUG", logger="unorules.sim"):
         sim._cancel(GoneRay(), object())  # nothing raised: nothing is left to stop
     assert "could not cancel a Ray task" in caplog.text
+
+
+def test_options_that_rebuild_another_rule_set_are_refused() -> None:
+    # A run keeps its rule sets by plugins and options, and other processes rebuild them from
+    # those: options that name another rule set (a rulebook's own left out) would change the games.
+    mixed = unorules.Ruleset.from_names(["classic", "stacking"], {"stack_mix": True})
+    with pytest.raises(unorules.RulesetError, match="do not rebuild the rule set classic,stacking"):
+        sim.Simulation.of(mixed, players=2, bots=["random"], seed=1, options={})
+    plain = sim.Simulation.of(
+        unorules.Ruleset.from_names(["classic", "stacking"]), players=2, bots=["random"], seed=1, options={}
+    )
+    assert plain.ruleset().options["stack_mix"] is False
+    assert sim.Simulation.of(mixed, players=2, bots=["random"], seed=1).ruleset() is mixed

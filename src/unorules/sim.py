@@ -55,7 +55,7 @@ from typing import Any, Literal, Protocol, Self, TypeVar
 import attrs
 
 from unorules.bots import Bot, check_bot_name, make_bot, next_action, show_views
-from unorules.errors import UnorulesError
+from unorules.errors import RulesetError, UnorulesError
 from unorules.ruleset import Ruleset
 
 __all__ = [
@@ -387,7 +387,9 @@ class Simulation:
         ``bots`` are bot names, cycled over the seats; ``seed`` seeds the run;
         ``label`` names the rule set in results (default: its plugin names);
         ``options`` are the options to rebuild the rule set with in other
-        processes (default: the options it was built with, defaults included);
+        processes (default: the options it was built with, defaults included;
+        options that rebuild another rule set are a
+        :class:`~unorules.RulesetError`);
         ``max_actions`` bounds each game.
         """
         if not bots:
@@ -396,6 +398,15 @@ class Simulation:
             check_bot_name(name)
         ruleset.new_game(players=players, seed=f"{seed}/check")
         chosen = dict(options) if options is not None else dict(ruleset.options)
+        if options is not None and Ruleset.from_names(list(ruleset.names), chosen) != ruleset:
+            # Another process would play other games (and this one too: the rule sets of a
+            # run are kept by plugins and options).
+            given = ", ".join(f"{k}={v!r}" for k, v in sorted(ruleset.spec()["options"].items()))
+            raise RulesetError(
+                f"the options {dict(sorted(chosen.items()))!r} do not rebuild the rule set "
+                f"{','.join(ruleset.names)} (built with {given or 'no options'}): pass every option "
+                "it was built with"
+            )
         simulation = cls(
             label=label if label is not None else ",".join(ruleset.names),
             plugins=tuple(ruleset.names),

@@ -11,6 +11,7 @@ import re
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -217,6 +218,30 @@ def test_simulate_a_rulebook_plays_its_first_player_count(
     )
     assert code == EXIT_OK, err
     assert json.loads(out)["players"] == 3
+
+
+def test_simulate_hands_workers_a_rulebooks_own_options(
+    family: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker process (Ray's, or a pool's that does not fork) rebuilds each rule set from the
+    # simulation's plugins and options: the file's own options must be among them.
+    from unorules import Ruleset, sim
+    from unorules.cli import simulate
+
+    made: list[sim.Simulation] = []
+    real = simulate._simulations
+
+    def spy(args: Any, seed: int | str) -> list[sim.Simulation]:
+        made.extend(real(args, seed))
+        return made
+
+    monkeypatch.setattr(simulate, "_simulations", spy)
+    args = ["simulate", "--rules", "./our-family.toml", "--games", "2", "--seed", "3", "--quiet"]
+    code, _, err = run([*args, "--option", "stack_mix=on", "--workers", "1"], capsys)
+    assert code == EXIT_OK, err
+    (simulation,) = made
+    rebuilt = Ruleset.from_names(list(simulation.plugins), dict(simulation.options))
+    assert (rebuilt.options["last_card_ban"], rebuilt.options["stack_mix"]) == ("wild", True)
 
 
 # -- in a terminal --------------------------------------------------------------------------------

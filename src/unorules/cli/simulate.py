@@ -331,7 +331,7 @@ def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulati
                     bots=args.bots,
                     seed=seed,
                     label=label,
-                    options=own,
+                    options=ruleset.spec()["options"],  # a rulebook's own options as well
                     max_actions=args.max_actions,
                 )
             )

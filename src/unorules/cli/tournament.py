@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset = build_ruleset(args.rules, own)
     label = ",".join(ruleset.names)
     try:
-        simulations = sim.round_robin(ruleset, bots, seed=seed, label=label, options=own)
+        given = ruleset.spec()["options"]  # a rulebook's own options as well
+        simulations = sim.round_robin(ruleset, bots, seed=seed, label=label, options=given)
     except RulesetError as exc:
         raise UsageError(f"rule set {label}: {exc}") from None
     games: int = args.games
