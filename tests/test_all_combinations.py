@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 import sys
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from hypothesis import strategies as st
 from unorules import Ruleset, RulesetError, installed_plugins
 from unorules.testing.conformance import CI_BUDGET, check_conformance, option_variant, play_checked_game
 from unorules.testing.machine import machine_for
-from unorules.testing.strategies import rulesets, supported_players
+from unorules.testing.strategies import drawn_subsets, rulesets, supported_players
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = (2, 3, 6)
@@ -74,22 +73,10 @@ PAIRS = [extra for extra in SMALL_SUBSETS if len(extra) <= 2]
 SEEDS = (0, 1, 2)  # one game per seed, with PLAYERS[i] players
 
 
-def _drawn(count: int, smallest: int, largest: int, seed: int) -> list[tuple[str, ...]]:
-    """``count`` distinct subsets of ``smallest`` to ``largest`` shipped plugins,
-    drawn with a fixed ``seed``: the matrices grow with the plugins squared, not
-    as 2**len(SHIPPED) (65,536 subsets for 16 plugins)."""
-    rng = random.Random(seed)
-    found: set[tuple[str, ...]] = set()
-    largest = min(largest, len(SHIPPED))
-    while len(found) < count and len(SHIPPED) >= smallest:
-        found.add(tuple(sorted(rng.sample(SHIPPED, rng.randint(smallest, largest)))))
-    return sorted(found)
-
-
-TRIPLES = _drawn(60, 3, 3, seed=3)
+TRIPLES = drawn_subsets(SHIPPED, 60, 3, 3, seed=3)
 """Triples played, one game each: a fixed draw (all of them are built)."""
 BUILT = [extra for size in range(5) for extra in itertools.combinations(SHIPPED, size)]
-BUILT += _drawn(400, 5, len(SHIPPED), seed=5)
+BUILT += drawn_subsets(SHIPPED, 400, 5, seed=5)
 """The subsets the full tier builds: every one of at most four plugins, and 400 larger."""
 
 

@@ -21,6 +21,7 @@ import pytest
 import unorules
 from unorules import Action, Card, GameState, Ruleset, RulesetError, installed_plugins, validate_state
 from unorules.knowledge import DRAW, TWO_FACED, Knowledge, determinize
+from unorules.testing.strategies import drawn_subsets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,18 +54,8 @@ SINGLES = [(), *((name,) for name in SHIPPED)]
 PAIRS = list(itertools.combinations(SHIPPED, 2))
 
 
-def _drawn(count: int, seed: int = 2026) -> list[tuple[str, ...]]:
-    """``count`` distinct combinations of three or more shipped plugins, drawn
-    with a fixed seed: every subset would be 2**len(SHIPPED) of them (the
-    search bot's and the toolkit's property tests draw others on every run)."""
-    rng = random.Random(seed)
-    found: set[tuple[str, ...]] = set()
-    while len(found) < count and len(SHIPPED) >= 3:
-        found.add(tuple(sorted(rng.sample(SHIPPED, rng.randint(3, min(10, len(SHIPPED)))))))
-    return sorted(found)
-
-
-LARGER = _drawn(40)
+LARGER = drawn_subsets(SHIPPED, 40, 3, 10, seed=2026)
+"""Combinations of three or more plugins: every subset would be 2**len(SHIPPED)."""
 
 
 def _build(extra: tuple[str, ...]) -> Ruleset | None:

@@ -29,6 +29,7 @@ from unorules.testing.strategies import (
     buildable_combinations,
     cards,
     colors,
+    drawn_subsets,
     game_states,
     legal_actions,
     option_values,
@@ -158,3 +159,16 @@ def test_supported_players_of_a_four_player_rule_set() -> None:
     assert supported_players(rules) == (4,)
     assert supported_players(rules, (2, 3)) == ()
     assert supported_players(CLASSIC, (2, 3, 11)) == (2, 3)
+
+
+def test_drawn_subsets_are_a_fixed_sample_of_distinct_sorted_subsets() -> None:
+    names = [f"p{i:02}" for i in range(16)]
+    drawn = drawn_subsets(names, 40, 3, 10, seed=7)
+    assert len(drawn) == len(set(drawn)) == 40
+    assert drawn == sorted(drawn)
+    assert all(3 <= len(s) <= 10 and list(s) == sorted(s) and set(s) <= set(names) for s in drawn)
+    assert drawn_subsets(names, 40, 3, 10, seed=7) == drawn
+    assert drawn_subsets(names, 40, 3, 10, seed=8) != drawn
+    # Never more than exist; none when none exist.
+    assert len(drawn_subsets(["a", "b", "c", "d"], 100, 3)) == 5
+    assert drawn_subsets(["a", "b"], 5, 3) == []

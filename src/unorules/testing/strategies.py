@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -50,6 +51,7 @@ __all__ = [
     "buildable_combinations",
     "cards",
     "colors",
+    "drawn_subsets",
     "game_states",
     "legal_actions",
     "option_values",
@@ -104,6 +106,26 @@ def buildable_combinations(
             if isinstance(build_ruleset(combo), Ruleset):
                 found.append(combo)
     return found
+
+
+def drawn_subsets(
+    names: Sequence[str], count: int, smallest: int, largest: int | None = None, seed: int = 0
+) -> list[tuple[str, ...]]:
+    """``count`` distinct subsets of ``smallest`` to ``largest`` (default: all)
+    of ``names``, drawn with ``seed`` and sorted, each a sorted name tuple:
+    a fixed sample for a parametrised test where every subset would be
+    ``2**len(names)`` of them (fewer when fewer exist). Unlike
+    :func:`buildable_combinations`, nothing is built."""
+    pool = sorted(set(names))
+    top = len(pool) if largest is None else min(largest, len(pool))
+    if smallest > top:
+        return []
+    possible = sum(math.comb(len(pool), size) for size in range(smallest, top + 1))
+    rng = random.Random(seed)
+    found: set[tuple[str, ...]] = set()
+    while len(found) < min(count, possible):
+        found.add(tuple(sorted(rng.sample(pool, rng.randint(smallest, top)))))
+    return sorted(found)
 
 
 def option_values(plugin: Any, option: Option) -> list[Any]:
