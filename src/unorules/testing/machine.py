@@ -119,8 +119,8 @@ class RulesetStateMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.game: GameState | None = None
-        self._before: GameState | None = None
         """The game being played (``None`` until dealt)."""
+        self._before: GameState | None = None  # the game before its last action
         self.monitor: RoundMonitor | None = None
         self._start: Replay | None = None
         self._actions: list[Action] = []
