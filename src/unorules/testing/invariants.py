@@ -899,7 +899,7 @@ def _shown_fields(state: GameState) -> list[tuple[str, list[Card]]]:
     return fields
 
 
-def check_hidden_cards(state: GameState, before: GameState | None = None) -> None:
+def check_hidden_cards(state: GameState, before: GameState | None = None, *, events: bool = True) -> None:
     """No seat is shown a card it may not know: the cards a view holds outside
     the hands it may see (the phase's card unless the phase is ``secret``, the
     phase's data, the public extras) and the cards of public events must be
@@ -909,8 +909,9 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
     plugin's extra keeping the phase a card was played in tells nothing new
     when a reshuffle has since put that card in a hand).
 
-    With ``before`` (the state the last action was applied to) the public
-    events of the last action are checked too, unless the action ended a
+    With ``before`` (the state the last action was applied to) and
+    ``events``, the public events of the last action are checked too (the
+    step check's part: :func:`check_state` leaves them to it), unless the action ended a
     round (every hand is shown at the end of a round, in its result, and the
     next deal's starter is public). An event whose declared kind
     :attr:`~unorules.EventSpec.reveals` its cards (the rule shows them to
@@ -922,8 +923,13 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
     secret: list[Card] = []
     if phase.card is not None and phase.secret:
         secret.append(phase.card)
-    events: list[Event] = []
-    if before is not None and state.last_action is not None and len(state.rounds) == len(before.rounds):
+    shown_events: list[Event] = []
+    if (
+        events
+        and before is not None
+        and state.last_action is not None
+        and len(state.rounds) == len(before.rounds)
+    ):
         specs = rules.events
         for event in state.events:
             if event.private or not (event.cards or event.data):
@@ -931,8 +937,8 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
             spec = specs.get(event.kind)
             if spec is not None and spec.reveals:
                 continue  # the rule shows these cards to every seat (EventSpec.reveals)
-            events.append(event)
-    if not always and not secret and not events:
+            shown_events.append(event)
+    if not always and not secret and not shown_events:
         return
     deck = _deck_count(rules)
     held: list[Counter[Card]] = []
@@ -996,7 +1002,7 @@ def check_hidden_cards(state: GameState, before: GameState | None = None) -> Non
                     "card(s) held in hands it may not see: keep hidden cards in private extras "
                     "(ExtraSpec(public=False)) or a secret phase (Phase(..., secret=True))",
                 )
-    for event in events:
+    for event in shown_events:
         shown = suspicious([*event.cards, *(c for _, v in event.data for c in _value_cards(v))])
         if not shown:
             continue
@@ -1263,7 +1269,7 @@ def check_state(
     check_uno(state)
     check_scores(state)
     check_left(state)
-    check_hidden_cards(state, before)
+    check_hidden_cards(state, before, events=False)  # the events: check_step's part
     if deep:
         # One JSON text before and after all the deep checks is the ``pure``
         # check for all of them; each also checks that no field was replaced.
