@@ -720,7 +720,7 @@ class _Registry(MutableMapping[str, Callable[..., Bot]]):
         del self._entries[name]
 
     def add(self, name: str, factory: Callable[..., Bot] | str) -> None:
-        self._entries[name] = factory
+        self[name] = factory
 
 
 BOTS: Mapping[str, Callable[[Seed], Bot]] = _Registry(
