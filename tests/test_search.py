@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from unorules import Action, GameState, Ruleset, SeatView
+from unorules.cards import parse_cards
 from unorules.bots import (
     BOTS,
     GreedyBot,
@@ -22,7 +23,7 @@ from unorules.bots import (
     show_views,
 )
 from unorules.draft import carry_out
-from unorules.search import SearchBot, playout
+from unorules.search import SearchBot, estimate, playout, strength
 
 
 def _rules(*names: str, **options: object) -> Ruleset:
@@ -109,7 +110,7 @@ def test_a_playout_stops_where_the_round_ends_without_dealing_the_next() -> None
     rules = _rules()
     state = rules.new_game(players=2, seed=5)
     policy = HeuristicBot(seed=0)
-    value, actions = playout(state, 0, (0,), policy, 0)
+    value, actions = playout(state, 0, (0,), policy, 0, depth=10_000)
     assert actions > 0
     assert value != 0.0
     # The same round played with the engine's apply ends the same way, then deals again.
@@ -125,6 +126,37 @@ def test_a_playout_stops_where_the_round_ends_without_dealing_the_next() -> None
     assert end.outcome is None
     assert end.rounds[0].winner is not None
     assert any(not hand for hand in end.hands) or end.rounds[0].reason != "out"  # not dealt again
+
+
+def test_a_playout_stops_after_its_depth_and_estimates_the_round() -> None:
+    rules = _rules()
+    state = rules.new_game(players=2, seed=5)
+    policy = HeuristicBot(seed=0)
+    value, actions = playout(state, 0, (0,), policy, 0, depth=3)
+    assert actions == 3
+    end = state
+    replay = HeuristicBot(seed=0)
+    for _ in range(3):
+        chosen = replay.choose_in(end, end.current_player)
+        assert chosen is not None
+        end = carry_out(end, chosen, deal=False)
+    assert not end.rounds
+    assert value == pytest.approx(estimate(end, (0,)))
+    with pytest.raises(ValueError, match="depth must be at least 1"):
+        SearchBot(depth=0)
+
+
+def test_the_estimate_favours_the_smaller_stronger_hand() -> None:
+    small = parse_cards("R1 W")
+    assert strength(small) > strength(parse_cards("R1 G2 B3 Y4 B5"))
+    assert strength(parse_cards("W R1")) > strength(parse_cards("G9 R1"))
+    state = _rules().new_game(players=2, seed=5)
+    ahead = state.replace(hands=(state.hands[0][:2], state.hands[1]))  # its fields only: not a legal state
+    assert estimate(ahead, (0,)) > 0
+    assert estimate(ahead, (1,)) == pytest.approx(-estimate(ahead, (0,)))
+    assert estimate(ahead, (0, 1)) == 0.0  # nobody to play against
+    low = ahead.replace(ruleset=Ruleset.from_names(["classic"], options={"scoring": "low-score"}))
+    assert estimate(low, (0,)) > 0  # fewer points in hand, and likelier to go out
 
 
 def test_the_heuristic_policy_reads_a_state_as_it_reads_a_view() -> None:
