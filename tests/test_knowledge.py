@@ -20,7 +20,8 @@ import pytest
 
 import unorules
 from unorules import Action, Card, GameState, Ruleset, RulesetError, installed_plugins, validate_state
-from unorules.knowledge import DRAW, TWO_FACED, Knowledge, determinize
+from unorules.draft import DRAW
+from unorules.knowledge import Knowledge, determinize
 from unorules.testing.strategies import drawn_subsets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,14 +45,18 @@ def _shipped() -> list[str]:
     found = []
     for name, plugin in installed_plugins().items():
         path = getattr(sys.modules.get(type(plugin).__module__), "__file__", None)
-        if path is not None and (ROOT / "plugins") in Path(path).resolve().parents and name != "classic":
+        if path is None or name == "classic":
+            continue
+        # this tree's plugins, wherever they are installed from (a worktree shares the venv)
+        dists = {parent.name for parent in Path(path).resolve().parents if parent.parent.name == "plugins"}
+        if any((ROOT / "plugins" / dist).is_dir() for dist in dists):
             found.append(name)
     return sorted(found)
 
 
 SHIPPED = _shipped()
 SINGLES = [(), *((name,) for name in SHIPPED)]
-PAIRS = list(itertools.combinations(SHIPPED, 2))
+PAIRS: list[tuple[str, ...]] = list(itertools.combinations(SHIPPED, 2))
 
 
 LARGER = drawn_subsets(SHIPPED, 40, 3, 10, seed=2026)
@@ -70,12 +75,6 @@ def _build(extra: tuple[str, ...]) -> Ruleset | None:
             except RulesetError:
                 continue
     return None
-
-
-def _refused(rules: Ruleset) -> None:
-    """Skip a rule set knowledge refuses: a deck of two-faced cards (TWO_FACED)."""
-    if rules.two_faced:
-        pytest.skip("knowledge refuses a deck of two-faced cards (unorules.knowledge.TWO_FACED)")
 
 
 def _players(rules: Ruleset, wanted: int) -> int:
@@ -144,7 +143,6 @@ def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool 
 def test_worlds_show_the_view_for_each_plugin(extra: tuple[str, ...]) -> None:
     rules = _build(extra)
     assert rules is not None
-    _refused(rules)
     for players, seed in ((2, 1), (3, 2)):
         assert check_game(rules, _players(rules, players), seed, steps=150) > 0
 
@@ -155,7 +153,6 @@ def test_worlds_show_the_view_for_pairs_and_drawn_combinations(extra: tuple[str,
     rules = _build(extra)
     if rules is None:
         pytest.skip("the combination is refused")
-    _refused(rules)
     players = _players(rules, 2 + len(extra) % 3)
     assert check_game(rules, players, seed=len(extra), steps=60) > 0
 
@@ -240,7 +237,7 @@ def test_r_turn_reshuffle_the_new_draw_pile_holds_only_the_old_discard_pile() ->
         knowledge.update(state.view(0))
         reshuffled = any(e.kind == "reshuffle" for e in state.events) and not state.rounds
         if state.rounds:
-            state = rules.new_game(players=2, seed=rng.random())
+            state = rules.new_game(players=2, seed=str(rng.random()))
             knowledge = Knowledge(state.view(0))
     pool = Counter(before.discard_pile)
     allowed = knowledge.candidates(DRAW)
@@ -380,16 +377,6 @@ def test_the_resample_extras_hook_fills_in_private_data_a_view_hides(resample: b
         assert world.extra("tally.n") is None  # never copied from the true state
 
 
-def test_knowledge_and_determinize_refuse_two_faced_cards_clearly() -> None:
-    rules = Ruleset.from_names(["flip"])
-    view = rules.new_game(players=2, seed=1).view(0)
-    with pytest.raises(unorules.RulesetError, match="two-faced"):
-        Knowledge(view)
-    with pytest.raises(unorules.RulesetError) as refused:
-        determinize(view)
-    assert str(refused.value) == TWO_FACED
-
-
 def test_the_hidden_requirements_hook_gives_a_group_its_card_in_every_world(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -419,3 +406,65 @@ def test_the_hidden_requirements_hook_gives_a_group_its_card_in_every_world(
     # The seat in the group sees its own hand: nothing is traded.
     own = state.view(1)
     assert determinize(own, rng=random.Random(1)).hands[1] == state.hands[1]
+
+
+# -- a deck of two-faced cards (UNO FLIP!) --------------------------------------------------
+
+
+def _flip_game(seed: int, players: int, options: dict[str, Any]) -> tuple[GameState, list[GameState]]:
+    """A FLIP! game played at random until a Flip turns the cards over mid-round;
+    the states before it, and the state right after it."""
+    rules = Ruleset.from_names(["flip"], options=options)
+    rng = random.Random(seed)
+    state = rules.new_game(players=players, seed=seed)
+    states = [state]
+    for _ in range(400):
+        state = state.apply(_choose(state, rng))
+        states.append(state)
+        if any(e.kind == "flip" for e in state.events) and not state.rounds and not state.is_over:
+            return state, states
+    raise AssertionError("no Flip in 400 actions")
+
+
+@pytest.mark.parametrize("own_backs", ["hidden", "shown"])
+def test_r_flip_flip_worlds_follow_a_flip_of_side_mid_round(own_backs: str) -> None:
+    state, states = _flip_game(3, 3, {"flip_own_backs": own_backs})
+    assert state.side != states[0].side
+    knowledge = [Knowledge(states[0].view(s)) for s in range(3)]
+    for before in states[1:]:
+        for seat in range(3):
+            knowledge[seat].update(before.view(seat))
+    for seat in range(3):
+        view = state.view(seat)
+        for i in range(10):
+            world = determinize(view, knowledge[seat], random.Random(i))
+            assert world.view(seat) == view
+            validate_state(world)
+            assert world.side == state.side
+            # what was seen as backs before the Flip is now seen as faces, and the other way round
+            assert [c.face(world.side) for c in world.hands[seat]] == list(view.hand)
+            for other, backs in view.backs.items():
+                assert [c.face(1 - world.side) for c in world.hands[other]] == list(backs)
+            assert [c.face(world.side) for c in world.discard_pile] == list(view.discard_pile)
+            assert world.draw_pile[0].face(1 - world.side) == view.draw_pile_back
+        # the game goes on from the world: the seat's own actions are the same
+        assert world.legal_actions(seat) == state.legal_actions(seat)
+
+
+def test_r_flip_view_a_seats_own_hand_is_sampled_with_its_faces() -> None:
+    rules = Ruleset.from_names(["flip"])
+    state = rules.new_game(players=2, seed=7)
+    view = state.view(0)
+    hands: Counter[Card] = Counter()
+    for i in range(200):
+        world = determinize(view, Knowledge(view), random.Random(i))
+        hand = world.hands[0]
+        assert tuple(c.face(world.side) for c in hand) == view.hand  # the faces it sees, in its order
+        hands.update(hand)
+    # Which card behind each face is not known: the worlds vary the backs.
+    assert len(hands) > len(set(view.hand))
+    # Seeing its own backs too (flip_own_backs=shown), the seat knows its hand exactly.
+    shown = Ruleset.from_names(["flip"], options={"flip_own_backs": "shown"}).new_game(players=2, seed=7)
+    own = shown.view(0)
+    for i in range(20):
+        assert determinize(own, Knowledge(own), random.Random(i)).hands[0] == shown.hands[0]

@@ -38,10 +38,33 @@ not show fill it in through the ``resample_extras`` hook; a plugin whose
 phase tells of a hidden card says so through ``hidden_requirements``, and
 the hand named is traded a card that meets it.
 
-A deck of two-faced cards (``Ruleset.two_faced``: UNO Flip!) is refused
-(a :class:`~unorules.RulesetError`, :data:`TWO_FACED`): its views show one face of each
-card, and the record would have to track which card each face seen belongs
-to. The search bot plays such games as the heuristic bot does.
+A deck of two-faced cards (``Ruleset.two_faced``: UNO FLIP!) shows a seat
+each card by one face only: its own hand and the discard pile by the face up,
+the other hands by the faces they turn away (``SeatView.backs``, in hand
+order), the draw pile by its top card's back (``SeatView.draw_pile_back``).
+One face is printed on several cards, so the seat knows no card for certain,
+only which cards may be in each position. For such a deck the record is one
+group, the whole deck, over every position of every place, the discard pile
+included: one slot a position, tagged with the cards that do not show what
+the view shows there (:meth:`Knowledge.candidates` tells what a place may
+hold; :meth:`Knowledge.known` is empty). The record is read from each view
+alone, not from the events: what the seat saw of a card in an earlier view
+(the back on the draw pile of the card it then drew, a back that a Flip
+turned up) is not kept, so a world may give a card a face or back the seat
+saw otherwise before; a Flip needs nothing of its own, the next view shows
+the other faces and the record follows.
+
+:func:`determinize` deals such a deck position by position: each card, in
+random order, to a free slot that may hold it, chosen uniformly; a card left
+without one takes a slot by an augmenting path, the cards in its way moving
+to other slots they may hold. Every slot gets a card showing what the view
+shows there, but the deal is only close to uniform over the deals the view
+allows, not exactly. The cards named by the events and the round results (a
+view names faces) become cards of the world that show those faces; the
+card of a phase, the card drawn last or the top card showing its face. The
+``hidden_requirements`` hook is not consulted for such a deck (its trade
+would move a card away from the position whose face the view shows); a
+phase's world that does not validate is sampled again.
 
 >>> import random
 >>> import unorules
@@ -68,17 +91,18 @@ import attrs
 
 from unorules.cards import Card
 from unorules.draft import DISCARD, DRAW, HAND, TAKEN, UNDER
-from unorules.errors import RulesetError, SeatError, StateFormatError
+from unorules.errors import SeatError, StateFormatError
 from unorules.rng import Rng
-from unorules.state import PLAY, Event, GameState, SeatView, from_fields
+from unorules.state import PLAY, Event, GameState, RoundResult, SeatView, from_fields
 from unorules.validate import validate_state
 
-__all__ = ["ASIDE", "TWO_FACED", "Group", "Knowledge", "Place", "Tag", "determinize"]
+__all__ = ["ASIDE", "Group", "Knowledge", "Place", "Tag", "determinize"]
 
 Place = int | str
 """A place cards may be: a seat's hand (the seat's number), ``"draw"`` (the draw
 pile), ``"taken"`` (taken out by a rule during an action) or ``"aside"`` (kept
-out of the hands and piles by a plugin)."""
+out of the hands and piles by a plugin); for a deck of two-faced cards also
+``"discard"``, the discard pile, whose cards are seen by a face only."""
 
 ASIDE = "aside"
 """The place of cards a plugin keeps out of the hands and piles."""
@@ -106,14 +130,6 @@ Tag = tuple[int, frozenset[Card]]
 _FREE: frozenset[Card] = frozenset()
 
 
-TWO_FACED = (
-    "knowledge of a deck of two-faced cards (Ruleset.two_faced, as UNO Flip!) is not supported: "
-    "a view shows one face of each card, and which card a face seen belongs to (so which back it "
-    "turns away) cannot be told from it"
-)
-"""Why :class:`Knowledge` and :func:`determinize` refuse a rule set of two-faced cards."""
-
-
 class Knowledge:
     """What the seat of ``view`` knows of the cards it cannot see, from that view
     on (see the module's docstring). Show it every later view with :meth:`update`.
@@ -130,13 +146,14 @@ class Knowledge:
     guesses, not facts: sampled worlds respect them as far as they can, and a
     card that later shows a guess wrong makes the record drop the guesses it
     made about that hand.
+
+    For a deck of two-faced cards the record is read from each view alone
+    and ``infer`` guesses nothing (see the module's docstring).
     """
 
     def __init__(self, view: SeatView, *, infer: bool = False) -> None:
         if view.seat is None:
             raise SeatError("a spectator's view has no seat to keep knowledge for")
-        if view.rules.two_faced:
-            raise RulesetError(TWO_FACED)
         self.seat: int = view.seat
         """The seat whose knowledge this is."""
         self.infer = infer
@@ -152,6 +169,10 @@ class Knowledge:
         self._groups: dict[int, Counter[Card]] = {}
         self._next_group = 0
         self._discard: list[Card] = list(view.discard_pile)
+        self._positions: dict[Place, list[Tag]] | None = None
+        if view.rules.two_faced:
+            self._faces(view)
+            return
         if any(e.kind == "deal" for e in view.events):
             try:
                 self._read(view)
@@ -174,6 +195,8 @@ class Knowledge:
         other._slots = {place: Counter(slots) for place, slots in self._slots.items()}
         other._groups = {group: Counter(cards) for group, cards in self._groups.items()}
         other._discard = list(self._discard)
+        if self._positions is not None:
+            other._positions = {place: list(tags) for place, tags in self._positions.items()}
         return other
 
     # -- reading ----------------------------------------------------------------------
@@ -232,6 +255,10 @@ class Knowledge:
             return
         if view.seat != self.seat:
             raise SeatError(f"this is seat {self.seat}'s knowledge, not seat {view.seat}'s")
+        if self._positions is not None:
+            self._stall(view)
+            self._faces(view)
+            return
         try:
             if self.infer:
                 self._guess(view)
@@ -279,6 +306,68 @@ class Knowledge:
         self._next_group += 1
         self._groups[group] = cards
         return group
+
+    # -- a deck of two-faced cards ---------------------------------------------------------------
+
+    def _faces(self, view: SeatView) -> None:
+        """Know what ``view`` of a deck of two-faced cards shows: every card is
+        unseen, each place's cards one slot per position, a slot that shows a
+        face (or turns a back) holding only the cards that show it."""
+        rules = view.rules
+        side = view.side
+        self.view = view
+        self._known = {}
+        self._groups = {}
+        self._discard = list(view.discard_pile)
+        group = self._new_group(Counter(rules.deck))
+        up = _showing(rules, side)
+        down = _showing(rules, 1 - side)
+
+        def only(cards: Mapping[Card, frozenset[Card]], face: Card) -> frozenset[Card]:
+            found = cards.get(face)
+            if found is None:
+                raise StateFormatError(f"the view shows {face}, a face no card of the deck shows there")
+            return found
+
+        positions: dict[Place, list[Tag]] = {}
+        for seat, size in enumerate(view.hand_sizes):
+            faces = view.hand if seat == self.seat else view.visible_hands.get(seat)
+            backs = view.backs.get(seat)
+            if not size:
+                continue
+            if (faces is not None and len(faces) != size) or (backs is not None and len(backs) != size):
+                raise StateFormatError(f"the view shows seat {seat} another number of cards than it holds")
+            tags: list[Tag] = []
+            for i in range(size):
+                excluded = _FREE
+                if faces is not None:
+                    excluded = excluded | only(up, faces[i])
+                if backs is not None:
+                    excluded = excluded | only(down, backs[i])
+                tags.append((group, excluded))
+            positions[seat] = tags
+        positions[DISCARD] = [(group, only(up, face)) for face in view.discard_pile]
+        pile = [(group, _FREE)] * view.draw_pile_size
+        if pile and view.draw_pile_back is not None:
+            pile[0] = (group, only(down, view.draw_pile_back))
+        positions[DRAW] = pile
+        aside = len(rules.deck) - sum(map(len, positions.values()))
+        if aside < 0:
+            raise StateFormatError("the view shows more cards than the rule set's deck holds")
+        if aside:
+            positions[ASIDE] = [(group, _FREE)] * aside
+        self._positions = positions
+        self._slots = {place: Counter(tags) for place, tags in positions.items() if tags}
+
+    def _stall(self, view: SeatView) -> None:
+        """Count the turn draws that drew nothing, from the events of ``view``."""
+        for event in view.events:
+            if event.kind == "deal":
+                self.stalled = 0
+            elif event.kind == "draw" and event.value("reason") == "turn":
+                self.stalled = 0 if event.count else self.stalled + 1
+            elif event.kind == "move" and event.value("from") == HAND and event.value("to") == DISCARD:
+                self.stalled = 0
 
     # -- guesses ---------------------------------------------------------------------------------
 
@@ -607,7 +696,13 @@ class Knowledge:
         cards over its slots, uniformly; slots with guesses first, each given
         a card it may hold where one is left), with the known cards: every
         hidden place's cards, the seat's own hand and shown hands included;
-        ``rng`` makes every random choice."""
+        ``rng`` makes every random choice.
+
+        For a deck of two-faced cards every place is dealt, the discard pile
+        included, each in the order of its positions (a hand as the view shows
+        it, the draw pile from the top)."""
+        if self._positions is not None:
+            return _deal_positions(self._groups, self._positions, rng)
         dealt: dict[Place, list[Card]] = {
             place: list(cards.elements()) for place, cards in self._known.items()
         }
@@ -694,6 +789,101 @@ def _assign(
     return dict(found)
 
 
+def _showing(rules: Any, side: int) -> dict[Card, frozenset[Card]]:
+    """For each face shown on ``side`` by a card of the deck of ``rules``, the
+    cards of the deck that do not show it (kept in ``rules.cache``)."""
+    key = ("unorules.knowledge", "showing", side)
+    found: dict[Card, frozenset[Card]] | None = rules.cache.get(key)
+    if found is None:
+        deck = frozenset(rules.deck)
+        faces = {card.face(side) for card in deck}
+        found = {face: frozenset(c for c in deck if c.face(side) is not face) for face in faces}
+        rules.cache[key] = found
+    return found
+
+
+def _deal_positions(
+    groups: Mapping[int, Counter[Card]], positions: Mapping[Place, list[Tag]], rng: Rng
+) -> dict[Place, list[Card]]:
+    """Each group's cards dealt over the positions of its slots, each slot given
+    a card its tag allows (see :func:`_match`), in each place's order."""
+    dealt: dict[Place, list[Card]] = {place: [] for place in positions}
+    for group, cards in groups.items():
+        wanted: Counter[frozenset[Card]] = Counter()
+        for tags in positions.values():
+            for g, excluded in tags:
+                if g == group:
+                    wanted[excluded] += 1
+        held = _match(cards, wanted, rng)
+        if held is None:
+            raise StateFormatError("no deal of the deck's cards shows the faces the view shows")
+        for place, tags in positions.items():
+            out = dealt[place]
+            for g, excluded in tags:
+                if g == group:
+                    out.append(held[excluded].pop())
+    return dealt
+
+
+def _match(
+    cards: Counter[Card], slots: Mapping[frozenset[Card], int], rng: Rng
+) -> dict[frozenset[Card], list[Card]] | None:
+    """``cards`` dealt over ``slots`` (the cards a slot cannot hold: how many
+    such slots), every slot filled with a card it may hold; ``None`` if there
+    is no such deal. Each card in random order goes to a slot chosen uniformly
+    among the free ones that may hold it; a card left without one takes a slot
+    by an augmenting path (the cards in its way move to other slots). The
+    deal is random but not exactly uniform over the deals allowed."""
+    pool = list(cards.elements())
+    if len(pool) != sum(slots.values()):
+        return None
+    rng.shuffle(pool)
+    room = Counter(slots)
+    held: dict[frozenset[Card], Counter[Card]] = {tag: Counter() for tag in slots}
+    options = {card: [tag for tag in slots if card not in tag] for card in cards}
+    left = []
+    for card in pool:
+        free = [(tag, room[tag]) for tag in options[card] if room[tag] > 0]
+        if not free:
+            left.append(card)
+            continue
+        pick = rng.randbelow(sum(n for _, n in free))
+        chosen = free[-1][0]
+        for tag, n in free:
+            if pick < n:
+                chosen = tag
+                break
+            pick -= n
+        held[chosen][card] += 1
+        room[chosen] -= 1
+
+    def augment(card: Card, seen: set[frozenset[Card]]) -> bool:
+        for tag in options[card]:
+            if tag in seen:
+                continue
+            seen.add(tag)
+            if room[tag] > 0:
+                held[tag][card] += 1
+                room[tag] -= 1
+                return True
+            for other, n in list(held[tag].items()):
+                if n > 0 and other is not card and augment(other, seen):
+                    held[tag][other] -= 1
+                    held[tag][card] += 1
+                    return True
+        return False
+
+    for card in left:
+        if not augment(card, set()):
+            return None
+    dealt: dict[frozenset[Card], list[Card]] = {}
+    for tag, counts in held.items():
+        order = list(counts.elements())
+        rng.shuffle(order)
+        dealt[tag] = order
+    return dealt
+
+
 # -- determinisation ------------------------------------------------------------------------
 
 
@@ -712,13 +902,12 @@ def determinize(
     one (an unknown card of it for one from the draw pile or another unseen
     hand). In a phase other than the ordinary turn, a world that still does
     not validate (a phase tells of hidden cards no hook names) is sampled
-    again, up to :data:`RETRIES` times. A deck of two-faced cards is refused
-    (a :class:`~unorules.RulesetError`, :data:`TWO_FACED`).
+    again, up to :data:`RETRIES` times. A deck of two-faced cards is dealt
+    position by position, each card showing what the view shows there (see
+    the module's docstring).
     """
     if view.seat is None:
         raise SeatError("a spectator's view has no seat to sample a state for")
-    if view.rules.two_faced:
-        raise RulesetError(TWO_FACED)
     if knowledge is None:
         knowledge = Knowledge(view)
     else:
@@ -748,6 +937,8 @@ def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
     seat = view.seat
     assert seat is not None
     rules = view.rules
+    if rules.two_faced:
+        return _faced_world(view, knowledge, gen)
     dealt = knowledge.sample(gen)
     hands: list[tuple[Card, ...]] = []
     for other, size in enumerate(view.hand_sizes):
@@ -802,6 +993,147 @@ def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
     if _implements(rules, "resample_extras"):
         state = _resample_extras(state, view, gen)
     return state
+
+
+def _faced_world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
+    """One world of ``view``, a view of a deck of two-faced cards (see :func:`determinize`)."""
+    seat = view.seat
+    assert seat is not None
+    rules = view.rules
+    side = view.side
+    dealt = knowledge.sample(gen)
+    hands = [list(dealt.get(other, ())) for other in range(len(view.hand_sizes))]
+    pile = dealt.get(DRAW, [])
+    discard = dealt.get(DISCARD, [])
+    phase = view.phase
+    drawer = view.current_player
+    shown = view.phase.card
+    if shown is not None:
+        # The phase names a physical card showing the face the view shows: the card
+        # drawn last (phase "drawn") or else the top card, as likely as not.
+        mine = hands[drawer][-1:]
+        places = [*mine, *discard[::-1]] if phase.name == "drawn" else [*discard[::-1], *mine]
+        places += [card for hand in hands for card in hand]
+        card = next((c for c in places if c.face(side) is shown), None)
+        if card is None:
+            raise StateFormatError(f"no card of the world shows {shown}, the card of the phase")
+        phase = attrs.evolve(phase, card=card)
+    secret = phase.secret and phase.card is None and drawer != seat and bool(hands[drawer])
+    events, rounds = _physical_records(view, hands, discard)
+    fields: dict[str, Any] = {
+        "ruleset": rules,
+        "hands": (),
+        "draw_pile": (),
+        "discard_pile": tuple(discard),
+        "color": view.color,
+        "side": side,
+        "direction": view.direction,
+        "current_player": drawer,
+        "phase": phase,
+        "dealer": view.dealer,
+        "scores": view.scores,
+        "uno_declared": view.uno_declared,
+        "uno_exposed": view.uno_exposed,
+        "stalled": knowledge.stalled,
+        "left": view.left,
+        "rounds": rounds,
+        "outcome": view.outcome,
+        "rng": gen.next64(),
+        "extras": view.extras,
+        "last_action": view.last_action,
+        "events": events,
+        "_legal": None,
+    }
+
+    def world() -> GameState:
+        fields["hands"] = tuple(map(tuple, hands))
+        fields["draw_pile"] = tuple(pile)
+        return from_fields(dict(fields))
+
+    state = world()
+    if secret:
+        # The seat to move drew the last card of its hand and may play it: the
+        # card there is traded, where it does not play, for one that turns the
+        # same back (from the draw pile under its top card or a hidden hand).
+        hand = hands[drawer]
+        back = hand[-1].face(1 - side)
+        seen = {seat, drawer, *view.visible_hands}
+        sources = [(pile, j) for j in range(1, len(pile))]
+        sources += [(h, j) for s, h in enumerate(hands) if s not in seen for j in range(len(h))]
+        if drawer in view.visible_hands:
+            sources = []  # the seat sees the faces of that hand: its last card stays
+        sources = [(cards, j) for cards, j in sources if cards[j].face(1 - side) is back]
+        gen.shuffle(sources)
+        for cards, j in [(hand, len(hand) - 1), *sources[:24]]:
+            hand[-1], cards[j] = cards[j], hand[-1]
+            fields["phase"] = attrs.evolve(phase, card=hand[-1])
+            tried = world()
+            if j == len(hand) - 1 and cards is hand:
+                state = tried  # the card dealt there, if none plays
+            if _may_play(tried, drawer, hand[-1].face(side)):
+                state = tried
+                break
+            hand[-1], cards[j] = cards[j], hand[-1]
+    if _implements(rules, "resample_extras"):
+        state = _resample_extras(state, view, gen)
+    return state
+
+
+def _physical_records(
+    view: SeatView, hands: list[list[Card]], discard: list[Card]
+) -> tuple[tuple[Event, ...], tuple[RoundResult, ...]]:
+    """The events and round results of ``view`` (a deck of two-faced cards: they
+    show faces) with each face a physical card that shows it: the card a draw
+    event names from the hand drawn into, another from the discard pile or a
+    hand where one shows that face, else any card of the deck that does."""
+    side = view.side
+    showing = _shown_by(view.rules, side)
+    everywhere = [card for hand in hands for card in hand]
+
+    def physical(face: Card, prefer: list[Card]) -> Card:
+        for card in prefer:
+            if card.face(side) is face:
+                return card
+        found = showing.get(face)
+        return found if found is not None else face
+
+    def value(item: Any, prefer: list[Card]) -> Any:
+        if isinstance(item, Card):
+            return physical(item, prefer)
+        if isinstance(item, tuple):
+            return tuple(value(v, prefer) for v in item)
+        return item
+
+    events = []
+    for event in view.events:
+        prefer = discard[::-1] + everywhere
+        if event.kind == "draw" and event.seat is not None and event.seat < len(hands):
+            prefer = hands[event.seat][::-1] + prefer
+        events.append(
+            attrs.evolve(
+                event,
+                cards=tuple(physical(c, prefer) for c in event.cards),
+                data=tuple((k, value(v, prefer)) for k, v in event.data),
+            )
+        )
+    rounds = tuple(
+        attrs.evolve(r, hands=tuple(tuple(physical(c, []) for c in hand) for hand in r.hands))
+        for r in view.rounds
+    )
+    return tuple(events), rounds
+
+
+def _shown_by(rules: Any, side: int) -> dict[Card, Card]:
+    """For each face shown on ``side`` by a card of the deck of ``rules``, the
+    first card of the deck that shows it (kept in ``rules.cache``)."""
+    key = ("unorules.knowledge", "shown by", side)
+    found: dict[Card, Card] | None = rules.cache.get(key)
+    if found is None:
+        found = {}
+        for card in rules.deck:
+            found.setdefault(card.face(side), card)
+        rules.cache[key] = found
+    return found
 
 
 def _implements(rules: Any, hook: str) -> bool:
