@@ -106,6 +106,18 @@ def _place_cards(world: GameState, seat: int, place: object) -> Counter[Card]:
     return Counter(world.hands[place])
 
 
+def _check_positions(state: GameState, knowledge: Knowledge, where: str) -> None:
+    """A deck of two-faced cards: the true card of each position of a hand is one
+    the record lets that position hold (what it remembers is facts)."""
+    positions = knowledge._positions
+    assert positions is not None
+    for seat, hand in enumerate(state.hands):
+        tags = positions.get(seat, [])
+        assert len(tags) == len(hand)
+        for i, (card, (_, excluded)) in enumerate(zip(hand, tags, strict=True)):
+            assert card not in excluded, f"seat {seat}'s card {i}, {card}, is ruled out: {where}"
+
+
 def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool = False) -> int:
     """Play ``steps`` actions, checking every seat's knowledge and a world of it
     after each; returns the number of worlds checked."""
@@ -131,6 +143,8 @@ def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool 
                 missing = knowing.known(place) - _place_cards(world, seat, place)
                 assert not missing, f"known cards {dict(missing)} not in place {place}: {where}"
             assert sorted(map(str, world.draw_pile)) != [] or view.draw_pile_size == 0
+            if rules.two_faced:
+                _check_positions(state, knowing, where)
             checked += 1
         assert all(k.resets == 0 for k in knowledge) or infer, (
             f"knowledge lost track (resets {[k.resets for k in knowledge]}) after {state.last_action}: "
@@ -449,6 +463,11 @@ def test_r_flip_flip_worlds_follow_a_flip_of_side_mid_round(own_backs: str) -> N
             assert world.draw_pile[0].face(1 - world.side) == view.draw_pile_back
         # the game goes on from the world: the seat's own actions are the same
         assert world.legal_actions(seat) == state.legal_actions(seat)
+        # Both faces of every card held since before the Flip were seen: those hands are known.
+        flipper = state.last_action.seat if state.last_action is not None else None
+        for other in range(3):
+            if other != flipper:
+                assert world.hands[other] == state.hands[other]
 
 
 def test_r_flip_view_a_seats_own_hand_is_sampled_with_its_faces() -> None:

@@ -42,17 +42,25 @@ A deck of two-faced cards (``Ruleset.two_faced``: UNO FLIP!) shows a seat
 each card by one face only: its own hand and the discard pile by the face up,
 the other hands by the faces they turn away (``SeatView.backs``, in hand
 order), the draw pile by its top card's back (``SeatView.draw_pile_back``).
-One face is printed on several cards, so the seat knows no card for certain,
-only which cards may be in each position. For such a deck the record is one
-group, the whole deck, over every position of every place, the discard pile
-included: one slot a position, tagged with the cards that do not show what
-the view shows there (:meth:`Knowledge.candidates` tells what a place may
-hold; :meth:`Knowledge.known` is empty). The record is read from each view
-alone, not from the events: what the seat saw of a card in an earlier view
-(the back on the draw pile of the card it then drew, a back that a Flip
-turned up) is not kept, so a world may give a card a face or back the seat
-saw otherwise before; a Flip needs nothing of its own, the next view shows
-the other faces and the record follows.
+One face is printed on several cards, so a card is known for certain only
+once both its faces were seen. For such a deck the record is one group, the
+whole deck, over every position of every place, the discard pile included:
+one slot a position, tagged with the cards that cannot be there
+(:meth:`Knowledge.candidates` tells what a place may hold;
+:meth:`Knowledge.known` is empty). A position's tag rules out the cards that
+do not show what the view shows there and, for a hand, what earlier views
+showed of the card it holds, followed from view to view: hands keep their
+order, cards drawn go last (the first card drawn from the pile in an action
+turns the back the last view showed on top of it), and a card leaving a hand
+left from one of the positions that may have held it (when several may have,
+the others keep only what all of them allow). A Flip turns every card over:
+what the seat saw as backs it now sees as faces, so it knows by both faces,
+exactly, every card held through it. A deal, hands traded, cards
+put into a hand from elsewhere or several cards leaving one hand in an action
+make the record forget the hands concerned. The discard and draw piles are
+read from each view alone, and no inferences are drawn (``infer``). If what
+is remembered cannot be dealt with the view, the record starts again from
+the view alone (counted in :attr:`Knowledge.resets`).
 
 :func:`determinize` deals such a deck position by position: each card, in
 random order, to a free slot that may hold it, chosen uniformly; a card left
@@ -147,8 +155,8 @@ class Knowledge:
     card that later shows a guess wrong makes the record drop the guesses it
     made about that hand.
 
-    For a deck of two-faced cards the record is read from each view alone
-    and ``infer`` guesses nothing (see the module's docstring).
+    For a deck of two-faced cards the record follows each position of each
+    hand and ``infer`` guesses nothing (see the module's docstring).
     """
 
     def __init__(self, view: SeatView, *, infer: bool = False) -> None:
@@ -257,7 +265,7 @@ class Knowledge:
             raise SeatError(f"this is seat {self.seat}'s knowledge, not seat {view.seat}'s")
         if self._positions is not None:
             self._stall(view)
-            self._faces(view)
+            self._faces(view, self._remember(view))
             return
         try:
             if self.infer:
@@ -309,55 +317,126 @@ class Knowledge:
 
     # -- a deck of two-faced cards ---------------------------------------------------------------
 
-    def _faces(self, view: SeatView) -> None:
+    def _faces(self, view: SeatView, memory: Mapping[int, list[frozenset[Card]]] | None = None) -> None:
         """Know what ``view`` of a deck of two-faced cards shows: every card is
         unseen, each place's cards one slot per position, a slot that shows a
-        face (or turns a back) holding only the cards that show it."""
+        face (or turns a back) holding only the cards that show it, a slot of
+        a hand also only the cards ``memory`` allows there (what earlier views
+        showed of its card, see :meth:`_remember`)."""
         rules = view.rules
-        side = view.side
         self.view = view
         self._known = {}
         self._groups = {}
         self._discard = list(view.discard_pile)
         group = self._new_group(Counter(rules.deck))
-        up = _showing(rules, side)
-        down = _showing(rules, 1 - side)
-
-        def only(cards: Mapping[Card, frozenset[Card]], face: Card) -> frozenset[Card]:
-            found = cards.get(face)
-            if found is None:
-                raise StateFormatError(f"the view shows {face}, a face no card of the deck shows there")
-            return found
-
-        positions: dict[Place, list[Tag]] = {}
-        for seat, size in enumerate(view.hand_sizes):
-            faces = view.hand if seat == self.seat else view.visible_hands.get(seat)
-            backs = view.backs.get(seat)
-            if not size:
-                continue
-            if (faces is not None and len(faces) != size) or (backs is not None and len(backs) != size):
-                raise StateFormatError(f"the view shows seat {seat} another number of cards than it holds")
-            tags: list[Tag] = []
-            for i in range(size):
-                excluded = _FREE
-                if faces is not None:
-                    excluded = excluded | only(up, faces[i])
-                if backs is not None:
-                    excluded = excluded | only(down, backs[i])
-                tags.append((group, excluded))
-            positions[seat] = tags
-        positions[DISCARD] = [(group, only(up, face)) for face in view.discard_pile]
+        hands = _hand_faces(view, self.seat)
+        if memory:
+            for seat, remembered in memory.items():
+                seen = hands.get(seat)
+                if seen is not None and len(seen) == len(remembered):
+                    hands[seat] = [a | b for a, b in zip(seen, remembered, strict=True)]
+        positions: dict[Place, list[Tag]] = {
+            seat: [(group, excluded) for excluded in cards] for seat, cards in hands.items() if cards
+        }
+        up = _showing(rules, view.side)
+        positions[DISCARD] = [(group, _only(up, face)) for face in view.discard_pile]
         pile = [(group, _FREE)] * view.draw_pile_size
         if pile and view.draw_pile_back is not None:
-            pile[0] = (group, only(down, view.draw_pile_back))
+            pile[0] = (group, _only(_showing(rules, 1 - view.side), view.draw_pile_back))
         positions[DRAW] = pile
         aside = len(rules.deck) - sum(map(len, positions.values()))
         if aside < 0:
             raise StateFormatError("the view shows more cards than the rule set's deck holds")
         if aside:
             positions[ASIDE] = [(group, _FREE)] * aside
+        if memory:
+            wanted = Counter(excluded for tags in positions.values() for _, excluded in tags)
+            if _match(Counter(rules.deck), wanted, Rng(0)) is None:
+                # what was remembered does not fit this view: start again from the view alone
+                self.resets += 1
+                self._faces(view)
+                return
         self._positions = positions
         self._slots = {place: Counter(tags) for place, tags in positions.items() if tags}
+
+    def _remember(self, view: SeatView) -> dict[int, list[frozenset[Card]]]:
+        """What the last views showed of the cards of each hand, carried to the
+        positions of ``view``, the next view (a deck of two-faced cards): for each
+        hand whose cards can be followed, the cards each position cannot hold.
+        The hands keep their order; cards drawn go last, the first card drawn
+        from the pile in an action being the one whose back the last view showed
+        on it (unless the cards were turned over or the pile touched before);
+        one card leaving a hand left from one of the positions that may have
+        held it, the others then keeping what every such position allows. A
+        deal, cards moved into a hand otherwise, hands traded or more than one
+        card leaving a hand make the record forget that hand (or every hand)."""
+        before = self.view
+        old = self._positions
+        if old is None:
+            return {}
+        rules = view.rules
+        flipped = view.side != before.side or any(e.kind == "flip" for e in view.events)
+        pile_seen = before.draw_pile_back is not None and not flipped
+        added: Counter[int] = Counter()
+        pins: dict[int, tuple[int, frozenset[Card]]] = {}
+        removed: dict[int, list[Event]] = {}
+        lost: set[int] = set()
+        for event in view.events:
+            kind = event.kind
+            seat = event.seat
+            if kind == "deal" or (kind == "move" and event.value("hands") is not None):
+                return {}
+            if kind == "draw" and seat is not None:
+                count = event.count if event.count is not None else len(event.cards)
+                if pile_seen and count and before.draw_pile_back is not None:
+                    pins[seat] = (added[seat], _only(_showing(rules, 1 - before.side), before.draw_pile_back))
+                pile_seen = False
+                added[seat] += count
+            elif kind == "move":
+                source, dest = event.value("from"), event.value("to")
+                if DRAW in (source, dest):
+                    pile_seen = False
+                if dest == HAND and seat is not None:
+                    lost.add(seat)
+                if source == HAND and seat is not None:
+                    removed.setdefault(seat, []).append(event)
+            elif kind == "reshuffle":
+                pile_seen = False
+        up = _showing(rules, view.side)
+        seen = _hand_faces(view, self.seat)
+        full = len(rules.deck)
+        memory: dict[int, list[frozenset[Card]]] = {}
+        for seat, now in seen.items():
+            if seat in lost:
+                continue
+            cards = [excluded for _, excluded in old.get(seat, ())] + [_FREE] * added[seat]
+            pin = pins.get(seat)
+            if pin is not None:
+                index = len(cards) - added[seat] + pin[0]
+                cards[index] = cards[index] | pin[1]
+            moves = removed.get(seat, [])
+            if not moves:
+                if len(cards) == len(now):
+                    memory[seat] = cards
+                continue
+            if len(moves) > 1 or len(cards) - 1 != len(now):
+                continue
+            (move,) = moves
+            faces = move.cards
+            if len(faces) != 1 or faces[0] not in up:
+                continue
+            left_out = up[faces[0]]
+            found: list[frozenset[Card]] | None = None
+            for i, excluded in enumerate(cards):
+                if len(excluded | left_out) >= full:
+                    continue  # the card that left could not have been there
+                rest = cards[:i] + cards[i + 1 :]
+                if any(len(a | b) >= full for a, b in zip(rest, now, strict=True)):
+                    continue
+                found = rest if found is None else [a & b for a, b in zip(found, rest, strict=True)]
+            if found is not None:
+                memory[seat] = found
+        return memory
 
     def _stall(self, view: SeatView) -> None:
         """Count the turn draws that drew nothing, from the events of ``view``."""
@@ -800,6 +879,39 @@ def _showing(rules: Any, side: int) -> dict[Card, frozenset[Card]]:
         found = {face: frozenset(c for c in deck if c.face(side) is not face) for face in faces}
         rules.cache[key] = found
     return found
+
+
+def _only(cards: Mapping[Card, frozenset[Card]], face: Card) -> frozenset[Card]:
+    """``cards[face]``: the cards that do not show ``face`` (see :func:`_showing`)."""
+    found = cards.get(face)
+    if found is None:
+        raise StateFormatError(f"the view shows {face}, a face no card of the deck shows there")
+    return found
+
+
+def _hand_faces(view: SeatView, seat: int) -> dict[int, list[frozenset[Card]]]:
+    """For each hand of ``view`` (a deck of two-faced cards, the view of ``seat``),
+    the cards each of its positions cannot hold: those that do not show the
+    face the view shows there (the seat's own hand, a hand shown) and those
+    that do not turn away the back it shows (``SeatView.backs``)."""
+    up = _showing(view.rules, view.side)
+    down = _showing(view.rules, 1 - view.side)
+    hands: dict[int, list[frozenset[Card]]] = {}
+    for other, size in enumerate(view.hand_sizes):
+        faces = view.hand if other == seat else view.visible_hands.get(other)
+        backs = view.backs.get(other)
+        if (faces is not None and len(faces) != size) or (backs is not None and len(backs) != size):
+            raise StateFormatError(f"the view shows seat {other} another number of cards than it holds")
+        cards = []
+        for i in range(size):
+            excluded = _FREE
+            if faces is not None:
+                excluded = excluded | _only(up, faces[i])
+            if backs is not None:
+                excluded = excluded | _only(down, backs[i])
+            cards.append(excluded)
+        hands[other] = cards
+    return hands
 
 
 def _deal_positions(
