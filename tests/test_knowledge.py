@@ -20,7 +20,7 @@ import pytest
 
 import unorules
 from unorules import Action, Card, GameState, Ruleset, RulesetError, installed_plugins, validate_state
-from unorules.draft import DRAW
+from unorules.draft import DISCARD, DRAW
 from unorules.knowledge import Knowledge, determinize
 from unorules.testing.strategies import drawn_subsets
 
@@ -107,15 +107,18 @@ def _place_cards(world: GameState, seat: int, place: object) -> Counter[Card]:
 
 
 def _check_positions(state: GameState, knowledge: Knowledge, where: str) -> None:
-    """A deck of two-faced cards: the true card of each position of a hand is one
-    the record lets that position hold (what it remembers is facts)."""
+    """A deck of two-faced cards: the true card of each position of a hand and of
+    the discard pile is one the record lets that position hold (what it
+    remembers is facts)."""
     positions = knowledge._positions
     assert positions is not None
-    for seat, hand in enumerate(state.hands):
-        tags = positions.get(seat, [])
-        assert len(tags) == len(hand)
-        for i, (card, (_, excluded)) in enumerate(zip(hand, tags, strict=True)):
-            assert card not in excluded, f"seat {seat}'s card {i}, {card}, is ruled out: {where}"
+    places: list[tuple[int | str, tuple[Card, ...]]] = [*enumerate(state.hands)]
+    places.append((DISCARD, state.discard_pile))
+    for place, cards in places:
+        tags = positions.get(place, [])
+        assert len(tags) == len(cards)
+        for i, (card, (_, excluded)) in enumerate(zip(cards, tags, strict=True)):
+            assert card not in excluded, f"{place}'s card {i}, {card}, is ruled out: {where}"
 
 
 def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool = False) -> int:

@@ -48,19 +48,23 @@ whole deck, over every position of every place, the discard pile included:
 one slot a position, tagged with the cards that cannot be there
 (:meth:`Knowledge.candidates` tells what a place may hold;
 :meth:`Knowledge.known` is empty). A position's tag rules out the cards that
-do not show what the view shows there and, for a hand, what earlier views
-showed of the card it holds, followed from view to view: hands keep their
-order, cards drawn go last (the first card drawn from the pile in an action
-turns the back the last view showed on top of it), and a card leaving a hand
-left from one of the positions that may have held it (when several may have,
-the others keep only what all of them allow). A Flip turns every card over:
-what the seat saw as backs it now sees as faces, so it knows by both faces,
-exactly, every card held through it. A deal, hands traded, cards
-put into a hand from elsewhere or several cards leaving one hand in an action
-make the record forget the hands concerned. The discard and draw piles are
-read from each view alone, and no inferences are drawn (``infer``). If what
-is remembered cannot be dealt with the view, the record starts again from
-the view alone (counted in :attr:`Knowledge.resets`).
+do not show what the view shows there and, for a hand or the discard pile,
+what earlier views showed of the card it holds, followed from view to view:
+hands keep their order, cards drawn go last (the first card drawn from the
+pile in an action turns the back the last view showed on top of it), a hand
+shown to the seat (a challenge) shows its faces, a card leaving a hand left
+from one of the positions that may have held it (when several may have, the
+others keep only what all of them allow) and, played, goes on top of the
+discard pile, which a Flip turns over (its order reversed or kept, whichever
+fits the view). A Flip turns every card over: what the seat saw as backs it
+now sees as faces, so it knows by both faces, exactly, every card held
+through it. A deal, hands traded, cards put into a hand from elsewhere or
+several cards leaving one hand in an action make the record forget the
+hands concerned; a reshuffle, or cards leaving the discard pile, what it
+knew of that pile. The draw pile is read from each view alone, and no
+inferences are drawn (``infer``). If what is remembered cannot be dealt with
+the view, the record starts again from the view alone (counted in
+:attr:`Knowledge.resets`).
 
 :func:`determinize` deals such a deck position by position: each card, in
 random order, to a free slot that may hold it, chosen uniformly; a card left
@@ -317,7 +321,7 @@ class Knowledge:
 
     # -- a deck of two-faced cards ---------------------------------------------------------------
 
-    def _faces(self, view: SeatView, memory: Mapping[int, list[frozenset[Card]]] | None = None) -> None:
+    def _faces(self, view: SeatView, memory: Mapping[Place, list[frozenset[Card]]] | None = None) -> None:
         """Know what ``view`` of a deck of two-faced cards shows: every card is
         unseen, each place's cards one slot per position, a slot that shows a
         face (or turns a back) holding only the cards that show it, a slot of
@@ -331,15 +335,19 @@ class Knowledge:
         group = self._new_group(Counter(rules.deck))
         hands = _hand_faces(view, self.seat)
         if memory:
-            for seat, remembered in memory.items():
-                seen = hands.get(seat)
-                if seen is not None and len(seen) == len(remembered):
-                    hands[seat] = [a | b for a, b in zip(seen, remembered, strict=True)]
+            for seat, seen in hands.items():
+                cards = memory.get(seat)
+                if cards is not None and len(seen) == len(cards):
+                    hands[seat] = [a | b for a, b in zip(seen, cards, strict=True)]
         positions: dict[Place, list[Tag]] = {
             seat: [(group, excluded) for excluded in cards] for seat, cards in hands.items() if cards
         }
         up = _showing(rules, view.side)
-        positions[DISCARD] = [(group, _only(up, face)) for face in view.discard_pile]
+        discard = [_only(up, face) for face in view.discard_pile]
+        remembered = memory.get(DISCARD) if memory else None
+        if remembered is not None and len(remembered) == len(discard):
+            discard = [a | b for a, b in zip(discard, remembered, strict=True)]
+        positions[DISCARD] = [(group, excluded) for excluded in discard]
         pile = [(group, _FREE)] * view.draw_pile_size
         if pile and view.draw_pile_back is not None:
             pile[0] = (group, _only(_showing(rules, 1 - view.side), view.draw_pile_back))
@@ -359,17 +367,21 @@ class Knowledge:
         self._positions = positions
         self._slots = {place: Counter(tags) for place, tags in positions.items() if tags}
 
-    def _remember(self, view: SeatView) -> dict[int, list[frozenset[Card]]]:
+    def _remember(self, view: SeatView) -> dict[Place, list[frozenset[Card]]]:
         """What the last views showed of the cards of each hand, carried to the
         positions of ``view``, the next view (a deck of two-faced cards): for each
         hand whose cards can be followed, the cards each position cannot hold.
         The hands keep their order; cards drawn go last, the first card drawn
         from the pile in an action being the one whose back the last view showed
         on it (unless the cards were turned over or the pile touched before);
-        one card leaving a hand left from one of the positions that may have
-        held it, the others then keeping what every such position allows. A
-        deal, cards moved into a hand otherwise, hands traded or more than one
-        card leaving a hand make the record forget that hand (or every hand)."""
+        a hand shown to the seat shows its faces; one card leaving a hand left
+        from one of the positions that may have held it, the others then
+        keeping what every such position allows. A deal, cards moved into a
+        hand otherwise, hands traded or more than one card leaving a hand make
+        the record forget that hand (or every hand). Under the key ``"discard"``,
+        the same for the discard pile: the cards played onto it, turned over by
+        a Flip (reversed or not, whichever fits the view, or what both allow);
+        forgotten after a reshuffle or any other card moving to or from it."""
         before = self.view
         old = self._positions
         if old is None:
@@ -381,12 +393,22 @@ class Knowledge:
         pins: dict[int, tuple[int, frozenset[Card]]] = {}
         removed: dict[int, list[Event]] = {}
         lost: set[int] = set()
+        shown: dict[int, tuple[Card, ...]] = {}
+        played: list[int] | None = []  # the seats whose card went onto the discard pile, in order
+        turned = False
         for event in view.events:
             kind = event.kind
             seat = event.seat
             if kind == "deal" or (kind == "move" and event.value("hands") is not None):
                 return {}
-            if kind == "draw" and seat is not None:
+            if kind == "flip":
+                turned = True
+            elif kind == "show" and event.cards and event.target is not None:
+                if added[event.target] + len(old.get(event.target, ())) == len(event.cards):
+                    shown[event.target] = event.cards
+                else:
+                    lost.add(event.target)
+            elif kind == "draw" and seat is not None:
                 count = event.count if event.count is not None else len(event.cards)
                 if pile_seen and count and before.draw_pile_back is not None:
                     pins[seat] = (added[seat], _only(_showing(rules, 1 - before.side), before.draw_pile_back))
@@ -400,12 +422,17 @@ class Knowledge:
                     lost.add(seat)
                 if source == HAND and seat is not None:
                     removed.setdefault(seat, []).append(event)
+                if played is not None and (DISCARD in (source, dest) or UNDER in (source, dest)):
+                    ok = source == HAND and dest == DISCARD and seat is not None and not turned
+                    played = [*played, seat] if ok and seat is not None else None
             elif kind == "reshuffle":
                 pile_seen = False
+                played = None
         up = _showing(rules, view.side)
         seen = _hand_faces(view, self.seat)
         full = len(rules.deck)
-        memory: dict[int, list[frozenset[Card]]] = {}
+        memory: dict[Place, list[frozenset[Card]]] = {}
+        gone: dict[int, frozenset[Card]] = {}  # what the card that left a hand cannot be
         for seat, now in seen.items():
             if seat in lost:
                 continue
@@ -415,6 +442,12 @@ class Knowledge:
                 index = len(cards) - added[seat] + pin[0]
                 cards[index] = cards[index] | pin[1]
             moves = removed.get(seat, [])
+            faces_shown = shown.get(seat)
+            if faces_shown is not None:
+                if moves or turned:
+                    continue  # which of the cards shown are still there is not followed
+                for i, face in enumerate(faces_shown):
+                    cards[i] = cards[i] | _only(up, face)
             if not moves:
                 if len(cards) == len(now):
                     memory[seat] = cards
@@ -427,6 +460,7 @@ class Knowledge:
                 continue
             left_out = up[faces[0]]
             found: list[frozenset[Card]] | None = None
+            out: frozenset[Card] | None = None
             for i, excluded in enumerate(cards):
                 if len(excluded | left_out) >= full:
                     continue  # the card that left could not have been there
@@ -434,8 +468,25 @@ class Knowledge:
                 if any(len(a | b) >= full for a, b in zip(rest, now, strict=True)):
                     continue
                 found = rest if found is None else [a & b for a, b in zip(found, rest, strict=True)]
-            if found is not None:
+                out = excluded if out is None else out & excluded
+            if found is not None and out is not None:
                 memory[seat] = found
+                gone[seat] = out
+        # The discard pile: the cards played onto it, in order, turned over by a Flip
+        # (its order reversed or kept: whichever fits what the view shows).
+        if played is not None and DISCARD in old:
+            pile = [excluded for _, excluded in old[DISCARD]]
+            for seat in played:
+                pile.append(gone.get(seat, _FREE))
+            now = [_only(up, face) for face in view.discard_pile]
+            orders = [pile, pile[::-1]] if turned else [pile]
+            fitting: list[frozenset[Card]] | None = None
+            for order in orders:
+                if len(order) != len(now) or any(len(a | b) >= full for a, b in zip(order, now, strict=True)):
+                    continue
+                fitting = order if fitting is None else [a & b for a, b in zip(fitting, order, strict=True)]
+            if fitting is not None:
+                memory[DISCARD] = fitting
         return memory
 
     def _stall(self, view: SeatView) -> None:
