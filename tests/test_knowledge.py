@@ -490,3 +490,13 @@ def test_r_flip_view_a_seats_own_hand_is_sampled_with_its_faces() -> None:
     own = shown.view(0)
     for i in range(20):
         assert determinize(own, Knowledge(own), random.Random(i)).hands[0] == shown.hands[0]
+    # Started mid-round, from a view alone, and copied: the same.
+    rng = random.Random(7)
+    for _ in range(12):
+        shown = shown.apply(_choose(shown, rng))
+    later = Knowledge(shown.view(0)).copy()
+    assert later.unknown(0) == len(shown.hands[0])
+    assert not later.known(0)
+    world = determinize(shown.view(0), later, random.Random(1))
+    assert world.hands[0] == shown.hands[0]
+    assert world.view(0) == shown.view(0)

@@ -238,7 +238,9 @@ class Knowledge:
 
     def excluded(self, place: Place) -> list[tuple[int, frozenset[Card]]]:
         """The unknown cards of ``place`` that are guessed not to be some cards:
-        ``(how many, the cards they are not)`` pairs (see ``infer``)."""
+        ``(how many, the cards they are not)`` pairs (see ``infer``). For a
+        deck of two-faced cards, what the seat saw of them rules out instead:
+        the cards that do not show the faces seen."""
         found: Counter[frozenset[Card]] = Counter()
         for (_, excluded), count in self._slots.get(place, Counter()).items():
             if count and excluded:
