@@ -107,9 +107,8 @@ def _place_cards(world: GameState, seat: int, place: object) -> Counter[Card]:
 
 
 def _check_positions(state: GameState, knowledge: Knowledge, where: str) -> None:
-    """A deck of two-faced cards: the true card of each position of a hand and of
-    the discard pile is one the record lets that position hold (what it
-    remembers is facts)."""
+    """A deck of two-faced cards: the card of each position of a hand and of the
+    discard pile of ``state`` is one the record lets that position hold."""
     positions = knowledge._positions
     assert positions is not None
     places: list[tuple[int | str, tuple[Card, ...]]] = [*enumerate(state.hands)]
@@ -147,7 +146,8 @@ def check_game(rules: Ruleset, players: int, seed: int, steps: int, infer: bool 
                 assert not missing, f"known cards {dict(missing)} not in place {place}: {where}"
             assert sorted(map(str, world.draw_pile)) != [] or view.draw_pile_size == 0
             if rules.two_faced:
-                _check_positions(state, knowing, where)
+                _check_positions(state, knowing, where)  # what it remembers is true
+                _check_positions(world, knowing, where)  # and the world keeps to it
             checked += 1
         assert all(k.resets == 0 for k in knowledge) or infer, (
             f"knowledge lost track (resets {[k.resets for k in knowledge]}) after {state.last_action}: "

@@ -1218,16 +1218,20 @@ def _faced_world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
     state = world()
     if secret:
         # The seat to move drew the last card of its hand and may play it: the
-        # card there is traded, where it does not play, for one that turns the
-        # same back (from the draw pile under its top card or a hidden hand).
+        # card there is traded, where it does not play, for one from the draw
+        # pile under its top card or a hidden hand, each card fitting the slot
+        # it goes to (what the seat saw there).
         hand = hands[drawer]
-        back = hand[-1].face(1 - side)
+        positions = knowledge._positions or {}
+        last = positions[drawer][-1][1]
         seen = {seat, drawer, *view.visible_hands}
-        sources = [(pile, j) for j in range(1, len(pile))]
-        sources += [(h, j) for s, h in enumerate(hands) if s not in seen for j in range(len(h))]
-        if drawer in view.visible_hands:
-            sources = []  # the seat sees the faces of that hand: its last card stays
-        sources = [(cards, j) for cards, j in sources if cards[j].face(1 - side) is back]
+        sources: list[tuple[list[Card], int]] = []
+        spots: list[tuple[Place, list[Card]]] = [(DRAW, pile)]
+        spots += [(s, h) for s, h in enumerate(hands) if s not in seen]
+        for place, cards in spots:
+            for j, (_, excluded) in enumerate(positions.get(place, ())):
+                if (place != DRAW or j) and hand[-1] not in excluded and cards[j] not in last:
+                    sources.append((cards, j))
         gen.shuffle(sources)
         for cards, j in [(hand, len(hand) - 1), *sources[:24]]:
             hand[-1], cards[j] = cards[j], hand[-1]
