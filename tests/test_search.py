@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from unorules import Action, GameState, Ruleset, SeatView
-from unorules.cards import parse_cards
 from unorules.bots import (
     BOTS,
     GreedyBot,
@@ -22,6 +21,7 @@ from unorules.bots import (
     register_bot,
     show_views,
 )
+from unorules.cards import parse_cards
 from unorules.draft import carry_out
 from unorules.search import SearchBot, estimate, playout, strength
 
@@ -47,6 +47,16 @@ def test_the_search_bot_plays_whole_games_with_legal_actions(names: tuple[str, .
     assert isinstance(searcher, SearchBot)
     assert searcher.stats.searched > 0
     assert searcher.stats.playouts > 0
+
+
+def test_the_search_bot_searches_a_deck_of_two_faced_cards() -> None:
+    rules = Ruleset.from_names(["flip"], options={"target_score": 100})
+    searcher = SearchBot(seed=1, playouts=12)
+    final = play_game(rules.new_game(players=2, seed=3), [searcher, HeuristicBot(seed=2)])
+    assert final.is_over
+    assert searcher.stats.searched > 0
+    assert searcher.knowledge is not None
+    assert searcher.knowledge.resets == 0
 
 
 def _game(seed: int) -> list[str]:

@@ -339,8 +339,13 @@ class HeuristicBot:
         self, state: GameState, seat: int, legal: tuple[Action, ...] | None = None
     ) -> Action | None:
         """The action this bot would take as ``seat`` in ``state``, reading only
-        what ``seat``'s view shows but without building the view: the policy of
-        a search's playouts. ``legal`` is ``seat``'s legal actions, if known."""
+        what ``seat``'s view shows but without building the view (except for a
+        deck of two-faced cards, whose view shows the faces the actions name):
+        the policy of a search's playouts. ``legal`` is ``seat``'s legal
+        actions, if known."""
+        if state.ruleset.two_faced:
+            # a view shows the faces its actions name; a state holds the cards
+            return self.decide(state.view(seat))
         if legal is None:
             legal = state.legal_actions(seat)
         return self.decide(_SeatOf(state, seat, legal))

@@ -53,8 +53,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from unorules.actions import Action
-from unorules.cards import Card
 from unorules.bots import HeuristicBot, Seed, _rng
+from unorules.cards import Card
 from unorules.draft import carry_out
 from unorules.knowledge import Knowledge, determinize
 from unorules.state import GameState, SeatView
@@ -82,7 +82,6 @@ heuristic bots, at each of their 132,370 actions (log loss 0.598, against
 
 TO_MOVE = 0.073
 """What being the seat to move adds to a seat's :func:`strength` (same fit)."""
-
 
 
 class Stats:
@@ -185,8 +184,6 @@ class SearchBot:
 
     def observe(self, view: SeatView) -> None:
         """Follow the game: bring the seat's knowledge up to ``view``."""
-        if view.rules.two_faced:
-            return  # no knowledge of two-faced cards (unorules.knowledge.TWO_FACED)
         knowledge = self.knowledge
         if knowledge is None or knowledge.seat != view.seat or _new_game(view):
             self.knowledge = Knowledge(view, infer=self.infer)
@@ -199,8 +196,6 @@ class SearchBot:
         """The action this bot takes as the view's seat (see the class docstring)."""
         self.observe(view)
         default = self.heuristic.choose(view)
-        if view.rules.two_faced:
-            return default  # no worlds to search (unorules.knowledge.TWO_FACED): the heuristic bot plays
         seat = view.seat
         if default is None or seat is None or view.current_player != seat or default.verb == "uno":
             return default
@@ -365,6 +360,8 @@ def estimate(state: GameState, team: Sequence[int]) -> float:
     ``low-score``, every other seat is charged its own)."""
     rules = state.ruleset
     hands = state.hands
+    if rules.two_faced:
+        hands = tuple(tuple(map(state.face, hand)) for hand in hands)
     left = state.left
     current = state.current_player
     seats = [s for s in range(len(hands)) if s not in left]
