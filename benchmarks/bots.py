@@ -8,8 +8,9 @@
 ``duel`` plays the search bot (``--budget``, default 50 ms a decision)
 against the heuristic bot heads-up, games to 500 points (the classic
 default), half the games with each bot first, every game seeded from
-``"duel/<i>"``; it prints the share of games and of rounds the search bot
-won with 95% Wilson intervals, its points per round, and the run's figures
+``"duel/<i>"`` (``--depth`` and ``--margin`` set the search bot's); it
+prints the share of games and of rounds the search bot won with 95% Wilson
+intervals, its points per round, and the run's figures
 (decisions searched, playouts, actions per second). The games are played on
 ``--workers`` processes; with a time budget the results depend on the
 machine (and its load): the playouts a decision gets are printed.
@@ -201,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--budget", default="50ms", help="a time (50ms, default) or playouts (400)")
         sub.add_argument("--workers", type=int, default=2)
         sub.add_argument("--target-score", type=int, default=500)
+        sub.add_argument("--depth", type=int, help="the search's playout depth (default: SearchBot's)")
+        sub.add_argument("--margin", type=float, help="the search's margin (default: SearchBot's)")
     fast = commands.add_parser("speed", help="decisions per second and a profile")
     fast.add_argument("--games", type=int, default=2)
     fast.add_argument("--playouts", type=int, default=60)
@@ -209,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         speed(args.games, args.playouts)
         return 0
     budget = _budget(args.budget)
+    budget.update({k: v for k, v in (("depth", args.depth), ("margin", args.margin)) if v is not None})
     rule_sets = [args.rules] if args.command == "duel" else list(TARGETS)
     failed = False
     for rules in rule_sets:

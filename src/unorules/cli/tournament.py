@@ -37,7 +37,7 @@ from unorules.errors import RulesetError
 
 __all__ = ["DEFAULT_BOTS", "add_parser", "run"]
 
-DEFAULT_BOTS = ["random", "greedy", "heuristic", "search:10ms"]
+DEFAULT_BOTS = ["random", "greedy", "heuristic", "search"]
 """The bots ``unorules tournament`` rates when none are named."""
 
 
@@ -69,7 +69,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="one more bot to rate (repeatable), e.g. --bot 'cmd:node mybot.js'",
     )
     parser.add_argument(
-        "--games", type=positive, default=100, help="games per pair and first seat (default 100)"
+        "--games", type=positive, default=30, help="games per pair and first seat (default 30)"
     )
     parser.add_argument("--seed", type=seed_arg, help="seed of the whole run (default: random, printed)")
     parser.add_argument(
