@@ -141,6 +141,7 @@ PARTS = (
     ("listing legal actions", ("state.py:", ("legal_actions", "seats_to_act"))),
     ("building views", ("state.py:", ("_view", "view"))),
     ("sampling worlds (knowledge, determinize)", ("knowledge.py:", ("determinize", "update"))),
+    ("estimating rounds cut short (estimate)", ("search.py:", ("estimate",))),
 )
 
 
