@@ -500,3 +500,34 @@ def test_r_flip_view_a_seats_own_hand_is_sampled_with_its_faces() -> None:
     world = determinize(shown.view(0), later, random.Random(1))
     assert world.hands[0] == shown.hands[0]
     assert world.view(0) == shown.view(0)
+
+
+def test_r_house_misplay_a_card_shown_to_the_table_is_known_in_its_hand() -> None:
+    # EventSpec.reveals: the misplayed card is shown, then kept; every seat knows where it is.
+    rules = Ruleset.from_names(["classic"], options={"misplay_penalty": 1})
+    rng = random.Random(3)
+    for game in range(20):
+        state = rules.new_game(players=2, seed=game)
+        knowledge = Knowledge(state.view(0))
+        for _ in range(200):
+            if state.is_over or state.rounds:
+                break
+            legal = state.legal_actions()
+            misplays = [
+                a
+                for a in legal
+                if a.seat == 1 and a.verb == "play" and rules.apply(state, a).events[0].kind == "misplay"
+            ]
+            action = misplays[0] if misplays else rng.choice(legal)
+            state = rules.apply(state, action)
+            knowledge.update(state.view(0))
+            if misplays:
+                card = action.card
+                assert card is not None
+                assert knowledge.known(1)[card] >= 1
+                for seed in range(5):
+                    world = determinize(state.view(0), knowledge, random.Random(seed))
+                    assert card in world.hands[1]
+                assert knowledge.resets == 0
+                return
+    pytest.fail("no misplay in 20 games")

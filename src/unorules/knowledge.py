@@ -14,7 +14,10 @@ came from them.
 another (a driver shows a bot every view: :func:`unorules.bots.show_views`).
 It reads the events every rule set emits for card movements, whatever the
 plugin that moved them (:mod:`unorules.draft`): ``deal``, ``draw``,
-``reshuffle``, ``move`` and ``show``. It knows nothing of any rule set.
+``reshuffle``, ``move`` and ``show``, and the events whose kind declares
+:attr:`~unorules.EventSpec.reveals` (cards a rule shows the table, which end
+in the hand of the event's seat: a misplayed card kept, a No Mercy roulette's
+cards). It knows nothing of any rule set.
 
 The record is a *partition of the unseen cards into groups*: each group is a
 multiset of cards and a number of places ("slots") in hands and piles that
@@ -552,8 +555,13 @@ class Knowledge:
     # -- the events of one action ----------------------------------------------------------
 
     def _read(self, view: SeatView) -> None:
+        specs = view.rules.events
+        shown: list[Event] = []
         for event in view.events:
             kind = event.kind
+            spec = specs.get(kind)
+            if spec is not None and spec.reveals and event.cards and event.seat is not None:
+                shown.append(event)
             if kind == "move":
                 self._move(event)
             elif kind == "draw":
@@ -565,6 +573,26 @@ class Knowledge:
                     self._reveal(event.target, event.cards)
             elif kind == "deal":
                 self._deal(view, event)
+        for event in shown:
+            assert event.seat is not None
+            self._shown_to_all(event.seat, event.cards)
+
+    def _shown_to_all(self, seat: int, cards: tuple[Card, ...]) -> None:
+        """A rule showed ``cards`` to the table, and they are in ``seat``'s hand
+        after the action (an event whose kind declares
+        :attr:`~unorules.EventSpec.reveals`): those of them the record does not
+        know there yet become known there. A card the record cannot place
+        there (it left again in the same action, say) teaches it nothing."""
+        if seat == self.seat:
+            return  # its own hand, which it sees
+        known = self._known.get(seat, Counter())
+        for card, count in (Counter(cards) - known).items():
+            for _ in range(count):
+                if self._likeliest(seat, card) is None:
+                    break
+                self._take_unknown(seat, card)
+                known[card] += 1
+                self._known[seat] = known
 
     def _deal(self, view: SeatView, event: Event) -> None:
         rules = view.rules

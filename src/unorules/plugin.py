@@ -270,8 +270,10 @@ class EventSpec:
     back. They are public knowledge from then on, wherever they go; the
     testing toolkit's ``hidden`` invariant accepts such an event naming cards
     held in a hand other seats may not see, and refuses it from an event kind
-    that does not declare it. False (the default): an event names no hidden
-    card, or is ``private``."""
+    that does not declare it. :class:`unorules.knowledge.Knowledge` takes the
+    cards to be in the hand of the event's ``seat`` after the action (where
+    both shipped uses put them). False (the default): an event names no
+    hidden card, or is ``private``."""
 
     def __attrs_post_init__(self) -> None:
         for field, _ in self.fields:
