@@ -531,3 +531,30 @@ def test_r_house_misplay_a_card_shown_to_the_table_is_known_in_its_hand() -> Non
                 assert knowledge.resets == 0
                 return
     pytest.fail("no misplay in 20 games")
+
+
+def test_r_flip_challenge_the_challenger_knows_the_hand_it_was_shown() -> None:
+    # The hand shown in a challenge (draft.show_hand) tells both faces of every card in it.
+    rules = Ruleset.from_names(["flip"])
+    rng = random.Random(5)
+    for game in range(40):
+        state = rules.new_game(players=2, seed=game)
+        knowledge = Knowledge(state.view(0))
+        for _ in range(300):
+            if state.is_over or state.rounds:
+                break
+            legal = state.legal_actions()
+            challenges = [a for a in legal if a.seat == 0 and a.verb == "challenge"]
+            action = challenges[0] if challenges else rng.choice(legal)
+            bluffer = state.phase.seat
+            shown = state.hands[bluffer] if challenges and bluffer is not None else ()
+            state = rules.apply(state, action)
+            knowledge.update(state.view(0))
+            if challenges and shown and not state.rounds:
+                assert bluffer is not None
+                for seed in range(5):
+                    world = determinize(state.view(0), knowledge, random.Random(seed))
+                    assert world.hands[bluffer][: len(shown)] == shown
+                assert knowledge.resets == 0
+                return
+    pytest.fail("no challenge in 40 games")

@@ -952,6 +952,7 @@ def _challenge(draft: Draft, seat: int) -> None:
     side = draft.side
     guilty = any(c.faces[side].color is phase.color for c in hand)
     verdict = "guilty" if guilty else "innocent"
+    draft.show_hand(bluffer, seat)  # what the challenger now knows of that hand (unorules.knowledge)
     draft.add_event(
         Event(
             "challenge",
