@@ -118,10 +118,10 @@ class SearchBot:
     move's paired gain over the heuristic bot's must exceed (over at least
     :data:`MIN_WORLDS` worlds); ``depth`` how many actions a playout plays
     after the candidate before :func:`estimate` values it (default
-    :data:`DEFAULT_DEPTH`; a large number plays every round out); ``draw_guard`` never to draw when a card may
-    be played; ``infer`` to keep guesses about how the other seats play in
-    its knowledge (see :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds
-    its generator.
+    :data:`DEFAULT_DEPTH`; a large number plays every round out);
+    ``draw_guard`` never to draw when a card may be played; ``infer`` to keep
+    guesses about how the other seats play in its knowledge (see
+    :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds its generator.
     """
 
     name = "search"
