@@ -13,6 +13,7 @@ import itertools
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -502,59 +503,60 @@ def test_r_flip_view_a_seats_own_hand_is_sampled_with_its_faces() -> None:
     assert world.view(0) == shown.view(0)
 
 
-def test_r_house_misplay_a_card_shown_to_the_table_is_known_in_its_hand() -> None:
-    # EventSpec.reveals: the misplayed card is shown, then kept; every seat knows where it is.
-    rules = Ruleset.from_names(["classic"], options={"misplay_penalty": 1})
-    rng = random.Random(3)
-    for game in range(20):
-        state = rules.new_game(players=2, seed=game)
-        knowledge = Knowledge(state.view(0))
-        for _ in range(200):
-            if state.is_over or state.rounds:
-                break
-            legal = state.legal_actions()
-            misplays = [
-                a
-                for a in legal
-                if a.seat == 1 and a.verb == "play" and rules.apply(state, a).events[0].kind == "misplay"
-            ]
-            action = misplays[0] if misplays else rng.choice(legal)
-            state = rules.apply(state, action)
-            knowledge.update(state.view(0))
-            if misplays:
-                card = action.card
-                assert card is not None
-                assert knowledge.known(1)[card] >= 1
-                for seed in range(5):
-                    world = determinize(state.view(0), knowledge, random.Random(seed))
-                    assert card in world.hands[1]
-                assert knowledge.resets == 0
-                return
-    pytest.fail("no misplay in 20 games")
-
-
-def test_r_flip_challenge_the_challenger_knows_the_hand_it_was_shown() -> None:
-    # The hand shown in a challenge (draft.show_hand) tells both faces of every card in it.
-    rules = Ruleset.from_names(["flip"])
-    rng = random.Random(5)
-    for game in range(40):
+def _first(
+    rules: Ruleset, wanted: Callable[[GameState, Action], bool], games: int, seed: int
+) -> tuple[GameState, Action, GameState, Knowledge]:
+    """Random heads-up rounds, seat 0's knowledge kept, until one of a state's
+    legal actions is ``wanted``: the state before it, the action, the state
+    after it (still in its round) and the knowledge of it."""
+    rng = random.Random(seed)
+    for game in range(games):
         state = rules.new_game(players=2, seed=game)
         knowledge = Knowledge(state.view(0))
         for _ in range(300):
             if state.is_over or state.rounds:
                 break
             legal = state.legal_actions()
-            challenges = [a for a in legal if a.seat == 0 and a.verb == "challenge"]
-            action = challenges[0] if challenges else rng.choice(legal)
-            bluffer = state.phase.seat
-            shown = state.hands[bluffer] if challenges and bluffer is not None else ()
-            state = rules.apply(state, action)
+            found = [a for a in legal if wanted(state, a)]
+            action = found[0] if found else rng.choice(legal)
+            before, state = state, rules.apply(state, action)
             knowledge.update(state.view(0))
-            if challenges and shown and not state.rounds:
-                assert bluffer is not None
-                for seed in range(5):
-                    world = determinize(state.view(0), knowledge, random.Random(seed))
-                    assert world.hands[bluffer][: len(shown)] == shown
-                assert knowledge.resets == 0
-                return
-    pytest.fail("no challenge in 40 games")
+            if found and not state.rounds:
+                return before, action, state, knowledge
+    pytest.fail(f"no such action in {games} games")
+
+
+def test_r_house_misplay_a_card_shown_to_the_table_is_known_in_its_hand() -> None:
+    # EventSpec.reveals: the misplayed card is shown, then kept; every seat knows where it is.
+    rules = Ruleset.from_names(["classic"], options={"misplay_penalty": 1})
+
+    def misplay(state: GameState, action: Action) -> bool:
+        if action.seat != 1 or action.verb != "play":
+            return False
+        return rules.apply(state, action).events[0].kind == "misplay"
+
+    _, action, state, knowledge = _first(rules, misplay, 20, seed=3)
+    card = action.card
+    assert card is not None
+    assert knowledge.known(1)[card] >= 1
+    for seed in range(5):
+        world = determinize(state.view(0), knowledge, random.Random(seed))
+        assert card in world.hands[1]
+    assert knowledge.resets == 0
+
+
+def test_r_flip_challenge_the_challenger_knows_the_hand_it_was_shown() -> None:
+    # The hand shown in a challenge (draft.show_hand) tells both faces of every card in it.
+    rules = Ruleset.from_names(["flip"])
+
+    def challenge(state: GameState, action: Action) -> bool:
+        return action.seat == 0 and action.verb == "challenge"
+
+    before, _, state, knowledge = _first(rules, challenge, 40, seed=5)
+    bluffer = before.phase.seat
+    assert bluffer is not None
+    shown = before.hands[bluffer]
+    for seed in range(5):
+        world = determinize(state.view(0), knowledge, random.Random(seed))
+        assert world.hands[bluffer][: len(shown)] == shown
+    assert knowledge.resets == 0

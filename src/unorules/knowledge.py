@@ -108,7 +108,7 @@ from unorules.cards import Card
 from unorules.draft import DISCARD, DRAW, HAND, TAKEN, UNDER
 from unorules.errors import SeatError, StateFormatError
 from unorules.rng import Rng
-from unorules.state import PLAY, Event, GameState, RoundResult, SeatView, from_fields
+from unorules.state import PLAY, Event, GameState, Phase, RoundResult, SeatView, from_fields
 from unorules.validate import validate_state
 
 __all__ = ["ASIDE", "Group", "Knowledge", "Place", "Tag", "determinize"]
@@ -1125,6 +1125,41 @@ RETRIES = 32
 """How many more worlds :func:`determinize` samples when a phase's world is invalid."""
 
 
+def _world_fields(
+    view: SeatView, knowledge: Knowledge, gen: Rng, phase: Phase, **cards: Any
+) -> dict[str, Any]:
+    """The fields of a world of ``view``: what the view shows as it shows it,
+    ``phase``, the seat's count of stalled draws, a fresh generator drawn from
+    ``gen``, and ``cards`` (the hands and piles dealt, and for a deck of
+    two-faced cards the events and rounds naming them) over those."""
+    fields: dict[str, Any] = {
+        "ruleset": view.rules,
+        "hands": (),
+        "draw_pile": (),
+        "discard_pile": view.discard_pile,
+        "color": view.color,
+        "side": view.side,
+        "direction": view.direction,
+        "current_player": view.current_player,
+        "phase": phase,
+        "dealer": view.dealer,
+        "scores": view.scores,
+        "uno_declared": view.uno_declared,
+        "uno_exposed": view.uno_exposed,
+        "stalled": knowledge.stalled,
+        "left": view.left,
+        "rounds": view.rounds,
+        "outcome": view.outcome,
+        "rng": gen.next64(),
+        "extras": view.extras,
+        "last_action": view.last_action,
+        "events": view.events,
+        "_legal": None,
+    }
+    fields.update(cards)
+    return fields
+
+
 def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
     """One world of ``view`` (see :func:`determinize`)."""
     seat = view.seat
@@ -1150,30 +1185,7 @@ def _world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
     gen.shuffle(pile)
     phase = view.phase
     secret = phase.secret and phase.card is None and view.current_player != seat
-    fields: dict[str, Any] = {
-        "ruleset": rules,
-        "hands": tuple(hands),
-        "draw_pile": tuple(pile),
-        "discard_pile": view.discard_pile,
-        "color": view.color,
-        "side": view.side,
-        "direction": view.direction,
-        "current_player": view.current_player,
-        "phase": phase,
-        "dealer": view.dealer,
-        "scores": view.scores,
-        "uno_declared": view.uno_declared,
-        "uno_exposed": view.uno_exposed,
-        "stalled": knowledge.stalled,
-        "left": view.left,
-        "rounds": view.rounds,
-        "outcome": view.outcome,
-        "rng": gen.next64(),
-        "extras": view.extras,
-        "last_action": view.last_action,
-        "events": view.events,
-        "_legal": None,
-    }
+    fields = _world_fields(view, knowledge, gen, phase, hands=tuple(hands), draw_pile=tuple(pile))
     state = from_fields(fields)
     if _implements(rules, "hidden_requirements"):
         state = _meet_requirements(state, view, knowledge, gen)
@@ -1213,30 +1225,9 @@ def _faced_world(view: SeatView, knowledge: Knowledge, gen: Rng) -> GameState:
         phase = attrs.evolve(phase, card=card)
     secret = phase.secret and phase.card is None and drawer != seat and bool(hands[drawer])
     events, rounds = _physical_records(view, hands, discard)
-    fields: dict[str, Any] = {
-        "ruleset": rules,
-        "hands": (),
-        "draw_pile": (),
-        "discard_pile": tuple(discard),
-        "color": view.color,
-        "side": side,
-        "direction": view.direction,
-        "current_player": drawer,
-        "phase": phase,
-        "dealer": view.dealer,
-        "scores": view.scores,
-        "uno_declared": view.uno_declared,
-        "uno_exposed": view.uno_exposed,
-        "stalled": knowledge.stalled,
-        "left": view.left,
-        "rounds": rounds,
-        "outcome": view.outcome,
-        "rng": gen.next64(),
-        "extras": view.extras,
-        "last_action": view.last_action,
-        "events": events,
-        "_legal": None,
-    }
+    fields = _world_fields(
+        view, knowledge, gen, phase, discard_pile=tuple(discard), rounds=rounds, events=events
+    )
 
     def world() -> GameState:
         fields["hands"] = tuple(map(tuple, hands))
