@@ -99,7 +99,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -900,12 +900,11 @@ def _assign(
     """Which group each card of ``need`` came from, filling exactly the ``slots``
     (tag: count) of a place, each slot given only a card its group holds and
     its guesses allow, no group giving more copies of a card than it holds;
-    ``None`` if no such assignment exists. A maximum flow (augmenting paths)
-    from the cards through the slots, preferring for each card the slots whose
-    group holds most of it."""
-    flow: Counter[tuple[Card, Tag]] = Counter()
-    used: Counter[Tag] = Counter()
-    given: Counter[tuple[Card, int]] = Counter()
+    ``None`` if no such assignment exists. A maximum flow (augmenting paths,
+    :func:`_augment`) from the cards through the slots, preferring for each
+    card the slots whose group holds most of it."""
+    room: Counter[Tag] = Counter(slots)
+    held: dict[Tag, Counter[Card]] = {tag: Counter() for tag in slots}
     options = {
         card: sorted(
             (t for t, n in slots.items() if n and groups[t[0]][card] > 0 and card not in t[1]),
@@ -914,39 +913,53 @@ def _assign(
         for card in need
     }
 
-    def augment(card: Card, seen: set[Tag]) -> bool:
-        for tag in options[card]:
-            if tag in seen:
-                continue
-            if given[card, tag[0]] >= groups[tag[0]][card]:
-                continue
-            seen.add(tag)
-            if used[tag] < slots[tag]:
-                flow[card, tag] += 1
-                used[tag] += 1
-                given[card, tag[0]] += 1
-                return True
-            # the slots are full: move one of their cards to other slots
-            for (other, t), n in list(flow.items()):
-                if t == tag and n > 0 and other != card and augment(other, seen):
-                    flow[other, tag] -= 1
-                    given[other, tag[0]] -= 1
-                    flow[card, tag] += 1
-                    given[card, tag[0]] += 1
-                    return True
-        return False
+    def may(card: Card, tag: Tag) -> bool:
+        group = tag[0]
+        given = sum(cards[card] for t, cards in held.items() if t[0] == group)
+        return given < groups[group][card]
 
     for card, count in need.items():
         for _ in range(count):
-            if not augment(card, set()):
+            if not _augment(card, options, room, held, set(), may):
                 return None
     found: Counter[tuple[Card, int]] = Counter()
-    for (card, tag), n in flow.items():
-        if n:
-            found[card, tag[0]] += n
+    for tag, cards in held.items():
+        for card, n in cards.items():
+            if n:
+                found[card, tag[0]] += n
     if any(n > groups[g][c] for (c, g), n in found.items()):
         return None
     return dict(found)
+
+
+def _augment(
+    card: Card,
+    options: Mapping[Card, list[Any]],
+    room: Counter[Any],
+    held: Mapping[Any, Counter[Card]],
+    seen: set[Any],
+    may: Callable[[Card, Any], bool] | None = None,
+) -> bool:
+    """Put one more ``card`` in one of its ``options`` of slot (a key of
+    ``room``, the free places of each, and ``held``, the cards in each): a
+    slot with room, else a full slot whose card moves on to another slot it
+    may hold (an augmenting path; ``seen`` the slots the path went through).
+    ``may(card, slot)`` refuses a slot besides (a group out of that card).
+    False if there is no such path."""
+    for tag in options[card]:
+        if tag in seen or (may is not None and not may(card, tag)):
+            continue
+        seen.add(tag)
+        if room[tag] > 0:
+            held[tag][card] += 1
+            room[tag] -= 1
+            return True
+        for other, n in list(held[tag].items()):
+            if n > 0 and other != card and _augment(other, options, room, held, seen, may):
+                held[tag][other] -= 1
+                held[tag][card] += 1
+                return True
+    return False
 
 
 def _showing(rules: Any, side: int) -> dict[Card, frozenset[Card]]:
@@ -1025,8 +1038,9 @@ def _match(
     such slots), every slot filled with a card it may hold; ``None`` if there
     is no such deal. Each card in random order goes to a slot chosen uniformly
     among the free ones that may hold it; a card left without one takes a slot
-    by an augmenting path (the cards in its way move to other slots). The
-    deal is random but not exactly uniform over the deals allowed."""
+    by an augmenting path (:func:`_augment`: the cards in its way move to
+    other slots). The deal is random but not exactly uniform over the deals
+    allowed."""
     pool = list(cards.elements())
     if len(pool) != sum(slots.values()):
         return None
@@ -1050,24 +1064,8 @@ def _match(
         held[chosen][card] += 1
         room[chosen] -= 1
 
-    def augment(card: Card, seen: set[frozenset[Card]]) -> bool:
-        for tag in options[card]:
-            if tag in seen:
-                continue
-            seen.add(tag)
-            if room[tag] > 0:
-                held[tag][card] += 1
-                room[tag] -= 1
-                return True
-            for other, n in list(held[tag].items()):
-                if n > 0 and other is not card and augment(other, seen):
-                    held[tag][other] -= 1
-                    held[tag][card] += 1
-                    return True
-        return False
-
     for card in left:
-        if not augment(card, set()):
+        if not _augment(card, options, room, held, set()):
             return None
     dealt: dict[frozenset[Card], list[Card]] = {}
     for tag, counts in held.items():
