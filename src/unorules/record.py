@@ -32,8 +32,10 @@ Each header is ``[Name VALUE]`` with a JSON value: text in double quotes
 ===============  ============================================================
 
 Other headers (``Event``, ``Date``, ``Bots``, ...) are kept as they are.
-``#`` starts a comment (whole lines or after an action); blank lines are
-ignored. :meth:`Session.record` writes after each action what else it did,
+``#`` at the start of a line or after white space starts a comment (whole
+lines or after an action); a ``#`` inside a word is the action's own (a face
+picked by count, ``play W+C#2 P``, see :mod:`unorules.actions`). Blank lines
+are ignored. :meth:`Session.record` writes after each action what else it did,
 as a spectator reads it (:mod:`unorules.narrate`): the draws it made, a
 stack, a trade of hands, the end of a round and the next deal.
 :meth:`GameRecord.parse` raises :class:`RecordFormatError` with the
@@ -66,7 +68,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import Card, parse_cards
-from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError
+from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError, excerpt
 from unorules.narrate import Narrator
 from unorules.rng import Seed
 from unorules.ruleset import Ruleset
@@ -82,6 +84,7 @@ __all__ = [
     "SessionError",
     "comment",
     "play_bots",
+    "split_comment",
 ]
 
 RECORD_FORMAT = "unorules.record/1"
@@ -243,8 +246,11 @@ class GameRecord:
         if not isinstance(extra, dict) or not isinstance(actions, list):
             raise RecordFormatError("headers must be an object and actions a list")
         headers += [f"[{k} {json.dumps(v)}]" for k, v in extra.items()]
-        if not all(isinstance(a, str) and "\n" not in a and "#" not in a for a in actions):
-            raise RecordFormatError("actions: expected a list of action texts")
+        for index, action in enumerate(actions):
+            if not isinstance(action, str) or "\n" in action or split_comment(action)[1] is not None:
+                raise RecordFormatError(
+                    f"actions[{index}]: expected an action's text without a comment, got {excerpt(action)}"
+                )
         return cls.parse("\n".join([*headers, "", *actions]))
 
     # -- reading ------------------------------------------------------------------------------
@@ -260,7 +266,7 @@ class GameRecord:
         lines: list[int] = []
         comments: list[str] = []
         for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
+            line, comment = split_comment(raw) if not raw.lstrip().startswith("[") else (raw.strip(), None)
             if not line:
                 continue
             if line.startswith("["):
@@ -276,7 +282,7 @@ class GameRecord:
             except NotationError as exc:
                 raise RecordFormatError(f"not an action: {exc}", number) from None
             lines.append(number)
-            comments.append(raw.partition("#")[2].strip())
+            comments.append(comment or "")
         record = cls._from_headers(headers, tuple(actions), tuple(lines))
         return attrs.evolve(record, comments=tuple(comments)) if any(comments) else record
 
@@ -383,6 +389,24 @@ class GameRecord:
                 self._header_line("Result"),
             )
         return state
+
+
+_COMMENT = re.compile(r"(?:^|\s)#")
+"""Where a record line's comment starts: a ``#`` at the line's start or after white space.
+Action notation never puts white space before its own ``#`` (``R1#2``)."""
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """``line`` of a record split into its content and its comment, both stripped (``None``
+    for no comment): ``"0: play W+C#2 P  # a note"`` gives ``("0: play W+C#2 P", "a note")``.
+
+    This is the one rule for comments that :meth:`GameRecord.parse` reads and
+    :meth:`GameRecord.dumps` writes (``action  # comment``), so every action's text
+    survives a record's text."""
+    match = _COMMENT.search(line)
+    if match is None:
+        return line.strip(), None
+    return line[: match.start()].strip(), line[match.end() :].strip()
 
 
 def _parse_action(text: str) -> Action:
