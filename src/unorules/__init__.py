@@ -35,7 +35,7 @@ from unorules.plugin import (
 )
 from unorules.rng import Rng, Seed, seed_state
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
-from unorules.state import PLAY, Event, GameState, Outcome, Phase, Position, RoundResult, SeatView
+from unorules.state import PLAY, Event, GameState, GoingOut, Outcome, Phase, Position, RoundResult, SeatView
 from unorules.validate import validate_state
 
 __version__ = "0.2.0"
@@ -54,6 +54,7 @@ __all__ = [
     "EventSpec",
     "ExtraSpec",
     "GameState",
+    "GoingOut",
     "IllegalActionError",
     "NotationError",
     "Option",

@@ -16,8 +16,14 @@ made; the UNO calls and catch windows follow the hands (R-UNO-CALL,
 R-UNO-CATCH); the generator advances with every shuffle. Five fields are
 plain decisions a hook assigns directly (:data:`WRITABLE`): ``color``,
 ``direction``, ``current_player``, ``phase`` and ``stalled``. Every other
-field changes only through a mechanic; the testing toolkit's invariants
-check the books after every action.
+field changes only through a mechanic, and assigning it (or a name that is
+no field, a typo) raises ``AttributeError`` at once; the testing toolkit's
+invariants check the books after every action.
+
+What an emptied hand means is decided in one place: :meth:`Draft.play` asks
+the ``going_out`` hook (:meth:`Draft.went_out`) when a card is a seat's last,
+before the card's effect, and ends the round after the effect when the
+answer says so. A blocked round is :meth:`Draft.stall`'s.
 
 Every mechanic that moves cards also says so in an event, so that a seat can
 follow what it may know of the cards without knowing the rule that moved
@@ -42,6 +48,7 @@ from unorules.state import (
     PLAY,
     Event,
     GameState,
+    GoingOut,
     Outcome,
     Position,
     RoundResult,
@@ -87,6 +94,21 @@ PLACES = (HAND, DRAW, DISCARD, UNDER, TAKEN)
 """Every place a ``move`` event names (its ``data`` values ``"from"`` and ``"to"``)."""
 
 _PLAYED: dict[tuple[int, Card], Event] = {}
+_WINS = tuple(GoingOut(ends=True, winner=s) for s in range(16))
+"""The core's answer for an emptied hand of each seat: the round ends and it wins (R-OUT)."""
+
+
+def _uno_event(seat: int, late: bool) -> Event:
+    """The ``uno`` event of ``seat``'s call (R-UNO-CALL), or late call (R-UNO-SELF)."""
+    if late:
+        event = _LATE_CALLS[seat] = Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),))
+    else:
+        event = _CALLS[seat] = Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),))
+    return event
+
+
+_CALLS: dict[int, Event] = {}
+_LATE_CALLS: dict[int, Event] = {}
 
 
 def move_event(
@@ -209,6 +231,26 @@ class Draft(Position):
         action: Action | None = self.__dict__["last_action"]
         return action
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The five plain decisions (WRITABLE) are assigned; every other field changes
+        # through a mechanic, and a name that is no field at all is a mistake: refused
+        # here, so that it never becomes a field of the next state.
+        if name in WRITABLE:
+            self.__dict__[name] = value
+            return
+        raise AttributeError(
+            f"a draft's {name!r} cannot be assigned: "
+            + (
+                "it changes only through the draft's mechanics (see unorules.draft)"
+                if name in self.__dict__
+                else "it is not a field of the game"
+            )
+            + f"; the fields a hook assigns are {', '.join(sorted(WRITABLE))}"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a draft's fields cannot be deleted ({name!r})")
+
     def __repr__(self) -> str:
         fields = self.__dict__
         return (
@@ -274,18 +316,91 @@ class Draft(Position):
         f["current_player"] = seat
         if previous is None:
             previous = f["_legal"]  # the state before (see new_draft)
+        if not new_hand:
+            self.went_out(seat)
         if f["ruleset"].hooks.on_play(self, action, previous) is None:
             raise RuntimeError(f"no plugin applied the effect of {card}")
+        if "_ending" in f:
+            self._settle()
 
     def card_effect(self, action: Action, previous: GameState | None) -> None:
         """The effect of the card of ``action``, which lies on top of the discard
         pile: the ``on_play`` hook (see :meth:`play`), given ``previous``, the
         state the card was played on. For a plugin that lets a card take effect
-        later than it was laid (an illegal card let stand)."""
+        later than it was laid (an illegal card let stand). As after :meth:`play`,
+        a hand that card emptied is asked about (:meth:`went_out`) before the
+        effect, and a round that it ends ends after it."""
         if previous is None:
             raise ValueError("a card's effect needs the state it was played on")
+        f = self.__dict__
+        if not f["hands"][action.seat]:
+            self.went_out(action.seat)
         if self.ruleset.hooks.on_play(self, action, previous) is None:
             raise RuntimeError(f"no plugin applied the effect of {action.card}")
+        if "_ending" in f:
+            self._settle()
+
+    # -- going out -------------------------------------------------------------------
+
+    def went_out(self, seat: int) -> GoingOut:
+        """``seat``'s hand is empty by this action's doing: what that means, decided in
+        one place for every rule (the ``going_out`` hook, asked once per seat and
+        action; without an answer the round ends and ``seat`` wins it, R-OUT).
+
+        :meth:`play` and :meth:`card_effect` ask it themselves for a last card,
+        before the card's effect. A rule that empties the acting seat's hand some
+        other way (a card that discards others) calls it after doing so. When the
+        answer ends the round, the round ends once the card's effect (or the
+        action) is done: no plugin ends a round for an emptied hand itself."""
+        f = self.__dict__
+        outs: dict[int, GoingOut] | None = f.get("_out")
+        if outs is None:
+            outs = f["_out"] = {}
+        answer = outs.get(seat)
+        if answer is None:
+            ask = f["ruleset"].hooks.going_out
+            found = None if ask is None else ask(self, seat)
+            answer = outs[seat] = _WINS[seat] if found is None else found
+            if answer.ends:
+                f["_ending"] = answer
+        return answer
+
+    def going_out(self, seat: int) -> GoingOut | None:
+        """What ``seat``'s emptied hand means in this action, as :meth:`went_out`
+        decided it (``None``: its hand was not emptied): a card's effect reads it to
+        know whether the round is ending (``ends``: do only what a last card does,
+        R-OUT-LAST-DRAW) or goes on without the seat."""
+        outs: dict[int, GoingOut] | None = self.__dict__.get("_out")
+        return None if outs is None else outs.get(seat)
+
+    def _settle(self) -> None:
+        """End the round an emptied hand ends (see :meth:`went_out`), unless a rule
+        already ended it in this action."""
+        ending: GoingOut | None = self.__dict__.pop("_ending", None)
+        if ending is not None:
+            self.end_round(ending.winner, "out")
+
+    def stall(self, seat: int) -> None:
+        """``seat`` ended its turn without a card (it drew nothing, or a rule kept it
+        from drawing and it could not play): when every seat still in the game has,
+        in turn, the round is blocked, and the ``blocked_round`` hook says who wins
+        it (without an answer, the fewest hand points by the faces in play, ties
+        going to the lowest seat); otherwise the turn passes. A card played or
+        drawn starts the count again (:meth:`play`, or ``draft.stalled = 0``)."""
+        f = self.__dict__
+        stalled = f["stalled"] + 1
+        f["stalled"] = stalled
+        active = self.active_seats
+        if stalled < len(active):
+            self.pass_turn(1, seat)
+            return
+        ask = f["ruleset"].hooks.blocked_round
+        answer = None if ask is None else ask(self)
+        if answer is None:
+            winner: int | None = min(active, key=lambda s: (self.hand_value(s), s))
+        else:
+            winner = answer.winner
+        self.end_round(winner, "blocked")
 
     def draw(self, seat: int, count: int = 1, reason: str = "turn") -> tuple[Card, ...]:
         """``seat`` draws ``count`` cards from the draw pile; returns them.
@@ -509,9 +624,27 @@ class Draft(Position):
     # -- UNO calls ---------------------------------------------------------------
 
     def call_uno(self, seat: int) -> None:
-        """``seat`` has called "UNO" for the card it plays next (R-UNO-CALL)."""
+        """``seat`` calls "UNO": for the card it plays next (R-UNO-CALL), or, holding one
+        card while open to a catch, late, which closes its catch window (R-UNO-SELF).
+        An ``uno`` event says which."""
         f = self.__dict__
-        f["uno_declared"] = f["uno_declared"] + (seat,)
+        if seat in f["uno_exposed"]:
+            self.end_exposure((seat,))
+            f["events"] += (_LATE_CALLS.get(seat) or _uno_event(seat, True),)
+        else:
+            f["uno_declared"] = f["uno_declared"] + (seat,)
+            f["events"] += (_CALLS.get(seat) or _uno_event(seat, False),)
+
+    def catch(self, catcher: int, target: int, penalty: int, rule: str = "R-UNO-CATCH") -> tuple[Card, ...]:
+        """``catcher`` catches ``target``, left holding one card without having called
+        "UNO" (R-UNO-CATCH): the window closes, a ``caught`` event says so, and
+        ``target`` draws ``penalty`` cards as a penalty (returned). ``rule`` names the
+        rule in the event (an edition's own)."""
+        self.end_exposure((target,))
+        self.__dict__["events"] += (
+            Event("caught", target, (), rule, f"by seat {catcher}", target=catcher, count=penalty),
+        )
+        return self.draw(target, penalty, "penalty")
 
     def withdraw_uno(self, seats: Iterable[int]) -> None:
         """The UNO calls of the given seats lapse: a call made for a play that
@@ -647,6 +780,7 @@ class Draft(Position):
         rules = self.ruleset
         hooks = rules.hooks
         f = self.__dict__
+        f.pop("_ending", None)  # a round that an emptied hand was ending ends here
         players = len(f["hands"])
         number = len(f["rounds"]) + 1
         provisional = RoundResult(number, winner, reason, (0,) * players, f["hands"])
@@ -724,7 +858,11 @@ class Draft(Position):
         """The next state: this very object, turned into a frozen
         :class:`~unorules.GameState` with its fields as they are (the engine
         calls it once, at the end of ``apply``)."""
-        self.__dict__["_legal"] = None  # no legal actions listed yet
+        f = self.__dict__
+        if "_ending" in f:
+            self._settle()
+        f.pop("_out", None)
+        f["_legal"] = None  # no legal actions listed yet
         _set_class(self, GameState)
         return self  # type: ignore[return-value]  # the same object, now a GameState
 
@@ -848,6 +986,10 @@ def carry_out(state: GameState, action: Action, deal: bool = True) -> GameState:
     hooks = fields["ruleset"].hooks
     if hooks.apply_action(draft, action) is None:
         raise RuntimeError(f"no plugin carried out the legal action {action}")
+    if "_out" in fields:  # a hand was emptied: the round it ends ends before after_action
+        if "_ending" in fields:
+            draft._settle()
+        del fields["_out"]
     after = hooks.after_action
     if after is not None:
         after(draft, action, state)

@@ -10,9 +10,12 @@ returning a result or steps aside by returning ``None``. ``tryfirst`` and
 its defaults ``trylast``. A ``wrapper=True`` implementation sees the other
 implementations' result and may change it, as in pluggy.
 
-Hooks fall into four groups: *building a rule set* (called once, when a
-:class:`~unorules.Ruleset` is built), *dealing*, *taking actions* (called on
-every action: keep them cheap) and *ending rounds and games*.
+Hooks fall into five groups: *building a rule set* (called once, when a
+:class:`~unorules.Ruleset` is built), *dealing*, *the questions every rule
+shares* (asked by every plugin through :class:`~unorules.Position` and the
+draft's mechanics, so that a house rule answering one is obeyed by every card
+of every plugin), *taking actions* (called on every action: keep them cheap)
+and *ending rounds and games*.
 
 **How a game changes.** ``state.apply(action)`` makes one
 :class:`~unorules.Draft` of the next state and hands it to the hooks that
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
     from unorules.draft import Draft
     from unorules.rng import Rng
     from unorules.ruleset import Ruleset
-    from unorules.state import GameState, Outcome, RoundResult, SeatView, Value
+    from unorules.state import GameState, GoingOut, Outcome, Position, RoundResult, SeatView, Value
 
 # ---------------------------------------------------------------------------
 # Building a rule set: called once per Ruleset, results kept.
@@ -103,6 +106,23 @@ def hand_size(ruleset: Ruleset) -> int | None:
 
     Called once when the rule set is built. Stops at the first non-``None``
     result; without one, 7.
+    """
+
+
+@hookspec(firstresult=True)
+def uno_call_rule(ruleset: Ruleset) -> str | None:
+    """Say when a seat calls UNO under ``ruleset``: ``"two-cards"`` (holding two cards,
+    before laying the next-to-last one, R-UNO-CALL), ``"one-card"`` (only once holding
+    one card, so every seat that plays down to one is open to a catch until it calls),
+    ``"playable"`` (holding two cards, only with a card to lay now) or ``"silent"``
+    (nobody calls and nobody is caught).
+
+    Called once when the rule set is built; the answer is
+    :attr:`Ruleset.uno_call <unorules.Ruleset.uno_call>`, which
+    :meth:`Position.may_call_uno <unorules.Position.may_call_uno>` and
+    :meth:`Position.uno_window_actions <unorules.Position.uno_window_actions>` read
+    for every plugin that offers a call or a catch. Stops at the first
+    non-``None`` result; without one, ``"two-cards"``.
     """
 
 
@@ -235,6 +255,93 @@ def on_starter(draft: Draft) -> bool | None:
     for wilds) and the seat after the dealer is to play. Change the draft as
     the starter requires and return ``True``, or return ``None`` to leave it
     to the next plugin. Stops at the first non-``None`` result.
+    """
+
+
+# ---------------------------------------------------------------------------
+# The questions every rule shares: asked by every plugin, through Position
+# and the draft's mechanics, whatever made the question come up.
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def card_matches(state: Position, seat: int, card: Card) -> bool | None:
+    """Say whether ``card`` may be laid by ``seat`` on the discard pile of ``state`` on
+    an ordinary turn, by the rule of the card's own kind.
+
+    Asked by :meth:`Position.matches <unorules.Position.matches>` (a state or a
+    draft; ``card`` is the face a two-faced card shows), which every plugin uses
+    to test a card: the turn's plays, a card drawn, a card drawn until one can be
+    played. Answer for the kinds your plugin owns (a wild that may be played only
+    on certain colours, a Wild Draw Four that may not be a bluff); ``None`` leaves
+    the card to the core's rule: a wild always matches, a coloured card matches
+    the colour to match or the top card's kind (R-TURN-MATCH). Bans that hold
+    whatever the card (a last card) are :func:`play_forbidden`'s. Stops at the
+    first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def play_forbidden(state: Position, seat: int, card: Card) -> str | None:
+    """Say whether a rule keeps ``seat`` from playing ``card`` now in ``state``, though
+    the card would otherwise be playable: return the rule id (``"R-HOUSE-LAST-CARD"``),
+    or ``None``.
+
+    Asked by :meth:`Position.forbidden <unorules.Position.forbidden>` for every
+    play any plugin offers: a matching card on an ordinary turn, an answer to a
+    stack, a jump-in, a deflection, a card of a group. A rule that forbids a play
+    answers this hook and needs to know no other plugin; ``explain_illegal``
+    then says why to a seat that tries it. Not asked at all when no plugin
+    implements it. Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def refuse_turn_draw(state: Position, seat: int, playable: bool) -> str | None:
+    """Say whether a rule keeps ``seat``, the seat to move on an ordinary turn, from
+    drawing for its turn in ``state``: return the rule id, or ``None``.
+
+    ``playable`` says whether the seat may play a card now. Asked by
+    :meth:`Position.turn_draw_refused <unorules.Position.turn_draw_refused>` by
+    the plugin that lists the turn's draw (forced play: no draw while a card can
+    be played; a hand cap: no draw at the cap) and by rules that draw for a turn
+    in other ways (drawing until a card can be played stops when refused). A
+    seat refused the draw that cannot play passes. Not asked when no plugin
+    implements it. Stops at the first non-``None`` result.
+    """
+
+
+@hookspec(firstresult=True)
+def going_out(draft: Draft, seat: int) -> GoingOut | None:
+    """Decide what ``seat``, whose hand the action being carried out just emptied, does.
+
+    Asked once per seat and action by the core, and only by the core: by
+    :meth:`Draft.play <unorules.Draft.play>` and :meth:`Draft.card_effect
+    <unorules.Draft.card_effect>` when the card laid was the seat's last, before the
+    card's effect (``on_play``), and by :meth:`Draft.went_out
+    <unorules.Draft.went_out>`, which a rule that empties a hand some other way
+    calls. Return ``GoingOut(ends=True, winner=...)`` to end the round with that
+    winner; ``GoingOut(ends=False)`` after making the seat leave the round
+    (``draft.leave``, R-HOUSE-LAST-LOSES) or when a phase of yours settles the
+    empty hand later: the card's effect then acts on the seats left. ``None``
+    leaves it to the core: the round ends and ``seat`` wins it (R-OUT). The answer
+    is :attr:`Draft.going_out <unorules.Draft.going_out>` during the effect; when
+    it ends the round, the core ends it once the effect is done, so no plugin
+    ends a round for an emptied hand itself. Stops at the first non-``None``
+    result.
+    """
+
+
+@hookspec(firstresult=True)
+def blocked_round(draft: Draft) -> GoingOut | None:
+    """Decide who wins a blocked round: every seat still in the game has, in turn,
+    neither played nor drawn (:meth:`Draft.stall <unorules.Draft.stall>`).
+
+    Return ``GoingOut(ends=True, winner=seat)``, or ``GoingOut(ends=True,
+    winner=None)`` for a round nobody wins (R-HOUSE-BLOCKED-DRAW). ``None``
+    leaves it to the core: the seat with the fewest hand points by the faces in
+    play wins, ties going to the lowest seat. Stops at the first non-``None``
+    result.
     """
 
 

@@ -42,7 +42,7 @@ from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, 
 from unorules.rng import Rng, Seed, seed_state
 from unorules.rulebook import Rulebook, preset, resolve
 from unorules.spec import CACHE, freeze, parse_spec_text
-from unorules.state import Event, GameState, RoundResult
+from unorules.state import Event, GameState, GoingOut, Position, RoundResult
 
 __all__ = [
     "CORE_EVENTS",
@@ -115,6 +115,13 @@ def _round_end_text(event: Event) -> str:
     return "{seat} won the round ({data[reason]})" + scored
 
 
+def _uno_text(event: Event) -> str:
+    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
+    if event.value("late"):
+        return "{seat} called UNO late, just before being caught"
+    return "{seat} called UNO"
+
+
 CORE_EVENTS: tuple[EventSpec, ...] = (
     EventSpec(
         "deal",
@@ -185,6 +192,22 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
         ),
         _round_end_text,
     ),
+    EventSpec(
+        "uno",
+        'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
+        (("seat", "the seat that called"), ("data.late", "true for a late call")),
+        _uno_text,
+    ),
+    EventSpec(
+        "caught",
+        'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
+        (
+            ("seat", "the seat caught"),
+            ("target", "the seat that caught it"),
+            ("count", "the penalty cards it draws"),
+        ),
+        "{target} caught {seat} without UNO",
+    ),
 )
 """The event kinds the core's mechanics emit (every rule set has them)."""
 MIN_PLAYERS = 2
@@ -209,7 +232,31 @@ _MODES = {
     "game_outcome": "first",
     "on_starter": "first",
     "set_aside_cards": "concatenate",
+    "card_matches": "first",
+    "play_forbidden": "first",
+    "refuse_turn_draw": "first",
+    "going_out": "first",
+    "blocked_round": "first",
 }
+_SKIPPABLE = frozenset(
+    {
+        "on_draw",
+        "after_action",
+        "visible_hands",
+        "visible_backs",
+        "card_matches",
+        "play_forbidden",
+        "refuse_turn_draw",
+        "going_out",
+        "blocked_round",
+    }
+)
+"""The hooks whose caller is ``None`` when no plugin implements them, so that the
+engine and :class:`~unorules.Position` skip them (a rule set without a house rule
+pays nothing for its question)."""
+
+UNO_CALLS = ("two-cards", "one-card", "playable", "silent")
+"""The answers of the ``uno_call_rule`` hook (see :attr:`Ruleset.uno_call`)."""
 
 
 def _nothing(*args: Any) -> None:
@@ -223,10 +270,12 @@ def _none_listed(*args: Any) -> tuple[()]:
 class Hooks:
     """The hooks the engine and the draft's mechanics call during play, one
     caller per hook taking the spec's arguments positionally (see
-    :mod:`unorules._hookcall`). ``on_draw``, ``after_action``,
-    ``visible_hands`` and ``visible_backs`` are ``None`` when no plugin
-    implements them, so that the mechanics skip them; the others always
-    answer. The hooks whose results are concatenated (``legal_actions``,
+    :mod:`unorules._hookcall`). The hooks of :data:`_SKIPPABLE` (``on_draw``,
+    ``after_action``, ``visible_hands``, ``visible_backs`` and the shared
+    questions ``card_matches``, ``play_forbidden``, ``refuse_turn_draw``,
+    ``going_out``, ``blocked_round``) are ``None`` when no plugin implements
+    them, so that the mechanics skip them; the others always answer. The hooks
+    whose results are concatenated (``legal_actions``,
     ``visible_hands``, ``visible_backs``, ``set_aside_cards``) answer a
     sequence, or ``None`` for nothing. Built from the rule set's pluggy hook
     ``relay``."""
@@ -246,12 +295,16 @@ class Hooks:
     game_outcome: Callable[[Draft], Any]
     on_starter: Callable[[Draft], Any]
     set_aside_cards: Callable[[GameState], Iterable[Card] | None]
+    card_matches: Callable[[Position, int, Card], bool | None] | None
+    play_forbidden: Callable[[Position, int, Card], str | None] | None
+    refuse_turn_draw: Callable[[Position, int, bool], str | None] | None
+    going_out: Callable[[Draft, int], GoingOut | None] | None
+    blocked_round: Callable[[Draft], GoingOut | None] | None
 
     def __init__(self, relay: pluggy.HookRelay) -> None:
-        skippable = ("on_draw", "after_action", "visible_hands", "visible_backs")
         for name, mode in _MODES.items():
             caller = compile_hook(getattr(relay, name), mode)
-            if caller is None and name not in skippable:
+            if caller is None and name not in _SKIPPABLE:
                 caller = _none_listed if mode == "concatenate" else _nothing
             object.__setattr__(self, name, caller)
 
@@ -364,6 +417,14 @@ class Ruleset:
         size = h.hand_size(ruleset=self)
         self.hand_size: int = 7 if size is None else size
         """The number of cards dealt to each seat."""
+        call = h.uno_call_rule(ruleset=self)
+        if call is not None and call not in UNO_CALLS:
+            raise RulesetError(
+                f"the uno_call_rule hook answered {call!r}; the answers are {', '.join(UNO_CALLS)}"
+            )
+        self.uno_call: str = "two-cards" if call is None else call
+        """When a seat calls UNO (the ``uno_call_rule`` hook): ``"two-cards"``,
+        ``"one-card"``, ``"playable"`` or ``"silent"`` (see :data:`UNO_CALLS`)."""
         self._play_cache: dict[tuple[int, Card, int], tuple[Action, ...]] = {}
         self._play_tables: dict[tuple[int, int], dict[Card, tuple[Action, ...]]] = {}
         h.check_ruleset(ruleset=self)

@@ -33,6 +33,7 @@ __all__ = [
     "PLAY",
     "Event",
     "GameState",
+    "GoingOut",
     "Outcome",
     "Phase",
     "Position",
@@ -168,7 +169,20 @@ class Outcome:
         return min(self.winners) if self.winners else None
 
 
+@attrs.frozen
+class GoingOut:
+    """What an emptied hand means, as the ``going_out`` hook answers (and what a
+    blocked round means, as ``blocked_round`` answers)."""
+
+    ends: bool = True
+    """Whether the round ends now (R-OUT)."""
+    winner: int | None = None
+    """The seat that wins the round when it ends (``None``: nobody wins it)."""
+
+
 _ALL_SEATS = {n: tuple(range(n)) for n in range(1, 17)}
+_CALLS = tuple(Action.of(s, "uno") for s in range(16))
+_CATCHES = tuple(tuple(Action.of(s, "catch", None, None, t) for t in range(16)) for s in range(16))
 
 
 class Position:
@@ -274,6 +288,80 @@ class Position:
                     return i
         which = "" if nth is None else f" {nth}"
         raise ValueError(f"seat {seat} holds no{which} card showing {card}")
+
+    # -- the questions every rule shares (see "The questions every rule shares" in
+    # unorules.hookspecs): asked through the rule set's hooks, with the core's defaults.
+
+    def matches(self, seat: int, card: Card) -> bool:
+        """Whether ``card`` (a face a two-faced card shows) may be laid on the discard pile
+        now by ``seat`` on an ordinary turn, by the rule of its own kind: the
+        ``card_matches`` hook, else the core's rule (R-TURN-MATCH, R-TURN-WILD): a wild
+        always, a coloured card of the colour to match or of the top card's kind. Bans
+        are not included: see :meth:`forbidden` and :meth:`may_play`."""
+        ask = self.ruleset.hooks.card_matches
+        if ask is not None:
+            answer = ask(self, seat, card)
+            if answer is not None:
+                return bool(answer)
+        color = card.color
+        return color is None or color is self.color or card.kind == self.face(self.discard_pile[-1]).kind
+
+    def forbidden(self, seat: int, card: Card) -> str | None:
+        """The rule that keeps ``seat`` from playing ``card`` now, or ``None``: the
+        ``play_forbidden`` hook (a last card that may not be a last card, ...). Every
+        plugin that offers a play asks it, whatever made the play possible (a match,
+        a stack, a jump-in, a deflection)."""
+        ask = self.ruleset.hooks.play_forbidden
+        return None if ask is None else ask(self, seat, card)
+
+    def may_play(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may play ``card`` on an ordinary turn: it :meth:`matches`
+        and nothing :meth:`forbids <forbidden>` it."""
+        return self.matches(seat, card) and self.forbidden(seat, card) is None
+
+    def turn_draw_refused(self, seat: int, playable: bool) -> str | None:
+        """The rule that keeps ``seat`` from drawing for its turn now, or ``None``: the
+        ``refuse_turn_draw`` hook (forced play, a hand cap). ``playable`` says whether
+        the seat has a card it may play. A seat refused the draw that cannot play
+        passes instead."""
+        ask = self.ruleset.hooks.refuse_turn_draw
+        return None if ask is None else ask(self, seat, playable)
+
+    def may_call_uno(self, seat: int, playable: bool = True) -> bool:
+        """Whether ``seat`` may call UNO now, before laying its next-to-last card: it holds
+        two cards, has not called, and the rule set's :attr:`~unorules.Ruleset.uno_call`
+        allows a call then (``"two-cards"``, R-UNO-CALL; ``"playable"`` only when
+        ``playable``, the seat having a card to lay now). A late call, once the seat holds
+        one card, is one of :meth:`uno_window_actions`."""
+        if len(self.hands[seat]) != 2 or seat in self.uno_declared:
+            return False
+        call = self.ruleset.uno_call
+        return call == "two-cards" or (call == "playable" and playable)
+
+    def uno_window_actions(self) -> list[Action]:
+        """The late calls (R-UNO-SELF) and catches (R-UNO-CATCH) open now: for each seat
+        left holding one card without having called (:attr:`uno_exposed`), its own
+        ``uno`` and every other seat's ``catch``; none when the rule set's
+        :attr:`~unorules.Ruleset.uno_call` is ``"silent"``."""
+        exposed = self.uno_exposed
+        if not exposed or self.ruleset.uno_call == "silent":
+            return []
+        acts: list[Action] = []
+        seats = self.active_seats
+        for target in exposed:
+            acts.append(_CALLS[target])
+            acts += [_CATCHES[other][target] for other in seats if other != target]
+        return acts
+
+    def hand_value(self, seat: int) -> int:
+        """The points of ``seat``'s hand by the faces it shows (the ``card_points`` hook):
+        what it scores at the end of a round (R-SCORE)."""
+        hand = self.hands[seat]
+        if not self.ruleset.two_faced:
+            return self.ruleset.hand_points(hand)
+        points = self.ruleset.card_points
+        side = self.side
+        return sum(points(card.faces[side]) for card in hand)
 
     def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
         """The seat ``steps`` places after ``seat`` (default: the seat to move)

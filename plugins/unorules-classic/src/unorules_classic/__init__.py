@@ -258,16 +258,15 @@ from unorules import (
     StateFormatError,
     TestHints,
     hookimpl,
-    hookspec,
     one_of,
     positive_int,
     switch,
 )
+from unorules.state import GoingOut as _GoingOut
 from unorules.validate import require
 
 __all__ = [
     "ClassicPlugin",
-    "ClassicSpecs",
     "GoingOut",
     "HouseRules",
     "banned_last_card",
@@ -280,6 +279,8 @@ __all__ = [
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTION_KINDS = ("S", "R", "+2")
+_KINDS = frozenset((*NUMBERS, *ACTION_KINDS, "W", "W+4"))
+"""The kinds of classic's cards, whose matching its turn decides itself (R-TURN-MATCH)."""
 TURN_VERBS = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
 
 
@@ -297,15 +298,10 @@ _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
 def is_playable(state: Position, seat: int, card: Card) -> bool:
-    """Whether ``card`` may be played by ``seat`` on the top card (R-TURN-MATCH,
-    R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable while
-    challenges are on), in a state or a draft."""
-    if card.color is None:
-        if card.kind == "W+4" and not state.ruleset.options["challenge"]:
-            color = state.color
-            return not any(c.color is color for c in state.hands[seat])
-        return True
-    return card.color is state.color or card.kind == state.discard_pile[-1].kind
+    """Whether ``card`` may be played by ``seat`` on the top card: ``state.matches``
+    (R-TURN-MATCH, R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable
+    while challenges are on)."""
+    return state.matches(seat, card)
 
 
 _BANS: dict[str, Callable[[Card], bool] | None] = {
@@ -344,6 +340,7 @@ class HouseRules(NamedTuple):
 
 
 _HOUSE_KEY = ("classic", "house-rules")
+_NOBODY = _GoingOut(ends=True, winner=None)
 
 
 def _read_house_rules(ruleset: Ruleset) -> HouseRules:
@@ -379,59 +376,24 @@ def house_rules(ruleset: Ruleset) -> HouseRules:
 
 
 def banned_last_card(state: Position, seat: int, card: Card) -> bool:
-    """Whether ``card`` is all ``seat`` holds and ``last_card_ban`` keeps it from
-    going out on it (R-HOUSE-LAST-CARD): such a card is not playable."""
-    hand = state.hands[seat]
-    if len(hand) != 1:
-        return False
-    ban = house_rules(state.ruleset).ban
-    return ban is not None and ban(card)
+    """Whether a rule keeps ``seat`` from playing ``card`` now (``state.forbidden``):
+    a last card that may not be a last card (R-HOUSE-LAST-CARD)."""
+    return state.forbidden(seat, card) is not None
 
 
 def calls_before_playing(state: Position) -> bool:
-    """Whether a seat may call UNO before laying its next-to-last card: the rule
-    set's ``uno_call`` is ``two-cards`` (R-UNO-CALL) or ``playable``
-    (R-HOUSE-UNO-CALL); with ``one-card`` a seat calls only once it holds one
-    card, with ``silent`` never (R-HOUSE-SILENT-UNO)."""
-    return house_rules(state.ruleset).call in ("two-cards", "playable")
+    """Whether a seat may call UNO before laying its next-to-last card
+    (``ruleset.uno_call`` is ``two-cards`` or ``playable``)."""
+    return state.ruleset.uno_call in ("two-cards", "playable")
 
 
-class GoingOut(NamedTuple):
-    """What a seat that emptied its hand does, as the ``going_out`` hook answers."""
-
-    ends: bool
-    """Whether the round ends now (R-OUT)."""
-    winner: int | None = None
-    """The seat that wins the round when it ends."""
-
-
-class ClassicSpecs:
-    """The hook classic offers other plugins (its ``hookspecs``)."""
-
-    @hookspec(firstresult=True)
-    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
-        """Decide what ``seat`` does when the card it just laid emptied its hand.
-
-        Asked (through :func:`round_out`) by the plugins that apply a card's
-        effect when they find its player's hand empty: classic's R-OUT,
-        stacking's last stacked card, seven-o's last 7 or 0, and the house
-        rules' plays. Return ``GoingOut(ends=True, winner=...)`` to end the
-        round with that winner, or ``GoingOut(ends=False)`` after making the
-        seat leave the round (``draft.leave``), so that the card still acts on
-        the seats left (R-HOUSE-LAST-LOSES); ``None`` leaves it to the rules:
-        the round ends and ``seat`` wins it (R-OUT). Asked again for the same
-        card, give the same answer. Stops at the first non-``None`` result.
-        """
+GoingOut = _GoingOut
 
 
 def round_out(draft: Draft, seat: int) -> int | None:
     """``seat`` emptied its hand with the card being applied: the seat that wins
-    the round, which ends (R-OUT: ``seat`` itself, unless a plugin's
-    ``going_out`` says otherwise), or ``None`` when the round goes on without
-    ``seat`` (it has left the round: the card still acts, from its seat)."""
-    answer: GoingOut | None = draft.ruleset.hook.going_out(draft=draft, seat=seat)
-    if answer is None:
-        return seat
+    the round (``draft.went_out``), or ``None`` when the round goes on without it."""
+    answer = draft.going_out(seat) or draft.went_out(seat)
     return answer.winner if answer.ends else None
 
 
@@ -446,13 +408,6 @@ def _whole(least: int, what: str) -> Callable[[Any], int]:
         return value
 
     return check
-
-
-def _uno_text(event: Event) -> str:
-    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
-    if event.value("late"):
-        return "{seat} called UNO late, just before being caught"
-    return "{seat} called UNO"
 
 
 def _false_uno_text(event: Event) -> str:
@@ -479,7 +434,6 @@ class ClassicPlugin(Plugin):
 
     name = "classic"
     api_version = 2
-    hookspecs = ClassicSpecs
     rules = (
         "R-DECK-108",
         "R-SETUP-DEALER",
@@ -541,22 +495,6 @@ class ClassicPlugin(Plugin):
             "a starter that may not start was returned and another card turned up (R-SETUP-STARTER)",
             (("cards", "the card returned, then the new starter"),),
             "{cards[0]} may not start: it went back and {cards[1]} was turned up",
-        ),
-        EventSpec(
-            "uno",
-            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
-            (("seat", "the seat that called"), ("data.late", "true for a late call")),
-            _uno_text,
-        ),
-        EventSpec(
-            "caught",
-            'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
-            (
-                ("seat", "the seat caught"),
-                ("target", "the seat that caught it"),
-                ("count", "the penalty cards it draws"),
-            ),
-            "{target} caught {seat} without UNO",
         ),
         EventSpec(
             "challenge",
@@ -829,6 +767,42 @@ class ClassicPlugin(Plugin):
     def check_state(self, state: GameState) -> None:
         _check_phase(state)
 
+    # -- the shared questions ----------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    def uno_call_rule(self, ruleset: Ruleset) -> str:
+        return str(ruleset.options["uno_call"])  # R-UNO-CALL (R-HOUSE-UNO-CALL, R-HOUSE-SILENT-UNO)
+
+    @hookimpl(trylast=True)
+    def card_matches(self, state: Position, seat: int, card: Card) -> bool | None:
+        # R-TURN-WD4: with challenges off, a Wild Draw Four only without the colour to match.
+        if card.kind == "W+4" and not state.ruleset.options["challenge"]:
+            color = state.color
+            return not any(c.color is color for c in state.hands[seat])
+        return None
+
+    @hookimpl(trylast=True)
+    def play_forbidden(self, state: Position, seat: int, card: Card) -> str | None:
+        ban = state.ruleset.cached(_HOUSE_KEY, _read_house_rules).ban
+        if ban is not None and ban(card) and state.hands[seat] == (card,):
+            return "R-HOUSE-LAST-CARD"
+        return None
+
+    @hookimpl(trylast=True)
+    def refuse_turn_draw(self, state: Position, seat: int, playable: bool) -> str | None:
+        house = state.ruleset.cached(_HOUSE_KEY, _read_house_rules)
+        if house.forced and playable:
+            return "R-HOUSE-FORCED-PLAY"
+        if house.limit and len(state.hands[seat]) >= house.limit:
+            return "R-HOUSE-HAND-CAP"
+        return None
+
+    @hookimpl(trylast=True)
+    def blocked_round(self, draft: Draft) -> GoingOut | None:
+        if draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).blocked_draw:
+            return _NOBODY  # R-HOUSE-BLOCKED-DRAW
+        return None
+
     # -- legal actions --------------------------------------------------------------
 
     @hookimpl(trylast=True)
@@ -848,14 +822,19 @@ class ClassicPlugin(Plugin):
             matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
             for card in hand:
                 c = card.color
-                if c is None:
-                    if card.kind == "W+4" and not bluffs and any(x.color is color for x in hand):
+                kind = card.kind
+                if kind not in _KINDS:  # another plugin's card: the rule of its own kind
+                    if not state.matches(seat, card):
                         continue
-                elif c is not color and card.kind != top_kind:
+                elif c is None:
+                    if kind == "W+4" and not bluffs and any(x.color is color for x in hand):
+                        continue
+                elif c is not color and kind != top_kind:
                     continue
                 matching[card] = None
-            if house.ban is not None and len(hand) == 1 and matching and house.ban(hand[0]):
-                matching = {}  # R-HOUSE-LAST-CARD: a banned last card is not playable
+            forbid = rules.hooks.play_forbidden
+            if forbid is not None and matching:  # every ban on a play (R-HOUSE-LAST-CARD, ...)
+                matching = {card: None for card in matching if forbid(state, seat, card) is None}
             if matching:
                 if state.left:
                     acts = state.play_actions_for(seat, matching)
@@ -864,14 +843,17 @@ class ClassicPlugin(Plugin):
                     for card in matching:
                         found = table.get(card)
                         acts += rules.play_actions(seat, card, len(state.hands)) if found is None else found
-            if house.plain:
+            if house.misplay:
+                _misplays(state, seat, hand, matching, acts)
+            refuse = rules.hooks.refuse_turn_draw
+            if refuse is not None and refuse(state, seat, bool(matching)) is not None:
+                if not matching:
+                    acts.append(_PASS[seat])  # refused the draw, it cannot play: the turn passes
+            elif state.draw_pile or len(discard) > 1 or not matching:
                 # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-                if state.draw_pile or len(discard) > 1 or not acts:
-                    acts.append(_DRAW[seat])
-                if len(hand) == 2 and seat not in state.uno_declared:
-                    acts.append(_UNO[seat])
-            else:
-                _house_turn_actions(state, seat, hand, matching, house, acts)
+                acts.append(_DRAW[seat])
+            if state.may_call_uno(seat, bool(matching)):
+                acts.append(_UNO[seat])  # R-UNO-CALL
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
@@ -880,12 +862,8 @@ class ClassicPlugin(Plugin):
                 acts += state.play_actions(seat, drawn)
             if not playable or rules.options["drawn_card"] == "may-keep":
                 acts.append(_PASS[seat])
-            if (
-                len(hand) == 2
-                and seat not in state.uno_declared
-                and (house.call == "two-cards" or (house.call == "playable" and playable))
-            ):
-                acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
+            if state.may_call_uno(seat, playable):
+                acts.append(_UNO[seat])  # R-UNO-CALL
         elif name == "penalty":
             acts.append(_DRAW[seat])
         elif name == "challenge":
@@ -895,14 +873,8 @@ class ClassicPlugin(Plugin):
                 acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
         elif name == "color":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        exposed = state.uno_exposed
-        if exposed and house.call != "silent":  # R-HOUSE-SILENT-UNO: nobody is caught
-            for other_exposed in exposed:
-                # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
-                acts.append(_UNO[other_exposed])
-                for other in state.active_seats:
-                    if other != other_exposed:
-                        acts.append(_CATCH[other][other_exposed])
+        if state.uno_exposed:
+            acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH
         if house.false_penalty:
             _false_catches(state, acts)
         return acts
@@ -931,11 +903,11 @@ class ClassicPlugin(Plugin):
             if draft.uno_declared:
                 _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
             if draft.phase.name == "play":
-                _stall(draft, seat)  # R-HOUSE-HAND-CAP: a seat at the cap that cannot play passes
+                draft.stall(seat)  # R-HOUSE-HAND-CAP: a seat at the cap that cannot play passes
             else:
                 draft.pass_turn(1, seat)
         elif verb == "uno":
-            _call_uno(draft, seat)
+            draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
             _catch(draft, action)
         elif verb == "challenge":
@@ -960,16 +932,13 @@ class ClassicPlugin(Plugin):
         card = action.card
         assert card is not None
         kind = card.kind
-        gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
-        if not draft.hands[seat]:
-            winner = round_out(draft, seat)
-            if winner is not None:
-                # R-OUT; R-OUT-LAST-DRAW: the next player still draws, and it counts.
-                if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
-                    draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
-                draft.end_round(winner, "out")  # R-HOUSE-NO-LAST-DRAW: without the draw
-                return True
-            gone = True
+        out = draft.going_out(seat)  # its last card: the round ends, or it left (R-HOUSE-LAST-LOSES)
+        if out is not None and out.ends:
+            # R-OUT (the core ends the round); R-OUT-LAST-DRAW: the next player still draws, and it counts.
+            if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
+                draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
+            return True  # R-HOUSE-NO-LAST-DRAW: without the draw
+        gone = out is not None
         if kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
             draft.pass_turn(1, seat)
         elif kind == "S":  # R-ACT-SKIP (R-2P: its player plays again)
@@ -1133,36 +1102,7 @@ def _draw(draft: Draft, seat: int) -> None:
             draft.pass_turn(1, seat)
         draft.stalled = 0
         return
-    _stall(draft, seat)
-
-
-def _stall(draft: Draft, seat: int) -> None:
-    """``seat`` ended its turn without a card: it drew nothing, or at the hand
-    cap it could not draw (R-HOUSE-HAND-CAP). When every seat in turn has, the
-    round is blocked."""
-    stalled = draft.stalled + 1
-    draft.stalled = stalled
-    if stalled >= len(draft.active_seats):
-        # Section 13: nobody can play or draw: the round is blocked. The seat
-        # with the fewest hand points wins it; ties go to the lowest seat.
-        # R-HOUSE-BLOCKED-DRAW: or nobody wins it.
-        if draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).blocked_draw:
-            draft.end_round(None, "blocked")
-            return
-        value = draft.ruleset.hand_points
-        winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
-        draft.end_round(winner, "blocked")
-    else:
-        draft.pass_turn(1, seat)
-
-
-def _call_uno(draft: Draft, seat: int) -> None:
-    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
-        draft.end_exposure((seat,))
-        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
-    else:  # R-UNO-CALL, called before the next-to-last card is played
-        draft.call_uno(seat)
-        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
+    draft.stall(seat)  # nothing to draw (Section 13): a blocked round when every seat has
 
 
 def _false_call(draft: Draft, seat: int) -> None:
@@ -1207,48 +1147,17 @@ def _catch(draft: Draft, action: Action) -> None:
         )
         draft.draw(action.seat, penalty, "penalty")
         return
-    penalty = draft.ruleset.options["uno_penalty"]
-    draft.end_exposure((target,))
-    draft.add_event(
-        Event(
-            "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
-        )
-    )
-    draft.draw(target, penalty, "penalty")
+    draft.catch(action.seat, target, draft.ruleset.options["uno_penalty"])  # R-UNO-CATCH
 
 
-def _house_turn_actions(
-    state: GameState,
-    seat: int,
-    hand: tuple[Card, ...],
-    matching: Mapping[Card, None],
-    house: HouseRules,
-    acts: list[Action],
+def _misplays(
+    state: GameState, seat: int, hand: tuple[Card, ...], matching: Mapping[Card, None], acts: list[Action]
 ) -> None:
-    """The rest of an ordinary turn's actions under classic's house rules:
-    misplays, drawing or passing, UNO calls (R-HOUSE-*)."""
-    playable = bool(acts)
-    if house.misplay:
-        # R-HOUSE-MISPLAY: every other card may be tried, at a price.
-        for card in dict.fromkeys(hand):
-            if card not in matching:
-                acts += state.play_actions(seat, card)
-    discard = state.discard_pile
-    if house.forced and playable:
-        pass  # R-HOUSE-FORCED-PLAY: a seat that can play must
-    elif house.limit and len(hand) >= house.limit:
-        if not playable:
-            acts.append(_PASS[seat])  # R-HOUSE-HAND-CAP: no draw; the turn passes
-    elif state.draw_pile or len(discard) > 1 or not playable:
-        # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
-        acts.append(_DRAW[seat])
-    declared = state.uno_declared
-    if (
-        len(hand) == 2
-        and seat not in declared
-        and (house.call == "two-cards" or (house.call == "playable" and playable))
-    ):
-        acts.append(_UNO[seat])  # R-UNO-CALL (R-HOUSE-UNO-CALL)
+    """R-HOUSE-MISPLAY: every card of an ordinary turn that may not be played may be
+    tried, at a price."""
+    for card in dict.fromkeys(hand):
+        if card not in matching:
+            acts += state.play_actions(seat, card)
 
 
 def _false_catches(state: GameState, acts: list[Action]) -> None:

@@ -288,13 +288,6 @@ _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 _TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
 
 
-def _uno_text(event: Event) -> str:
-    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
-    if event.value("late"):
-        return "{seat} called UNO late, just before being caught"
-    return "{seat} called UNO"
-
-
 def _flip_text(event: Event) -> str:
     """How a Flip reads (R-FLIP-FLIP), or a Flip turned up to start (R-FLIP-STARTER)."""
     if event.seat is None:
@@ -394,22 +387,6 @@ class FlipPlugin(Plugin):
             "a seat drew one card at a time until one of the colour named (R-FLIP-WDC)",
             (("seat", "the seat that drew"), ("count", "how many cards it drew"), ("color", "the colour")),
             _draw_color_text,
-        ),
-        EventSpec(
-            "uno",
-            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
-            (("seat", "the seat that called"), ("data.late", "true for a late call")),
-            _uno_text,
-        ),
-        EventSpec(
-            "caught",
-            'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
-            (
-                ("seat", "the seat caught"),
-                ("target", "the seat that caught it"),
-                ("count", "the penalty cards it draws"),
-            ),
-            "{target} caught {seat} without UNO",
         ),
         EventSpec(
             "challenge",
@@ -615,7 +592,7 @@ class FlipPlugin(Plugin):
             draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
             draft.pass_turn(1, seat)
         elif verb == "uno":
-            _call_uno(draft, seat)
+            draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
             _catch(draft, action)
         elif verb == "challenge":
@@ -919,26 +896,11 @@ def _starter(draft: Draft) -> None:
 # -- UNO and challenges -----------------------------------------------------------------------
 
 
-def _call_uno(draft: Draft, seat: int) -> None:
-    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
-        draft.end_exposure((seat,))
-        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
-    else:  # R-UNO-CALL
-        draft.call_uno(seat)
-        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
-
-
 def _catch(draft: Draft, action: Action) -> None:
     target = action.target
     assert target is not None
     penalty = draft.ruleset.options["uno_penalty"]
-    draft.end_exposure((target,))
-    draft.add_event(
-        Event(
-            "caught", target, (), "R-UNO-CATCH", f"by seat {action.seat}", target=action.seat, count=penalty
-        )
-    )
-    draft.draw(target, penalty, "penalty")
+    draft.catch(action.seat, target, penalty)  # R-UNO-CATCH
 
 
 def _challenge(draft: Draft, seat: int) -> None:

@@ -265,13 +265,6 @@ _UNO = tuple(_act(s, "uno") for s in _SEATS)
 _CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
-def _uno_text(event: Event) -> str:
-    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
-    if event.value("late"):
-        return "{seat} called UNO late, just before being caught"
-    return "{seat} called UNO"
-
-
 _PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
@@ -379,22 +372,6 @@ class NoMercyPlugin(Plugin):
             "with nm_end=last-standing, a seat played its last card and left the hand (R-NM-WIN)",
             (("seat", "the seat that went out"), ("data.place", "its place, from 1")),
             _out_text,
-        ),
-        EventSpec(
-            "uno",
-            'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
-            (("seat", "the seat that called"), ("data.late", "true for a late call")),
-            _uno_text,
-        ),
-        EventSpec(
-            "caught",
-            'a seat that did not call "UNO" was caught and draws the penalty (R-NM-UNO)',
-            (
-                ("seat", "the seat caught"),
-                ("target", "the seat that caught it"),
-                ("count", "the penalty cards it draws"),
-            ),
-            "{target} caught {seat} without UNO",
         ),
     )
     extras = (
@@ -627,7 +604,7 @@ class NoMercyPlugin(Plugin):
             draft.end_exposure()
             _roulette(draft, seat, action.color)
         elif verb == "uno":
-            _call_uno(draft, seat)
+            draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
             _catch(draft, action)
         else:
@@ -933,15 +910,6 @@ def _reveal(draft: Draft, victim: int, color: Color | None) -> None:
 
 
 # -- UNO ----------------------------------------------------------------------------------
-
-
-def _call_uno(draft: Draft, seat: int) -> None:
-    if seat in draft.uno_exposed:  # R-UNO-SELF: a late call before being caught
-        draft.end_exposure((seat,))
-        draft.add_event(Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),)))
-    else:  # R-UNO-CALL
-        draft.call_uno(seat)
-        draft.add_event(Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),)))
 
 
 def _catch(draft: Draft, action: Action) -> None:

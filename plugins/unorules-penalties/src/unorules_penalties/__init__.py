@@ -134,6 +134,7 @@ from unorules import (
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     Option,
     Phase,
     PhaseSpec,
@@ -383,6 +384,23 @@ class PenaltiesPlugin(Plugin):
         acts += coach
         return acts
 
+    @hookimpl
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        # R-PEN-ILLEGAL: an illegal last card does not end the round yet: the next
+        # seat may catch it or let it stand (phase illegal-out, set by on_play).
+        action = draft.action
+        before = draft.before
+        if (
+            action is not None
+            and before is not None
+            and action.verb == "play"
+            and action.seat == seat
+            and draft.ruleset.options["enforcement"] == "table"
+            and _is_illegal_play(before, action)
+        ):
+            return _NOT_YET
+        return None
+
     @hookimpl(tryfirst=True)
     def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         # R-PEN-ILLEGAL has no exception for the last card: an illegal last card
@@ -620,6 +638,10 @@ def _illegal_event(previous: GameState, action: Action) -> Event:
         color=previous.color,
         data=(("top", previous.top_card),),
     )
+
+
+_NOT_YET = GoingOut(ends=False)
+"""An illegal last card's answer to ``going_out``: the round waits (R-PEN-ILLEGAL)."""
 
 
 def _illegal_out(draft: Draft, action: Action, previous: GameState) -> None:
