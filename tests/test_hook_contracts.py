@@ -24,9 +24,11 @@ from unorules import (
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     IllegalActionError,
     Outcome,
     Plugin,
+    Position,
     Rng,
     RoundResult,
     Ruleset,
@@ -443,6 +445,165 @@ def test_hook_explain_illegal_names_the_rule_of_a_refusal() -> None:
     with pytest.raises(IllegalActionError) as classic_refusal:
         state.apply(f"{other}: draw")
     assert classic_refusal.value.rule != "H-KNOCK"  # the plugin said None: classic explained
+
+
+# -- the questions every rule shares --------------------------------------------------------
+
+
+def test_hook_uno_call_rule_says_when_seats_call_for_every_plugin() -> None:
+    class OnlyLate(V2):
+        name = "only-late"
+
+        @hookimpl
+        def uno_call_rule(self, ruleset: Ruleset) -> str:
+            self.calls.append(("uno_call_rule", ruleset))
+            return "one-card"
+
+    plugin = OnlyLate()
+    hands = ["R0 R1", "G2 G3", "B4 B5"]
+    state = _two_card_game(plugin, hands=hands, starter="R9")
+    assert state.ruleset.uno_call == "one-card"
+    assert len(plugin.calls) == 1
+    assert "0: uno" not in map(str, state.legal_actions())  # no call before the next-to-last card
+    after = state.apply("0: play R0")
+    assert {"0: uno", "1: catch 0", "2: catch 0"} <= set(map(str, after.legal_actions()))
+    assert "0: uno" in map(str, _two_card_game(hands=hands, starter="R9").legal_actions())
+
+    class Wrong(V2):
+        name = "wrong"
+
+        @hookimpl
+        def uno_call_rule(self) -> str:
+            return "loudly"
+
+    with pytest.raises(RulesetError, match="uno_call_rule hook answered 'loudly'"):
+        Ruleset.from_names(["classic"], plugins=[Wrong()])
+
+
+def test_hook_card_matches_decides_a_card_of_its_own_kind() -> None:
+    class SevensOnAnything(V2):
+        name = "sevens"
+
+        @hookimpl
+        def card_matches(self, state: Position, seat: int, card: Card) -> bool | None:
+            self.calls.append((seat, card))
+            return True if card.kind == "7" else None
+
+    plugin = SevensOnAnything()
+    state = _two_card_game(plugin, hands=["G7 B4", "G2 G3", "B5 B6"], starter="R9")
+    assert "0: play G7" in map(str, state.legal_actions())  # matches neither colour nor number
+    assert state.matches(0, Card.parse("G7"))
+    assert not state.matches(0, Card.parse("B4"))
+    assert (0, Card.parse("G7")) in plugin.calls
+    plain = _two_card_game(hands=["G7 B4", "G2 G3", "B5 B6"], starter="R9")
+    assert not plain.matches(0, Card.parse("G7"))
+
+
+def test_hook_play_forbidden_keeps_a_card_from_every_play() -> None:
+    class NoZeros(V2):
+        name = "no-zeros"
+
+        @hookimpl
+        def play_forbidden(self, state: Position, seat: int, card: Card) -> str | None:
+            self.calls.append((seat, card))
+            return "X-NO-ZERO" if card.kind == "0" else None
+
+        @hookimpl
+        def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+            if action.card is not None and state.forbidden(action.seat, action.card):
+                return "X-NO-ZERO", "zeros may not be played"
+            return None
+
+    plugin = NoZeros()
+    state = _two_card_game(plugin, hands=["R0 R1", "G2 G3", "B4 B5"], starter="R9")
+    legal = set(map(str, state.legal_actions()))
+    assert "0: play R1" in legal
+    assert "0: play R0" not in legal
+    assert state.forbidden(0, R0) == "X-NO-ZERO"
+    assert not state.may_play(0, R0)
+    assert state.may_play(0, R1)
+    with pytest.raises(IllegalActionError, match="X-NO-ZERO"):
+        state.apply("0: play R0")
+    assert plugin.calls
+    assert _two_card_game(hands=["R0 R1", "G2 G3", "B4 B5"], starter="R9").forbidden(0, R0) is None
+
+
+def test_hook_refuse_turn_draw_takes_the_draw_away_and_a_seat_that_cannot_play_passes() -> None:
+    class NoDrawing(V2):
+        name = "no-drawing"
+
+        @hookimpl
+        def refuse_turn_draw(self, state: Position, seat: int, playable: bool) -> str | None:
+            self.calls.append((seat, playable))
+            return "X-NO-DRAW"
+
+    plugin = NoDrawing()
+    can = _two_card_game(plugin, hands=["R0 R1", "G2 G3", "B4 B5"], starter="R9")
+    assert "0: draw" not in map(str, can.legal_actions())
+    assert (0, True) in plugin.calls
+    assert can.turn_draw_refused(0, True) == "X-NO-DRAW"
+    cannot = _two_card_game(plugin, hands=["G0 G1", "G2 G3", "B4 B5"], starter="R9")
+    assert cannot.legal_actions(0) == (Action.of(0, "pass"), Action.of(0, "uno"))
+    assert cannot.apply("0: pass").current_player == 1
+
+
+def test_hook_going_out_decides_what_an_emptied_hand_means_once() -> None:
+    class PlaysOn(V2):
+        """The first seat out leaves; its card still acts (as last-loses does)."""
+
+        name = "plays-on"
+
+        @hookimpl
+        def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+            self.calls.append(("going_out", seat, draft.top_card))
+            if draft.left:
+                return None  # the core's answer: the round ends, the seat wins it
+            draft.leave((seat,))
+            return GoingOut(ends=False)
+
+        @hookimpl
+        def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+            self.calls.append(("on_play", draft.going_out(action.seat)))
+            return None
+
+    plugin = PlaysOn()
+    state = _two_card_game(plugin, hands=["R1 RS", "G2 R3", "R4 B5"], starter="R9")
+    state = state.apply("0: play R1").apply("1: play R3").apply("2: play R4")
+    out = state.apply("0: play RS")  # seat 0's last card: it leaves, the Skip still skips seat 1
+    assert out.left == (0,)
+    assert out.round_number == 1
+    assert out.current_player == 2
+    assert plugin.calls[-2:] == [("going_out", 0, Card.parse("RS")), ("on_play", GoingOut(ends=False))]
+    assert out.rounds == ()
+
+    plain = _two_card_game(hands=["R1 RS", "G2 R3", "R4 B5"], starter="R9")
+    won = plain.apply("0: play R1").apply("1: play R3").apply("2: play R4").apply("0: play RS")
+    assert won.rounds[-1].winner == 0
+    assert won.rounds[-1].reason == "out"
+
+
+def test_hook_blocked_round_names_the_winner_of_a_blocked_round() -> None:
+    class NobodyWins(V2):
+        name = "nobody-wins"
+
+        @hookimpl
+        def blocked_round(self, draft: Draft) -> GoingOut | None:
+            self.calls.append(("blocked_round", draft.stalled))
+            return GoingOut(ends=True, winner=None)
+
+    def blocked(*plugins: object) -> GameState:
+        rules = Ruleset.from_names(["classic"], plugins=[TwoCardHands(), *plugins])
+        deck = arrange_deck(["G0 G1", "G2 G3", "B4 B5"], "R9", "", dealer=2, hand_size=2)
+        state = rules.new_game(players=3, deck=deck, dealer=2)
+        state = state.replace(draw_pile=())  # both piles exhausted: nobody can draw
+        for _ in range(3):
+            state = state.apply(f"{state.current_player}: draw")
+        return state
+
+    plugin = NobodyWins()
+    assert blocked(plugin).rounds[-1].winner is None
+    assert plugin.calls == [("blocked_round", 3)]
+    assert blocked().rounds[-1].winner == 0  # the core's answer: the fewest points (G0 G1: 1)
 
 
 def test_hook_on_play_applies_a_cards_effect_in_place_of_classics() -> None:

@@ -240,7 +240,7 @@ def test_every_hook_has_a_contract_test(hook: str) -> None:
 
 
 def test_the_hook_list_is_the_specs() -> None:
-    assert len(_hook_names()) == 25
+    assert len(_hook_names()) == 31
     assert {"apply_action", "after_action", "teams", "set_aside_cards", "check_state"} <= set(_hook_names())
     # No contract test names a hook that does not exist.
     tested = {name.removeprefix("test_hook_") for name in _contract_tests() if name.startswith("test_hook_")}
@@ -481,15 +481,18 @@ def test_draft_pile_mechanics_move_cards_and_keep_the_generator() -> None:
 
 def test_draft_uno_calls_and_exposure() -> None:
     draft = draft_of(_table(uno_exposed=(1, 2)))
-    draft.call_uno(0)
-    draft.call_uno(2)
-    assert books(draft) == ((0, 2), (1, 2))
-    draft.withdraw_uno([2])
-    assert books(draft) == ((0,), (1, 2))
-    draft.end_exposure([2])
+    draft.call_uno(0)  # a call for the next card (R-UNO-CALL)
+    draft.call_uno(2)  # seat 2 is open to a catch: a late call closes its window (R-UNO-SELF)
     assert books(draft) == ((0,), (1,))
+    assert [(e.kind, e.seat, e.rule) for e in draft.events] == [
+        ("uno", 0, "R-UNO-CALL"),
+        ("uno", 2, "R-UNO-SELF"),
+    ]
+    draft.withdraw_uno([0])
+    assert books(draft) == ((), (1,))
+    draft.expose_uno([2])  # holds one card? _table's hands decide
     draft.end_exposure()
-    assert books(draft) == ((0,), ())
+    assert books(draft)[1] == ()
 
 
 def test_draft_extras_events_and_restore() -> None:

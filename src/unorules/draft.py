@@ -50,6 +50,7 @@ from unorules.state import (
     GameState,
     GoingOut,
     Outcome,
+    Phase,
     Position,
     RoundResult,
     Value,
@@ -109,6 +110,26 @@ def _uno_event(seat: int, late: bool) -> Event:
 
 _CALLS: dict[int, Event] = {}
 _LATE_CALLS: dict[int, Event] = {}
+_TRADES: dict[tuple[int, int, str], Event] = {}
+"""The ``hands-moved`` event of each trade, by seats and rule (events are frozen values)."""
+_PASSES: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], Event]] = {}
+"""The moves and the event of each pass of every hand, by seat, direction, seats, seats
+that left and rule."""
+
+
+def _moved(
+    seat: int, moves: tuple[tuple[int, int], ...], detail: str, rule: str, target: int | None = None
+) -> Event:
+    """The ``hands-moved`` event of ``moves`` (from seat, to seat), sorted."""
+    return Event("hands-moved", seat, (), rule, detail, target=target, data=(("moves", moves),))
+
+
+def _trade_event(seat: int, target: int, rule: str) -> Event:
+    moves = tuple(sorted({seat: target, target: seat}.items()))
+    event = _moved(seat, moves, f"seat {seat} and seat {target} traded hands", rule, target)
+    if len(_TRADES) < 10_000:
+        _TRADES[seat, target, rule] = event
+    return event
 
 
 def move_event(
@@ -507,6 +528,60 @@ class Draft(Position):
             called = actor in declared or (previous is not None and actor in previous.uno_declared)
             if not called and actor not in f["uno_exposed"]:
                 f["uno_exposed"] = f["uno_exposed"] + (actor,)
+
+    def trade_hands(self, seat: int, target: int, rule: str = "R-SEVEN-O") -> None:
+        """``seat`` and ``target`` trade hands (a 7 of R-SEVEN-O, a Swap Hands card): a
+        ``hands-moved`` event naming both, ``rule`` its rule. UNO calls follow the
+        hands (:meth:`set_hands`)."""
+        hands = self.__dict__["hands"]
+        self.set_hands({seat: hands[target], target: hands[seat]})
+        self.__dict__["events"] += (_TRADES.get((seat, target, rule)) or _trade_event(seat, target, rule),)
+
+    def pass_hands_on(self, seat: int, rule: str = "R-SEVEN-O") -> None:
+        """Every seat still in the game passes its hand to the next such seat in the
+        direction of play (a 0 of R-SEVEN-O), ``seat`` having played the card: a
+        ``hands-moved`` event, ``rule`` its rule."""
+        f = self.__dict__
+        hands = f["hands"]
+        key = (seat, f["direction"], len(hands), f["left"], rule)
+        found = _PASSES.get(key)
+        if found is None:
+            moves = tuple(sorted((s, self.next_seat(s)) for s in self.active_seats))
+            way = "left (+1)" if f["direction"] == 1 else "right (-1)"
+            found = moves, _moved(seat, moves, f"every hand passed to the next seat, to the {way}", rule)
+            if len(_PASSES) < 10_000:
+                _PASSES[key] = found
+        dest, event = found
+        self.set_hands({now: hands[s] for s, now in dest})
+        f["events"] += (event,)
+
+    def grow_stack(
+        self,
+        seat: int,
+        card: Card,
+        count: int,
+        victim: int,
+        phase: str = "penalty",
+        rule: str = "R-STACK",
+    ) -> None:
+        """``seat`` added ``card`` to a stack of draw cards that now holds ``count``
+        cards: ``victim`` must answer it, moving in the phase named ``phase`` (a
+        :class:`~unorules.Phase` carrying the count, the card and ``seat``), and a
+        ``stack`` event (``rule`` its rule) says so (R-STACK)."""
+        f = self.__dict__
+        f["events"] += (
+            Event(
+                "stack",
+                seat,
+                (card,),
+                rule,
+                f"seat {victim} must answer a stack of {count}",
+                target=victim,
+                count=count,
+            ),
+        )
+        f["current_player"] = victim
+        f["phase"] = Phase(phase, count, card, seat)
 
     def move_hands(self, dest: Mapping[int, int]) -> None:
         """The hand of each seat ``s`` of ``dest`` moves to seat ``dest[s]`` (a

@@ -115,6 +115,13 @@ def _round_end_text(event: Event) -> str:
     return "{seat} won the round ({data[reason]})" + scored
 
 
+def _hands_moved_text(event: Event) -> str:
+    """How moved hands read (R-SEVEN-O): a 7's trade, or a 0's pass."""
+    if event.target is not None:
+        return "{seat} traded hands with {target}"
+    return "every hand passed on to the next player in the direction of play"
+
+
 def _uno_text(event: Event) -> str:
     """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
     if event.value("late"):
@@ -191,6 +198,27 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             ("data.points", "the points each seat was given"),
         ),
         _round_end_text,
+    ),
+    EventSpec(
+        "hands-moved",
+        "hands changed seats: a 7 traded two hands, a 0 passed every hand on (R-SEVEN-O)",
+        (
+            ("seat", "the seat that played the card"),
+            ("target", "the seat it traded with (a 7; none for a 0)"),
+            ("data.moves", "(from seat, to seat) pairs of every hand that moved"),
+        ),
+        _hands_moved_text,
+    ),
+    EventSpec(
+        "stack",
+        "a draw card was added to a stack; the next seat must answer it (R-STACK)",
+        (
+            ("seat", "the seat that stacked"),
+            ("cards", "the card added"),
+            ("target", "the seat that must answer"),
+            ("count", "the stack's size in cards"),
+        ),
+        "{seat} stacked {cards}: {target} must draw {count} or stack",
     ),
     EventSpec(
         "uno",

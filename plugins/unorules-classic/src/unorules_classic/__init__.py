@@ -280,7 +280,15 @@ __all__ = [
 NUMBERS = tuple(str(n) for n in range(10))
 ACTION_KINDS = ("S", "R", "+2")
 _KINDS = frozenset((*NUMBERS, *ACTION_KINDS, "W", "W+4"))
-"""The kinds of classic's cards, whose matching its turn decides itself (R-TURN-MATCH)."""
+"""The kinds of classic's cards, whose matching its turn decides itself (R-TURN-MATCH)
+unless another plugin answers ``card_matches``."""
+_MATCH_KEY = ("classic", "others-match")
+
+
+def _others_match(ruleset: Ruleset) -> bool:
+    """Whether a plugin besides classic answers ``card_matches`` in ``ruleset``: then
+    classic's turn asks ``Position.matches`` for every card, not only for other kinds."""
+    return len(ruleset.hook.card_matches.get_hookimpls()) > 1
 TURN_VERBS = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
 
 
@@ -820,10 +828,11 @@ class ClassicPlugin(Plugin):
             top_kind = discard[-1].kind
             bluffs = rules.options["challenge"]
             matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
+            asks = rules.cached(_MATCH_KEY, _others_match)
             for card in hand:
                 c = card.color
                 kind = card.kind
-                if kind not in _KINDS:  # another plugin's card: the rule of its own kind
+                if asks or kind not in _KINDS:  # a card another plugin may decide (card_matches)
                     if not state.matches(seat, card):
                         continue
                 elif c is None:

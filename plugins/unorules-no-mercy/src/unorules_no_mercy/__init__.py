@@ -130,8 +130,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from unorules_seven_o import SevenOPlugin, pass_hands_on, trade_hands
-from unorules_stacking import StackingPlugin, pass_stack
+from unorules_seven_o import pass_hands_on, trade_hands
+from unorules_stacking import pass_stack
 
 from unorules import (
     COLORS,
@@ -333,8 +333,6 @@ class NoMercyPlugin(Plugin):
         ),
     )
     events = (
-        *StackingPlugin.events,  # "stack": R-NM-STACK grows a stack as R-STACK does
-        *SevenOPlugin.events,  # "hands-moved": R-NM-SEVEN-O moves hands as R-SEVEN-O does
         EventSpec(
             "starter-buried",
             "action cards turned up to start were buried by the next card until a number came (R-NM-STARTER)",

@@ -108,85 +108,23 @@ None: ``seven-o`` builds with every other shipped plugin.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from unorules_classic import round_out
 
-from unorules import Action, Card, Draft, Event, EventSpec, GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, Card, Draft, GameState, Plugin, Ruleset, hookimpl
 
-__all__ = ["SevenOPlugin", "move_hands", "pass_hands_on", "plugin", "trade_hands"]
-
-
-def move_hands(
-    draft: Draft,
-    dest: Mapping[int, int],
-    seat: int,
-    detail: str,
-    target: int | None = None,
-) -> None:
-    """Each hand of seat ``s`` moves to seat ``dest[s]`` (seats not in ``dest``
-    keep theirs) through the draft's :meth:`~unorules.Draft.move_hands`, so the
-    UNO calls follow the cards (only a seat still holding the card it played
-    down to stays open to a catch, and a call made for a hand that moved is
-    void), with a ``hands-moved`` event of ``seat``'s card."""
-    draft.move_hands(dest)  # R-UNO-CALL, R-UNO-CATCH: calls follow the cards
-    draft.add_event(_moved(seat, tuple(sorted(dest.items())), detail, target))
+__all__ = ["SevenOPlugin", "pass_hands_on", "plugin", "trade_hands"]
 
 
 def trade_hands(draft: Draft, seat: int, target: int) -> None:
-    """``seat`` trades hands with ``target`` (R-SEVEN-O, a 7)."""
-    hands = draft.hands
-    draft.set_hands({seat: hands[target], target: hands[seat]})
-    draft.add_event(_TRADES.get((seat, target)) or _trade_event(seat, target))
+    """``seat`` trades hands with ``target`` (R-SEVEN-O, a 7): ``draft.trade_hands``."""
+    draft.trade_hands(seat, target)
 
 
 def pass_hands_on(draft: Draft, seat: int) -> None:
-    """Every seat still in the game passes its hand to the next such seat in the
-    direction of play (R-SEVEN-O, a 0)."""
-    hands = draft.hands
-    key = (seat, draft.direction, len(hands), draft.left)
-    dest, event = _PASSES.get(key) or _pass_on(draft, key)
-    draft.set_hands({now: hands[s] for s, now in dest})
-    draft.add_event(event)
-
-
-_TRADES: dict[tuple[int, int], Event] = {}
-"""The ``hands-moved`` event of each trade, by seat and target (events are
-frozen values: shared, as the core shares one-card draw events)."""
-
-_PASSES: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], Event]] = {}
-"""The moves and the event of each 0, by seat, direction, seats and seats
-that left."""
-
-
-def _moved(seat: int, moves: tuple[tuple[int, int], ...], detail: str, target: int | None = None) -> Event:
-    """The ``hands-moved`` event of ``moves`` (from seat, to seat), sorted."""
-    return Event("hands-moved", seat, (), "R-SEVEN-O", detail, target=target, data=(("moves", moves),))
-
-
-def _trade_event(seat: int, target: int) -> Event:
-    moves = tuple(sorted({seat: target, target: seat}.items()))
-    event = _moved(seat, moves, f"seat {seat} and seat {target} traded hands", target)
-    if len(_TRADES) < 10_000:
-        _TRADES[seat, target] = event
-    return event
-
-
-def _pass_on(state: Draft, key: tuple[Any, ...]) -> tuple[tuple[tuple[int, int], ...], Event]:
-    seat = key[0]
-    moves = tuple(sorted((s, state.next_seat(s)) for s in state.active_seats))
-    way = "left (+1)" if state.direction == 1 else "right (-1)"
-    found = moves, _moved(seat, moves, f"every hand passed to the next seat, to the {way}")
-    if len(_PASSES) < 10_000:
-        _PASSES[key] = found
-    return found
-
-
-def _hands_moved_text(event: Event) -> str:
-    """How moved hands read (R-SEVEN-O): a 7's trade, or a 0's pass."""
-    if event.target is not None:
-        return "{seat} traded hands with {target}"
-    return "every hand passed on to the next player in the direction of play"
+    """Every seat still in the game passes its hand on (R-SEVEN-O, a 0): ``draft.pass_hands_on``."""
+    draft.pass_hands_on(seat)
 
 
 class SevenOPlugin(Plugin):
@@ -198,18 +136,6 @@ class SevenOPlugin(Plugin):
     name = "seven-o"
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
-    events = (
-        EventSpec(
-            "hands-moved",
-            "hands changed seats: a 7 traded two hands, a 0 passed every hand on (R-SEVEN-O)",
-            (
-                ("seat", "the seat that played the card"),
-                ("target", "the seat it traded with (a 7; none for a 0)"),
-                ("data.moves", "(from seat, to seat) pairs of every hand that moved"),
-            ),
-            _hands_moved_text,
-        ),
-    )
     requires = ("classic",)
     rules = ("R-SEVEN-O",)
 

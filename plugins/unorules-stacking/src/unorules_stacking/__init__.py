@@ -118,8 +118,6 @@ from unorules import (
     Action,
     Card,
     Draft,
-    Event,
-    EventSpec,
     GameState,
     Option,
     Phase,
@@ -169,30 +167,10 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
     return False
 
 
-def stack_event(seat: int, card: Card, victim: int, count: int) -> Event:
-    """The ``stack`` event of ``seat`` adding ``card`` to a stack that
-    ``victim`` must now answer, ``count`` cards in all (R-STACK)."""
-    return Event(
-        "stack",
-        seat,
-        (card,),
-        "R-STACK",
-        f"seat {victim} must answer a stack of {count}",
-        target=victim,
-        count=count,
-    )
-
-
 def pass_stack(draft: Draft, seat: int, card: Card, count: int, victim: int, phase: str = "penalty") -> None:
-    """Hand a stack of ``count`` cards, topped by ``seat``'s ``card``, to
-    ``victim``: the ``stack`` event, and ``victim`` to move in the phase
-    ``phase`` (a :class:`~unorules.Phase` carrying the count, the card and
-    the seat that laid it), as a stacked Draw Two hands classic's
-    ``penalty`` on (R-STACK). For a rule set whose own stacking rule grows
-    a stack the same way (its own phase name)."""
-    draft.add_event(stack_event(seat, card, victim, count))
-    draft.current_player = victim
-    draft.phase = Phase(phase, count, card, seat)
+    """Hand a stack of ``count`` cards, topped by ``seat``'s ``card``, to ``victim``
+    (R-STACK): ``draft.grow_stack``."""
+    draft.grow_stack(seat, card, count, victim, phase)
 
 
 class StackingPlugin(Plugin):
@@ -204,19 +182,6 @@ class StackingPlugin(Plugin):
     name = "stacking"
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
-    events = (
-        EventSpec(
-            "stack",
-            "a draw card was added to a stack; the next seat must answer it (R-STACK)",
-            (
-                ("seat", "the seat that stacked"),
-                ("cards", "the card added"),
-                ("target", "the seat that must answer"),
-                ("count", "the stack's size in cards"),
-            ),
-            "{seat} stacked {cards}: {target} must draw {count} or stack",
-        ),
-    )
     requires = ("classic",)
     rules = ("R-STACK",)
     options = (
@@ -279,7 +244,7 @@ class StackingPlugin(Plugin):
         seat = action.seat
         count = phase.count + add  # R-STACK 1-3: the stack grows
         victim = draft.next_seat(seat)
-        draft.add_event(stack_event(seat, card, victim, count))
+        draft.grow_stack(seat, card, count, victim)  # the stack event; the phase is set below
         gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
         if not draft.hands[seat]:
             winner = round_out(draft, seat)
