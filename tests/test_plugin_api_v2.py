@@ -533,6 +533,64 @@ def test_only_five_fields_are_plain_decisions() -> None:
     assert frozenset({"color", "direction", "current_player", "phase", "stalled"}) == WRITABLE
 
 
+class Misspells(Plugin):
+    """Writes a field through a typo, or a field only mechanics change."""
+
+    name = "misspells"
+    api_version = 2
+    requires = ("classic",)
+
+    def __init__(self, name: str) -> None:
+        self.field = name
+
+    @hookimpl
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        setattr(draft, self.field, 0)
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("curent_player", r"'curent_player' cannot be assigned: it is not a field of the game"),
+        ("nonsense", r"'nonsense' cannot be assigned: it is not a field of the game"),
+        ("hands", r"'hands' cannot be assigned: it changes only through the draft's mechanics"),
+        ("scores", r"'scores' cannot be assigned: it changes only through the draft's mechanics"),
+    ],
+)
+def test_a_draft_refuses_a_field_it_cannot_freeze(field: str, message: str) -> None:
+    """A hook's typo is an error at once, naming the field and the writable ones, and
+    the state applied to is unchanged (it never becomes a field of the next state)."""
+    rules = Ruleset.from_names(["classic"], plugins=[Misspells(field)])
+    state = rules.new_game(players=3, seed=4)
+    before = state.to_json()
+    with pytest.raises(AttributeError, match=message) as caught:
+        state.apply(state.legal_actions()[0])
+    assert "color, current_player, direction, phase, stalled" in str(caught.value)
+    assert state.to_json() == before
+    draft = draft_of(state)
+    draft.current_player = 1  # a writable field
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del draft.current_player
+
+
+def test_mypy_refuses_a_plugins_write_to_a_read_only_or_unknown_field(tmp_path: Path) -> None:
+    from mypy import api
+
+    source = tmp_path / "writes.py"
+    source.write_text(
+        "from unorules import Action, Draft\n"
+        "def effect(draft: Draft, action: Action) -> None:\n"
+        "    draft.current_player = 0\n"
+        "    draft.curent_player = 0\n"
+        "    draft.hands = ()\n"
+    )
+    out, _, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", str(source)])
+    assert status == 1
+    assert 'writes.py:4: error: "Draft" has no attribute "curent_player"' in out
+    assert 'writes.py:5: error: Property "hands" defined in "Position" is read-only' in out
+    assert "writes.py:3" not in out
+
+
 # -- a draft frozen into the next state --------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from unorules.errors import (
     StateFormatError,
     UnorulesError,
 )
-from unorules.markers import hookimpl, hookspec
+from unorules.markers import active_when, hookimpl, hookspec
 from unorules.plugin import (
     PLUGIN_API_VERSION,
     EventSpec,
@@ -74,6 +74,7 @@ __all__ = [
     "StateFormatError",
     "TestHints",
     "UnorulesError",
+    "active_when",
     "decode_value",
     "encode_value",
     "hookimpl",

@@ -27,11 +27,14 @@ from typing import Any
 import pluggy
 
 from unorules.errors import RulesetError
+from unorules.markers import ACTIVE_WHEN
 
 __all__ = ["ClosedPluginManager", "annotate", "compile_hook", "impl_frames"]
 
 
-def compile_hook(hook: pluggy.HookCaller, mode: str = "first") -> Callable[..., Any] | None:
+def compile_hook(
+    hook: pluggy.HookCaller, mode: str = "first", ruleset: object = None
+) -> Callable[..., Any] | None:
     """A caller of ``hook`` taking the spec's arguments positionally.
 
     ``mode`` says what it returns: ``"first"`` the first result that is not
@@ -40,15 +43,25 @@ def compile_hook(hook: pluggy.HookCaller, mode: str = "first") -> Callable[..., 
     every implementation's items, in calling order (or, when the hook has a
     single plain implementation, that implementation, whose sequence the
     caller makes a tuple of). ``None`` when no plugin implements the hook.
+    Implementations marked :func:`~unorules.markers.active_when` whose predicate is
+    false for ``ruleset`` are left out (they answer nothing in it).
     """
-    impls = hook.get_hookimpls()
+    impls = [
+        impl
+        for impl in hook.get_hookimpls()
+        if ruleset is None
+        or getattr(impl.function, ACTIVE_WHEN, None) is None
+        or impl.hookwrapper
+        or impl.wrapper
+        or getattr(impl.function, ACTIVE_WHEN)(ruleset)
+    ]
     if not impls:
         return None
     spec = hook.spec
     assert spec is not None
     argnames = tuple(spec.argnames)
     if any(impl.wrapper or impl.hookwrapper or impl.kwargnames for impl in impls):
-        return _through_pluggy(hook, argnames, mode)
+        return _through_pluggy(hook, argnames, mode)  # every implementation, through pluggy
     ordered = impls[::-1]  # pluggy's calling order
     if len(ordered) == 1 and tuple(ordered[0].argnames) == argnames:
         function: Callable[..., Any] = ordered[0].function

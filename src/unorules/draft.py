@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from unorules.actions import Action
-from unorules.cards import Card
+from unorules.cards import Card, Color
 from unorules.rng import Rng
 from unorules.state import (
     PLAY,
@@ -240,6 +240,13 @@ class Draft(Position):
     can change.
     """
 
+    if TYPE_CHECKING:  # the fields a hook assigns (WRITABLE); the others are read-only
+        color: Color | None
+        direction: int
+        current_player: int
+        phase: Phase
+        stalled: int
+
     @property
     def before(self) -> GameState | None:
         """The state the action is applied to (``None`` while a new game is dealt)."""
@@ -252,25 +259,27 @@ class Draft(Position):
         action: Action | None = self.__dict__["last_action"]
         return action
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # The five plain decisions (WRITABLE) are assigned; every other field changes
-        # through a mechanic, and a name that is no field at all is a mistake: refused
-        # here, so that it never becomes a field of the next state.
-        if name in WRITABLE:
-            self.__dict__[name] = value
-            return
-        raise AttributeError(
-            f"a draft's {name!r} cannot be assigned: "
-            + (
-                "it changes only through the draft's mechanics (see unorules.draft)"
-                if name in self.__dict__
-                else "it is not a field of the game"
-            )
-            + f"; the fields a hook assigns are {', '.join(sorted(WRITABLE))}"
-        )
+    if not TYPE_CHECKING:  # at run time only: mypy then reports a write to a name that is no field
 
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"a draft's fields cannot be deleted ({name!r})")
+        def __setattr__(self, name: str, value: Any) -> None:
+            # The five plain decisions (WRITABLE) are assigned; every other field changes
+            # through a mechanic, and a name that is no field at all is a mistake: refused
+            # here, so that it never becomes a field of the next state.
+            if name in WRITABLE:
+                self.__dict__[name] = value
+                return
+            raise AttributeError(
+                f"a draft's {name!r} cannot be assigned: "
+                + (
+                    "it changes only through the draft's mechanics (see unorules.draft)"
+                    if name in self.__dict__
+                    else "it is not a field of the game"
+                )
+                + f"; the fields a hook assigns are {', '.join(sorted(WRITABLE))}"
+            )
+
+        def __delattr__(self, name: str) -> None:
+            raise AttributeError(f"a draft's fields cannot be deleted ({name!r})")
 
     def __repr__(self) -> str:
         fields = self.__dict__

@@ -306,7 +306,8 @@ class Hooks:
     whose results are concatenated (``legal_actions``,
     ``visible_hands``, ``visible_backs``, ``set_aside_cards``) answer a
     sequence, or ``None`` for nothing. Built from the rule set's pluggy hook
-    ``relay``."""
+    ``relay``; implementations marked :func:`~unorules.markers.active_when` that do
+    not apply to ``ruleset`` are left out."""
 
     __slots__ = tuple(_MODES)
 
@@ -329,9 +330,9 @@ class Hooks:
     going_out: Callable[[Draft, int], GoingOut | None] | None
     blocked_round: Callable[[Draft], GoingOut | None] | None
 
-    def __init__(self, relay: pluggy.HookRelay) -> None:
+    def __init__(self, relay: pluggy.HookRelay, ruleset: Ruleset | None = None) -> None:
         for name, mode in _MODES.items():
-            caller = compile_hook(getattr(relay, name), mode)
+            caller = compile_hook(getattr(relay, name), mode, ruleset)
             if caller is None and name not in _SKIPPABLE:
                 caller = _none_listed if mode == "concatenate" else _nothing
             object.__setattr__(self, name, caller)
@@ -405,7 +406,7 @@ class Ruleset:
         self.hook: pluggy.HookRelay = self.pm.hook
         """pluggy's hook relay, for the hooks of building and those a plugin offers."""
         self._impl_codes = impl_frames(self.pm)
-        self.hooks = Hooks(self.hook)
+        self.hooks = Hooks(self.hook, self)
         """The callers of the hooks of play (see :class:`Hooks`)."""
 
         h = self.hook

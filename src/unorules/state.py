@@ -192,27 +192,72 @@ class Position:
 
     __slots__ = ()
 
-    ruleset: Ruleset
-    hands: tuple[tuple[Card, ...], ...]
-    draw_pile: tuple[Card, ...]
-    discard_pile: tuple[Card, ...]
-    color: Color | None
-    direction: int
-    current_player: int
-    phase: Phase
-    dealer: int
-    scores: tuple[int, ...]
-    uno_declared: tuple[int, ...]
-    uno_exposed: tuple[int, ...]
-    stalled: int
-    left: tuple[int, ...]
-    rounds: tuple[RoundResult, ...]
-    outcome: Outcome | None
-    rng: int
-    extras: tuple[tuple[str, Value], ...]
-    last_action: Action | None
-    events: tuple[Event, ...]
-    side: int
+    if TYPE_CHECKING:
+        # Read-only here: a GameState is frozen, and a Draft assigns only the five
+        # fields of unorules.draft.WRITABLE (which it declares writable), so that
+        # mypy refuses a plugin's write to any other field, as the draft does at run time.
+        @property
+        def ruleset(self) -> Ruleset: ...
+
+        @property
+        def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+
+        @property
+        def draw_pile(self) -> tuple[Card, ...]: ...
+
+        @property
+        def discard_pile(self) -> tuple[Card, ...]: ...
+
+        @property
+        def color(self) -> Color | None: ...
+
+        @property
+        def direction(self) -> int: ...
+
+        @property
+        def current_player(self) -> int: ...
+
+        @property
+        def phase(self) -> Phase: ...
+
+        @property
+        def dealer(self) -> int: ...
+
+        @property
+        def scores(self) -> tuple[int, ...]: ...
+
+        @property
+        def uno_declared(self) -> tuple[int, ...]: ...
+
+        @property
+        def uno_exposed(self) -> tuple[int, ...]: ...
+
+        @property
+        def stalled(self) -> int: ...
+
+        @property
+        def left(self) -> tuple[int, ...]: ...
+
+        @property
+        def rounds(self) -> tuple[RoundResult, ...]: ...
+
+        @property
+        def outcome(self) -> Outcome | None: ...
+
+        @property
+        def rng(self) -> int: ...
+
+        @property
+        def extras(self) -> tuple[tuple[str, Value], ...]: ...
+
+        @property
+        def last_action(self) -> Action | None: ...
+
+        @property
+        def events(self) -> tuple[Event, ...]: ...
+
+        @property
+        def side(self) -> int: ...
 
     @property
     def players(self) -> int:
@@ -304,7 +349,11 @@ class Position:
             if answer is not None:
                 return bool(answer)
         color = card.color
-        return color is None or color is self.color or card.kind == self.face(self.discard_pile[-1]).kind
+        if color is None or color is self.color:
+            return True
+        top = self.discard_pile[-1]
+        faces = top.faces
+        return card.kind == (faces[self.side] if faces else top).kind
 
     def forbidden(self, seat: int, card: Card) -> str | None:
         """The rule that keeps ``seat`` from playing ``card`` now, or ``None``: the

@@ -262,6 +262,7 @@ from unorules import (
     positive_int,
     switch,
 )
+from unorules.markers import active_when
 from unorules.state import GoingOut as _GoingOut
 from unorules.validate import require
 
@@ -279,16 +280,6 @@ __all__ = [
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTION_KINDS = ("S", "R", "+2")
-_KINDS = frozenset((*NUMBERS, *ACTION_KINDS, "W", "W+4"))
-"""The kinds of classic's cards, whose matching its turn decides itself (R-TURN-MATCH)
-unless another plugin answers ``card_matches``."""
-_MATCH_KEY = ("classic", "others-match")
-
-
-def _others_match(ruleset: Ruleset) -> bool:
-    """Whether a plugin besides classic answers ``card_matches`` in ``ruleset``: then
-    classic's turn asks ``Position.matches`` for every card, not only for other kinds."""
-    return len(ruleset.hook.card_matches.get_hookimpls()) > 1
 TURN_VERBS = frozenset({"play", "draw", "pass", "challenge", "accept", "color"})
 
 
@@ -782,6 +773,7 @@ class ClassicPlugin(Plugin):
         return str(ruleset.options["uno_call"])  # R-UNO-CALL (R-HOUSE-UNO-CALL, R-HOUSE-SILENT-UNO)
 
     @hookimpl(trylast=True)
+    @active_when(lambda ruleset: not ruleset.options["challenge"])
     def card_matches(self, state: Position, seat: int, card: Card) -> bool | None:
         # R-TURN-WD4: with challenges off, a Wild Draw Four only without the colour to match.
         if card.kind == "W+4" and not state.ruleset.options["challenge"]:
@@ -790,6 +782,7 @@ class ClassicPlugin(Plugin):
         return None
 
     @hookimpl(trylast=True)
+    @active_when(lambda ruleset: ruleset.options["last_card_ban"] != "none")
     def play_forbidden(self, state: Position, seat: int, card: Card) -> str | None:
         ban = state.ruleset.cached(_HOUSE_KEY, _read_house_rules).ban
         if ban is not None and ban(card) and state.hands[seat] == (card,):
@@ -797,6 +790,7 @@ class ClassicPlugin(Plugin):
         return None
 
     @hookimpl(trylast=True)
+    @active_when(lambda ruleset: bool(ruleset.options["forced_play"] or ruleset.options["hand_limit"]))
     def refuse_turn_draw(self, state: Position, seat: int, playable: bool) -> str | None:
         house = state.ruleset.cached(_HOUSE_KEY, _read_house_rules)
         if house.forced and playable:
@@ -806,6 +800,7 @@ class ClassicPlugin(Plugin):
         return None
 
     @hookimpl(trylast=True)
+    @active_when(lambda ruleset: ruleset.options["blocked_round"] == "draw")
     def blocked_round(self, draft: Draft) -> GoingOut | None:
         if draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).blocked_draw:
             return _NOBODY  # R-HOUSE-BLOCKED-DRAW
@@ -826,21 +821,16 @@ class ClassicPlugin(Plugin):
             color = state.color
             discard = state.discard_pile
             top_kind = discard[-1].kind
-            bluffs = rules.options["challenge"]
             matching: dict[Card, None] = {}  # each distinct playable card once, in hand order
-            asks = rules.cached(_MATCH_KEY, _others_match)
-            for card in hand:
-                c = card.color
-                kind = card.kind
-                if asks or kind not in _KINDS:  # a card another plugin may decide (card_matches)
-                    if not state.matches(seat, card):
-                        continue
-                elif c is None:
-                    if kind == "W+4" and not bluffs and any(x.color is color for x in hand):
-                        continue
-                elif c is not color and kind != top_kind:
-                    continue
-                matching[card] = None
+            if rules.hooks.card_matches is None:  # the core's rule for every card (R-TURN-MATCH)
+                for card in hand:
+                    c = card.color
+                    if c is None or c is color or card.kind == top_kind:
+                        matching[card] = None
+            else:  # a plugin decides some card (card_matches: R-TURN-WD4 without challenges)
+                for card in hand:
+                    if state.matches(seat, card):
+                        matching[card] = None
             forbid = rules.hooks.play_forbidden
             if forbid is not None and matching:  # every ban on a play (R-HOUSE-LAST-CARD, ...)
                 matching = {card: None for card in matching if forbid(state, seat, card) is None}
@@ -861,17 +851,17 @@ class ClassicPlugin(Plugin):
             elif state.draw_pile or len(discard) > 1 or not matching:
                 # Section 13: with nothing left to draw, drawing is only for a seat that cannot play.
                 acts.append(_DRAW[seat])
-            if state.may_call_uno(seat, bool(matching)):
+            if len(hand) == 2 and state.may_call_uno(seat, bool(matching)):
                 acts.append(_UNO[seat])  # R-UNO-CALL
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
-            playable = is_playable(state, seat, drawn)
+            playable = state.matches(seat, drawn)
             if playable:
                 acts += state.play_actions(seat, drawn)
             if not playable or rules.options["drawn_card"] == "may-keep":
                 acts.append(_PASS[seat])
-            if state.may_call_uno(seat, playable):
+            if len(hand) == 2 and state.may_call_uno(seat, playable):
                 acts.append(_UNO[seat])  # R-UNO-CALL
         elif name == "penalty":
             acts.append(_DRAW[seat])
@@ -941,7 +931,7 @@ class ClassicPlugin(Plugin):
         card = action.card
         assert card is not None
         kind = card.kind
-        out = draft.going_out(seat)  # its last card: the round ends, or it left (R-HOUSE-LAST-LOSES)
+        out = None if draft.hands[seat] else draft.going_out(seat)  # its last card (R-OUT)
         if out is not None and out.ends:
             # R-OUT (the core ends the round); R-OUT-LAST-DRAW: the next player still draws, and it counts.
             if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
@@ -1104,7 +1094,7 @@ def _draw(draft: Draft, seat: int) -> None:
         return
     if draft.draw(seat, 1, "turn"):
         card = draft.hands[seat][-1]
-        if is_playable(draft, seat, card):
+        if draft.matches(seat, card):
             # R-TURN-DRAW: a playable drawn card may be played at once, or kept.
             draft.phase = _DRAWN_PHASES.get(card) or _drawn(card)
         else:
@@ -1193,7 +1183,7 @@ def _misplayed(draft: Draft, action: Action, house: HouseRules) -> bool:
     before = draft.before
     if before is None or before.phase.name != "play" or seat != before.current_player:
         return False
-    if not is_playable(before, seat, card):
+    if not before.matches(seat, card):
         return True
     return house.ban is not None and len(before.hands[seat]) == 1 and house.ban(card)
 
@@ -1353,7 +1343,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     if card.color is None:
         if action.color is None:
             return "R-TURN-WILD", f"name the colour for {card}, e.g. 'play {card} R'"
-        if card.kind == "W+4" and not is_playable(state, seat, card):
+        if card.kind == "W+4" and not state.matches(seat, card):
             return (
                 "R-TURN-WD4",
                 f"a Wild Draw Four may be played only without a card of the current colour ({state.color})",
@@ -1368,7 +1358,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         action.target == seat or not 0 <= action.target < state.players or action.target in state.left
     ):
         return "R-TURN-MATCH", f"seat {action.target} cannot be the target"
-    if card.color is not None and not is_playable(state, seat, card):
+    if card.color is not None and not state.matches(seat, card):
         return (
             "R-TURN-MATCH",
             f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
