@@ -118,51 +118,22 @@ class Keys:
         hands = b.hands.reshape(b.num_games, -1).tolist()
         piles = b.pile.tolist()
         declared = b.declared.tolist()
+        columns = zip(
+            b.discard_size.tolist(),
+            b.draw_at.tolist(),
+            *(a.tolist() for a in (b.color, b.direction, b.current, b.phase, b.phase_count, b.phase_card)),
+            *(a.tolist() for a in (b.phase_seat, b.phase_color, b.dealer, b.scores)),
+            b.exposed.tolist(),
+            b.stalled.tolist(),
+            b.rounds.tolist(),
+            b.rng.tolist(),
+            strict=True,
+        )
         rows = []
-        for g, (d, p, colour, direction, current, phase, count, card, seat, pcolour, dealer, scores, exposed, stalled, rounds, rng) in enumerate(
-            zip(
-                b.discard_size.tolist(),
-                b.draw_at.tolist(),
-                b.color.tolist(),
-                b.direction.tolist(),
-                b.current.tolist(),
-                b.phase.tolist(),
-                b.phase_count.tolist(),
-                b.phase_card.tolist(),
-                b.phase_seat.tolist(),
-                b.phase_color.tolist(),
-                b.dealer.tolist(),
-                b.scores.tolist(),
-                b.exposed.tolist(),
-                b.stalled.tolist(),
-                b.rounds.tolist(),
-                b.rng.tolist(),
-                strict=True,
-            )
-        ):
+        for g, (d, p, *middle, exposed, stalled, rounds, rng) in enumerate(columns):
             pile = piles[g]
-            rows.append(
-                (
-                    hands[g],
-                    pile[:d],
-                    pile[p:],
-                    colour,
-                    direction,
-                    current,
-                    phase,
-                    count,
-                    card,
-                    seat,
-                    pcolour,
-                    dealer,
-                    scores,
-                    [s for s, on in enumerate(declared[g]) if on],
-                    exposed,
-                    stalled,
-                    rounds,
-                    rng,
-                )
-            )
+            seats = [s for s, on in enumerate(declared[g]) if on]
+            rows.append((hands[g], pile[:d], pile[p:], *middle, seats, exposed, stalled, rounds, rng))
         return rows
 
 
@@ -227,7 +198,6 @@ def run(
         report.first = text
         return report
 
-    steps = 0
     while report.games < games:
         to_act = batch.to_act
         mask = batch.mask()

@@ -141,9 +141,9 @@ def _limits(length: int) -> U64:
 def _decode_play(index: Index) -> tuple[Index, I8]:
     """The card and the colour named by play indices 1..60."""
     card = np.where(index <= 52, index - 1, np.where(index < PLAY_WILD4, WILD, WILD4)).astype(np.intp)
-    colour = np.where(
-        index <= 52, CARD_COLOR[np.minimum(index - 1, 51)], (index - PLAY_WILD) % 4
-    ).astype(np.int8)
+    colour = np.where(index <= 52, CARD_COLOR[np.minimum(index - 1, 51)], (index - PLAY_WILD) % 4).astype(
+        np.int8
+    )
     return card, colour
 
 
@@ -608,8 +608,8 @@ class UnoBatch:
             playable = self._playable(rows, cur[rows], card)
             coloured = playable & (card < 52)
             mask[rows[coloured], 1 + card[coloured]] = 1
-            for wild, start in ((WILD, PLAY_WILD), (WILD4, PLAY_WILD4)):
-                some = rows[playable & (card == wild)]
+            for kind, start in ((WILD, PLAY_WILD), (WILD4, PLAY_WILD4)):
+                some = rows[playable & (card == kind)]
                 mask[some, start : start + 4] = 1
             if self._may_keep:
                 mask[rows, PASS] = 1
@@ -701,7 +701,8 @@ class UnoBatch:
                 self._draw(gh, nxt, np.where(ko[hit] == DRAW2, 2, 4).astype(np.intp))
             winner[go] = so
         on = ~out
-        g, seat, kind, card, before, direction = g[on], seat[on], kind[on], card[on], before[on], direction[on]
+        g, seat, kind, card = g[on], seat[on], kind[on], card[on]
+        before, direction = before[on], direction[on]
         plain = (kind < 10) | (kind == 13)
         self._pass_turn(g[plain], seat[plain], 1)
         sel = kind == SKIP
@@ -1011,7 +1012,7 @@ def _card_list() -> list[Card]:
 def _check_ruleset(rules: Ruleset | Sequence[str], options: Mapping[str, Any] | None) -> Ruleset:
     """The classic rule set ``rules`` with ``options``, or a RulesetError naming what is
     not covered and the reference environment to use instead."""
-    elsewhere = 'use the reference environments instead: unorules.rl.raw_env / unorules.rl.UnoEnv'
+    elsewhere = "use the reference environments instead: unorules.rl.raw_env / unorules.rl.UnoEnv"
     if isinstance(rules, Ruleset):
         if options:
             raise RulesetError("give options either in the Ruleset or as options=, not both")
