@@ -126,7 +126,8 @@ def test_a_mismatch_names_the_action_and_shows_both_states(monkeypatch: pytest.M
     assert report.mismatches == 1
     assert "first differing action: seat" in report.first
     assert "differing fields: rng" in report.first
-    assert "batch:" in report.first and "reference:" in report.first
+    assert "batch:" in report.first
+    assert "reference:" in report.first
 
 
 def test_masks_are_the_action_spaces_masks() -> None:
@@ -241,7 +242,7 @@ def test_reset_games_deals_only_the_slots_given() -> None:
     before = keys.batch_rows()
     batch.reset_games([2], seeds=[99])
     after = keys.batch_rows()
-    assert after[0] == before[0] and after[1] == before[1] and after[3] == before[3]
+    assert [after[g] == before[g] for g in (0, 1, 3)] == [True, True, True]
     assert after[2] == keys.reference(CLASSIC.new_game(2, seed=99))
     with pytest.raises(VectorError):
         batch.reset_games([2, 2])
@@ -268,7 +269,7 @@ def test_reset_games_deals_only_the_slots_given() -> None:
 def test_rules_it_does_not_implement_are_refused_naming_the_reference_env(
     rules: Any, options: dict[str, Any], words: str
 ) -> None:
-    with pytest.raises(RulesetError, match="unorules.rl") as caught:
+    with pytest.raises(RulesetError, match=r"unorules\.rl") as caught:
         UnoBatch(4, 3, rules=rules, options=options)
     assert words in str(caught.value)
     with pytest.raises(RulesetError):
@@ -371,7 +372,7 @@ def test_the_vector_env_has_the_spaces_of_the_single_env() -> None:
 
 def test_the_vector_env_plays_episodes_to_their_rewards() -> None:
     envs = UnoVectorEnv(64, players=2, episode="round", seed=3)
-    observations, info = envs.reset(seed=3)
+    _observations, info = envs.reset(seed=3)
     rng = np.random.default_rng(3)
     ended, total, windows = 0, 0.0, 0
     for _ in range(3000):
@@ -379,7 +380,7 @@ def test_the_vector_env_plays_episodes_to_their_rewards() -> None:
         assert mask.any(axis=1).all()
         windows += int(mask[:, NOOP].sum())
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
-        observations, rewards, terminated, truncated, info = envs.step(actions)
+        _observations, rewards, terminated, truncated, info = envs.step(actions)
         assert not truncated.any()
         assert set(rewards[terminated].tolist()) <= {-1.0, 1.0}
         assert not rewards[~terminated].any()
