@@ -1,0 +1,123 @@
+"""Random masked actions per second through the batched engine, against unorules.rl and RLCard.
+
+    .venv/bin/pip install -e ".[rl,bench]"     # numpy, gymnasium, pettingzoo; rlcard (optional)
+    .venv/bin/python benchmarks/vector.py      # a few minutes on 2 cores
+    .venv/bin/python benchmarks/vector.py --reps 3 --min-time 0.5 --players 2 --batches 1 1024
+
+Contenders, each with a uniform random choice among the legal actions, one
+episode = one round (as in ``rl.py``):
+
+* ``vector B``: :class:`unorules.vector.UnoBatch` of ``B`` games; every step
+  reads the mask and the observations of the seats asked (as a training
+  loop would), picks one legal index per game with NumPy and steps all games
+  (auto-reset). Actions = games x steps, no-ops of the windows included.
+* ``unorules raw_env``: ``rl.py``'s loop over :func:`unorules.rl.raw_env`,
+  the reference env (an observation and a mask per step too).
+* ``rlcard env``: ``rl.py``'s loop over RLCard's UNO env, if ``rlcard`` is installed.
+
+Every figure is the median of ``--reps`` repetitions of at least
+``--min-time`` CPU seconds (``time.process_time``), the contenders measured
+in turn in the same process. Ratios are against the reference env measured
+in the same run (and RLCard's env when present). Memory per game: the batch's
+state arrays (``UnoBatch.nbytes``) over its games, at the largest batch; the
+observation buffer a step returns is shown beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rl import Runner, rlcard_runner, unorules_runner  # the benchmark beside this one
+
+from unorules.vector import UnoBatch
+
+BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384]
+
+
+def measure_batch(batch: UnoBatch, min_time: float, seed: int) -> float:
+    """Actions per CPU second of random masked play over ``batch`` for ``min_time``."""
+    rng = np.random.default_rng(seed)
+    observations = np.zeros((batch.num_games, batch.observation_size), dtype=np.float32)
+    mask = np.zeros((batch.num_games, batch.num_actions), dtype=np.int8)
+    steps = 0
+    start = time.process_time()
+    while True:
+        batch.mask(out=mask)
+        batch.observe(out=observations)
+        noise = rng.random(mask.shape, dtype=np.float32)
+        noise[mask == 0] = -1.0
+        batch.step(noise.argmax(axis=1))
+        steps += 1
+        elapsed = time.process_time() - start
+        if elapsed >= min_time:
+            return steps * batch.num_games / elapsed
+
+
+def measure_env(runner: Runner, min_time: float, seed0: int) -> float:
+    steps = 0
+    seed = seed0
+    start = time.process_time()
+    while True:
+        steps += runner(seed)
+        seed += 1
+        elapsed = time.process_time() - start
+        if elapsed >= min_time:
+            return steps / elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3, help="repetitions (median reported)")
+    parser.add_argument("--min-time", type=float, default=1.0, help="CPU seconds per measurement")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--batches", type=int, nargs="+", default=BATCHES)
+    args = parser.parse_args(argv)
+
+    for players in args.players:
+        envs: dict[str, Runner] = {"unorules raw_env": unorules_runner(players)}
+        theirs = rlcard_runner(players)
+        if theirs is not None:
+            envs["rlcard env"] = theirs
+        for runner in envs.values():
+            runner(0)  # warm-up
+        batches = {size: UnoBatch(size, players, episode="round", seed=size) for size in args.batches}
+        results: dict[str, list[float]] = {name: [] for name in envs}
+        results.update({f"vector {size}": [] for size in batches})
+        for rep in range(args.reps):
+            for name, runner in envs.items():
+                results[name].append(measure_env(runner, args.min_time, 1000 * rep + 1))
+            for size, batch in batches.items():
+                results[f"vector {size}"].append(measure_batch(batch, args.min_time, rep))
+        medians = {name: statistics.median(values) for name, values in results.items()}
+        reference = medians["unorules raw_env"]
+        rlcard = medians.get("rlcard env")
+        print(f"\n{players} players: random masked actions per CPU second (median of {args.reps})")
+        header = f"  {'contender':<20} {'actions/s':>12}   {'x raw_env':>9}"
+        print(header + (f"   {'x rlcard':>8}" if rlcard else ""))
+        for name, value in medians.items():
+            line = f"  {name:<20} {value:>12,.0f}   {value / reference:>8.2f}x"
+            if rlcard:
+                line += f"   {value / rlcard:>7.2f}x"
+            print(line)
+        if rlcard is None:
+            print("  (rlcard is not installed: pip install rlcard for the comparison with its env)")
+        largest = batches[max(batches)]
+        per_game = largest.nbytes / largest.num_games
+        obs = 4 * largest.observation_size
+        print(
+            f"  memory per game: {per_game:,.0f} bytes of state (batch of {largest.num_games}), "
+            f"plus {obs:,} bytes of observation and {largest.num_actions} of mask per step's output"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
