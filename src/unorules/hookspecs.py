@@ -334,8 +334,8 @@ def going_out(draft: Draft, seat: int) -> GoingOut | None:
 
 @hookspec(firstresult=True)
 def blocked_round(draft: Draft) -> GoingOut | None:
-    """Decide who wins a blocked round: every seat still in the game has, in turn,
-    neither played nor drawn (:meth:`Draft.stall <unorules.Draft.stall>`).
+    """Decide who wins a blocked round of ``draft``: every seat still in the game has,
+    in turn, neither played nor drawn (:meth:`Draft.stall <unorules.Draft.stall>`).
 
     Return ``GoingOut(ends=True, winner=seat)``, or ``GoingOut(ends=True,
     winner=None)`` for a round nobody wins (R-HOUSE-BLOCKED-DRAW). ``None``
