@@ -37,12 +37,31 @@ needs to do nothing more.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, MutableSequence, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
+from unorules.moves import (
+    _CALLS,
+    _LATE_CALLS,
+    _PASSES,
+    _PLAYED,
+    _TABLE_FIELDS,
+    _TRADES,
+    DISCARD,
+    DRAW,
+    HAND,
+    PLACES,
+    TAKEN,
+    UNDER,
+    _moved,
+    _restore_events,
+    _set_hands,
+    _trade_event,
+    _uno_event,
+    move_event,
+)
 from unorules.rng import Rng
 from unorules.state import (
     PLAY,
@@ -80,155 +99,8 @@ _T = TypeVar("_T")
 WRITABLE = frozenset({"color", "direction", "current_player", "phase", "stalled"})
 """The fields a hook may assign on a draft; the others change through mechanics."""
 
-HAND = "hand"
-"""A ``move`` event's place: the hand of the event's ``seat``."""
-DRAW = "draw"
-"""A ``move`` event's place: the draw pile (cards put into it are shuffled in)."""
-DISCARD = "discard"
-"""A ``move`` event's place: the top of the discard pile."""
-UNDER = "under"
-"""A ``move`` event's place: under the top card of the discard pile (a destination only)."""
-TAKEN = "taken"
-"""A ``move`` event's place: cards a rule took out of a pile or a hand, to put
-them somewhere else during the same action (see :meth:`Draft.take_from_draw_pile`)."""
-PLACES = (HAND, DRAW, DISCARD, UNDER, TAKEN)
-"""Every place a ``move`` event names (its ``data`` values ``"from"`` and ``"to"``)."""
-
-_PLAYED: dict[tuple[int, Card], Event] = {}
 _WINS = tuple(GoingOut(ends=True, winner=s) for s in range(16))
 """The core's answer for an emptied hand of each seat: the round ends and it wins (R-OUT)."""
-
-
-def _uno_event(seat: int, late: bool) -> Event:
-    """The ``uno`` event of ``seat``'s call (R-UNO-CALL), or late call (R-UNO-SELF)."""
-    if late:
-        event = _LATE_CALLS[seat] = Event("uno", seat, (), "R-UNO-SELF", "late call", data=(("late", True),))
-    else:
-        event = _CALLS[seat] = Event("uno", seat, (), "R-UNO-CALL", data=(("late", False),))
-    return event
-
-
-_CALLS: dict[int, Event] = {}
-_LATE_CALLS: dict[int, Event] = {}
-_TRADES: dict[tuple[int, int, str], Event] = {}
-"""The ``hands-moved`` event of each trade, by seats and rule (events are frozen values)."""
-_PASSES: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], Event]] = {}
-"""The moves and the event of each pass of every hand, by seat, direction, seats, seats
-that left and rule."""
-
-
-def _moved(
-    seat: int, moves: tuple[tuple[int, int], ...], detail: str, rule: str, target: int | None = None
-) -> Event:
-    """The ``hands-moved`` event of ``moves`` (from seat, to seat), sorted."""
-    return Event("hands-moved", seat, (), rule, detail, target=target, data=(("moves", moves),))
-
-
-def _trade_event(seat: int, target: int, rule: str) -> Event:
-    moves = tuple(sorted({seat: target, target: seat}.items()))
-    event = _moved(seat, moves, f"seat {seat} and seat {target} traded hands", rule, target)
-    if len(_TRADES) < 10_000:
-        _TRADES[seat, target, rule] = event
-    return event
-
-
-def move_event(
-    seat: int | None, cards: tuple[Card, ...], source: str, dest: str, private: bool = False
-) -> Event:
-    """The ``move`` event of ``cards`` going from the place ``source`` to the place
-    ``dest`` (see :data:`PLACES`; :data:`HAND` is the hand of ``seat``).
-
-    ``private`` cards are seen by ``seat`` alone, or by nobody when ``seat`` is
-    ``None``: views show the other seats the event without them (its ``count``
-    stays). The draft's mechanics make these events; a plugin needs one only
-    if it moves cards some other way. A card played from a hand onto the
-    discard pile, the commonest move, shares its event (events are frozen
-    values)."""
-    if source == HAND and dest == DISCARD and len(cards) == 1 and not private and seat is not None:
-        key = (seat, cards[0])
-        event = _PLAYED.get(key)
-        if event is None:
-            event = _move(seat, cards, source, dest, private)
-            if len(_PLAYED) < 10_000:
-                _PLAYED[key] = event
-        return event
-    return _move(seat, cards, source, dest, private)
-
-
-def _move(seat: int | None, cards: tuple[Card, ...], source: str, dest: str, private: bool) -> Event:
-    return Event(
-        "move",
-        seat,
-        cards,
-        None,
-        f"{source} to {dest}",
-        private,
-        count=len(cards),
-        data=(("from", source), ("to", dest)),
-    )
-
-
-def _hands_event(pairs: tuple[tuple[int, int], ...]) -> Event:
-    """The ``move`` event of whole hands changing seats at once."""
-    return Event(
-        "move",
-        None,
-        (),
-        None,
-        "hands: " + ", ".join(f"{a} to {b}" for a, b in pairs),
-        count=len(pairs),
-        data=(("hands", pairs),),
-    )
-
-
-def _minus(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The cards of ``cards`` that ``other`` does not hold (as multisets), in order."""
-    rest = Counter(other)
-    left: list[Card] = []
-    for card in cards:
-        if rest[card] > 0:
-            rest[card] -= 1
-        else:
-            left.append(card)
-    return tuple(left)
-
-
-def _hand_events(
-    old: tuple[tuple[Card, ...], ...],
-    new: Sequence[tuple[Card, ...]],
-    changed: Sequence[int],
-    pairs: Sequence[tuple[int, int]] | None,
-) -> tuple[Event, ...]:
-    """The ``move`` events of the hands of the ``changed`` seats going from
-    ``old`` to ``new``: whole hands that changed seats (``pairs`` of (from,
-    to), found by comparing the hands when ``None``), then the cards each other
-    seat gave (into :data:`TAKEN`, seen by that seat) and received (from it)."""
-    if pairs is None:
-        found: list[tuple[int, int]] = []
-        used: set[int] = set()
-        for seat in changed:
-            for giver in changed:
-                if giver != seat and giver not in used and new[seat] == old[giver]:
-                    found.append((giver, seat))
-                    used.add(giver)
-                    break
-        pairs = found
-    sources = {a for a, _ in pairs}
-    dests = {b for _, b in pairs}
-    events: list[Event] = []
-    for seat in changed:
-        if seat not in sources:
-            leaving = old[seat] if seat in dests else _minus(old[seat], new[seat])
-            if leaving:
-                events.append(move_event(seat, leaving, HAND, TAKEN, private=True))
-    if pairs:
-        events.append(_hands_event(tuple(sorted(pairs))))
-    for seat in changed:
-        if seat not in dests:
-            coming = new[seat] if seat in sources else _minus(new[seat], old[seat])
-            if coming:
-                events.append(move_event(seat, coming, TAKEN, HAND, private=True))
-    return tuple(events)
 
 
 class Draft(Position):
@@ -496,47 +368,7 @@ class Draft(Position):
         a whole (every seat can follow it), and otherwise the cards each
         changed seat gave up and received, seen by that seat only.
         """
-        self._set_hands(hands, None)
-
-    def _set_hands(
-        self,
-        hands: Mapping[int, Iterable[Card]],
-        pairs: Sequence[tuple[int, int]] | None,
-        record: bool = True,
-    ) -> None:
-        f = self.__dict__
-        old: tuple[tuple[Card, ...], ...] = f["hands"]
-        new = list(old)
-        changed: list[int] = []
-        for seat, cards in hands.items():
-            if not 0 <= seat < len(old):
-                raise ValueError(f"set_hands: no seat {seat} in a {len(old)}-seat game")
-            hand = tuple(cards)
-            if hand != old[seat]:
-                new[seat] = hand
-                changed.append(seat)
-        if not changed:
-            return
-        f["hands"] = tuple(new)
-        if record:  # else the caller records the movement itself
-            f["events"] += _hand_events(old, new, changed, pairs)
-        declared: tuple[int, ...] = f["uno_declared"]
-        exposed: tuple[int, ...] = f["uno_exposed"]
-        action: Action | None = f["last_action"]
-        actor = -1 if action is None else action.seat
-        down_to_one = actor in changed and _played_down_to_one(old, new, changed, actor)
-        if declared and any(s in changed for s in declared):
-            f["uno_declared"] = tuple(s for s in declared if s not in changed)
-        if exposed and any(s in changed for s in exposed):
-            f["uno_exposed"] = tuple(s for s in exposed if s not in changed)
-        if down_to_one and actor not in f["left"]:
-            # A call the seat made before this action counts, though the play
-            # that began the action took it off the books (it went to the pile
-            # with that card): it was made in time for the card that left one.
-            previous: GameState | None = f["_legal"]
-            called = actor in declared or (previous is not None and actor in previous.uno_declared)
-            if not called and actor not in f["uno_exposed"]:
-                f["uno_exposed"] = f["uno_exposed"] + (actor,)
+        _set_hands(self.__dict__, hands, None)
 
     def trade_hands(self, seat: int, target: int, rule: str = "R-SEVEN-O") -> None:
         """``seat`` and ``target`` trade hands (a 7 of R-SEVEN-O, a Swap Hands card): a
@@ -604,7 +436,7 @@ class Draft(Position):
             )
         old: tuple[tuple[Card, ...], ...] = self.__dict__["hands"]
         pairs = tuple((seat, now) for seat, now in dest.items() if seat != now)
-        self._set_hands({now: old[seat] for seat, now in dest.items()}, pairs)
+        _set_hands(self.__dict__, {now: old[seat] for seat, now in dest.items()}, pairs)
 
     def discard_under(self, seat: int, cards: Iterable[Card]) -> None:
         """``seat`` discards ``cards`` (one copy each, from its hand) under the top
@@ -623,8 +455,8 @@ class Draft(Position):
         hand = list(f["hands"][seat])
         for card in moved:
             hand.remove(card)
-        self._set_hands(
-            {seat: hand}, (), record=False
+        _set_hands(
+            self.__dict__, {seat: hand}, (), record=False
         )  # the books: see set_hands (its own action's discards)
         pile: tuple[Card, ...] = f["discard_pile"]
         f["discard_pile"] = pile[:-1] + moved + pile[-1:]
@@ -949,69 +781,6 @@ class Draft(Position):
         f["_legal"] = None  # no legal actions listed yet
         _set_class(self, GameState)
         return self  # type: ignore[return-value]  # the same object, now a GameState
-
-
-def _played_down_to_one(
-    old: tuple[tuple[Card, ...], ...], new: list[tuple[Card, ...]], changed: list[int], seat: int
-) -> bool:
-    """Whether ``seat``'s hand went from several cards to one by losing cards
-    that no other changed hand received (a discard, not a trade)."""
-    before, after = old[seat], new[seat]
-    if len(after) != 1 or len(before) < 2:
-        return False
-    lost = Counter(before)
-    lost.subtract(after)
-    if any(n < 0 for n in lost.values()):
-        return False  # a card came into the hand: given or traded, not played down
-    for other in changed:
-        if other != seat:
-            gained = Counter(new[other])
-            gained.subtract(old[other])
-            if any(n > 0 and lost[card] > 0 for card, n in gained.items()):
-                return False  # its cards went to another hand: a trade or a gift
-    return True
-
-
-_TABLE_FIELDS = (
-    "hands",
-    "draw_pile",
-    "discard_pile",
-    "color",
-    "direction",
-    "current_player",
-    "phase",
-    "uno_declared",
-    "uno_exposed",
-    "stalled",
-    "rng",
-    "extras",
-    "side",
-)
-
-
-def _restore_events(f: dict[str, Any], fields: Mapping[str, Any]) -> tuple[Event, ...]:
-    """The ``move`` events of :meth:`Draft.restore` putting back ``fields``."""
-    gone: list[Event] = []
-    back: list[Event] = []
-    if "hands" in fields:
-        old_hands: tuple[tuple[Card, ...], ...] = f["hands"]
-        for seat, (before, after) in enumerate(zip(old_hands, fields["hands"], strict=True)):
-            if before != after:
-                leaving = _minus(before, tuple(after))
-                if leaving:
-                    gone.append(move_event(seat, leaving, HAND, TAKEN, private=True))
-                coming = _minus(tuple(after), before)
-                if coming:
-                    back.append(move_event(seat, coming, TAKEN, HAND, private=True))
-    for name, place, private in (("draw_pile", DRAW, True), ("discard_pile", DISCARD, False)):
-        if name in fields and fields[name] != f[name]:
-            leaving = _minus(f[name], tuple(fields[name]))
-            if leaving:
-                gone.append(move_event(None, leaving, place, TAKEN, private))
-            coming = _minus(tuple(fields[name]), f[name])
-            if coming:
-                back.append(move_event(None, coming, TAKEN, place, private))
-    return (*gone, *back)
 
 
 _new = object.__new__
