@@ -106,7 +106,7 @@ following; each point has a scenario test under ``tests/classic/``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from unorules import (
     COLORS,
@@ -127,14 +127,21 @@ from unorules import (
     Rng,
     RoundResult,
     Ruleset,
-    StateFormatError,
     hookimpl,
     one_of,
     positive_int,
     switch,
 )
-from unorules.state import GoingOut as _GoingOut
-from unorules.validate import require
+from unorules_classic.phases import check_phase
+from unorules_classic.shims import (
+    GoingOut,
+    HouseRules,
+    banned_last_card,
+    calls_before_playing,
+    house_rules,
+    is_playable,
+    round_out,
+)
 
 __all__ = [
     "ClassicPlugin",
@@ -165,55 +172,6 @@ _SEATS = range(MAX_PLAYERS)
 _DRAW = tuple(_act(s, "draw") for s in _SEATS)
 _UNO = tuple(_act(s, "uno") for s in _SEATS)
 _PASS = tuple(_act(s, "pass") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
-
-
-def is_playable(state: Position, seat: int, card: Card) -> bool:
-    """Whether ``card`` may be played by ``seat`` on the top card: ``state.matches``
-    (R-TURN-MATCH, R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable
-    while challenges are on)."""
-    return state.matches(seat, card)
-
-
-class HouseRules(NamedTuple):
-    """A shim (issue 42): the two former house-rule values other plugins still read,
-    from ``ruleset.options`` (the options are now declared by ``turn-rules`` and
-    ``last-card``; their defaults when those plugins are absent)."""
-
-    limit: int
-    """R-HOUSE-HAND-CAP: the hand size from which a seat may not draw for its turn (0: none)."""
-    last_draw: bool
-    """R-OUT-LAST-DRAW: the next seat draws for a last draw card (false: R-HOUSE-NO-LAST-DRAW)."""
-
-
-def _read_house_rules(ruleset: Ruleset) -> HouseRules:
-    options = ruleset.options
-    return HouseRules(int(options.get("hand_limit", 0)), options.get("last_draw_card", "draws") == "draws")
-
-
-def house_rules(ruleset: Ruleset) -> HouseRules:
-    """A shim (issue 42): see :class:`HouseRules`; read once per rule set."""
-    return ruleset.cached(("classic", "house-rules"), _read_house_rules)
-
-
-def banned_last_card(state: Position, seat: int, card: Card) -> bool:
-    """A shim (issue 42): ``state.forbidden(seat, card) is not None``."""
-    return state.forbidden(seat, card) is not None
-
-
-def calls_before_playing(state: Position) -> bool:
-    """A shim (issue 42): ``state.ruleset.uno_call`` is ``two-cards`` or ``playable``."""
-    return state.ruleset.uno_call in ("two-cards", "playable")
-
-
-GoingOut = _GoingOut
-
-
-def round_out(draft: Draft, seat: int) -> int | None:
-    """A shim (issue 42): the seat that wins the round ``seat`` emptied its hand
-    in (``draft.went_out``), or ``None`` when the round goes on without it."""
-    answer = draft.going_out(seat) or draft.went_out(seat)
-    return answer.winner if answer.ends else None
 
 
 def _challenge_text(event: Event) -> str:
@@ -439,7 +397,7 @@ class ClassicPlugin(Plugin):
 
     @hookimpl(trylast=True)
     def check_state(self, state: GameState) -> None:
-        _check_phase(state)
+        check_phase(state)
 
     # -- the shared questions ----------------------------------------------------------
 
@@ -628,56 +586,6 @@ class ClassicPlugin(Plugin):
             return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
         best = max(scores[s] for s in seats)
         return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
-
-
-# -- checking states -------------------------------------------------------------------
-
-
-def _check_phase(state: GameState) -> None:
-    """Classic's phases carry what their handlers need (``validate_state``).
-    Once the game is over no handler runs: the last phase stays as it was."""
-    if state.outcome is not None:
-        return
-    phase = state.phase
-    name = phase.name
-    seat = state.current_player
-    if name == "play":
-        require(
-            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
-        )
-    elif name == "drawn":
-        require(
-            phase.card is not None and phase.card in state.hands[seat],
-            "phase.card",
-            "R-TURN-DRAW: phase 'drawn' names the card just drawn, which the seat to move holds",
-        )
-    elif name in ("penalty", "challenge"):
-        rule = "R-CHALLENGE" if name == "challenge" else "R-ACT-D2, R-TURN-WD4"
-        require(phase.count >= 1, "phase.count", f"{rule}: a seat told to draw draws at least one card")
-        require(phase.card is not None, "phase.card", f"{rule}: phase {name!r} names the card that caused it")
-        if name == "challenge":
-            require(
-                phase.seat is not None and phase.seat != seat and phase.seat not in state.left,
-                "phase.seat",
-                "R-CHALLENGE: the seat that played the Wild Draw Four, another seat still in the game",
-            )
-            require(
-                phase.color is not None,
-                "phase.color",
-                "R-CHALLENGE: the colour before the Wild Draw Four, against which a bluff is judged",
-            )
-    if name == "color":
-        require(
-            state.color is None,
-            "color",
-            "R-SETUP-STARTER: in phase 'color' the wild starter's colour is still to be named",
-        )
-    elif state.color is None and state.outcome is None:
-        raise StateFormatError(
-            "color: R-TURN-MATCH: the colour to match is unnamed only while a wild starter's colour "
-            "is to be named (phase 'color', R-SETUP-STARTER)",
-            "color",
-        )
 
 
 # -- the action handlers ----------------------------------------------------------------

@@ -36,7 +36,7 @@ in classic: a rule set that names the plugin without options plays as without it
 
 .. rubric:: Interactions
 
-``last_card_ban``, ``misplay_penalty`` (turn-rules)
+``last_card_ban``, ``misplay_penalty``
     Trying to go out on a banned last card is a misplay: the seat keeps the
     card, draws the penalty and loses its turn ([LU]: "trying costs 1 drawn
     card").

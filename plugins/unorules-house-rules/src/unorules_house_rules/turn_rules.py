@@ -49,7 +49,7 @@ in classic: a rule set that names the plugin without options plays as without it
     card it drew included.
 ``hand_limit``, ``keep-drawing``
     Drawing until a card can be played stops at the cap.
-``misplay_penalty``, ``enforcement`` (penalties)
+``misplay_penalty``, ``enforcement``
     Two readings of the same mistake: ``misplay_penalty`` charges a misplay
     at once, ``penalties``' ``enforcement=table`` lets it stand unless it is
     caught (R-PEN-ILLEGAL); refused together.
@@ -205,8 +205,9 @@ class TurnRulesPlugin(Plugin):
         if draft.uno_exposed:
             draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
         draft.withdraw_uno((seat,))  # a call was for a card that was not laid
+        held = next((c for c in before.hands[seat] if before.face(c) == card), card)  # a two-faced card
         draft.add_event(
-            Event("misplay", seat, (card,), "R-HOUSE-MISPLAY", f"{card} may not be played", count=penalty)
+            Event("misplay", seat, (held,), "R-HOUSE-MISPLAY", f"{card} may not be played", count=penalty)
         )
         draft.draw(seat, penalty, "penalty")
         draft.pass_turn(1, seat)

@@ -1,10 +1,10 @@
-"""Scenario tests of R-HOUSE-LAST-CARD (classic's ``last_card_ban``) and how it meets
+"""Scenario tests of R-HOUSE-LAST-CARD (plugin last-card's ``last_card_ban``) and how it meets
 stacking, jump-in, deflect and misplays. Dealer 0: seat 1 plays first, on a red 5."""
 
 from __future__ import annotations
 
 import pytest
-from house_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
+from house_rules_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
 from unorules import Ruleset, RulesetError
 
