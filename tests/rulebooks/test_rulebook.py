@@ -47,7 +47,8 @@ def test_a_rulebook_names_its_rules_and_what_it_is() -> None:
 
 def test_a_rule_set_from_a_file_is_the_rule_set_its_spec_text_names(tmp_path: Path) -> None:
     rules = Ruleset.from_file(write(tmp_path, FAMILY))
-    assert rules.spec_text == "classic,last-card,seven-o,stacking last_card_ban=wild stack_mix=on uno_penalty=4"
+    spec = "classic,last-card,seven-o,stacking last_card_ban=wild stack_mix=on uno_penalty=4"
+    assert rules.spec_text == spec
     assert Ruleset.from_spec_text(rules.spec_text) is rules
     assert Ruleset.from_toml(FAMILY) is rules
     assert rules.spec() == {

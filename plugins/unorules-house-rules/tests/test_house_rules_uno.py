@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from house_rules_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
-from unorules import Action, Ruleset, RulesetError
+from unorules import Action, GameState, Ruleset, RulesetError
 from unorules.testing.invariants import InvariantViolation, check_step
 
 HANDS = [OTHERS, "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
 
 
-def two_cards(plugins: tuple[str, ...] = (), cards: str = "R1 G2", **options: object) -> object:
+def two_cards(plugins: tuple[str, ...] = (), cards: str = "R1 G2", **options: object) -> GameState:
     """Seat 1, to move on a red 5, holds two cards (by default one it can play)."""
     return rearranged(deal(HANDS, plugins=plugins, options=options), hands={1: cards}, draw="G9 G8 G7 G6 G5")
 
