@@ -25,7 +25,7 @@ extensions = [
     "sphinx.ext.doctest",
     "unorules_plugins",
     "unorules_rules",
-    "unorules_house_rules",
+    "unorules_interactions",
 ]
 
 exclude_patterns = ["_build", "conftest.py", "Thumbs.db", ".DS_Store"]

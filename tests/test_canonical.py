@@ -131,7 +131,7 @@ def test_from_spec_text_reads_any_order_and_gives_one_object_per_spec() -> None:
         ("   ", "names no plugin"),
         ("uno_penalty=4", "names no plugin"),
         ("classic,no-such-plugin", "no plugin named 'no-such-plugin' is installed"),
-        ("classic stack_mix=on", "no plugin of it has an option 'stack_mix'"),
+        ("classic stack_mixed=on", "no plugin of it has an option 'stack_mixed'"),
         ("classic uno_penalty=3", r"option uno_penalty='3' of plugin 'classic'.*allowed: 2, 4"),
         ("classic =4", "bad option part '=4'"),
         ("classic uno-penalty=4", "bad option part 'uno-penalty=4'"),

@@ -38,6 +38,8 @@ OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
         {"false_uno_penalty": 2, "forced_play": True},  # forced play: random rounds end sooner
         {"misplay_penalty": 1},
     ),
+    "turn-rules": ({"misplay_penalty": 1},),
+    "uno-calls": ({"false_uno_penalty": 2, "forced_play": True},),
     "multi-play": ({"multi_bomb": True},),
     "last-loses": ({"forced_play": True, "drawn_card": "must-play"},),
     "penalties": ({"enforcement": "table"},),
@@ -60,9 +62,10 @@ RAW = re.compile(
 
 
 def _plugins_of(name: str) -> list[str]:
-    """``name`` with what it requires, required plugins first."""
+    """``name`` with what it requires, required plugins first; a plugin that requires
+    nothing and deals no cards (a house rule of any base, issue 42) with classic."""
     plugin = installed_plugins()[name]
-    names: list[str] = []
+    names: list[str] = [] if getattr(plugin, "requires", ()) or hasattr(plugin, "deck_cards") else ["classic"]
     for required in getattr(plugin, "requires", ()):
         names += [n for n in _plugins_of(required) if n not in names]
     return [*names, name]

@@ -1,4 +1,4 @@
-"""The conflict and interaction table of the docs (``docs/_ext/unorules_house_rules.py``,
+"""The conflict and interaction table of the docs (``docs/_ext/unorules_interactions.py``,
 shown on the house-rules page) against what the rule sets do: every pair of shipped plugins
 and house-rule option values has a verdict; a conflict is refused when built, naming what
 refuses; every other pair builds and plays keeping every invariant; the testing toolkit draws
@@ -26,7 +26,7 @@ def _extension() -> Any:
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     try:
         spec = importlib.util.spec_from_file_location(
-            "unorules_house_rules", ROOT / "docs" / "_ext" / "unorules_house_rules.py"
+            "unorules_interactions", ROOT / "docs" / "_ext" / "unorules_interactions.py"
         )
         assert spec is not None
         assert spec.loader is not None

@@ -2,7 +2,7 @@
 sample plugin built into a real wheel, installed into a fresh virtual
 environment and played there by name.
 
-``python3 dev.py test`` also builds the sdist and wheel of all 17
+``python3 dev.py test`` also builds the sdist and wheel of all 20
 distributions and runs ``twine check`` on them (its ``packaging`` step).
 """
 
@@ -38,12 +38,15 @@ def _project(path: Path) -> dict[str, Any]:
     return data
 
 
-def test_nineteen_distributions() -> None:
-    # the core, seventeen plugins (keep-drawing, deflect, multi-play and last-loses since issue 35;
-    # then the editions flip and no-mercy), the sample
-    assert len(DISTRIBUTIONS) == 19
+def test_twenty_distributions() -> None:
+    # the core, eighteen plugin distributions (keep-drawing, deflect, multi-play and last-loses since
+    # issue 35; then the editions flip and no-mercy; then house-rules, classic's former options, with
+    # four plugins: issue 42), the sample
+    assert len(DISTRIBUTIONS) == 20
     names = {path.name for path in DISTRIBUTIONS}
-    assert {"unorules-flip", "unorules-no-mercy"} <= names
+    assert {"unorules-flip", "unorules-no-mercy", "unorules-house-rules"} <= names
+    entry_points = _project(ROOT / "plugins" / "unorules-house-rules")["project"]["entry-points"]["unorules"]
+    assert set(entry_points) == {"last-card", "turn-rules", "uno-calls", "score-rules"}
 
 
 @pytest.mark.parametrize("path", DISTRIBUTIONS, ids=lambda p: p.name)
@@ -81,11 +84,12 @@ def test_plugins_depend_on_a_compatible_core_range(path: Path) -> None:
     project = _project(path)["project"]
     deps = project["dependencies"]
     assert CORE_RANGE in deps
-    (name,) = project["entry-points"]["unorules"]
-    plugin = unorules.installed_plugins()[name]
-    assert ("classic" in plugin.requires) == (CLASSIC_RANGE in deps)
-    for required in plugin.requires:
-        assert any(d.startswith(f"unorules-{required}>=") for d in deps), required
+    names = list(project["entry-points"]["unorules"])  # one plugin, or a few (house-rules: four)
+    plugins = [unorules.installed_plugins()[name] for name in names]
+    assert any("classic" in plugin.requires for plugin in plugins) == (CLASSIC_RANGE in deps)
+    for plugin in plugins:
+        for required in plugin.requires:
+            assert any(d.startswith(f"unorules-{required}>=") for d in deps), required
     assert all("<" in d for d in deps if d.startswith("unorules"))
     major_minor = ".".join(unorules.__version__.split(".")[:2])
     assert f">={major_minor}," in CORE_RANGE

@@ -36,7 +36,10 @@ The keys:
     first as its default number of players and refuses the others.
 ``[options]``
     The plugins' options, by name, as TOML values (``true``/``false`` or
-    ``"on"``/``"off"`` for a switch, numbers, words, lists).
+    ``"on"``/``"off"`` for a switch, numbers, words, lists). An option none of
+    the plugins declares adds the one installed plugin that declares it to
+    ``plugins`` (``double_score = true`` adds ``score-rules``; see
+    :func:`unorules.spec.option_owners`).
 ``[custom_wilds]``
     The effects written on the customizable wilds of the 2015 edition:
     ``CW1``, ``CW2``, ``CW3`` name an effect each (``"extra-turn"``,
@@ -71,6 +74,7 @@ import attrs
 from unorules.discovery import load_plugin, short
 from unorules.errors import RulesetError
 from unorules.plugin import Option
+from unorules.spec import option_owners
 
 __all__ = [
     "PRESET_FOLDER",
@@ -342,6 +346,17 @@ def _read(
             raise fail(key, str(exc)) from None
         for option in getattr(plugin, "options", ()):
             declared.setdefault(option.name, (plugin_name, option))
+    # An option no plugin of the rulebook declares brings in the installed plugin that does
+    # (an option that moved to a plugin of its own, e.g. last_card_ban to last-card).
+    wanted = [*options_table, *(_CUSTOM_KEYS.get(key, key) for key in wilds_table)]
+    try:
+        owners = option_owners([load_plugin(name) for name in plugins], wanted)
+    except RulesetError as exc:
+        raise fail("options", str(exc)) from None
+    for plugin in owners:
+        plugins.append(plugin.name)
+        for option in getattr(plugin, "options", ()):
+            declared.setdefault(option.name, (plugin.name, option))
     removed = {option.name for gone in without for option in getattr(_loaded_or_none(gone), "options", ())}
     options: dict[str, Any] = {k: v for k, v in base_options.items() if k not in removed}
     given: list[tuple[str, Any, str]] = [(k, v, f"options.{k}") for k, v in options_table.items()]

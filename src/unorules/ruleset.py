@@ -41,7 +41,7 @@ from unorules.markers import PROJECT
 from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
 from unorules.rng import Rng, Seed, seed_state
 from unorules.rulebook import Rulebook, preset, resolve
-from unorules.spec import CACHE, freeze, parse_spec_text
+from unorules.spec import CACHE, freeze, option_owners, parse_spec_text
 from unorules.state import Event, GameState, GoingOut, Position, RoundResult
 
 __all__ = [
@@ -573,6 +573,9 @@ class Ruleset:
         The order of the names does not matter (see :attr:`names`). Without
         plugin objects the rule set comes from a per-process cache: the same
         names and options give the same rule set object while it is in use.
+        An option none of the plugins declares adds the one installed plugin
+        that declares it (:func:`unorules.spec.option_owners`; a
+        :class:`RulesetError` when several do).
         """
         if isinstance(names, str):
             names = [n for n in names.replace(" ", ",").split(",") if n]
@@ -589,6 +592,7 @@ class Ruleset:
                 return found
         extra_names = {_plugin_name(p) for p in extra}
         chosen = [load_plugin(name) for name in names if name.strip().lower() not in extra_names]
+        chosen += option_owners(chosen + extra, given)  # an option's plugin, when none named declares it
         built = cls(chosen + extra, given)
         if extra:
             return built
@@ -605,7 +609,11 @@ class Ruleset:
 
         Names may come in any order. The result comes from the per-process
         cache, so the same spec gives the same rule set object while it is in
-        use. A bad part raises :class:`RulesetError` naming it.
+        use. An option none of the named plugins declares adds the one installed
+        plugin that declares it (``classic last_card_ban=wild`` is
+        ``classic,last-card last_card_ban=wild``, see
+        :func:`unorules.spec.option_owners`). A bad part raises
+        :class:`RulesetError` naming it.
         """
         if not isinstance(text, str):
             raise RulesetError(
@@ -622,6 +630,10 @@ class Ruleset:
                 chosen.append(load_plugin(name))
             except RulesetError as exc:
                 raise RulesetError(f"rule-set spec {short(text)}: {exc}") from exc.__cause__
+        try:
+            chosen += option_owners(chosen, texts)  # an option's plugin, when none named declares it
+        except RulesetError as exc:
+            raise RulesetError(f"rule-set spec {short(text)}: {exc}") from None
         declared = _declared_options(chosen)
         options: dict[str, Any] = {}
         for name, value in texts.items():

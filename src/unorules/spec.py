@@ -6,6 +6,12 @@ options as ``name=value`` (command-line values), all separated by spaces.
 canonical one. The same names and options give one rule set object per
 process while something uses it (:class:`RulesetCache`), so unpickling many
 states or reading many records builds each rule set once.
+
+An option that none of the named plugins declares brings in the one installed
+plugin that declares it (:func:`option_owners`): ``classic last_card_ban=wild``
+is the rule set ``classic,last-card last_card_ban=wild``, so spec texts, rulebooks,
+``--option`` and saved states written before an option moved to a plugin of its
+own keep working. Rule sets built from plugin objects alone add nothing.
 """
 
 from __future__ import annotations
@@ -13,16 +19,16 @@ from __future__ import annotations
 import collections
 import threading
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from unorules.discovery import short
+from unorules.discovery import installed_plugins, short
 from unorules.errors import RulesetError
 
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
 
-__all__ = ["CACHE", "RulesetCache", "freeze", "parse_spec_text"]
+__all__ = ["CACHE", "RulesetCache", "freeze", "option_owners", "parse_spec_text"]
 
 
 def parse_spec_text(text: str) -> tuple[list[str], dict[str, str]]:
@@ -48,6 +54,41 @@ def parse_spec_text(text: str) -> tuple[list[str], dict[str, str]]:
             f"rule-set spec {short(text)} names no plugin; write e.g. 'classic,stacking stack_mix=on'"
         )
     return names, options
+
+
+def option_owners(plugins: Sequence[Any], options: Iterable[str]) -> list[Any]:
+    """The installed plugins to add to ``plugins`` so that every option named in
+    ``options`` is declared: for each option no plugin of ``plugins`` declares, the
+    one installed plugin that declares it (once, in the order the options come).
+
+    An option that no installed plugin declares is left to the caller, which
+    refuses it naming the options it knows; nothing is loaded when every option is
+    declared already.
+
+    :raises RulesetError: if several installed plugins declare such an option,
+        naming them (the rule set must name the one it means).
+    """
+    declared = {option.name for plugin in plugins for option in getattr(plugin, "options", ())}
+    missing = [name for name in options if name not in declared]
+    if not missing:
+        return []
+    named = {getattr(plugin, "name", None) for plugin in plugins}
+    added: dict[str, Any] = {}
+    for option_name in missing:
+        owners = [
+            name
+            for name, plugin in installed_plugins().items()
+            if name not in named and any(o.name == option_name for o in getattr(plugin, "options", ()))
+        ]
+        if len(owners) > 1:
+            raise RulesetError(
+                f"option {option_name!r} is declared by none of the plugins named and by several "
+                f"installed plugins ({', '.join(owners)}): name the one you mean, "
+                f"e.g. '{','.join([*(n for n in named if n), owners[0]])} {option_name}=...'"
+            )
+        if owners:
+            added.setdefault(owners[0], installed_plugins()[owners[0]])
+    return list(added.values())
 
 
 def freeze(value: Any) -> Hashable:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from classic_helpers import BLUES, GREENS, REDS, YELLOWS, game, hand, play, rearranged, refused
 
-from unorules import GameState
+from unorules import GameState, Ruleset, RulesetError
 
 # Seat 1 holds two cards: R9 and G9, on a red 5; three players.
 
@@ -146,3 +146,15 @@ def test_r_uno_catch_two_players_the_window_closes_when_the_skipper_plays_again(
     assert hand(state, 1) == "G9 B1"
     assert state.uno_exposed == ()
     assert refused(state, "0: catch 1").rule == "R-UNO-CATCH"
+
+
+def test_r_house_uno_6_a_seat_caught_draws_six() -> None:
+    # uno_penalty=6 stays a value of classic's option (a value, not a mechanism: issue 42).
+    state = play(_two_cards(uno_penalty=6), "1: play R9", "0: catch 1")
+    assert len(state.hands[1]) == 7
+    assert [e.count for e in state.events if e.kind == "caught"] == [6]
+
+
+def test_r_house_uno_6_other_penalties_are_still_refused() -> None:
+    with pytest.raises(RulesetError, match="uno_penalty"):
+        Ruleset.from_names(["classic"], options={"uno_penalty": 5})

@@ -128,7 +128,7 @@ def test_rules_check_toml_writes_a_rulebook_that_reads_back(
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ('plugins = ["classic"]\n[options]\nstack_mix = true\n', "line 3 (options.stack_mix)"),
+        ('plugins = ["classic"]\n[options]\nstack_mixed = true\n', "line 3 (options.stack_mixed)"),
         ('plugins = ["classic", "nosuch"]\n', "line 1 (plugins): no plugin named 'nosuch'"),
         ("plugins = [\n", "not valid TOML"),
     ],
@@ -158,7 +158,7 @@ def test_play_takes_the_rulebooks_player_count_and_refuses_others(
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, _ = run(["play", "--rules", "./our-family.toml", "--seed", "1"], capsys)
     assert code == EXIT_OK
-    assert "unorules play: classic,seven-o,stacking, 3 players" in out
+    assert "unorules play: classic,last-card,seven-o,stacking, 3 players" in out
     code, _, err = run(["play", "--rules", "./our-family.toml", "--players", "6"], capsys)
     assert code == EXIT_USAGE
     assert "'The Smiths' (./our-family.toml) is for 3 or 4 players, not 6" in one_error_line(err)

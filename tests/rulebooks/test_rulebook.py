@@ -38,7 +38,8 @@ def test_a_rulebook_names_its_rules_and_what_it_is() -> None:
     book = Rulebook.from_toml(FAMILY, "family.toml")
     assert book.name == "The Smiths"
     assert book.description.startswith("Stacking")
-    assert book.plugins == ("classic", "stacking", "seven-o")
+    # last_card_ban, an option of no plugin named, adds last-card, which declares it (issue 42).
+    assert book.plugins == ("classic", "stacking", "seven-o", "last-card")
     assert book.option_values == {"stack_mix": True, "last_card_ban": "wild", "uno_penalty": 4}
     assert book.players == (3, 4)
     assert book.line("options.last_card_ban") == 9
@@ -46,11 +47,12 @@ def test_a_rulebook_names_its_rules_and_what_it_is() -> None:
 
 def test_a_rule_set_from_a_file_is_the_rule_set_its_spec_text_names(tmp_path: Path) -> None:
     rules = Ruleset.from_file(write(tmp_path, FAMILY))
-    assert rules.spec_text == "classic,seven-o,stacking last_card_ban=wild stack_mix=on uno_penalty=4"
+    spec = "classic,last-card,seven-o,stacking last_card_ban=wild stack_mix=on uno_penalty=4"
+    assert rules.spec_text == spec
     assert Ruleset.from_spec_text(rules.spec_text) is rules
     assert Ruleset.from_toml(FAMILY) is rules
     assert rules.spec() == {
-        "plugins": ["classic", "seven-o", "stacking"],
+        "plugins": ["classic", "last-card", "seven-o", "stacking"],
         "options": {"stack_mix": True, "last_card_ban": "wild", "uno_penalty": 4},
     }
 
@@ -120,8 +122,8 @@ def test_custom_wilds_effects_turn_the_plugin_on() -> None:
         ('plugins = ["classic", "classic"]\n', "line 1 (plugins)", "listed twice"),
         ('plugins = ["classic", "stackin"]\n', "line 1 (plugins)", "no plugin named 'stackin'"),
         (
-            'plugins = ["classic"]\n\n[options]\nstack_mix = true\n',
-            "line 4 (options.stack_mix)",
+            'plugins = ["classic"]\n\n[options]\nstack_mixed = true\n',
+            "line 4 (options.stack_mixed)",
             "no plugin of",
         ),
         (

@@ -38,7 +38,8 @@ def test_rules_data_lists_every_preset_as_plugins_and_option_texts() -> None:
     assert [p["name"] for p in data["presets"]] == list(preset_names())
     nm = next(p for p in data["presets"] if p["name"] == "no-mercy-style")
     assert nm["title"] == "No Mercy style"
-    assert nm["rules"] == ["classic", "stacking", "seven-o", "keep-drawing"]
+    # forced_play, an option of no plugin named, adds turn-rules, which declares it (issue 42).
+    assert nm["rules"] == ["classic", "stacking", "seven-o", "keep-drawing", "turn-rules"]
     assert nm["options"] == {"stack_mix": "on", "forced_play": "on", "drawn_card": "must-play"}
     assert nm["doc"]
     assert not any(c in nm["doc"] for c in "`[")
@@ -63,7 +64,7 @@ def test_api_rules_offers_the_rulebooks_given(tmp_path: Path) -> None:
 
 def test_serve_refuses_a_bad_rulebook_on_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text('plugins = ["classic"]\n[options]\nstack_mix = true\n', encoding="utf-8")
+    bad.write_text('plugins = ["classic"]\n[options]\nstack_mixed = true\n', encoding="utf-8")
     for given in (str(bad), "classic,stacking"):
         done = subprocess.run(
             [sys.executable, "-m", "unorules", "serve", "--rules", given, "--port", str(free_port())],
@@ -77,7 +78,7 @@ def test_serve_refuses_a_bad_rulebook_on_one_line(tmp_path: Path) -> None:
         assert len(lines) == 1, done.stderr
         assert lines[0].startswith("unorules: error: ")
     assert (
-        "line 3 (options.stack_mix)"
+        "line 3 (options.stack_mixed)"
         in subprocess.run(
             [sys.executable, "-m", "unorules", "serve", "--rules", str(bad)],
             capture_output=True,

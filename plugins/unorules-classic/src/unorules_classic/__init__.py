@@ -9,12 +9,11 @@ Phases this plugin owns (``state.phase.name``):
 * ``color``: name the colour of a wild starter (R-SETUP-STARTER).
 
 Every hook implementation is ``trylast``: house rules registered after this
-plugin see each hook first and override it by returning a result. The one
-exception is a ``score_round`` wrapper around every plugin's scoring, for the
-house rules that change any round's points (a drawn blocked round, double
-score). Classic offers one hook of its own, ``going_out``
-(:class:`ClassicSpecs`): what a seat that empties its hand does, which a
-house rule such as ``last-loses`` answers.
+plugin see each hook first and override it by returning a result. The house
+rules classic's options once played are plugins of their own since issue 42
+(``last-card``, ``turn-rules``, ``uno-calls``, ``score-rules`` in the
+``unorules-house-rules`` distribution); naming one of their options still
+builds (``classic last_card_ban=wild`` adds ``last-card``).
 
 .. rubric:: Options
 
@@ -23,7 +22,7 @@ house rule such as ``last-loses`` answers.
   hands (R-SCORE); ``low-score``: every seat is charged its own hand and the
   fewest points win (R-WIN-LOW).
 * ``uno_penalty`` (2): cards drawn when caught without calling UNO; 4 [CZ]
-  (R-UNO-CATCH).
+  (R-UNO-CATCH); 6, a house rule (R-HOUSE-UNO-6).
 * ``wd4_points`` (50): a Wild Draw Four left in a hand; 70 [CZ] (R-SCORE).
 * ``opening_reverse`` (``dealer-starts``): after a Reverse starter the dealer
   plays first, play going right; ``right-of-dealer-starts`` [CZ]
@@ -102,138 +101,12 @@ following; each point has a scenario test under ``tests/classic/``.
   ``winner-takes-all`` the highest score wins; with ``low-score`` the game
   ends when any seat reaches the target and the fewest points win. Ties go
   to the lowest seat.
-
-.. rubric:: House rules
-
-The house rules people play at home, each an option, each off by default
-(so a rule set that does not name them plays the rules reference):
-
-* ``last_card_ban`` (``none``): R-HOUSE-LAST-CARD. ``wild``: no wild may be
-  a seat's last card; ``draw``: no Draw Two or Wild Draw Four; ``action``:
-  only a number card. A banned last card is not playable: a seat holding
-  only it draws.
-* ``forced_play`` (off): R-HOUSE-FORCED-PLAY. A seat holding a playable
-  card may not draw instead (R-TURN-CHOOSE-DRAW no longer holds).
-* ``hand_limit`` (0, none): R-HOUSE-HAND-CAP. A seat holding that many cards
-  or more may not draw for its turn; if it cannot play, it passes.
-  Penalty draws still apply.
-* ``uno_call`` (``two-cards``): when UNO is called. ``two-cards``: holding
-  two cards, before the next-to-last card (R-UNO-CALL); ``one-card``: only
-  once holding one card, so every seat that plays down to one card is open
-  to a catch until it calls ([LU] ``strictUnoCall``); ``playable``: holding
-  two cards only when one of them can be played now (R-HOUSE-UNO-CALL);
-  ``silent``: nobody calls and nobody is caught (R-HOUSE-SILENT-UNO).
-* ``uno_penalty`` (2) also takes 6 (R-HOUSE-UNO-6).
-* ``false_uno_penalty`` (0, off): R-HOUSE-FALSE-UNO. A catch of a seat that
-  called, or an UNO call its maker does not follow by laying its
-  next-to-last card, costs its maker that many cards (with 0 such a catch is
-  refused and such a call simply lapses).
-* ``misplay_penalty`` (0, off): R-HOUSE-MISPLAY. On an ordinary turn a seat
-  may try a card it may not play (one that does not match, or a banned last
-  card); it keeps the card, draws that many cards and loses the turn
-  ([LU] ``misplayPenalty``: one card). With 0 such a play is refused.
-* ``blocked_round`` (``fewest-points``): R-HOUSE-BLOCKED-DRAW. ``draw``: a
-  blocked round has no winner and nobody scores.
-* ``double_score`` (off): R-HOUSE-DOUBLE-SCORE. Every round's points count
-  double, whoever scores them ([LU] ``doubleScore``).
-* ``last_draw_card`` (``draws``): after a last Draw Two or Wild Draw Four
-  the next seat still draws (R-OUT-LAST-DRAW); ``no-draw``: nothing more
-  happens (R-HOUSE-NO-LAST-DRAW, a common reading the rules contradict,
-  never the default).
-
-.. rubric:: House-rule decisions
-
-* **A banned last card** (R-HOUSE-LAST-CARD) is judged when the seat holds
-  that card alone: playing its next-to-last card down to a banned one is
-  allowed, after which it must draw until it holds something else to go out
-  on. A drawn card is never a last card.
-* **The hand cap** (R-HOUSE-HAND-CAP): a seat at the cap that cannot play
-  passes (``pass``); such a pass counts as a draw of nothing towards a
-  blocked round, so a table of capped seats that cannot play still ends.
-* **False UNO** (R-HOUSE-FALSE-UNO): the false catch is offered right after
-  the card a seat played left it holding one card without being open to a
-  catch (it had called), for one action, to every other seat; a
-  catch of a seat holding more than one card stays refused, since hand
-  sizes are public. A call is offered only holding two cards (as
-  ``uno_call`` allows); it is false when its seat then draws (for its turn
-  or a pending draw), passes or accepts a Wild Draw Four instead of laying
-  its next-to-last card, and the penalty comes before that draw. A call
-  that lapses for another reason (a 7 or a Swap Hands took the hand away,
-  a jump-in window closed) is nobody's fault and costs nothing. The penalty
-  cards are a penalty draw: they cannot be played at once.
-* **Misplays** (R-HOUSE-MISPLAY) are offered only on an ordinary turn (not
-  after drawing, not out of turn, not against a pending draw); the turn
-  passes as after a caught illegal play (R-PEN-ILLEGAL). A misplay is a
-  turn action: it closes UNO catch windows, and a call made for the card
-  lapses.
-* **A drawn blocked round** (R-HOUSE-BLOCKED-DRAW) gives every seat 0 points,
-  whatever plugin scores the round (a pair, an elimination charge).
-* **Double score** (R-HOUSE-DOUBLE-SCORE) doubles the points of every round
-  as every plugin scores it: a pair's points, a low-score charge, an
-  elimination charge.
-
-.. rubric:: Interactions
-
-``last_card_ban``, ``misplay_penalty``
-    Trying to go out on a banned last card is a misplay: the seat keeps the
-    card, draws the penalty and loses its turn ([LU]: "trying costs 1 drawn
-    card").
-``last_card_ban``, ``stacking``, ``jump-in``, ``deflect``
-    A banned last card answers no stack, jumps in nowhere and deflects no
-    draw: a seat holding only it takes the draw or waits for its turn.
-``last_card_ban``, ``multi-play``
-    A ban never falls on a number card, so a group can always go out.
-``forced_play``, ``hand_limit``
-    A seat at the cap that can play must play; one that cannot passes.
-``forced_play``, ``stacking``, ``deflect``
-    Forcing is about the ordinary turn: a seat told to draw may still draw
-    rather than stack on or deflect the draw.
-``forced_play``, ``drawn_card``
-    Together with ``drawn_card=must-play`` a seat plays whenever it can, the
-    card it drew included.
-``uno_call``, ``stacking``, ``jump-in``, ``deflect``, ``multi-play``
-    Their calls before a next-to-last card (answering a stack, jumping in,
-    deflecting, in a group) follow ``uno_call``: offered with ``two-cards``
-    and ``playable`` (they come with a card to play), never with ``one-card``
-    or ``silent``; with ``silent`` nobody is caught after them either.
-``false_uno_penalty``, ``uno_call``
-    With ``one-card`` every call is a late one and never false (only
-    catches can be); with ``silent`` there are no calls nor catches to get
-    wrong, and the two are refused together.
-``false_uno_penalty``, ``stacking``, ``deflect``
-    A seat that called before answering a pending draw and then draws it
-    made a false call.
-``false_uno_penalty``, ``jump-in``
-    A call made out of turn for a jump-in that does not happen lapses with
-    the window and costs nothing.
-``misplay_penalty``, ``enforcement``
-    Two readings of the same mistake: ``misplay_penalty`` charges a misplay
-    at once, ``penalties``' ``enforcement=table`` lets it stand unless it is
-    caught (R-PEN-ILLEGAL); refused together.
-``misplay_penalty``, ``jump-in``, ``multi-play``, ``stacking``, ``deflect``
-    Misplays are offered only on an ordinary turn: never as a jump-in, inside
-    a group, or against a pending draw.
-``last_draw_card``, ``stacking``, ``deflect``
-    ``no-draw`` also drops the stack a seat goes out on, and the draw it
-    deflects with its last card.
-``blocked_round``, ``partners``, ``elimination``
-    A drawn blocked round scores nothing for any pair or seat: no elimination
-    charge, so nobody leaves after it.
-``blocked_round``, ``last-loses``
-    A blocked round ends a last-loses game (the first seat out wins it); one
-    that nobody won before anybody went out is dealt again.
-``double_score``, ``partners``, ``elimination``, ``last-loses``, ``scoring``
-    Every round's points double as its plugin scores them: a pair's points,
-    an elimination charge (so seats reach the limit sooner), a low-score
-    charge, the points of a last-loses round.
-``hand_limit``, ``keep-drawing``
-    Drawing until a card can be played stops at the cap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
 
 from unorules import (
     COLORS,
@@ -254,17 +127,22 @@ from unorules import (
     Rng,
     RoundResult,
     Ruleset,
-    RulesetError,
-    StateFormatError,
-    TestHints,
     hookimpl,
     one_of,
     positive_int,
     switch,
 )
 from unorules.markers import active_when
-from unorules.state import GoingOut as _GoingOut
-from unorules.validate import require
+from unorules_classic.phases import check_phase
+from unorules_classic.shims import (
+    GoingOut,
+    HouseRules,
+    banned_last_card,
+    calls_before_playing,
+    house_rules,
+    is_playable,
+    round_out,
+)
 
 __all__ = [
     "ClassicPlugin",
@@ -293,127 +171,6 @@ _SEATS = range(MAX_PLAYERS)
 _DRAW = tuple(_act(s, "draw") for s in _SEATS)
 _UNO = tuple(_act(s, "uno") for s in _SEATS)
 _PASS = tuple(_act(s, "pass") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
-
-
-def is_playable(state: Position, seat: int, card: Card) -> bool:
-    """Whether ``card`` may be played by ``seat`` on the top card: ``state.matches``
-    (R-TURN-MATCH, R-TURN-WILD, R-TURN-WD4; a Wild Draw Four bluff counts as playable
-    while challenges are on)."""
-    return state.matches(seat, card)
-
-
-_BANS: dict[str, Callable[[Card], bool] | None] = {
-    "none": None,
-    "wild": lambda card: card.color is None,
-    "draw": lambda card: card.kind in ("+2", "W+4"),
-    "action": lambda card: card.number is None,
-}
-"""Which cards ``last_card_ban`` keeps from being a seat's last card (R-HOUSE-LAST-CARD)."""
-
-
-class HouseRules(NamedTuple):
-    """Classic's house-rule options of one rule set, read once (:func:`house_rules`)."""
-
-    plain: bool
-    """No house-rule option differs from its default: the rules reference as it is."""
-    ban: Callable[[Card], bool] | None
-    """Whether a card may not be a last card (R-HOUSE-LAST-CARD), or ``None``."""
-    forced: bool
-    """R-HOUSE-FORCED-PLAY: a seat holding a playable card may not draw."""
-    limit: int
-    """R-HOUSE-HAND-CAP: the hand size from which a seat may not draw for its turn (0: none)."""
-    call: str
-    """When UNO is called (R-UNO-CALL, R-HOUSE-UNO-CALL, R-HOUSE-SILENT-UNO)."""
-    false_penalty: int
-    """R-HOUSE-FALSE-UNO: the cards a false call or catch costs (0: not offered)."""
-    misplay: int
-    """R-HOUSE-MISPLAY: the cards a misplay costs (0: misplays are refused)."""
-    blocked_draw: bool
-    """R-HOUSE-BLOCKED-DRAW: a blocked round is a draw."""
-    double: bool
-    """R-HOUSE-DOUBLE-SCORE: round points count double."""
-    last_draw: bool
-    """R-OUT-LAST-DRAW: the next seat draws for a last Draw Two or Wild Draw Four
-    (false: R-HOUSE-NO-LAST-DRAW)."""
-
-
-_HOUSE_KEY = ("classic", "house-rules")
-_NOBODY = _GoingOut(ends=True, winner=None)
-
-
-def _read_house_rules(ruleset: Ruleset) -> HouseRules:
-    options = ruleset.options
-    ban = _BANS[options["last_card_ban"]]
-    forced = bool(options["forced_play"])
-    limit = int(options["hand_limit"])
-    call = str(options["uno_call"])
-    false_penalty = int(options["false_uno_penalty"])
-    misplay = int(options["misplay_penalty"])
-    blocked_draw = options["blocked_round"] == "draw"
-    double = bool(options["double_score"])
-    last_draw = options["last_draw_card"] == "draws"
-    plain = (
-        ban is None
-        and not forced
-        and not limit
-        and call == "two-cards"
-        and not false_penalty
-        and not misplay
-        and not blocked_draw
-        and not double
-        and last_draw
-    )
-    return HouseRules(
-        plain, ban, forced, limit, call, false_penalty, misplay, blocked_draw, double, last_draw
-    )
-
-
-def house_rules(ruleset: Ruleset) -> HouseRules:
-    """The house-rule options of classic in ``ruleset``, read once per rule set."""
-    return ruleset.cached(_HOUSE_KEY, _read_house_rules)
-
-
-def banned_last_card(state: Position, seat: int, card: Card) -> bool:
-    """Whether a rule keeps ``seat`` from playing ``card`` now (``state.forbidden``):
-    a last card that may not be a last card (R-HOUSE-LAST-CARD)."""
-    return state.forbidden(seat, card) is not None
-
-
-def calls_before_playing(state: Position) -> bool:
-    """Whether a seat may call UNO before laying its next-to-last card
-    (``ruleset.uno_call`` is ``two-cards`` or ``playable``)."""
-    return state.ruleset.uno_call in ("two-cards", "playable")
-
-
-GoingOut = _GoingOut
-
-
-def round_out(draft: Draft, seat: int) -> int | None:
-    """``seat`` emptied its hand with the card being applied: the seat that wins
-    the round (``draft.went_out``), or ``None`` when the round goes on without it."""
-    answer = draft.going_out(seat) or draft.went_out(seat)
-    return answer.winner if answer.ends else None
-
-
-def _whole(least: int, what: str) -> Callable[[Any], int]:
-    """A check accepting 0 (off) or a whole number from ``least``."""
-
-    def check(value: Any) -> int:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or (value != 0 and value < least):
-            raise ValueError(f"{value!r} is not 0 (off) or {what}")
-        return value
-
-    return check
-
-
-def _false_uno_text(event: Event) -> str:
-    """How a false catch or a false call reads (R-HOUSE-FALSE-UNO)."""
-    if event.target is not None:
-        return "{seat} caught {target}, who had called UNO: a false catch"
-    return "{seat} called UNO, then did not play a card: a false call"
 
 
 def _challenge_text(event: Event) -> str:
@@ -458,18 +215,7 @@ class ClassicPlugin(Plugin):
         "R-WIN",
         "R-WIN-LOW",
         "R-2P",
-        # The house rules its options play (R-HOUSE-*), all off by default.
-        "R-HOUSE-LAST-CARD",
-        "R-HOUSE-FORCED-PLAY",
-        "R-HOUSE-HAND-CAP",
-        "R-HOUSE-UNO-CALL",
-        "R-HOUSE-SILENT-UNO",
-        "R-HOUSE-UNO-6",
-        "R-HOUSE-FALSE-UNO",
-        "R-HOUSE-MISPLAY",
-        "R-HOUSE-BLOCKED-DRAW",
-        "R-HOUSE-DOUBLE-SCORE",
-        "R-HOUSE-NO-LAST-DRAW",
+        "R-HOUSE-UNO-6",  # a value of uno_penalty
     )
     verbs: ClassVar[Mapping[str, str]] = {
         "play": "turn",
@@ -506,29 +252,6 @@ class ClassicPlugin(Plugin):
                 ("data.guilty", "whether the player held a card of the previous colour"),
             ),
             _challenge_text,
-        ),
-        EventSpec(
-            "false-uno",
-            "A seat caught a seat that had called UNO, or called UNO and then did not lay its "
-            "next-to-last card, and drew the penalty for it (R-HOUSE-FALSE-UNO).",
-            (
-                ("seat", "the seat that made the false catch or call"),
-                ("target", "the seat it caught (none for a call)"),
-                ("count", "the penalty cards it draws"),
-            ),
-            _false_uno_text,
-        ),
-        EventSpec(
-            "misplay",
-            "A seat tried to play a card it may not play: it kept the card, drew the penalty and lost "
-            "its turn (R-HOUSE-MISPLAY).",
-            (
-                ("seat", "the seat that misplayed"),
-                ("cards", "the card it tried to play"),
-                ("count", "the penalty cards it draws"),
-            ),
-            "{seat} tried to play {cards}, which may not be played here, took it back and lost the turn",
-            reveals=True,  # R-HOUSE-MISPLAY: the card tried is shown to the table
         ),
     )
     options = (
@@ -585,81 +308,6 @@ class ClassicPlugin(Plugin):
             one_of("choose-color", "redraw"),
             "choose-color, redraw",
         ),
-        # The house rules people play (R-HOUSE-*): each off by default.
-        Option(
-            "last_card_ban",
-            "none",
-            "R-HOUSE-LAST-CARD: which cards may not be a seat's last card: none, any wild (wild), "
-            "a Draw Two or Wild Draw Four (draw), any but a number card (action)",
-            one_of("none", "wild", "draw", "action"),
-            "none, wild, draw, action",
-        ),
-        Option(
-            "forced_play",
-            False,
-            "R-HOUSE-FORCED-PLAY: a seat holding a playable card must play one instead of drawing",
-            switch,
-            "on, off",
-        ),
-        Option(
-            "hand_limit",
-            0,
-            "R-HOUSE-HAND-CAP: a seat holding this many cards may not draw for its turn and passes "
-            "if it cannot play (0: no limit)",
-            _whole(1, "a number of cards"),
-            "0 (no limit) or a number of cards, e.g. 20",
-        ),
-        Option(
-            "uno_call",
-            "two-cards",
-            "when UNO is called: holding two cards, before the next-to-last card (R-UNO-CALL); "
-            "only once holding one card, or only with a card to play next (R-HOUSE-UNO-CALL); "
-            "never, nobody being caught (R-HOUSE-SILENT-UNO)",
-            one_of("two-cards", "one-card", "playable", "silent"),
-            "two-cards, one-card, playable, silent",
-        ),
-        Option(
-            "false_uno_penalty",
-            0,
-            "R-HOUSE-FALSE-UNO: cards drawn by a seat that catches a seat that called, or calls UNO "
-            "and then does not lay its next-to-last card (0: such a catch is refused, such a call lapses)",
-            _whole(1, "a number of cards"),
-            "0 (off) or a number of cards, e.g. 2",
-        ),
-        Option(
-            "misplay_penalty",
-            0,
-            "R-HOUSE-MISPLAY: cards drawn by a seat that tries to play a card it may not play, "
-            "keeping the card and losing the turn (0: such a play is refused)",
-            _whole(1, "a number of cards"),
-            "0 (off) or a number of cards, e.g. 1",
-        ),
-        Option(
-            "blocked_round",
-            "fewest-points",
-            "R-HOUSE-BLOCKED-DRAW: a blocked round is won by the fewest hand points, or is a draw "
-            "nobody scores",
-            one_of("fewest-points", "draw"),
-            "fewest-points, draw",
-        ),
-        Option(
-            "double_score",
-            False,
-            "R-HOUSE-DOUBLE-SCORE: every round's points count double",
-            switch,
-            "on, off",
-        ),
-        Option(
-            "last_draw_card",
-            "draws",
-            "after a last Draw Two or Wild Draw Four: the next seat still draws (R-OUT-LAST-DRAW), "
-            "or nothing more happens, a common reading the rules contradict (R-HOUSE-NO-LAST-DRAW)",
-            one_of("draws", "no-draw"),
-            "draws, no-draw",
-        ),
-    )
-    testing = TestHints(
-        option_values={"hand_limit": (14, 25), "false_uno_penalty": (2,), "misplay_penalty": (1,)}
     )
 
     # -- building ---------------------------------------------------------------
@@ -744,33 +392,13 @@ class ClassicPlugin(Plugin):
             draft.phase = Phase("color", card=top)
         return True
 
-    # -- house rules that refuse each other ------------------------------------------------
-
-    @hookimpl(trylast=True)
-    def check_ruleset(self, ruleset: Ruleset) -> None:
-        house = house_rules(ruleset)
-        if house.false_penalty and house.call == "silent":
-            raise RulesetError(
-                "false_uno_penalty makes false UNO calls and catches cost cards (R-HOUSE-FALSE-UNO), "
-                "but with uno_call=silent nobody calls or catches (R-HOUSE-SILENT-UNO): keep one"
-            )
-        if house.misplay and ruleset.options.get("enforcement") == "table":
-            raise RulesetError(
-                "misplay_penalty charges a misplay at once (R-HOUSE-MISPLAY), but penalties' "
-                "enforcement=table lets it stand unless another seat catches it (R-PEN-ILLEGAL): keep one"
-            )
-
     # -- checking states read from outside ----------------------------------------------
 
     @hookimpl(trylast=True)
     def check_state(self, state: GameState) -> None:
-        _check_phase(state)
+        check_phase(state)
 
     # -- the shared questions ----------------------------------------------------------
-
-    @hookimpl(trylast=True)
-    def uno_call_rule(self, ruleset: Ruleset) -> str:
-        return str(ruleset.options["uno_call"])  # R-UNO-CALL (R-HOUSE-UNO-CALL, R-HOUSE-SILENT-UNO)
 
     @hookimpl(trylast=True)
     @active_when(lambda ruleset: not ruleset.options["challenge"])
@@ -779,31 +407,6 @@ class ClassicPlugin(Plugin):
         if card.kind == "W+4" and not state.ruleset.options["challenge"]:
             color = state.color
             return not any(c.color is color for c in state.hands[seat])
-        return None
-
-    @hookimpl(trylast=True)
-    @active_when(lambda ruleset: ruleset.options["last_card_ban"] != "none")
-    def play_forbidden(self, state: Position, seat: int, card: Card) -> str | None:
-        ban = state.ruleset.cached(_HOUSE_KEY, _read_house_rules).ban
-        if ban is not None and ban(card) and state.hands[seat] == (card,):
-            return "R-HOUSE-LAST-CARD"
-        return None
-
-    @hookimpl(trylast=True)
-    @active_when(lambda ruleset: bool(ruleset.options["forced_play"] or ruleset.options["hand_limit"]))
-    def refuse_turn_draw(self, state: Position, seat: int, playable: bool) -> str | None:
-        house = state.ruleset.cached(_HOUSE_KEY, _read_house_rules)
-        if house.forced and playable:
-            return "R-HOUSE-FORCED-PLAY"
-        if house.limit and len(state.hands[seat]) >= house.limit:
-            return "R-HOUSE-HAND-CAP"
-        return None
-
-    @hookimpl(trylast=True)
-    @active_when(lambda ruleset: ruleset.options["blocked_round"] == "draw")
-    def blocked_round(self, draft: Draft) -> GoingOut | None:
-        if draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).blocked_draw:
-            return _NOBODY  # R-HOUSE-BLOCKED-DRAW
         return None
 
     # -- legal actions --------------------------------------------------------------
@@ -815,7 +418,6 @@ class ClassicPlugin(Plugin):
         name = phase.name
         hand = state.hands[seat]
         rules = state.ruleset
-        house = rules.cached(_HOUSE_KEY, _read_house_rules)
         acts: list[Action] = []
         if name == "play":
             color = state.color
@@ -842,8 +444,6 @@ class ClassicPlugin(Plugin):
                     for card in matching:
                         found = table.get(card)
                         acts += rules.play_actions(seat, card, len(state.hands)) if found is None else found
-            if house.misplay:
-                _misplays(state, seat, hand, matching, acts)
             refuse = rules.hooks.refuse_turn_draw
             if refuse is not None and refuse(state, seat, bool(matching)) is not None:
                 if not matching:
@@ -874,8 +474,6 @@ class ClassicPlugin(Plugin):
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
         if state.uno_exposed:
             acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH
-        if house.false_penalty:
-            _false_catches(state, acts)
         return acts
 
     # -- applying actions ---------------------------------------------------------------
@@ -885,22 +483,15 @@ class ClassicPlugin(Plugin):
         verb = action.verb
         seat = action.seat
         if verb == "play":
-            house = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules)
-            if not house.plain and house.misplay and _misplayed(draft, action, house):
-                _misplay(draft, action, house.misplay)
-            else:
-                # With uno_call=silent too the draft's books record a seat that
-                # played down to one card without a call; R-HOUSE-SILENT-UNO is
-                # that no catch nor late call is offered (legal_actions), so the
-                # window closes unused.
-                draft.play(action)
+            # With uno_call=silent too the draft's books record a seat that played
+            # down to one card without a call; no catch nor late call is offered
+            # (Position.uno_window_actions), so the window closes unused.
+            draft.play(action)
         elif verb == "draw":
             _draw(draft, seat)
         elif verb == "pass":
             if draft.uno_exposed:
                 draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-            if draft.uno_declared:
-                _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
             if draft.phase.name == "play":
                 draft.stall(seat)  # R-HOUSE-HAND-CAP: a seat at the cap that cannot play passes
             else:
@@ -908,14 +499,13 @@ class ClassicPlugin(Plugin):
         elif verb == "uno":
             draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
-            _catch(draft, action)
+            assert action.target is not None
+            draft.catch(seat, action.target, draft.ruleset.options["uno_penalty"])  # R-UNO-CATCH
         elif verb == "challenge":
             _challenge(draft, seat)
         elif verb == "accept":
             count = draft.phase.count
             draft.end_exposure()
-            if draft.uno_declared:
-                _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
             draft.draw(seat, count, "penalty")
             draft.pass_turn(1, seat)
         elif verb == "color":
@@ -934,9 +524,9 @@ class ClassicPlugin(Plugin):
         out = None if draft.hands[seat] else draft.going_out(seat)  # its last card (R-OUT)
         if out is not None and out.ends:
             # R-OUT (the core ends the round); R-OUT-LAST-DRAW: the next player still draws, and it counts.
-            if kind in ("+2", "W+4") and draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).last_draw:
+            if kind in ("+2", "W+4"):
                 draft.draw(draft.next_seat(seat), 2 if kind == "+2" else 4, "penalty")
-            return True  # R-HOUSE-NO-LAST-DRAW: without the draw
+            return True
         gone = out is not None
         if kind not in _EFFECTS:  # a number card, a wild, another plugin's card: the next seat plays
             draft.pass_turn(1, seat)
@@ -963,19 +553,6 @@ class ClassicPlugin(Plugin):
         return _explain(state, action)
 
     # -- ending rounds and games --------------------------------------------------------
-
-    @hookimpl(wrapper=True)
-    def score_round(self, draft: Draft, result: RoundResult) -> Generator[None, Any, Sequence[int] | None]:
-        # Around every plugin's scoring: the house rules that change any round's points.
-        points: Sequence[int] | None = yield
-        house = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules)
-        if house.plain or points is None:
-            return points
-        if house.blocked_draw and result.reason == "blocked":
-            return (0,) * len(points)  # R-HOUSE-BLOCKED-DRAW: a draw, nobody scores
-        if house.double:
-            return tuple(2 * p for p in points)  # R-HOUSE-DOUBLE-SCORE
-        return points
 
     @hookimpl(trylast=True, specname="score_round")
     def score_hands(self, draft: Draft, result: RoundResult) -> Sequence[int]:
@@ -1007,56 +584,6 @@ class ClassicPlugin(Plugin):
         return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
 
 
-# -- checking states -------------------------------------------------------------------
-
-
-def _check_phase(state: GameState) -> None:
-    """Classic's phases carry what their handlers need (``validate_state``).
-    Once the game is over no handler runs: the last phase stays as it was."""
-    if state.outcome is not None:
-        return
-    phase = state.phase
-    name = phase.name
-    seat = state.current_player
-    if name == "play":
-        require(
-            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
-        )
-    elif name == "drawn":
-        require(
-            phase.card is not None and phase.card in state.hands[seat],
-            "phase.card",
-            "R-TURN-DRAW: phase 'drawn' names the card just drawn, which the seat to move holds",
-        )
-    elif name in ("penalty", "challenge"):
-        rule = "R-CHALLENGE" if name == "challenge" else "R-ACT-D2, R-TURN-WD4"
-        require(phase.count >= 1, "phase.count", f"{rule}: a seat told to draw draws at least one card")
-        require(phase.card is not None, "phase.card", f"{rule}: phase {name!r} names the card that caused it")
-        if name == "challenge":
-            require(
-                phase.seat is not None and phase.seat != seat and phase.seat not in state.left,
-                "phase.seat",
-                "R-CHALLENGE: the seat that played the Wild Draw Four, another seat still in the game",
-            )
-            require(
-                phase.color is not None,
-                "phase.color",
-                "R-CHALLENGE: the colour before the Wild Draw Four, against which a bluff is judged",
-            )
-    if name == "color":
-        require(
-            state.color is None,
-            "color",
-            "R-SETUP-STARTER: in phase 'color' the wild starter's colour is still to be named",
-        )
-    elif state.color is None and state.outcome is None:
-        raise StateFormatError(
-            "color: R-TURN-MATCH: the colour to match is unnamed only while a wild starter's colour "
-            "is to be named (phase 'color', R-SETUP-STARTER)",
-            "color",
-        )
-
-
 # -- the action handlers ----------------------------------------------------------------
 
 
@@ -1084,8 +611,6 @@ def _draw(draft: Draft, seat: int) -> None:
     phase = draft.phase
     if draft.uno_exposed:
         draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-    if draft.uno_declared:
-        _false_call(draft, seat)  # R-HOUSE-FALSE-UNO
     if phase.name == "penalty":
         # R-ACT-D2 / R-TURN-WD4: draw and lose the turn; penalty cards are not
         # playable at once (a decision: penalty draws are not draws for the turn).
@@ -1102,105 +627,6 @@ def _draw(draft: Draft, seat: int) -> None:
         draft.stalled = 0
         return
     draft.stall(seat)  # nothing to draw (Section 13): a blocked round when every seat has
-
-
-def _false_call(draft: Draft, seat: int) -> None:
-    """R-HOUSE-FALSE-UNO: ``seat`` called UNO and now draws, passes or accepts a
-    draw instead of laying its next-to-last card: the call was false; it lapses
-    and costs the penalty (a penalty draw, before the action's own draw)."""
-    if seat not in draft.uno_declared:
-        return
-    penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
-    if not penalty:
-        return
-    draft.withdraw_uno((seat,))
-    draft.add_event(
-        Event(
-            "false-uno",
-            seat,
-            (),
-            "R-HOUSE-FALSE-UNO",
-            "called UNO, then did not lay its next-to-last card",
-            count=penalty,
-        )
-    )
-    draft.draw(seat, penalty, "penalty")
-
-
-def _catch(draft: Draft, action: Action) -> None:
-    target = action.target
-    assert target is not None
-    if target not in draft.uno_exposed:
-        # R-HOUSE-FALSE-UNO: the seat caught had called; its catcher pays.
-        penalty = draft.ruleset.cached(_HOUSE_KEY, _read_house_rules).false_penalty
-        draft.add_event(
-            Event(
-                "false-uno",
-                action.seat,
-                (),
-                "R-HOUSE-FALSE-UNO",
-                f"seat {target} had called UNO",
-                target=target,
-                count=penalty,
-            )
-        )
-        draft.draw(action.seat, penalty, "penalty")
-        return
-    draft.catch(action.seat, target, draft.ruleset.options["uno_penalty"])  # R-UNO-CATCH
-
-
-def _misplays(
-    state: GameState, seat: int, hand: tuple[Card, ...], matching: Mapping[Card, None], acts: list[Action]
-) -> None:
-    """R-HOUSE-MISPLAY: every card of an ordinary turn that may not be played may be
-    tried, at a price."""
-    for card in dict.fromkeys(hand):
-        if card not in matching:
-            acts += state.play_actions(seat, card)
-
-
-def _false_catches(state: GameState, acts: list[Action]) -> None:
-    """R-HOUSE-FALSE-UNO: right after a seat played down to one card having
-    called UNO, any other seat may (wrongly) catch it, once: the first action
-    after the card."""
-    last = state.last_action
-    if last is None or last.verb != "play":
-        return
-    target = last.seat
-    hands = state.hands
-    if len(hands[target]) != 1 or target in state.uno_exposed or target in state.left:
-        return
-    row = _CATCH
-    acts += [row[other][target] for other in state.active_seats if other != target]
-
-
-def _misplayed(draft: Draft, action: Action, house: HouseRules) -> bool:
-    """Whether the play ``action`` is a misplay (R-HOUSE-MISPLAY): on an
-    ordinary turn, a card that does not match or may not be the last card."""
-    card = action.card
-    assert card is not None
-    seat = action.seat
-    before = draft.before
-    if before is None or before.phase.name != "play" or seat != before.current_player:
-        return False
-    if not before.matches(seat, card):
-        return True
-    return house.ban is not None and len(before.hands[seat]) == 1 and house.ban(card)
-
-
-def _misplay(draft: Draft, action: Action, penalty: int) -> None:
-    """R-HOUSE-MISPLAY: the seat keeps the card, draws ``penalty`` cards and loses the turn."""
-    seat = action.seat
-    card = action.card
-    assert card is not None
-    if draft.uno_exposed:
-        draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-    draft.withdraw_uno((seat,))  # a call was for a card that was not laid
-    draft.add_event(
-        Event("misplay", seat, (card,), "R-HOUSE-MISPLAY", f"{card} may not be played", count=penalty)
-    )
-    draft.draw(seat, penalty, "penalty")
-    draft.pass_turn(1, seat)
 
 
 def _challenge(draft: Draft, seat: int) -> None:
@@ -1251,37 +677,11 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     verb = action.verb
     phase = state.phase
     current = state.current_player
-    house = house_rules(state.ruleset)
-    if (
-        verb == "play"
-        and action.card is not None
-        and 0 <= seat < state.players
-        and state.hands[seat] == (action.card,)
-        and banned_last_card(state, seat, action.card)
-    ):
-        return (
-            "R-HOUSE-LAST-CARD",
-            f"{action.card} may not be your last card "
-            f"(last_card_ban={state.ruleset.options['last_card_ban']}): draw instead",
-        )
-    if verb in ("catch", "uno") and house.call == "silent":
-        return "R-HOUSE-SILENT-UNO", "nobody calls UNO or is caught in this rule set (uno_call=silent)"
     if verb == "catch":
         return (
             "R-UNO-CATCH",
             f"seat {action.target} cannot be caught now: only a seat holding one card without "
             "having called UNO, before the next player begins their turn",
-        )
-    if verb == "uno" and house.call == "one-card":
-        return (
-            "R-HOUSE-UNO-CALL",
-            "call UNO once you hold one card, before anyone catches you (uno_call=one-card)",
-        )
-    if verb == "uno" and house.call == "playable":
-        return (
-            "R-HOUSE-UNO-CALL",
-            "call UNO holding two cards, one of which you can play now (uno_call=playable), "
-            "or late, before being caught",
         )
     if verb == "uno":
         return (
@@ -1308,23 +708,11 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         return "R-SETUP-STARTER", "the starter is a wild: name its colour first ('color R')"
     if verb in ("challenge", "accept"):
         return "R-CHALLENGE", "only the player told to draw 4 by a Wild Draw Four may challenge or accept it"
-    hand_size = len(state.hands[seat]) if 0 <= seat < state.players else 0
-    at_cap = bool(house.limit) and hand_size >= house.limit and phase.name == "play"
-    if verb == "pass" and at_cap:
-        return "R-HOUSE-HAND-CAP", "at the hand limit a seat passes only when it cannot play: play a card"
     if verb == "pass":
         return "R-TURN-DRAW", "pass only after drawing a playable card, to keep it"
     if verb == "draw" and phase.name == "drawn":
         keep = " or keep it ('pass')" if state.ruleset.options["drawn_card"] == "may-keep" else ""
         return "R-TURN-DRAW", f"one draw per turn: play the card just drawn ({phase.card}){keep}"
-    if verb == "draw" and house.forced:
-        return "R-HOUSE-FORCED-PLAY", "a seat holding a playable card must play one (forced_play=on)"
-    if verb == "draw" and at_cap:
-        return (
-            "R-HOUSE-HAND-CAP",
-            f"a seat holding {house.limit} cards or more may not draw for its turn "
-            f"(hand_limit={house.limit}): play a card, or pass if you cannot",
-        )
     if verb == "draw":
         return "R-TURN-DRAW", "the piles are empty and you can play: play a card"
     if verb == "color":

@@ -5,29 +5,17 @@ with stacking and jump-in where they meet. Dealer 0: seat 1 plays first, on a re
 from __future__ import annotations
 
 import pytest
-from house_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
+from house_rules_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
-from unorules import Action, Ruleset, RulesetError
+from unorules import Action, GameState, Ruleset, RulesetError
 from unorules.testing.invariants import InvariantViolation, check_step
 
 HANDS = [OTHERS, "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
 
 
-def two_cards(plugins: tuple[str, ...] = (), cards: str = "R1 G2", **options: object) -> object:
+def two_cards(plugins: tuple[str, ...] = (), cards: str = "R1 G2", **options: object) -> GameState:
     """Seat 1, to move on a red 5, holds two cards (by default one it can play)."""
     return rearranged(deal(HANDS, plugins=plugins, options=options), hands={1: cards}, draw="G9 G8 G7 G6 G5")
-
-
-def test_r_house_uno_6_a_seat_caught_draws_six() -> None:
-    state = play(two_cards(uno_penalty=6), "1: play R1", "0: catch 1")
-    assert len(state.hands[1]) == 7
-    (caught,) = events(state, "caught")
-    assert caught.count == 6
-
-
-def test_r_house_uno_6_other_penalties_are_still_refused() -> None:
-    with pytest.raises(RulesetError, match="uno_penalty"):
-        Ruleset.from_names(["classic"], options={"uno_penalty": 5})
 
 
 def test_r_house_silent_uno_nobody_calls_and_nobody_is_caught() -> None:

@@ -1,5 +1,11 @@
 """Helpers of the house-rule scenario tests: arranged games and short checks.
 
+The scenarios (moved from ``tests/classic/`` with the options, issue 42) name
+``classic`` and the options as before the move: the rule set then adds the
+house-rule plugin that declares each option (``unorules.spec.option_owners``),
+so every scenario also checks that the old spelling plays as it did.
+``test_house_rules_plugins.py`` names the plugins.
+
 Every scenario deals an arranged deck (dealer 0, so seat 1 plays first) or
 rearranges a dealt game, then plays the rule out through ``state.apply`` with
 the action notation, as a program using the library would.

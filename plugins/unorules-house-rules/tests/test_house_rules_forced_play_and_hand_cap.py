@@ -4,7 +4,7 @@ Dealer 0: seat 1 plays first, on a red 5."""
 
 from __future__ import annotations
 
-from house_helpers import OTHERS, deal, hand, legal, play, rearranged, refused
+from house_rules_helpers import OTHERS, deal, hand, legal, play, rearranged, refused
 
 PLAYS = [OTHERS, "R1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
 """Seat 1 can play its red 1."""

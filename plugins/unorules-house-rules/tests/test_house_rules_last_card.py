@@ -1,17 +1,17 @@
-"""Scenario tests of R-HOUSE-LAST-CARD (classic's ``last_card_ban``) and how it meets
+"""Scenario tests of R-HOUSE-LAST-CARD (plugin last-card's ``last_card_ban``) and how it meets
 stacking, jump-in, deflect and misplays. Dealer 0: seat 1 plays first, on a red 5."""
 
 from __future__ import annotations
 
 import pytest
-from house_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
+from house_rules_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
-from unorules import Ruleset, RulesetError
+from unorules import GameState, Ruleset, RulesetError
 
 HANDS = [OTHERS, "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"]
 
 
-def alone(card: str, plugins: tuple[str, ...] = (), **options: object) -> object:
+def alone(card: str, plugins: tuple[str, ...] = (), **options: object) -> GameState:
     """Seat 1, to move on a red 5, holds ``card`` alone."""
     return rearranged(deal(HANDS, plugins=plugins, options=options), hands={1: card}, draw="G9")
 

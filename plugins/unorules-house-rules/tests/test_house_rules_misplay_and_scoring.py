@@ -6,7 +6,7 @@ and elimination where they meet. Dealer 0: seat 1 plays first, on a red 5."""
 from __future__ import annotations
 
 import pytest
-from house_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
+from house_rules_helpers import OTHERS, deal, events, hand, legal, play, rearranged, refused
 
 from unorules import Ruleset, RulesetError
 
