@@ -58,6 +58,7 @@ from unorules.cards import kind_info
 from unorules.errors import RulesetError, UnorulesError
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
+from unorules.testing.combinations import option_values, supported_players
 from unorules.testing.coverage import Coverage, card_kinds
 from unorules.testing.explore import Explorer, arranged_deal, game_plan
 from unorules.testing.invariants import (
@@ -869,8 +870,6 @@ def _random_chooser(rng: random.Random, eager: float) -> Chooser:
 
 
 def _option_variant(combo: Combination | Ruleset, rng: random.Random) -> dict[str, Any]:
-    from unorules.testing.strategies import option_values
-
     ruleset = combo if isinstance(combo, Ruleset) else combo.build()
     options: dict[str, Any] = {}
     for plugin in ruleset.plugins:
@@ -1019,8 +1018,6 @@ def run_combination(
     the plugin with classic alone, whose target and cap are ``coverage`` and
     ``seconds``), then (if ``machine`` and the budget allows) the hypothesis
     state machine. Returns the :class:`CombinationResult`."""
-    from unorules.testing.strategies import supported_players
-
     started = time.monotonic()
     ruleset = combo.build()
     if plugin is None:

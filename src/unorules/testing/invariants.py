@@ -90,6 +90,7 @@ from unorules.cards import COLORS, Card
 from unorules.errors import IllegalActionError, NotationError
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import Event, GameState
+from unorules.testing.play import choose_action
 
 __all__ = [
     "CORE_VERBS",
@@ -1409,8 +1410,6 @@ class RoundMonitor:
 
     def _probe(self, state: GameState, count: int) -> None:
         """Fail unless eager play from ``state`` ends its round; else double the bound."""
-        from unorules.testing.replay import choose_action
-
         rng = random.Random(f"probe:{count}:{state.rng}")
         rounds = len(state.rounds)
         probe = state
@@ -1446,8 +1445,6 @@ def check_round_ends(
     coming back to one state (see :class:`RoundMonitor`). Returns the state
     where the round ended. ``each`` is called with every state on the way (to
     check other invariants)."""
-    from unorules.testing.replay import choose_action
-
     monitor = RoundMonitor(state.ruleset, bound)
     monitor.observe(state)
     rng = random.Random(seed)
