@@ -65,7 +65,6 @@ from unorules.testing.invariants import (
     STATE_INVARIANTS,
     InvariantViolation,
     RoundMonitor,
-    _snapshot,
     check_cards,
     check_events,
     check_hands,
@@ -79,6 +78,7 @@ from unorules.testing.invariants import (
     check_uno,
 )
 from unorules.testing.replay import Replay, choose_action, ruleset_line
+from unorules.testing.violations import _snapshot
 
 __all__ = [
     "BUDGETS",
