@@ -107,4 +107,41 @@ def test_the_layers_contract_is_kept() -> None:
         [linter, "--config", str(ROOT / ".importlinter")], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "2 kept, 0 broken" in done.stdout  # the layers, and nothing importing unorules.vector
+    # the core's layers, nothing importing unorules.vector, the testing toolkit's layers
+    assert "3 kept, 0 broken" in done.stdout
+
+
+# The function-level imports of the toolkit's modules allowed, by module: those of an
+# optional dependency (hypothesis and the state machine that needs it) and the lazy
+# names of the package (its __init__ must stay cheap to import).
+LOCAL_IMPORTS = {
+    "conformance.py": {
+        "hypothesis",
+        "hypothesis.reporting",
+        "hypothesis.stateful",
+        "unorules.testing.machine",
+    },
+    "embedding.py": {"cloudpickle"},
+}
+
+
+def test_the_toolkit_imports_its_own_modules_at_module_level() -> None:
+    """No import circle dodged inside a function in unorules.testing (issue 42, item 7)."""
+    import ast
+
+    problems = []
+    for path in sorted((SRC / "testing").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        allowed = LOCAL_IMPORTS.get(path.name, set())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom):
+                    names = {inner.module or ""}
+                elif isinstance(inner, ast.Import):
+                    names = {alias.name for alias in inner.names}
+                else:
+                    continue
+                problems += [f"{path.name}:{inner.lineno}: {name}" for name in sorted(names - allowed)]
+    assert not problems, "function-level imports:\n" + "\n".join(problems)

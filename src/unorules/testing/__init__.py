@@ -17,6 +17,13 @@ pytest plugin imports it in every pytest run). The submodules:
 * :mod:`unorules.testing.conformance`: the conformance runner;
 * :mod:`unorules_pytest` (a top-level module, so loading it costs nothing):
   fixtures and ``--unorules-conformance``.
+
+Their parts, imported from the modules above (which re-export their public
+names): ``violations``, ``state_invariants`` and ``step_invariants`` (of the
+invariants), ``play`` (the seeded random play of the replay), ``combinations``
+(the rule-set helpers of the strategies, without hypothesis) and ``checking``
+(the conformance runner's game checks and shrinker). The modules import one
+another in the layers of the ``.importlinter`` contract.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from unorules.markers import PROJECT
 from unorules.plugin import Option
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
+from unorules.testing.combinations import option_values
 
 __all__ = [
     "CATEGORIES",
@@ -124,8 +125,6 @@ def card_kinds(plugin: Any, ruleset: Ruleset) -> tuple[str, ...]:
 def option_declarations(plugin: Any) -> list[tuple[Option, list[Any]]]:
     """Each option of ``plugin`` with the values worth testing
     (:func:`~unorules.testing.strategies.option_values`)."""
-    from unorules.testing.strategies import option_values
-
     return [(option, option_values(plugin, option)) for option in getattr(plugin, "options", ())]
 
 

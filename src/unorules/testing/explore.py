@@ -54,7 +54,7 @@ from unorules.cards import COLORS, Card
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
 from unorules.testing.coverage import Coverage, effect_ending
-from unorules.testing.replay import choose_action
+from unorules.testing.play import choose_action
 
 __all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan"]
 

@@ -44,7 +44,6 @@ from unorules.testing.explore import STYLES, arranged_deal
 from unorules.testing.invariants import (
     InvariantViolation,
     RoundMonitor,
-    _snapshot,
     check_cards,
     check_hands,
     check_json_round_trip,
@@ -63,6 +62,7 @@ from unorules.testing.strategies import (
     rulesets,
     supported_players,
 )
+from unorules.testing.violations import _snapshot
 
 __all__ = ["RulesetStateMachine", "machine_for"]
 

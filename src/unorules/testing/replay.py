@@ -6,16 +6,16 @@ set, the number of players, the seed, the arranged deck (if any), the dealer
 every game it plays, and prints it when an invariant fails, as Python that can
 be pasted into a test (:meth:`Replay.format`).
 
-This module also holds the seeded random play the conformance runner and the
-state machine use (:func:`choose_action`, :func:`play_randomly`). It imports
-nothing beyond the core, so it is cheap to import and needs no hypothesis.
+The seeded random play the conformance runner and the state machine use
+(:func:`choose_action`, :func:`play_randomly`) is defined in
+:mod:`unorules.testing.play` and importable from here. This module imports
+the invariants (:meth:`Replay.check` runs them) and needs no hypothesis.
 """
 
 from __future__ import annotations
 
-import random
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -24,6 +24,8 @@ from unorules.actions import Action
 from unorules.cards import Card, parse_cards
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
+from unorules.testing.invariants import check_replay_game
+from unorules.testing.play import choose_action, play_randomly
 
 __all__ = ["Replay", "choose_action", "play_randomly", "ruleset_line"]
 
@@ -89,8 +91,6 @@ class Replay:
         ``repeat_limit`` is the round monitor's (see
         :class:`~unorules.testing.invariants.RoundMonitor`).
         """
-        from unorules.testing.invariants import check_replay_game
-
         return check_replay_game(self, deep=deep, repeat_limit=repeat_limit)
 
     def format(self, failure: str | None = None) -> str:
@@ -205,67 +205,3 @@ def _plugin_expr(plugin: Any) -> str:
     if cls.__name__ == "module":
         return str(plugin.__name__)
     return f"{cls.__name__}()"
-
-
-# -- seeded random play ----------------------------------------------------------
-
-
-def choose_action(state: GameState, rng: random.Random, eager: float = 0.0) -> Action:
-    """A random legal action of ``state``.
-
-    With probability ``eager`` a ``play`` action is preferred when there is
-    one: eager play ends rounds in tens of actions instead of hundreds, which
-    lets a bounded run reach round ends, scoring and later rounds. A random
-    play after which the seat still holds its card (classic's
-    ``misplay_penalty``, R-HOUSE-MISPLAY: the seat keeps the card and draws)
-    gives way to up to eleven more tried at random: random misplays keep the
-    hands at about a dozen cards, and the round never ends. A play whose card
-    goes anywhere else is kept, a card lost by a bug included.
-    """
-    legal = state.legal_actions()
-    if eager and rng.random() < eager:
-        plays = [a for a in legal if a.verb == "play"]
-        if plays:
-            play = rng.choice(plays)
-            if len(plays) > 1 and _kept(state, play, state.apply(play)):
-                # Drawn only now: where no play is a misplay, the games are the ones they always were.
-                for other in rng.sample(plays, min(11, len(plays))):
-                    if not _kept(state, other, state.apply(other)):
-                        return other
-            return play
-    return rng.choice(legal)
-
-
-def _kept(before: GameState, play: Action, after: GameState) -> bool:
-    """Whether the seat of ``play`` still holds every copy of its card it held."""
-    seat, card = play.seat, play.card
-    if seat is None or card is None:
-        return False
-    return after.hands[seat].count(card) >= before.hands[seat].count(card)
-
-
-def play_randomly(
-    state: GameState,
-    rng: random.Random,
-    *,
-    max_actions: int,
-    eager: float = 0.0,
-    until: Callable[[GameState], bool] | None = None,
-    each: Callable[[GameState], None] | None = None,
-) -> tuple[GameState, list[Action]]:
-    """Play random legal actions from ``state``; return the last state and the actions.
-
-    Stops when the game is over, after ``max_actions`` actions, or when
-    ``until(state)`` is true. ``each`` is called with every new state (to
-    check invariants as the game goes).
-    """
-    actions: list[Action] = []
-    for _ in range(max_actions):
-        if state.is_over or (until is not None and until(state)):
-            break
-        action = choose_action(state, rng, eager)
-        state = state.apply(action)
-        actions.append(action)
-        if each is not None:
-            each(state)
-    return state, actions
