@@ -4,12 +4,14 @@ Enable it with ``Ruleset.from_names(["no-mercy"])``. It is a whole rule set of
 its own, like ``classic``: it deals its own deck (R-NM-DECK), and its turn,
 stacking, elimination and ending replace classic's, so it conflicts with
 ``classic`` (and with every house rule that builds on classic). Where a rule
-of the edition is the rule a house-rule plugin plays, its mechanics are that
-plugin's: the 7 and the 0 move hands through ``seven-o``'s
-:func:`~unorules_seven_o.trade_hands` and :func:`~unorules_seven_o.pass_hands_on`
-(R-NM-SEVEN-O = R-SEVEN-O), and a stack is handed on through ``stacking``'s
-:func:`~unorules_stacking.pass_stack` with its ``stack`` event (R-NM-STACK
-grows a stack as R-STACK does, with its own rule for which card may join).
+of the edition is the rule a house-rule plugin plays, its mechanics are the
+core's, which that plugin uses too: the 7 and the 0 move hands through
+:meth:`Draft.trade_hands <unorules.Draft.trade_hands>` and
+:meth:`Draft.pass_hands_on <unorules.Draft.pass_hands_on>` (R-NM-SEVEN-O =
+R-SEVEN-O, whose rule id their ``hands-moved`` events carry), and a stack is
+handed on through :meth:`Draft.grow_stack <unorules.Draft.grow_stack>` with
+its ``stack`` event (R-NM-STACK grows a stack as R-STACK does, with its own
+rule for which card may join; the event carries R-STACK).
 
 Phases this plugin owns (``state.phase.name``):
 
@@ -129,9 +131,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
-
-from unorules_seven_o import pass_hands_on, trade_hands
-from unorules_stacking import pass_stack
 
 from unorules import (
     COLORS,
@@ -703,13 +702,13 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
         if seat in draft.left:
             draft.pass_turn(1, seat)
             return
-        # R-NM-SEVEN-O with R-SEVEN-O's mechanics. Hands move whole, so none
-        # reaches the Mercy limit by moving (each held fewer cards before).
-        trade_hands(draft, seat, target)
+        # R-NM-SEVEN-O: the core's trade (its event carries R-SEVEN-O). Hands move
+        # whole, so none reaches the Mercy limit by moving (each held fewer cards before).
+        draft.trade_hands(seat, target)
         _handed(draft, (seat, target))
         draft.pass_turn(1, seat)
     elif kind == "0":
-        pass_hands_on(draft, seat)
+        draft.pass_hands_on(seat)  # R-NM-SEVEN-O (R-SEVEN-O's event)
         _handed(draft, draft.active_seats)
         draft.pass_turn(1, seat)
     elif kind == "S":
@@ -748,7 +747,7 @@ def _stack(draft: Draft, action: Action, previous: GameState, in_stack: bool) ->
     else:
         victim = draft.next_seat(seat)
     if in_stack:
-        pass_stack(draft, seat, card, count, victim, "stack")  # R-NM-STACK (R-STACK's mechanics)
+        draft.grow_stack(seat, card, count, victim, "stack")  # R-NM-STACK: the core's stack (R-STACK)
     else:
         draft.current_player = victim
         draft.phase = Phase("stack", count, card, seat)
