@@ -144,6 +144,7 @@ from unorules import (
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     Option,
     Outcome,
     Phase,
@@ -167,7 +168,6 @@ __all__ = [
     "DRAW_VALUES",
     "NoMercyPlugin",
     "deck",
-    "is_playable",
     "may_stack",
     "plugin",
 ]
@@ -206,6 +206,8 @@ _WILDS: Mapping[str, Mapping[str, int]] = {
     "om": {"WR+4": 4, "W+6": 4, "W+10": 4, "WCR": 4, "W": 4},
 }
 
+_GOES_ON = GoingOut(ends=False)
+"""The answer to ``going_out`` under ``nm_end=last-standing``: the seat left, the hand goes on."""
 _EXTRA_OUT = "no-mercy.out"
 _EXTRA_KNOCKED = "no-mercy.knocked"
 
@@ -220,15 +222,6 @@ def deck(breakdown: str = "fw") -> list[Card]:
     for kind, copies in _WILDS[breakdown].items():
         cards += [Card.of(None, kind)] * copies
     return cards
-
-
-def is_playable(state: Position, card: Card) -> bool:
-    """Whether ``card`` may be played on the top card with no stack pending:
-    a wild always (R-NM-WILD); a coloured card on its colour or on the same
-    number or symbol (R-TURN-MATCH, R-NM-ACT)."""
-    if card.color is None:
-        return True
-    return card.color is state.color or card.kind == state.discard_pile[-1].kind
 
 
 def may_stack(state: Position, card: Card, on: Card) -> bool:
@@ -261,7 +254,6 @@ def _act(seat: int, verb: str, target: int | None = None) -> Action:
 _SEATS = range(MAX_PLAYERS)
 _DRAW = tuple(_act(s, "draw") for s in _SEATS)
 _UNO = tuple(_act(s, "uno") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
 _PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
@@ -550,18 +542,19 @@ class NoMercyPlugin(Plugin):
         acts: list[Action] = []
         options = state.ruleset.options
         if name == "play":
-            playable = [c for c in dict.fromkeys(hand) if is_playable(state, c)]
+            # R-NM-WILD, R-NM-ACT: the core's matching (a wild always; the colour or the kind).
+            playable = [c for c in dict.fromkeys(hand) if state.matches(seat, c)]
             for card in playable:
                 acts += _plays(state, seat, card)
             if not playable or options["nm_voluntary_draw"]:
                 acts.append(_DRAW[seat])  # R-NM-TURN, R-NM-DRAW
-            if seat not in state.uno_declared and _may_call(state, seat, playable):
+            if _may_call(state, seat, playable):
                 acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
             acts += _plays(state, seat, drawn)  # R-NM-DRAW: play it at once
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if state.may_call_uno(seat):
                 acts.append(_UNO[seat])
         elif name == "stack":
             on = phase.card
@@ -570,17 +563,12 @@ class NoMercyPlugin(Plugin):
             for card in stackable:
                 acts += state.play_actions(seat, card)
             acts.append(_DRAW[seat])
-            if stackable and len(hand) == 2 and seat not in state.uno_declared:
+            if stackable and state.may_call_uno(seat):
                 acts.append(_UNO[seat])
         elif name == "roulette":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        exposed = state.uno_exposed
-        for other_exposed in exposed:
-            # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch (R-NM-UNO).
-            acts.append(_UNO[other_exposed])
-            for other in state.active_seats:
-                if other != other_exposed:
-                    acts.append(_CATCH[other][other_exposed])
+        if state.uno_exposed:
+            acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH (R-NM-UNO)
         return acts
 
     # -- applying actions ---------------------------------------------------------------
@@ -618,6 +606,14 @@ class NoMercyPlugin(Plugin):
         return _explain(state, action)
 
     # -- ending hands and games -----------------------------------------------------------
+
+    @hookimpl
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        # R-NM-WIN: the first seat out wins the hand (the core's answer), or with
+        # nm_end=last-standing it leaves the hand and play goes on.
+        if draft.ruleset.options["nm_end"] == "last-standing":
+            return _go_out(draft, seat)
+        return None
 
     @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
@@ -664,12 +660,18 @@ def _plays(state: GameState, seat: int, card: Card) -> list[Action]:
 
 
 def _may_call(state: GameState, seat: int, playable: list[Card]) -> bool:
-    """Whether ``seat`` may call UNO on its turn: holding two cards, or (R-NM-UNO,
+    """Whether ``seat`` may call UNO on its turn: as the core says
+    (:meth:`~unorules.Position.may_call_uno`: holding two cards), or (R-NM-UNO,
     ``must-call``) holding a playable Discard All that would leave it one card."""
-    hand = state.hands[seat]
-    if len(hand) == 2:
+    if state.may_call_uno(seat, bool(playable)):
         return True
-    if state.ruleset.options["nm_uno_when_handed"] != "must-call":
+    hand = state.hands[seat]
+    if (
+        len(hand) == 2
+        or seat in state.uno_declared
+        or state.ruleset.uno_call not in ("two-cards", "playable")
+        or state.ruleset.options["nm_uno_when_handed"] != "must-call"
+    ):
         return False
     return any(
         card.kind == "DA" and len(hand) - sum(1 for c in hand if c.color is card.color) == 1
@@ -684,12 +686,11 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
     kind = card.kind
     options = draft.ruleset.options
     in_stack = previous.phase.name == "stack"
-    if not draft.hands[seat]:
-        if options["nm_end"] == "first-out":
-            # R-NM-WIN: the last card wins at once; its effect does not happen.
-            draft.end_round(seat, "out")
-            return
-        if _go_out(draft, seat):
+    out = draft.going_out(seat)  # its last card (asked by the core: going_out, R-NM-WIN)
+    if out is not None:
+        if out.ends:
+            return  # R-NM-WIN: the last card wins at once; its effect does not happen
+        if _one_left(draft):  # nm_end=last-standing: the seat left the hand
             return
         if kind in ("7", "SE", "DA"):  # a last 7 trades nothing; the player is out
             draft.pass_turn(1, seat)
@@ -762,12 +763,9 @@ def _discard_all(draft: Draft, seat: int, card: Card, previous: GameState) -> No
         called = seat in previous.uno_declared
         if called or draft.ruleset.options["nm_uno_when_handed"] == "exempt":
             draft.end_exposure((seat,))  # called before it, or exempt (R-NM-UNO)
-    if not draft.hands[seat]:
-        if draft.ruleset.options["nm_end"] == "first-out":
-            draft.end_round(seat, "out")  # R-NM-DA: emptying the hand this way wins
-            return
-        if _go_out(draft, seat):
-            return
+    # R-NM-DA: emptying the hand this way goes out (R-NM-WIN), as a last card does.
+    if not draft.hands[seat] and (draft.went_out(seat).ends or _one_left(draft)):
+        return
     draft.pass_turn(1, seat)
 
 
@@ -812,14 +810,15 @@ def _knock_out(draft: Draft, seat: int) -> bool:
     return _one_left(draft)
 
 
-def _go_out(draft: Draft, seat: int) -> bool:
-    """``nm_end=last-standing``: ``seat``, holding no cards, leaves the hand
-    (R-NM-WIN). True when one seat is left and the hand ended."""
+def _go_out(draft: Draft, seat: int) -> GoingOut:
+    """``nm_end=last-standing``: ``seat``, holding no cards, leaves the hand and
+    play goes on (R-NM-WIN); the card's effect then ends the hand if one seat is
+    left (:func:`_one_left`)."""
     draft.leave([seat])
     out = draft.extra(_EXTRA_OUT) or ()
     draft.set_extra(_EXTRA_OUT, (*out, seat))
     draft.add_event(Event("out", seat, (), "R-NM-WIN", data=(("place", len(out) + 1),)))
-    return _one_left(draft)
+    return _GOES_ON
 
 
 def _one_left(draft: Draft) -> bool:
@@ -850,7 +849,7 @@ def _draw_until_playable(draft: Draft, seat: int) -> None:
             if not _knock_out(draft, seat):
                 draft.pass_turn(1, seat)  # R-NM-MERCY: play passes to the next seat still in
             return
-        if is_playable(draft, card):
+        if draft.matches(seat, card):
             draft.stalled = 0
             draft.phase = Phase("drawn", card=card, secret=True)
             return
@@ -858,15 +857,7 @@ def _draw_until_playable(draft: Draft, seat: int) -> None:
         draft.stalled = 0
         draft.pass_turn(1, seat)
         return
-    stalled = draft.stalled + 1
-    draft.stalled = stalled
-    if stalled >= len(draft.active_seats):
-        # R-NM-RESHUFFLE: nobody can play or draw: the blocked-round rule (fewest points).
-        value = draft.ruleset.hand_points
-        winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
-        draft.end_round(winner, "blocked")
-    else:
-        draft.pass_turn(1, seat)
+    draft.stall(seat)  # R-NM-RESHUFFLE: nothing to draw; all in turn: blocked (blocked_round)
 
 
 def _take_stack(draft: Draft, seat: int) -> None:
@@ -954,7 +945,7 @@ def _check_state(state: GameState) -> None:
         )
     elif name == "drawn":
         require(
-            phase.card is not None and phase.card in state.hands[seat] and is_playable(state, phase.card),
+            phase.card is not None and phase.card in state.hands[seat] and state.matches(seat, phase.card),
             "phase.card",
             "R-NM-DRAW: phase 'drawn' names the playable card just drawn, which the seat to move holds",
         )
@@ -1065,7 +1056,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
         action.target == seat or not 0 <= action.target < state.players or action.target in state.left
     ):
         return "R-NM-SEVEN-O", f"seat {seat} cannot trade hands with seat {action.target}"
-    if not is_playable(state, card):
+    if not state.matches(seat, card):
         return (
             "R-TURN-MATCH",
             f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
