@@ -142,6 +142,7 @@ from unorules import (
     seed_state,
     switch,
 )
+from unorules.scoring import draw_for_dealer, round_points, target_outcome
 from unorules.validate import require
 
 __all__ = [
@@ -150,7 +151,6 @@ __all__ = [
     "LIGHT",
     "FlipPlugin",
     "deck",
-    "is_playable",
     "plugin",
 ]
 
@@ -197,6 +197,9 @@ POINTS: Mapping[str, int] = {
     "W+C": 60,
 }
 """What each symbol face is worth at the end of a round (R-FLIP-SCORE); numbers their value."""
+
+_BLUFFS = frozenset({"W+2", "W+C"})
+"""The wilds that may be a bluff (R-FLIP-WD2, R-FLIP-WDC, R-FLIP-CHALLENGE)."""
 
 DRAWS: Mapping[str, int] = {"+1": 1, "+5": 5, "W+2": 2}
 """The draw faces that make the next seat draw a number of cards (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2)."""
@@ -245,18 +248,9 @@ def deck(pairing: str = "fixed", seed: int = 0) -> list[Card]:
     return [Card.two_faced(face, backs[face].pop(0)) for face in light]
 
 
-def is_playable(state: Position, seat: int, face: Card) -> bool:
-    """Whether ``seat`` may play a card showing ``face`` on the top card
-    (R-FLIP-MATCH, R-FLIP-WILD; a Wild Draw Two or Wild Draw Colour only
-    without a card of the current colour, unless challenges are on and it
-    is a bluff, R-FLIP-WD2, R-FLIP-WDC), in a state or a draft."""
-    if face.color is None:
-        if face.kind in ("W+2", "W+C") and not state.ruleset.options["challenge"]:
-            color = state.color
-            side = state.side
-            return not any(c.faces[side].color is color for c in state.hands[seat])
-        return True
-    return face.color is state.color or face.kind == state.face(state.discard_pile[-1]).kind
+def _light_number(card: Card) -> int:
+    """The number of a card's light face, symbols counting 0 (R-FLIP-SETUP)."""
+    return card.faces[0].number or 0
 
 
 def _cap(value: Any) -> int:
@@ -284,7 +278,6 @@ _SEATS = range(MAX_PLAYERS)
 _DRAW = tuple(_act(s, "draw") for s in _SEATS)
 _UNO = tuple(_act(s, "uno") for s in _SEATS)
 _PASS = tuple(_act(s, "pass") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 _TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
 
 
@@ -535,20 +528,9 @@ class FlipPlugin(Plugin):
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-FLIP-SETUP: each seat draws a card and shows its light face; the highest
         # number deals, symbols counting 0 (dealer_draw=points: its points); ties draw again.
-        by_points = ruleset.options["dealer_draw"] == "points"
-        pile: list[Card] = []
-        contenders = list(range(players))
-        while len(contenders) > 1:
-            if len(pile) < len(contenders):
-                pile = list(ruleset.deck)
-                rng.shuffle(pile)
-            if by_points:
-                values = {seat: ruleset.card_points(pile.pop().faces[0]) for seat in contenders}
-            else:
-                values = {seat: pile.pop().faces[0].number or 0 for seat in contenders}
-            best = max(values.values())
-            contenders = [seat for seat in contenders if values[seat] == best]
-        return contenders[0]
+        if ruleset.options["dealer_draw"] == "points":
+            return draw_for_dealer(ruleset, players, rng, lambda card: ruleset.card_points(card.faces[0]))
+        return draw_for_dealer(ruleset, players, rng, _light_number)
 
     @hookimpl
     def on_starter(self, draft: Draft) -> bool:
@@ -571,6 +553,19 @@ class FlipPlugin(Plugin):
     @hookimpl
     def check_state(self, state: GameState) -> None:
         _check_state(state)
+
+    # -- the shared questions ----------------------------------------------------------
+
+    @hookimpl
+    def card_matches(self, state: Position, seat: int, card: Card) -> bool | None:
+        # R-FLIP-WD2, R-FLIP-WDC: with challenges off, a Wild Draw Two or Wild Draw Colour
+        # only without a card whose face in play has the colour to match. Every other
+        # face matches by the core's rule on the faces in play (R-FLIP-MATCH, R-FLIP-WILD).
+        if card.kind in _BLUFFS and not state.ruleset.options["challenge"]:
+            color = state.color
+            side = state.side
+            return not any(c.faces[side].color is color for c in state.hands[seat])
+        return None
 
     # -- legal actions --------------------------------------------------------------
 
@@ -627,37 +622,14 @@ class FlipPlugin(Plugin):
 
     @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
-        # R-FLIP-SCORE: by the face of each card in play when the round ends.
-        points = [0] * draft.players
-        seats = draft.active_seats
-        if draft.ruleset.options["scoring"] == "low-score":
-            for seat in seats:  # R-WIN-LOW: each charged their own hand
-                points[seat] = hand_points(draft, draft.hands[seat])
-        elif result.winner is not None:
-            points[result.winner] = sum(
-                hand_points(draft, draft.hands[s]) for s in seats if s != result.winner
-            )
-        return points
+        # R-FLIP-SCORE: by the face of each card in play when the round ends, to the
+        # winner (R-SCORE) or charged to each seat (R-WIN-LOW).
+        return round_points(draft, result.winner, draft.ruleset.options["scoring"] == "low-score")
 
     @hookimpl
     def game_outcome(self, draft: Draft) -> Outcome | None:
-        target = draft.ruleset.options["target_score"]
-        seats = draft.active_seats
-        scores = draft.scores
-        if max(scores[s] for s in seats) < target:
-            return None  # R-WIN: deal another round
-        if draft.ruleset.options["scoring"] == "low-score":
-            best = min(scores[s] for s in seats)  # R-WIN-LOW
-            return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
-        best = max(scores[s] for s in seats)
-        return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
-
-
-def hand_points(state: Position, hand: Iterable[Card]) -> int:
-    """The points of ``hand`` by the faces it shows in ``state`` (R-FLIP-SCORE)."""
-    points = state.ruleset.card_points
-    side = state.side
-    return sum(points(card.faces[side]) for card in hand)
+        options = draft.ruleset.options
+        return target_outcome(draft, options["target_score"], options["scoring"] == "low-score")  # R-WIN
 
 
 # -- the turn --------------------------------------------------------------------------------
@@ -688,22 +660,22 @@ def _legal(state: GameState) -> list[Action]:
     acts: list[Action] = []
     if name == "play":
         for i, card in enumerate(hand):
-            if is_playable(state, seat, card.faces[side]):
+            if state.matches(seat, card.faces[side]):
                 acts += _face_plays(state, seat, i)
         # With nothing left to draw, drawing is only for a seat that cannot play.
         if state.draw_pile or len(state.discard_pile) > 1 or not acts:
             acts.append(_DRAW[seat])
-        if len(hand) == 2 and seat not in state.uno_declared:
-            acts.append(_UNO[seat])
+        if state.may_call_uno(seat, bool(acts)):
+            acts.append(_UNO[seat])  # R-UNO-CALL
     elif name == "drawn":
         index = len(hand) - 1  # the card just drawn is the last of the hand
-        playable = is_playable(state, seat, hand[index].faces[side])
+        playable = state.matches(seat, hand[index].faces[side])
         if playable:
             acts += _face_plays(state, seat, index)
         if not playable or state.ruleset.options["drawn_card"] == "may-keep":
             acts.append(_PASS[seat])
-        if len(hand) == 2 and seat not in state.uno_declared:
-            acts.append(_UNO[seat])
+        if state.may_call_uno(seat, playable):
+            acts.append(_UNO[seat])  # R-UNO-CALL
     elif name == "penalty":
         acts.append(_DRAW[seat])
     elif name == "challenge":
@@ -713,12 +685,8 @@ def _legal(state: GameState) -> list[Action]:
             acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
     elif name in ("color", "flip-color"):
         acts += [Action.of(seat, "color", None, c) for c in _side_colors(state)]
-    for exposed in state.uno_exposed:
-        # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
-        acts.append(_UNO[exposed])
-        for other in state.active_seats:
-            if other != exposed:
-                acts.append(_CATCH[other][exposed])
+    if state.uno_exposed:
+        acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH
     return acts
 
 
@@ -732,20 +700,14 @@ def _draw(draft: Draft, seat: int) -> None:
     if draft.draw(seat, 1, "turn"):
         card = draft.hands[seat][-1]
         draft.stalled = 0
-        if is_playable(draft, seat, draft.face(card)):
+        if draft.matches(seat, draft.face(card)):
             draft.phase = Phase("drawn", card=card, secret=True)  # R-FLIP-MATCH: play it or keep it
         else:
             draft.pass_turn(1, seat)
         return
-    stalled = draft.stalled + 1
-    draft.stalled = stalled
-    if stalled >= len(draft.active_seats):
-        # Nobody can play or draw: the round is blocked (as classic); the fewest
-        # points by the faces in play win it, ties to the lowest seat.
-        winner = min(draft.active_seats, key=lambda s: (hand_points(draft, draft.hands[s]), s))
-        draft.end_round(winner, "blocked")
-    else:
-        draft.pass_turn(1, seat)
+    # Nothing to draw: when every seat has in turn, the round is blocked (the core's
+    # blocked_round: the fewest points by the faces in play win it, ties to the lowest seat).
+    draft.stall(seat)
 
 
 def _penalty(draft: Draft, seat: int, phase: Phase, extra: int = 0) -> None:
@@ -784,22 +746,24 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
     face = action.card
     assert face is not None
     kind = face.kind
-    if not draft.hands[seat]:
-        # R-FLIP-OUT: the next player still takes a last draw card, and it scores.
+    out = draft.going_out(seat)  # its last card (the core asks going_out; R-FLIP-OUT)
+    if out is not None and out.ends:
+        # R-FLIP-OUT (the core ends the round): the next player still takes a last
+        # draw card, and it scores; a last Flip flips first with flip_last_card=flips.
         if kind in DRAWS or kind == "W+C":
             victim = draft.next_seat(seat)
             _penalty(draft, victim, _hit(draft, action, previous))
         elif kind == "F" and draft.ruleset.options["flip_last_card"] == "flips":
             _turn_over(draft, seat)
-        draft.end_round(seat, "out")
         return
     if kind == "F":
         _flip(draft, seat, previous)
     elif kind == "S":
         draft.pass_turn(2, seat)  # R-FLIP-REV-SKIP (R-FLIP-2P: its player plays again)
     elif kind == "R":
-        draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip)
-        draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+        draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip,
+        # unless its player has left the round, going out under a rule that says so)
+        draft.pass_turn(2 if len(draft.active_seats) == 2 and out is None else 1, seat)
     elif kind == "SE":
         draft.current_player = seat  # R-FLIP-SE: its player takes another full turn
         draft.phase = PLAY
@@ -822,7 +786,8 @@ def _hit(draft: Draft, action: Action, previous: GameState) -> Phase:
     seat = action.seat
     if face.color is not None:
         return Phase("penalty", DRAWS[face.kind], card, seat)
-    name = "challenge" if draft.ruleset.options["challenge"] else "penalty"
+    # A seat that left the round (going out) has no hand to show: no challenge then.
+    name = "challenge" if draft.ruleset.options["challenge"] and draft.going_out(seat) is None else "penalty"
     if face.kind == "W+C":
         return Phase(name, 0, card, seat, previous.color, (draft.color,))
     return Phase(name, DRAWS[face.kind], card, seat, previous.color)
@@ -1066,14 +1031,14 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
             return "R-FLIP-WILD", f"name the colour for {card}, e.g. 'play {card} {_side_colors(state)[0]}'"
         if action.color not in _side_colors(state):
             return "R-FLIP-WILD", f"name a colour of the {SIDE_NAMES[side]} side, not {action.color}"
-        if not is_playable(state, seat, card):
+        if not state.matches(seat, card):
             rule = "R-FLIP-WD2" if card.kind == "W+2" else "R-FLIP-WDC"
             return rule, f"{card} may be played only without a card of the current colour ({state.color})"
     elif action.color is not None:
         return "R-FLIP-MATCH", f"{card} is not a wild: it takes no colour"
     if action.target is not None:
         return "R-FLIP-MATCH", f"{card} takes no target seat"
-    if card.color is not None and not is_playable(state, seat, card):
+    if card.color is not None and not state.matches(seat, card):
         top = state.face(state.top_card)
         return (
             "R-FLIP-MATCH",

@@ -162,6 +162,7 @@ from unorules import (
     register_kind,
     switch,
 )
+from unorules.scoring import draw_for_dealer, target_outcome, winner_takes_all
 from unorules.validate import require
 
 __all__ = [
@@ -234,6 +235,11 @@ def may_stack(state: Position, card: Card, on: Card) -> bool:
     if state.ruleset.options["nm_stack_rule"] == "same-kind":
         return card.kind == on.kind
     return value >= DRAW_VALUES[on.kind]
+
+
+def _number(card: Card) -> int:
+    """A card's number for the dealer draw: symbols count 0 (R-NM-SETUP)."""
+    return card.number or 0
 
 
 def _mercy_limit(value: Any) -> int:
@@ -500,16 +506,7 @@ class NoMercyPlugin(Plugin):
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-NM-SETUP (resolution: as R-SETUP-DEALER): the highest number deals,
         # symbols count as zero; tied seats draw again.
-        pile: list[Card] = []
-        contenders = list(range(players))
-        while len(contenders) > 1:
-            if len(pile) < len(contenders):
-                pile = list(ruleset.deck)
-                rng.shuffle(pile)
-            values = {seat: pile.pop().number or 0 for seat in contenders}
-            best = max(values.values())
-            contenders = [seat for seat in contenders if values[seat] == best]
-        return contenders[0]
+        return draw_for_dealer(ruleset, players, rng, _number)
 
     @hookimpl
     def on_starter(self, draft: Draft) -> bool:
@@ -617,16 +614,13 @@ class NoMercyPlugin(Plugin):
 
     @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
-        points = [0] * draft.players
         winner = result.winner
         if draft.ruleset.options["nm_scoring"] != "points" or winner is None:
-            return points
+            return [0] * draft.players
         # R-NM-SCORE: the winner scores the cards left in the other hands, and
         # 250 for each seat knocked out during the hand (its cards not counted).
-        value = draft.ruleset.hand_points
-        knocked = draft.extra(_EXTRA_KNOCKED) or ()
-        points[winner] = sum(value(draft.hands[s]) for s in draft.active_seats if s != winner)
-        points[winner] += KNOCKOUT_POINTS * len(knocked)
+        points = winner_takes_all(draft, winner)
+        points[winner] += KNOCKOUT_POINTS * len(draft.extra(_EXTRA_KNOCKED) or ())
         return points
 
     @hookimpl
@@ -642,11 +636,8 @@ class NoMercyPlugin(Plugin):
             # One hand is the game (R-NM-WIN); a blocked hand's winner has the fewest points.
             winner = last.winner if last.winner is not None else 0
             return Outcome((winner,), last.reason)
-        scores = draft.scores
-        best = max(scores)
-        if best < TARGET_SCORE:
-            return None
-        return Outcome((scores.index(best),), "target-score")  # R-NM-SCORE; ties: the lowest seat
+        # R-NM-SCORE: the first to 1000 (only a hand's winner scores: the seat that reached it).
+        return target_outcome(draft, TARGET_SCORE)
 
 
 # -- the effects of cards -------------------------------------------------------------------
