@@ -150,7 +150,6 @@ from unorules import (
     Phase,
     PhaseSpec,
     Plugin,
-    Position,
     Rng,
     RoundResult,
     Ruleset,
@@ -159,11 +158,12 @@ from unorules import (
     TestHints,
     hookimpl,
     one_of,
-    register_kind,
     switch,
 )
 from unorules.scoring import draw_for_dealer, target_outcome, winner_takes_all
 from unorules.validate import require
+from unorules_no_mercy.cards import DRAW_VALUES, deck, may_stack
+from unorules_no_mercy.explain import explain
 
 __all__ = [
     "DRAW_VALUES",
@@ -172,17 +172,6 @@ __all__ = [
     "may_stack",
     "plugin",
 ]
-
-register_kind("+4", "Draw Four", wild=False)
-register_kind("SE", "Skip Everyone", wild=False)
-register_kind("DA", "Discard All", wild=False)
-register_kind("WR+4", "Wild Reverse Draw Four", wild=True)
-register_kind("W+6", "Wild Draw Six", wild=True)
-register_kind("W+10", "Wild Draw Ten", wild=True)
-register_kind("WCR", "Wild Colour Roulette", wild=True)
-
-DRAW_VALUES: Mapping[str, int] = {"+2": 2, "+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
-"""The draw cards of the edition and how many cards each adds to a stack (R-NM-STACK)."""
 
 TARGET_SCORE = 1000
 """The score that wins a game played for points (R-NM-SCORE)."""
@@ -193,48 +182,11 @@ KNOCKOUT_POINTS = 250
 UNO_PENALTY = 2
 """Cards drawn by a seat caught without calling UNO (R-NM-UNO)."""
 
-_NUMBERS = tuple(str(n) for n in range(10))
-_COLOURED_ACTIONS = ("+2", "S", "R", "DA", "+4", "SE")
-_TURN_VERBS = frozenset({"play", "draw", "color"})
-
-_DECKS: Mapping[str, Mapping[str, int]] = {
-    # R-NM-DECK: copies per colour of each coloured kind, then copies of each wild.
-    "fw": {"0": 2, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 2, "SE": 2},
-    "om": {"0": 1, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 3, "SE": 3},
-}
-_WILDS: Mapping[str, Mapping[str, int]] = {
-    "fw": {"WR+4": 8, "W+6": 4, "W+10": 4, "WCR": 8},
-    "om": {"WR+4": 4, "W+6": 4, "W+10": 4, "WCR": 4, "W": 4},
-}
 
 _GOES_ON = GoingOut(ends=False)
 """The answer to ``going_out`` under ``nm_end=last-standing``: the seat left, the hand goes on."""
 _EXTRA_OUT = "no-mercy.out"
 _EXTRA_KNOCKED = "no-mercy.knocked"
-
-
-def deck(breakdown: str = "fw") -> list[Card]:
-    """The 168 cards of the deck ``breakdown`` (``"fw"`` or ``"om"``, R-NM-DECK),
-    colour by colour, then the wilds."""
-    cards: list[Card] = []
-    for color in COLORS:
-        for kind, copies in _DECKS[breakdown].items():
-            cards += [Card.of(color, kind)] * copies
-    for kind, copies in _WILDS[breakdown].items():
-        cards += [Card.of(None, kind)] * copies
-    return cards
-
-
-def may_stack(state: Position, card: Card, on: Card) -> bool:
-    """Whether ``card`` may join a stack topped by ``on`` (R-NM-STACK): a draw
-    card of equal or higher value, whatever its colour (``nm_stack_rule=ge-last``),
-    or of the same kind (``same-kind``)."""
-    value = DRAW_VALUES.get(card.kind)
-    if value is None:
-        return False
-    if state.ruleset.options["nm_stack_rule"] == "same-kind":
-        return card.kind == on.kind
-    return value >= DRAW_VALUES[on.kind]
 
 
 def _number(card: Card) -> int:
@@ -600,7 +552,7 @@ class NoMercyPlugin(Plugin):
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
-        return _explain(state, action)
+        return explain(state, action)  # unorules_no_mercy.explain
 
     # -- ending hands and games -----------------------------------------------------------
 
@@ -965,94 +917,6 @@ def _check_state(state: GameState) -> None:
             "(phase 'roulette', R-NM-ROULETTE)",
             "color",
         )
-
-
-def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
-    seat = action.seat
-    verb = action.verb
-    phase = state.phase
-    current = state.current_player
-    if verb == "catch":
-        return (
-            "R-NM-UNO",
-            f"seat {action.target} cannot be caught now: only a seat holding one card without having called "
-            "UNO, before the next player's turn action",
-        )
-    if verb == "uno":
-        return (
-            "R-UNO-CALL",
-            "call UNO on your turn holding two cards (or a Discard All that leaves you one), or late, "
-            "before being caught",
-        )
-    if verb in ("challenge", "accept"):
-        return "R-NM-WILD", "no wild may be challenged in No Mercy: every wild may be played at any time"
-    if verb == "pass":
-        return "R-NM-DRAW", "there is no passing: a playable card drawn must be played at once"
-    if verb in _TURN_VERBS and seat != current:
-        return "R-NM-TURN", f"it is seat {current}'s turn, not seat {seat}'s"
-    if phase.name == "roulette":
-        return (
-            "R-NM-ROULETTE",
-            f"hit by a Wild Colour Roulette: name a colour to turn cards up to, e.g. 'color {COLORS[0]}'",
-        )
-    if verb == "color":
-        return "R-NM-ROULETTE", "a colour is named on its own only by the victim of a Wild Colour Roulette"
-    if phase.name == "stack":
-        on = phase.card
-        if verb != "play" or action.card is None:
-            return None
-        if action.card not in state.hands[seat]:
-            return "R-NM-STACK", f"seat {seat} holds no {action.card}"
-        rule = state.ruleset.options["nm_stack_rule"]
-        want = "the same card" if rule == "same-kind" else "a draw card of equal or higher value"
-        return (
-            "R-NM-STACK",
-            f"seat {seat} must answer the stack of {phase.count}: stack {want} than {on} (any colour), or "
-            f"draw {phase.count}",
-        )
-    if verb == "draw":
-        if phase.name == "drawn":
-            return "R-NM-DRAW", f"the card drawn ({phase.card}) is playable and must be played now"
-        return (
-            "R-NM-TURN",
-            "a seat holding a playable card must play one; drawing is for a seat that cannot "
-            "(nm_voluntary_draw=off)",
-        )
-    if verb != "play" or action.card is None:
-        return None
-    card = action.card
-    if card not in state.hands[seat]:
-        return "R-TURN-MATCH", f"seat {seat} holds no {card}"
-    if phase.name == "drawn" and card is not phase.card:
-        return "R-NM-DRAW", f"after drawing until playable, play the card drawn ({phase.card})"
-    if card.color is None:
-        if card.kind == "WCR" and state.ruleset.options["nm_roulette_namer"] == "victim":
-            if action.color is not None:
-                return (
-                    "R-NM-ROULETTE",
-                    "a Wild Colour Roulette's colour is named by the seat it hits: 'play WCR'",
-                )
-        elif action.color is None:
-            return "R-NM-WILD", f"name the colour for {card}, e.g. 'play {card} {COLORS[0]}'"
-    elif action.color is not None:
-        return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
-    if card.kind == "7" and action.target is None:
-        return (
-            "R-NM-SEVEN-O",
-            f"a 7 trades hands with a seat its player chooses, e.g. 'play {card} {state.next_seat(seat)}'",
-        )
-    if action.target is not None and card.kind != "7":
-        return "R-TURN-MATCH", f"{card} takes no target seat"
-    if action.target is not None and (
-        action.target == seat or not 0 <= action.target < state.players or action.target in state.left
-    ):
-        return "R-NM-SEVEN-O", f"seat {seat} cannot trade hands with seat {action.target}"
-    if not state.matches(seat, card):
-        return (
-            "R-TURN-MATCH",
-            f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
-        )
-    return None
 
 
 plugin = NoMercyPlugin()
