@@ -110,7 +110,7 @@ scenario test under ``tests/`` (named after its rule id).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from unorules import (
@@ -183,15 +183,14 @@ def _seed(value: Any) -> int:
     return value
 
 
-def _act(seat: int, verb: str, target: int | None = None) -> Action:
-    return Action.of(seat, verb, None, None, target)
-
-
-_SEATS = range(MAX_PLAYERS)
-_DRAW = tuple(_act(s, "draw") for s in _SEATS)
-_UNO = tuple(_act(s, "uno") for s in _SEATS)
-_PASS = tuple(_act(s, "pass") for s in _SEATS)
+_VERBS = ("play", "draw", "pass", "uno", "catch", "challenge", "accept", "color")
+"""The verbs of FLIP!, in the order the rule set declares them."""
 _TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
+"""The verbs only the seat to move uses; the others (UNO calls, catches, a challenge by anyone) any seat."""
+_DRAW, _UNO, _PASS, _CHALLENGE, _ACCEPT = (
+    tuple(Action.of(seat, verb) for seat in range(MAX_PLAYERS))
+    for verb in ("draw", "uno", "pass", "challenge", "accept")
+)  # each verb's action of every seat, interned once
 
 
 def _flip_text(event: Event) -> str:
@@ -247,16 +246,7 @@ class FlipPlugin(Plugin):
         "R-FLIP-SCORE",
         "R-FLIP-2P",
     )
-    verbs: ClassVar[Mapping[str, str]] = {
-        "play": "turn",
-        "draw": "turn",
-        "pass": "turn",
-        "uno": "any",
-        "catch": "any",
-        "challenge": "any",
-        "accept": "turn",
-        "color": "turn",
-    }
+    verbs: ClassVar[Mapping[str, str]] = {verb: "turn" if verb in _TURN_VERBS else "any" for verb in _VERBS}
     phases = (
         PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-FLIP-MATCH)"),
         PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-FLIP-MATCH)"),
@@ -491,33 +481,16 @@ class FlipPlugin(Plugin):
     @hookimpl
     def apply_action(self, draft: Draft, action: Action) -> bool | None:
         verb = action.verb
-        seat = action.seat
         if verb == "play":
-            draft.play(action)
-        elif verb == "draw":
-            _draw(draft, seat)
-        elif verb == "pass":
-            draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-            draft.pass_turn(1, seat)
+            draft.play(action)  # the card's effect: on_play
         elif verb == "uno":
-            draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
+            draft.call_uno(action.seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
-            _catch(draft, action)
-        elif verb == "challenge":
-            _challenge(draft, seat)
-        elif verb == "accept":
-            draft.end_exposure()
-            wild = draft.top_card
-            draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
-            _penalty(draft, seat, draft.phase)
-            draft.pass_turn(1, seat)
-        elif verb == "color":
-            draft.end_exposure()
-            draft.color = action.color
-            if draft.phase.name == "flip-color":
-                draft.pass_turn(1, seat)  # R-FLIP-FLIP: then play goes on
-            else:
-                draft.phase = PLAY  # R-FLIP-STARTER: the first player names it and plays
+            assert action.target is not None
+            draft.catch(action.seat, action.target, draft.ruleset.options["uno_penalty"])  # R-UNO-CATCH
+        elif verb in _HANDLERS:
+            draft.end_exposure()  # R-UNO-CATCH: any other action of a turn closes the window
+            _HANDLERS[verb](draft, action)
         else:
             return None
         return True
@@ -571,15 +544,15 @@ def _legal(state: GameState) -> list[Action]:
     hand = state.hands[seat]
     side = state.side
     acts: list[Action] = []
+    playable: bool | None = None  # on a turn to play: whether the seat can
     if name == "play":
         for i, card in enumerate(hand):
             if state.matches(seat, card.faces[side]):
                 acts += _face_plays(state, seat, i)
         # With nothing left to draw, drawing is only for a seat that cannot play.
+        playable = bool(acts)
         if state.draw_pile or len(state.discard_pile) > 1 or not acts:
             acts.append(_DRAW[seat])
-        if state.may_call_uno(seat, bool(acts)):
-            acts.append(_UNO[seat])  # R-UNO-CALL
     elif name == "drawn":
         index = len(hand) - 1  # the card just drawn is the last of the hand
         playable = state.matches(seat, hand[index].faces[side])
@@ -587,25 +560,24 @@ def _legal(state: GameState) -> list[Action]:
             acts += _face_plays(state, seat, index)
         if not playable or state.ruleset.options["drawn_card"] == "may-keep":
             acts.append(_PASS[seat])
-        if state.may_call_uno(seat, playable):
-            acts.append(_UNO[seat])  # R-UNO-CALL
     elif name == "penalty":
         acts.append(_DRAW[seat])
     elif name == "challenge":
-        acts.append(_act(seat, "challenge"))
-        acts.append(_act(seat, "accept"))
+        acts += (_CHALLENGE[seat], _ACCEPT[seat])  # R-FLIP-CHALLENGE: by the seat hit, or anyone
         if state.ruleset.options["challenger"] == "anyone":
-            acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
+            acts += [_CHALLENGE[s] for s in state.active_seats if s not in (seat, phase.seat)]
     elif name in ("color", "flip-color"):
         acts += [Action.of(seat, "color", None, c) for c in _side_colors(state)]
+    if playable is not None and state.may_call_uno(seat, playable):
+        acts.append(_UNO[seat])  # R-UNO-CALL: on a turn to play, before the next-to-last card
     if state.uno_exposed:
         acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH
     return acts
 
 
-def _draw(draft: Draft, seat: int) -> None:
+def _draw(draft: Draft, action: Action) -> None:
+    seat = action.seat
     phase = draft.phase
-    draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
     if phase.name == "penalty":
         _penalty(draft, seat, phase)
         draft.pass_turn(1, seat)
@@ -774,20 +746,36 @@ def _starter(draft: Draft) -> None:
 # -- UNO and challenges -----------------------------------------------------------------------
 
 
-def _catch(draft: Draft, action: Action) -> None:
-    target = action.target
-    assert target is not None
-    penalty = draft.ruleset.options["uno_penalty"]
-    draft.catch(action.seat, target, penalty)  # R-UNO-CATCH
+def _pass(draft: Draft, action: Action) -> None:
+    draft.pass_turn(1, action.seat)  # R-FLIP-MATCH: the card just drawn is kept
 
 
-def _challenge(draft: Draft, seat: int) -> None:
+def _accept(draft: Draft, action: Action) -> None:
+    """R-FLIP-CHALLENGE: the seat hit accepts the wild and takes its draw."""
+    seat = action.seat
+    wild = draft.top_card
+    draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
+    _penalty(draft, seat, draft.phase)
+    draft.pass_turn(1, seat)
+
+
+def _color(draft: Draft, action: Action) -> None:
+    """The colour of a wild starter (R-FLIP-STARTER: then its namer plays) or of a
+    wild a Flip exposed (R-FLIP-FLIP: then play goes on)."""
+    draft.color = action.color
+    if draft.phase.name == "flip-color":
+        draft.pass_turn(1, action.seat)
+    else:
+        draft.phase = PLAY
+
+
+def _challenge(draft: Draft, action: Action) -> None:
     # R-FLIP-CHALLENGE: the wild's player shows their hand to the challenger.
+    seat = action.seat
     phase = draft.phase
     bluffer = phase.seat
     victim = draft.current_player
     assert bluffer is not None
-    draft.end_exposure()
     hand = draft.hands[bluffer]
     side = draft.side
     guilty = any(c.faces[side].color is phase.color for c in hand)
@@ -814,6 +802,16 @@ def _challenge(draft: Draft, seat: int) -> None:
     if seat != victim:  # challenger=anyone: the victim still draws and loses the turn
         _penalty(draft, victim, phase)
     draft.pass_turn(1, victim)
+
+
+_HANDLERS: Mapping[str, Callable[[Draft, Action], None]] = {
+    "draw": _draw,
+    "pass": _pass,
+    "challenge": _challenge,
+    "accept": _accept,
+    "color": _color,
+}
+"""What carries out each verb but ``play``, ``uno`` and ``catch``, after the catch window closed."""
 
 
 # -- checking and explaining -----------------------------------------------------------------
