@@ -220,11 +220,6 @@ class FlipPlugin(Plugin):
 
     name = "flip"
     api_version = 2
-    conflicts: ClassVar[Mapping[str, str]] = {
-        "classic": "flip is a whole edition of two-faced cards; classic reads a card's light face only",
-        "no-mercy": "two editions with their own decks cannot be played as one",
-        "stacking": "stacking is not defined for FLIP!'s draw cards (Draw One, Draw Five, Wild Draw Colour)",
-    }
     rules = (
         "R-FLIP-DECK",
         "R-FLIP-PAIR",
@@ -246,6 +241,11 @@ class FlipPlugin(Plugin):
         "R-FLIP-SCORE",
         "R-FLIP-2P",
     )
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "classic": "flip is a whole edition of two-faced cards; classic reads a card's light face only",
+        "no-mercy": "two editions with their own decks cannot be played as one",
+        "stacking": "stacking is not defined for FLIP!'s draw cards (Draw One, Draw Five, Wild Draw Colour)",
+    }
     verbs: ClassVar[Mapping[str, str]] = {verb: "turn" if verb in _TURN_VERBS else "any" for verb in _VERBS}
     phases = (
         PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-FLIP-MATCH)"),
@@ -457,6 +457,10 @@ class FlipPlugin(Plugin):
     def check_state(self, state: GameState) -> None:
         _check_state(state)
 
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
     # -- the shared questions ----------------------------------------------------------
 
     @hookimpl
@@ -479,6 +483,11 @@ class FlipPlugin(Plugin):
     # -- applying actions ---------------------------------------------------------------
 
     @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
+        _effect(draft, action, previous)  # a card's effect (R-FLIP-*), or a last card's (R-FLIP-OUT)
+        return True
+
+    @hookimpl
     def apply_action(self, draft: Draft, action: Action) -> bool | None:
         verb = action.verb
         if verb == "play":
@@ -494,15 +503,6 @@ class FlipPlugin(Plugin):
         else:
             return None
         return True
-
-    @hookimpl
-    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
-        _effect(draft, action, previous)
-        return True
-
-    @hookimpl
-    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
-        return _explain(state, action)
 
     # -- ending rounds and games --------------------------------------------------------
 
@@ -821,15 +821,16 @@ def _check_state(state: GameState) -> None:
     """Flip's phases carry what their handlers need (``validate_state``)."""
     if state.outcome is not None:
         return
+    side = state.side
+    seat = state.current_player
     phase = state.phase
     name = phase.name
-    seat = state.current_player
-    side = state.side
-    if name == "play":
-        require(
-            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
-        )
-    elif name == "drawn":
+    require(
+        name != "play" or phase == PLAY,
+        "phase",
+        "the ordinary turn ('play') carries no count, card, seat, colour or data",
+    )
+    if name == "drawn":
         hand = state.hands[seat]
         require(
             phase.card is not None and bool(hand) and hand[-1] is phase.card,
