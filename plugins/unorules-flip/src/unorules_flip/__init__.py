@@ -106,6 +106,20 @@ scenario test under ``tests/`` (named after its rule id).
     Refused: stacking is not defined for FLIP!'s draw cards.
 ``no-mercy``
     Refused: another edition, with another deck.
+``jump-in``
+    A jump-in compares the faces in play (EDITIONS 1.5); flip conflicts with
+    neither plugin, and the pair builds once jump-in no longer requires classic.
+``seven-o``
+    Its 7 trades hands (the ``play`` of a 7 face names the seat, ``card_needs_target``);
+    its 0 never occurs, FLIP! having no 0 (EDITIONS 1.5). Builds once seven-o no
+    longer requires classic.
+``custom-wilds``, ``shuffle-hands``, ``swap-hands``
+    Refused: their cards are printed on one side, and a deck is of one kind.
+
+Matching, UNO calls and catches, going out, blocked rounds and scoring are the
+core's shared questions (``card_matches``, ``uno_call_rule``, ``going_out``,
+``blocked_round``; :mod:`unorules.scoring`), so a house rule that answers them
+is obeyed by FLIP! too.
 """
 
 from __future__ import annotations
@@ -157,6 +171,8 @@ __all__ = [
 ]
 
 
+_NO_TARGET: tuple[None] = (None,)
+_NO_COLOR: tuple[None] = (None,)
 _BLUFFS = frozenset({"W+2", "W+C"})
 """The wilds that may be a bluff (R-FLIP-WD2, R-FLIP-WDC, R-FLIP-CHALLENGE)."""
 
@@ -527,14 +543,18 @@ def _side_colors(state: Position) -> tuple[Color, ...]:
 
 def _face_plays(state: GameState, seat: int, index: int) -> list[Action]:
     """The ``play`` actions of the card at ``index`` in ``seat``'s hand, named by
-    the face it shows and its place among the cards showing that face."""
+    the face it shows and its place among the cards showing that face; one per
+    colour for a wild (R-FLIP-WILD), one per other seat for a face that names a seat
+    under another plugin (``card_needs_target``: seven-o's 7, R-SEVEN-O)."""
     hand = state.hands[seat]
     side = state.side
     face = hand[index].faces[side]
     nth = 1 + sum(1 for c in hand[:index] if c.faces[side] is face)
-    if face.color is not None:
-        return [Action.of(seat, "play", face, None, None, nth)]
-    return [Action.of(seat, "play", face, c, None, nth) for c in _side_colors(state)]  # R-FLIP-WILD
+    targets: Sequence[int | None] = _NO_TARGET
+    if state.ruleset.needs_target(face):
+        targets = [t for t in state.active_seats if t != seat]
+    colors: Sequence[Color | None] = _side_colors(state) if face.color is None else _NO_COLOR
+    return [Action.of(seat, "play", face, c, t, nth) for c in colors for t in targets]
 
 
 def _legal(state: GameState) -> list[Action]:
@@ -948,7 +968,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
             return rule, f"{card} may be played only without a card of the current colour ({state.color})"
     elif action.color is not None:
         return "R-FLIP-MATCH", f"{card} is not a wild: it takes no colour"
-    if action.target is not None:
+    if action.target is not None and not state.ruleset.needs_target(card):
         return "R-FLIP-MATCH", f"{card} takes no target seat"
     if card.color is not None and not state.matches(seat, card):
         top = state.face(state.top_card)

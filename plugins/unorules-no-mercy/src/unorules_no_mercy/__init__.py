@@ -125,6 +125,11 @@ scenario test under ``tests/`` (named after its rule id).
     Refused: not defined with the Mercy rule (and they require classic).
 ``flip``
     Refused: another edition, with another deck.
+
+Matching, UNO calls and catch windows, going out (its ``going_out`` hook plays
+``nm_end``), blocked hands and scoring are the core's shared questions
+(:mod:`unorules.scoring`), so a house rule that answers them is obeyed by No
+Mercy too.
 """
 
 from __future__ import annotations
