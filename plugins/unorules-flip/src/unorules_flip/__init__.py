@@ -106,43 +106,60 @@ scenario test under ``tests/`` (named after its rule id).
     Refused: stacking is not defined for FLIP!'s draw cards.
 ``no-mercy``
     Refused: another edition, with another deck.
+``jump-in``
+    A jump-in compares the faces in play (EDITIONS 1.5); flip conflicts with
+    neither plugin, and the pair builds once jump-in no longer requires classic.
+``seven-o``
+    Its 7 trades hands (the ``play`` of a 7 face names the seat, ``card_needs_target``);
+    its 0 never occurs, FLIP! having no 0 (EDITIONS 1.5). Builds once seven-o no
+    longer requires classic.
+``custom-wilds``, ``shuffle-hands``, ``swap-hands``
+    Refused: their cards are printed on one side, and a deck is of one kind.
+
+Matching, UNO calls and catches, going out, blocked rounds and scoring are the
+core's shared questions (``card_matches``, ``uno_call_rule``, ``going_out``,
+``blocked_round``; :mod:`unorules.scoring`), so a house rule that answers them
+is obeyed by FLIP! too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from unorules import (
-    COLORS,
     MAX_PLAYERS,
     PLAY,
     Action,
-    Card,
     Color,
-    Draft,
     Event,
     EventSpec,
-    GameState,
     Option,
-    Outcome,
     Phase,
     PhaseSpec,
     Plugin,
-    Position,
-    Rng,
-    RoundResult,
-    Ruleset,
     TestHints,
     hookimpl,
     one_of,
     positive_int,
-    register_color,
-    register_kind,
-    seed_state,
     switch,
 )
+from unorules.scoring import draw_for_dealer, round_points, target_outcome
 from unorules.validate import require
+from unorules_flip.cards import (
+    DARK,
+    DRAWS,
+    FIXED_PAIRING,
+    LIGHT,
+    MAPPED,
+    POINTS,
+    SIDE_COLORS,
+    SIDE_NAMES,
+    deck,
+)
+
+if TYPE_CHECKING:
+    from unorules import Card, Draft, GameState, Outcome, Position, Rng, RoundResult, Ruleset
 
 __all__ = [
     "DARK",
@@ -150,113 +167,19 @@ __all__ = [
     "LIGHT",
     "FlipPlugin",
     "deck",
-    "is_playable",
     "plugin",
 ]
 
-PINK = register_color("P", "pink")
-TEAL = register_color("T", "teal")
-ORANGE = register_color("O", "orange")
-PURPLE = register_color("V", "purple")
 
-LIGHT: tuple[Color, ...] = COLORS
-"""The light side's colours: red, yellow, green, blue."""
-DARK: tuple[Color, ...] = (PINK, TEAL, ORANGE, PURPLE)
-"""The dark side's colours: pink, teal, orange, purple (``P T O V``)."""
-SIDE_COLORS: tuple[tuple[Color, ...], tuple[Color, ...]] = (LIGHT, DARK)
-"""The colours of each side, by :attr:`GameState.side <unorules.GameState.side>`."""
-SIDE_NAMES = ("light", "dark")
-MAPPED: Mapping[Color, Color] = {
-    **dict(zip(LIGHT, (PINK, ORANGE, TEAL, PURPLE), strict=True)),
-    **dict(zip((PINK, ORANGE, TEAL, PURPLE), LIGHT, strict=True)),
-}
-"""``flip_exposed_wild=keep-mapped``: each colour's counterpart on the other side (R↔P, Y↔O, G↔T, B↔V)."""
-
-register_kind("+1", "Draw One", wild=False)
-register_kind("+5", "Draw Five", wild=False)
-register_kind("F", "Flip", wild=False)
-register_kind("SE", "Skip Everyone", wild=False)
-register_kind("W+2", "Wild Draw Two", wild=True)
-register_kind("W+C", "Wild Draw Colour", wild=True)
-
-_NUMBERS = tuple(str(n) for n in range(1, 10))
-LIGHT_KINDS = (*_NUMBERS, "+1", "S", "R", "F")
-"""The coloured kinds of the light side, in canonical order (two of each a colour)."""
-DARK_KINDS = (*_NUMBERS, "+5", "R", "SE", "F")
-"""The coloured kinds of the dark side, in canonical order (two of each a colour)."""
-
-POINTS: Mapping[str, int] = {
-    "+1": 10,
-    "+5": 20,
-    "R": 20,
-    "S": 20,
-    "F": 20,
-    "SE": 30,
-    "W": 40,
-    "W+2": 50,
-    "W+C": 60,
-}
-"""What each symbol face is worth at the end of a round (R-FLIP-SCORE); numbers their value."""
-
-DRAWS: Mapping[str, int] = {"+1": 1, "+5": 5, "W+2": 2}
-"""The draw faces that make the next seat draw a number of cards (R-FLIP-D1, R-FLIP-D5, R-FLIP-WD2)."""
-
-FIXED_PAIRING = """
-R1:P3 V2 · R2:OR V+5 · R3:P7 W+C · R4:OF V+5 · R5:P2 T5 · R6:O9 PSE · R7:O1 V5
-R8:VR T7 · R9:V5 TR · R+1:P3 P4 · RS:O+5 W · RR:V3 T7 · RF:P8 V3
-Y1:PSE W · Y2:T1 T8 · Y3:P+5 V1 · Y4:P+5 VF · Y5:V9 T8 · Y6:OSE W+C · Y7:O2 V6
-Y8:O2 P1 · Y9:V4 T5 · Y+1:P1 V8 · YS:O3 TF · YR:TF W · YF:O8 P4
-G1:O5 OF · G2:T+5 TSE · G3:PF V2 · G4:P8 T9 · G5:O7 T4 · G6:P5 W+C · G7:O6 T2
-G8:PR T9 · G9:O+5 PR · G+1:O6 T6 · GS:O9 V4 · GR:O1 P7 · GF:T3 W+C
-B1:VSE VSE · B2:O8 P6 · B3:V8 T2 · B4:V1 T+5 · B5:OR P9 · B6:VR TSE · B7:O3 OSE
-B8:T4 TR · B9:O5 VF · B+1:P6 T6 · BS:P9 T1 · BR:O4 W · BF:V6 V7
-W:P5 PF V7 T3 · W+2:O4 O7 P2 V9
-"""
-"""The published pairing of faces (R-FLIP-PAIR, ``flip_pairing=fixed``): each
-entry is a light face and the dark faces printed behind its copies."""
+_NO_TARGET: tuple[None] = (None,)
+_NO_COLOR: tuple[None] = (None,)
+_BLUFFS = frozenset({"W+2", "W+C"})
+"""The wilds that may be a bluff (R-FLIP-WD2, R-FLIP-WDC, R-FLIP-CHALLENGE)."""
 
 
-def _light_faces() -> list[Card]:
-    """The 112 light faces in canonical order (R-FLIP-DECK)."""
-    faces = [Card.of(c, k) for c in LIGHT for k in LIGHT_KINDS for _ in range(2)]
-    return faces + [Card.of(None, "W")] * 4 + [Card.of(None, "W+2")] * 4
-
-
-def _dark_faces() -> list[Card]:
-    """The 112 dark faces in canonical order (R-FLIP-DECK)."""
-    faces = [Card.of(c, k) for c in DARK for k in DARK_KINDS for _ in range(2)]
-    return faces + [Card.of(None, "W")] * 4 + [Card.of(None, "W+C")] * 4
-
-
-def deck(pairing: str = "fixed", seed: int = 0) -> list[Card]:
-    """The 112 two-faced cards (R-FLIP-DECK), light faces in canonical order,
-    paired as the published table says (``"fixed"``) or by a bijection drawn
-    from ``seed`` (``"seeded"``: the dark faces shuffled, R-FLIP-PAIR)."""
-    light = _light_faces()
-    if pairing == "seeded":
-        dark = _dark_faces()
-        Rng(seed_state(seed)).shuffle(dark)
-        return [Card.two_faced(a, b) for a, b in zip(light, dark, strict=True)]
-    backs: dict[Card, list[Card]] = {}
-    for entry in FIXED_PAIRING.replace("·", "\n").split("\n"):
-        if entry.strip():
-            face, _, behind = entry.partition(":")
-            backs[Card.parse(face.strip())] = [Card.parse(b) for b in behind.split()]
-    return [Card.two_faced(face, backs[face].pop(0)) for face in light]
-
-
-def is_playable(state: Position, seat: int, face: Card) -> bool:
-    """Whether ``seat`` may play a card showing ``face`` on the top card
-    (R-FLIP-MATCH, R-FLIP-WILD; a Wild Draw Two or Wild Draw Colour only
-    without a card of the current colour, unless challenges are on and it
-    is a bluff, R-FLIP-WD2, R-FLIP-WDC), in a state or a draft."""
-    if face.color is None:
-        if face.kind in ("W+2", "W+C") and not state.ruleset.options["challenge"]:
-            color = state.color
-            side = state.side
-            return not any(c.faces[side].color is color for c in state.hands[seat])
-        return True
-    return face.color is state.color or face.kind == state.face(state.discard_pile[-1]).kind
+def _light_number(card: Card) -> int:
+    """The number of a card's light face, symbols counting 0 (R-FLIP-SETUP)."""
+    return card.faces[0].number or 0
 
 
 def _cap(value: Any) -> int:
@@ -276,16 +199,14 @@ def _seed(value: Any) -> int:
     return value
 
 
-def _act(seat: int, verb: str, target: int | None = None) -> Action:
-    return Action.of(seat, verb, None, None, target)
-
-
-_SEATS = range(MAX_PLAYERS)
-_DRAW = tuple(_act(s, "draw") for s in _SEATS)
-_UNO = tuple(_act(s, "uno") for s in _SEATS)
-_PASS = tuple(_act(s, "pass") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
+_VERBS = ("play", "draw", "pass", "uno", "catch", "challenge", "accept", "color")
+"""The verbs of FLIP!, in the order the rule set declares them."""
 _TURN_VERBS = frozenset({"play", "draw", "pass", "accept", "color"})
+"""The verbs only the seat to move uses; the others (UNO calls, catches, a challenge by anyone) any seat."""
+_DRAW, _UNO, _PASS, _CHALLENGE, _ACCEPT = (
+    tuple(Action.of(seat, verb) for seat in range(MAX_PLAYERS))
+    for verb in ("draw", "uno", "pass", "challenge", "accept")
+)  # each verb's action of every seat, interned once
 
 
 def _flip_text(event: Event) -> str:
@@ -315,11 +236,6 @@ class FlipPlugin(Plugin):
 
     name = "flip"
     api_version = 2
-    conflicts: ClassVar[Mapping[str, str]] = {
-        "classic": "flip is a whole edition of two-faced cards; classic reads a card's light face only",
-        "no-mercy": "two editions with their own decks cannot be played as one",
-        "stacking": "stacking is not defined for FLIP!'s draw cards (Draw One, Draw Five, Wild Draw Colour)",
-    }
     rules = (
         "R-FLIP-DECK",
         "R-FLIP-PAIR",
@@ -341,16 +257,12 @@ class FlipPlugin(Plugin):
         "R-FLIP-SCORE",
         "R-FLIP-2P",
     )
-    verbs: ClassVar[Mapping[str, str]] = {
-        "play": "turn",
-        "draw": "turn",
-        "pass": "turn",
-        "uno": "any",
-        "catch": "any",
-        "challenge": "any",
-        "accept": "turn",
-        "color": "turn",
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "classic": "flip is a whole edition of two-faced cards; classic reads a card's light face only",
+        "no-mercy": "two editions with their own decks cannot be played as one",
+        "stacking": "stacking is not defined for FLIP!'s draw cards (Draw One, Draw Five, Wild Draw Colour)",
     }
+    verbs: ClassVar[Mapping[str, str]] = {verb: "turn" if verb in _TURN_VERBS else "any" for verb in _VERBS}
     phases = (
         PhaseSpec("play", "the ordinary turn: play a matching card or draw (R-FLIP-MATCH)"),
         PhaseSpec("drawn", "the card just drawn is playable: play it or pass (R-FLIP-MATCH)"),
@@ -535,20 +447,9 @@ class FlipPlugin(Plugin):
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-FLIP-SETUP: each seat draws a card and shows its light face; the highest
         # number deals, symbols counting 0 (dealer_draw=points: its points); ties draw again.
-        by_points = ruleset.options["dealer_draw"] == "points"
-        pile: list[Card] = []
-        contenders = list(range(players))
-        while len(contenders) > 1:
-            if len(pile) < len(contenders):
-                pile = list(ruleset.deck)
-                rng.shuffle(pile)
-            if by_points:
-                values = {seat: ruleset.card_points(pile.pop().faces[0]) for seat in contenders}
-            else:
-                values = {seat: pile.pop().faces[0].number or 0 for seat in contenders}
-            best = max(values.values())
-            contenders = [seat for seat in contenders if values[seat] == best]
-        return contenders[0]
+        if ruleset.options["dealer_draw"] == "points":
+            return draw_for_dealer(ruleset, players, rng, lambda card: ruleset.card_points(card.faces[0]))
+        return draw_for_dealer(ruleset, players, rng, _light_number)
 
     @hookimpl
     def on_starter(self, draft: Draft) -> bool:
@@ -572,6 +473,23 @@ class FlipPlugin(Plugin):
     def check_state(self, state: GameState) -> None:
         _check_state(state)
 
+    @hookimpl
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        return _explain(state, action)
+
+    # -- the shared questions ----------------------------------------------------------
+
+    @hookimpl
+    def card_matches(self, state: Position, seat: int, card: Card) -> bool | None:
+        # R-FLIP-WD2, R-FLIP-WDC: with challenges off, a Wild Draw Two or Wild Draw Colour
+        # only without a card whose face in play has the colour to match. Every other
+        # face matches by the core's rule on the faces in play (R-FLIP-MATCH, R-FLIP-WILD).
+        if card.kind in _BLUFFS and not state.ruleset.options["challenge"]:
+            color = state.color
+            side = state.side
+            return not any(c.faces[side].color is color for c in state.hands[seat])
+        return None
+
     # -- legal actions --------------------------------------------------------------
 
     @hookimpl
@@ -581,83 +499,39 @@ class FlipPlugin(Plugin):
     # -- applying actions ---------------------------------------------------------------
 
     @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
+        _effect(draft, action, previous)  # a card's effect (R-FLIP-*), or a last card's (R-FLIP-OUT)
+        return True
+
+    @hookimpl
     def apply_action(self, draft: Draft, action: Action) -> bool | None:
         verb = action.verb
-        seat = action.seat
         if verb == "play":
-            draft.play(action)
-        elif verb == "draw":
-            _draw(draft, seat)
-        elif verb == "pass":
-            draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
-            draft.pass_turn(1, seat)
+            draft.play(action)  # the card's effect: on_play
         elif verb == "uno":
-            draft.call_uno(seat)  # R-UNO-CALL, or late (R-UNO-SELF)
+            draft.call_uno(action.seat)  # R-UNO-CALL, or late (R-UNO-SELF)
         elif verb == "catch":
-            _catch(draft, action)
-        elif verb == "challenge":
-            _challenge(draft, seat)
-        elif verb == "accept":
-            draft.end_exposure()
-            wild = draft.top_card
-            draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
-            _penalty(draft, seat, draft.phase)
-            draft.pass_turn(1, seat)
-        elif verb == "color":
-            draft.end_exposure()
-            draft.color = action.color
-            if draft.phase.name == "flip-color":
-                draft.pass_turn(1, seat)  # R-FLIP-FLIP: then play goes on
-            else:
-                draft.phase = PLAY  # R-FLIP-STARTER: the first player names it and plays
+            assert action.target is not None
+            draft.catch(action.seat, action.target, draft.ruleset.options["uno_penalty"])  # R-UNO-CATCH
+        elif verb in _HANDLERS:
+            draft.end_exposure()  # R-UNO-CATCH: any other action of a turn closes the window
+            _HANDLERS[verb](draft, action)
         else:
             return None
         return True
-
-    @hookimpl
-    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool:
-        _effect(draft, action, previous)
-        return True
-
-    @hookimpl
-    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
-        return _explain(state, action)
 
     # -- ending rounds and games --------------------------------------------------------
 
     @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
-        # R-FLIP-SCORE: by the face of each card in play when the round ends.
-        points = [0] * draft.players
-        seats = draft.active_seats
-        if draft.ruleset.options["scoring"] == "low-score":
-            for seat in seats:  # R-WIN-LOW: each charged their own hand
-                points[seat] = hand_points(draft, draft.hands[seat])
-        elif result.winner is not None:
-            points[result.winner] = sum(
-                hand_points(draft, draft.hands[s]) for s in seats if s != result.winner
-            )
-        return points
+        # R-FLIP-SCORE: by the face of each card in play when the round ends, to the
+        # winner (R-SCORE) or charged to each seat (R-WIN-LOW).
+        return round_points(draft, result.winner, draft.ruleset.options["scoring"] == "low-score")
 
     @hookimpl
     def game_outcome(self, draft: Draft) -> Outcome | None:
-        target = draft.ruleset.options["target_score"]
-        seats = draft.active_seats
-        scores = draft.scores
-        if max(scores[s] for s in seats) < target:
-            return None  # R-WIN: deal another round
-        if draft.ruleset.options["scoring"] == "low-score":
-            best = min(scores[s] for s in seats)  # R-WIN-LOW
-            return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
-        best = max(scores[s] for s in seats)
-        return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
-
-
-def hand_points(state: Position, hand: Iterable[Card]) -> int:
-    """The points of ``hand`` by the faces it shows in ``state`` (R-FLIP-SCORE)."""
-    points = state.ruleset.card_points
-    side = state.side
-    return sum(points(card.faces[side]) for card in hand)
+        options = draft.ruleset.options
+        return target_outcome(draft, options["target_score"], options["scoring"] == "low-score")  # R-WIN
 
 
 # -- the turn --------------------------------------------------------------------------------
@@ -669,14 +543,18 @@ def _side_colors(state: Position) -> tuple[Color, ...]:
 
 def _face_plays(state: GameState, seat: int, index: int) -> list[Action]:
     """The ``play`` actions of the card at ``index`` in ``seat``'s hand, named by
-    the face it shows and its place among the cards showing that face."""
+    the face it shows and its place among the cards showing that face; one per
+    colour for a wild (R-FLIP-WILD), one per other seat for a face that names a seat
+    under another plugin (``card_needs_target``: seven-o's 7, R-SEVEN-O)."""
     hand = state.hands[seat]
     side = state.side
     face = hand[index].faces[side]
     nth = 1 + sum(1 for c in hand[:index] if c.faces[side] is face)
-    if face.color is not None:
-        return [Action.of(seat, "play", face, None, None, nth)]
-    return [Action.of(seat, "play", face, c, None, nth) for c in _side_colors(state)]  # R-FLIP-WILD
+    targets: Sequence[int | None] = _NO_TARGET
+    if state.ruleset.needs_target(face):
+        targets = [t for t in state.active_seats if t != seat]
+    colors: Sequence[Color | None] = _side_colors(state) if face.color is None else _NO_COLOR
+    return [Action.of(seat, "play", face, c, t, nth) for c in colors for t in targets]
 
 
 def _legal(state: GameState) -> list[Action]:
@@ -686,45 +564,40 @@ def _legal(state: GameState) -> list[Action]:
     hand = state.hands[seat]
     side = state.side
     acts: list[Action] = []
+    playable: bool | None = None  # on a turn to play: whether the seat can
     if name == "play":
         for i, card in enumerate(hand):
-            if is_playable(state, seat, card.faces[side]):
+            if state.matches(seat, card.faces[side]):
                 acts += _face_plays(state, seat, i)
         # With nothing left to draw, drawing is only for a seat that cannot play.
+        playable = bool(acts)
         if state.draw_pile or len(state.discard_pile) > 1 or not acts:
             acts.append(_DRAW[seat])
-        if len(hand) == 2 and seat not in state.uno_declared:
-            acts.append(_UNO[seat])
     elif name == "drawn":
         index = len(hand) - 1  # the card just drawn is the last of the hand
-        playable = is_playable(state, seat, hand[index].faces[side])
+        playable = state.matches(seat, hand[index].faces[side])
         if playable:
             acts += _face_plays(state, seat, index)
         if not playable or state.ruleset.options["drawn_card"] == "may-keep":
             acts.append(_PASS[seat])
-        if len(hand) == 2 and seat not in state.uno_declared:
-            acts.append(_UNO[seat])
     elif name == "penalty":
         acts.append(_DRAW[seat])
     elif name == "challenge":
-        acts.append(_act(seat, "challenge"))
-        acts.append(_act(seat, "accept"))
+        acts += (_CHALLENGE[seat], _ACCEPT[seat])  # R-FLIP-CHALLENGE: by the seat hit, or anyone
         if state.ruleset.options["challenger"] == "anyone":
-            acts += [_act(s, "challenge") for s in state.active_seats if s not in (seat, phase.seat)]
+            acts += [_CHALLENGE[s] for s in state.active_seats if s not in (seat, phase.seat)]
     elif name in ("color", "flip-color"):
         acts += [Action.of(seat, "color", None, c) for c in _side_colors(state)]
-    for exposed in state.uno_exposed:
-        # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch.
-        acts.append(_UNO[exposed])
-        for other in state.active_seats:
-            if other != exposed:
-                acts.append(_CATCH[other][exposed])
+    if playable is not None and state.may_call_uno(seat, playable):
+        acts.append(_UNO[seat])  # R-UNO-CALL: on a turn to play, before the next-to-last card
+    if state.uno_exposed:
+        acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH
     return acts
 
 
-def _draw(draft: Draft, seat: int) -> None:
+def _draw(draft: Draft, action: Action) -> None:
+    seat = action.seat
     phase = draft.phase
-    draft.end_exposure()  # R-UNO-CATCH: the turn action closes the window
     if phase.name == "penalty":
         _penalty(draft, seat, phase)
         draft.pass_turn(1, seat)
@@ -732,20 +605,14 @@ def _draw(draft: Draft, seat: int) -> None:
     if draft.draw(seat, 1, "turn"):
         card = draft.hands[seat][-1]
         draft.stalled = 0
-        if is_playable(draft, seat, draft.face(card)):
+        if draft.matches(seat, draft.face(card)):
             draft.phase = Phase("drawn", card=card, secret=True)  # R-FLIP-MATCH: play it or keep it
         else:
             draft.pass_turn(1, seat)
         return
-    stalled = draft.stalled + 1
-    draft.stalled = stalled
-    if stalled >= len(draft.active_seats):
-        # Nobody can play or draw: the round is blocked (as classic); the fewest
-        # points by the faces in play win it, ties to the lowest seat.
-        winner = min(draft.active_seats, key=lambda s: (hand_points(draft, draft.hands[s]), s))
-        draft.end_round(winner, "blocked")
-    else:
-        draft.pass_turn(1, seat)
+    # Nothing to draw: when every seat has in turn, the round is blocked (the core's
+    # blocked_round: the fewest points by the faces in play win it, ties to the lowest seat).
+    draft.stall(seat)
 
 
 def _penalty(draft: Draft, seat: int, phase: Phase, extra: int = 0) -> None:
@@ -784,22 +651,24 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
     face = action.card
     assert face is not None
     kind = face.kind
-    if not draft.hands[seat]:
-        # R-FLIP-OUT: the next player still takes a last draw card, and it scores.
+    out = draft.going_out(seat)  # its last card (the core asks going_out; R-FLIP-OUT)
+    if out is not None and out.ends:
+        # R-FLIP-OUT (the core ends the round): the next player still takes a last
+        # draw card, and it scores; a last Flip flips first with flip_last_card=flips.
         if kind in DRAWS or kind == "W+C":
             victim = draft.next_seat(seat)
             _penalty(draft, victim, _hit(draft, action, previous))
         elif kind == "F" and draft.ruleset.options["flip_last_card"] == "flips":
             _turn_over(draft, seat)
-        draft.end_round(seat, "out")
         return
     if kind == "F":
         _flip(draft, seat, previous)
     elif kind == "S":
         draft.pass_turn(2, seat)  # R-FLIP-REV-SKIP (R-FLIP-2P: its player plays again)
     elif kind == "R":
-        draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip)
-        draft.pass_turn(2 if len(draft.active_seats) == 2 else 1, seat)
+        draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip,
+        # unless its player has left the round, going out under a rule that says so)
+        draft.pass_turn(2 if len(draft.active_seats) == 2 and out is None else 1, seat)
     elif kind == "SE":
         draft.current_player = seat  # R-FLIP-SE: its player takes another full turn
         draft.phase = PLAY
@@ -822,7 +691,8 @@ def _hit(draft: Draft, action: Action, previous: GameState) -> Phase:
     seat = action.seat
     if face.color is not None:
         return Phase("penalty", DRAWS[face.kind], card, seat)
-    name = "challenge" if draft.ruleset.options["challenge"] else "penalty"
+    # A seat that left the round (going out) has no hand to show: no challenge then.
+    name = "challenge" if draft.ruleset.options["challenge"] and draft.going_out(seat) is None else "penalty"
     if face.kind == "W+C":
         return Phase(name, 0, card, seat, previous.color, (draft.color,))
     return Phase(name, DRAWS[face.kind], card, seat, previous.color)
@@ -896,20 +766,36 @@ def _starter(draft: Draft) -> None:
 # -- UNO and challenges -----------------------------------------------------------------------
 
 
-def _catch(draft: Draft, action: Action) -> None:
-    target = action.target
-    assert target is not None
-    penalty = draft.ruleset.options["uno_penalty"]
-    draft.catch(action.seat, target, penalty)  # R-UNO-CATCH
+def _pass(draft: Draft, action: Action) -> None:
+    draft.pass_turn(1, action.seat)  # R-FLIP-MATCH: the card just drawn is kept
 
 
-def _challenge(draft: Draft, seat: int) -> None:
+def _accept(draft: Draft, action: Action) -> None:
+    """R-FLIP-CHALLENGE: the seat hit accepts the wild and takes its draw."""
+    seat = action.seat
+    wild = draft.top_card
+    draft.add_event(Event("accept", seat, (wild,), "R-FLIP-CHALLENGE", target=draft.phase.seat))
+    _penalty(draft, seat, draft.phase)
+    draft.pass_turn(1, seat)
+
+
+def _color(draft: Draft, action: Action) -> None:
+    """The colour of a wild starter (R-FLIP-STARTER: then its namer plays) or of a
+    wild a Flip exposed (R-FLIP-FLIP: then play goes on)."""
+    draft.color = action.color
+    if draft.phase.name == "flip-color":
+        draft.pass_turn(1, action.seat)
+    else:
+        draft.phase = PLAY
+
+
+def _challenge(draft: Draft, action: Action) -> None:
     # R-FLIP-CHALLENGE: the wild's player shows their hand to the challenger.
+    seat = action.seat
     phase = draft.phase
     bluffer = phase.seat
     victim = draft.current_player
     assert bluffer is not None
-    draft.end_exposure()
     hand = draft.hands[bluffer]
     side = draft.side
     guilty = any(c.faces[side].color is phase.color for c in hand)
@@ -938,6 +824,16 @@ def _challenge(draft: Draft, seat: int) -> None:
     draft.pass_turn(1, victim)
 
 
+_HANDLERS: Mapping[str, Callable[[Draft, Action], None]] = {
+    "draw": _draw,
+    "pass": _pass,
+    "challenge": _challenge,
+    "accept": _accept,
+    "color": _color,
+}
+"""What carries out each verb but ``play``, ``uno`` and ``catch``, after the catch window closed."""
+
+
 # -- checking and explaining -----------------------------------------------------------------
 
 
@@ -945,15 +841,16 @@ def _check_state(state: GameState) -> None:
     """Flip's phases carry what their handlers need (``validate_state``)."""
     if state.outcome is not None:
         return
+    side = state.side
+    seat = state.current_player
     phase = state.phase
     name = phase.name
-    seat = state.current_player
-    side = state.side
-    if name == "play":
-        require(
-            phase == PLAY, "phase", "the ordinary turn ('play') carries no count, card, seat, colour or data"
-        )
-    elif name == "drawn":
+    require(
+        name != "play" or phase == PLAY,
+        "phase",
+        "the ordinary turn ('play') carries no count, card, seat, colour or data",
+    )
+    if name == "drawn":
         hand = state.hands[seat]
         require(
             phase.card is not None and bool(hand) and hand[-1] is phase.card,
@@ -1066,14 +963,14 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
             return "R-FLIP-WILD", f"name the colour for {card}, e.g. 'play {card} {_side_colors(state)[0]}'"
         if action.color not in _side_colors(state):
             return "R-FLIP-WILD", f"name a colour of the {SIDE_NAMES[side]} side, not {action.color}"
-        if not is_playable(state, seat, card):
+        if not state.matches(seat, card):
             rule = "R-FLIP-WD2" if card.kind == "W+2" else "R-FLIP-WDC"
             return rule, f"{card} may be played only without a card of the current colour ({state.color})"
     elif action.color is not None:
         return "R-FLIP-MATCH", f"{card} is not a wild: it takes no colour"
-    if action.target is not None:
+    if action.target is not None and not state.ruleset.needs_target(card):
         return "R-FLIP-MATCH", f"{card} takes no target seat"
-    if card.color is not None and not is_playable(state, seat, card):
+    if card.color is not None and not state.matches(seat, card):
         top = state.face(state.top_card)
         return (
             "R-FLIP-MATCH",

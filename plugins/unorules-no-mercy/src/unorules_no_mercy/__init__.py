@@ -4,12 +4,14 @@ Enable it with ``Ruleset.from_names(["no-mercy"])``. It is a whole rule set of
 its own, like ``classic``: it deals its own deck (R-NM-DECK), and its turn,
 stacking, elimination and ending replace classic's, so it conflicts with
 ``classic`` (and with every house rule that builds on classic). Where a rule
-of the edition is the rule a house-rule plugin plays, its mechanics are that
-plugin's: the 7 and the 0 move hands through ``seven-o``'s
-:func:`~unorules_seven_o.trade_hands` and :func:`~unorules_seven_o.pass_hands_on`
-(R-NM-SEVEN-O = R-SEVEN-O), and a stack is handed on through ``stacking``'s
-:func:`~unorules_stacking.pass_stack` with its ``stack`` event (R-NM-STACK
-grows a stack as R-STACK does, with its own rule for which card may join).
+of the edition is the rule a house-rule plugin plays, its mechanics are the
+core's, which that plugin uses too: the 7 and the 0 move hands through
+:meth:`Draft.trade_hands <unorules.Draft.trade_hands>` and
+:meth:`Draft.pass_hands_on <unorules.Draft.pass_hands_on>` (R-NM-SEVEN-O =
+R-SEVEN-O, whose rule id their ``hands-moved`` events carry), and a stack is
+handed on through :meth:`Draft.grow_stack <unorules.Draft.grow_stack>` with
+its ``stack`` event (R-NM-STACK grows a stack as R-STACK does, with its own
+rule for which card may join; the event carries R-STACK).
 
 Phases this plugin owns (``state.phase.name``):
 
@@ -123,15 +125,17 @@ scenario test under ``tests/`` (named after its rule id).
     Refused: not defined with the Mercy rule (and they require classic).
 ``flip``
     Refused: another edition, with another deck.
+
+Matching, UNO calls and catch windows, going out (its ``going_out`` hook plays
+``nm_end``), blocked hands and scoring are the core's shared questions
+(:mod:`unorules.scoring`), so a house rule that answers them is obeyed by No
+Mercy too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
-
-from unorules_seven_o import pass_hands_on, trade_hands
-from unorules_stacking import pass_stack
 
 from unorules import (
     COLORS,
@@ -145,12 +149,12 @@ from unorules import (
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     Option,
     Outcome,
     Phase,
     PhaseSpec,
     Plugin,
-    Position,
     Rng,
     RoundResult,
     Ruleset,
@@ -159,30 +163,20 @@ from unorules import (
     TestHints,
     hookimpl,
     one_of,
-    register_kind,
     switch,
 )
+from unorules.scoring import draw_for_dealer, target_outcome, winner_takes_all
 from unorules.validate import require
+from unorules_no_mercy.cards import DRAW_VALUES, deck, may_stack
+from unorules_no_mercy.explain import explain
 
 __all__ = [
     "DRAW_VALUES",
     "NoMercyPlugin",
     "deck",
-    "is_playable",
     "may_stack",
     "plugin",
 ]
-
-register_kind("+4", "Draw Four", wild=False)
-register_kind("SE", "Skip Everyone", wild=False)
-register_kind("DA", "Discard All", wild=False)
-register_kind("WR+4", "Wild Reverse Draw Four", wild=True)
-register_kind("W+6", "Wild Draw Six", wild=True)
-register_kind("W+10", "Wild Draw Ten", wild=True)
-register_kind("WCR", "Wild Colour Roulette", wild=True)
-
-DRAW_VALUES: Mapping[str, int] = {"+2": 2, "+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10}
-"""The draw cards of the edition and how many cards each adds to a stack (R-NM-STACK)."""
 
 TARGET_SCORE = 1000
 """The score that wins a game played for points (R-NM-SCORE)."""
@@ -193,55 +187,16 @@ KNOCKOUT_POINTS = 250
 UNO_PENALTY = 2
 """Cards drawn by a seat caught without calling UNO (R-NM-UNO)."""
 
-_NUMBERS = tuple(str(n) for n in range(10))
-_COLOURED_ACTIONS = ("+2", "S", "R", "DA", "+4", "SE")
-_TURN_VERBS = frozenset({"play", "draw", "color"})
 
-_DECKS: Mapping[str, Mapping[str, int]] = {
-    # R-NM-DECK: copies per colour of each coloured kind, then copies of each wild.
-    "fw": {"0": 2, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 2, "SE": 2},
-    "om": {"0": 1, **dict.fromkeys(_NUMBERS[1:], 2), "+2": 3, "S": 3, "R": 3, "DA": 3, "+4": 3, "SE": 3},
-}
-_WILDS: Mapping[str, Mapping[str, int]] = {
-    "fw": {"WR+4": 8, "W+6": 4, "W+10": 4, "WCR": 8},
-    "om": {"WR+4": 4, "W+6": 4, "W+10": 4, "WCR": 4, "W": 4},
-}
-
+_GOES_ON = GoingOut(ends=False)
+"""The answer to ``going_out`` under ``nm_end=last-standing``: the seat left, the hand goes on."""
 _EXTRA_OUT = "no-mercy.out"
 _EXTRA_KNOCKED = "no-mercy.knocked"
 
 
-def deck(breakdown: str = "fw") -> list[Card]:
-    """The 168 cards of the deck ``breakdown`` (``"fw"`` or ``"om"``, R-NM-DECK),
-    colour by colour, then the wilds."""
-    cards: list[Card] = []
-    for color in COLORS:
-        for kind, copies in _DECKS[breakdown].items():
-            cards += [Card.of(color, kind)] * copies
-    for kind, copies in _WILDS[breakdown].items():
-        cards += [Card.of(None, kind)] * copies
-    return cards
-
-
-def is_playable(state: Position, card: Card) -> bool:
-    """Whether ``card`` may be played on the top card with no stack pending:
-    a wild always (R-NM-WILD); a coloured card on its colour or on the same
-    number or symbol (R-TURN-MATCH, R-NM-ACT)."""
-    if card.color is None:
-        return True
-    return card.color is state.color or card.kind == state.discard_pile[-1].kind
-
-
-def may_stack(state: Position, card: Card, on: Card) -> bool:
-    """Whether ``card`` may join a stack topped by ``on`` (R-NM-STACK): a draw
-    card of equal or higher value, whatever its colour (``nm_stack_rule=ge-last``),
-    or of the same kind (``same-kind``)."""
-    value = DRAW_VALUES.get(card.kind)
-    if value is None:
-        return False
-    if state.ruleset.options["nm_stack_rule"] == "same-kind":
-        return card.kind == on.kind
-    return value >= DRAW_VALUES[on.kind]
+def _number(card: Card) -> int:
+    """A card's number for the dealer draw: symbols count 0 (R-NM-SETUP)."""
+    return card.number or 0
 
 
 def _mercy_limit(value: Any) -> int:
@@ -262,7 +217,6 @@ def _act(seat: int, verb: str, target: int | None = None) -> Action:
 _SEATS = range(MAX_PLAYERS)
 _DRAW = tuple(_act(s, "draw") for s in _SEATS)
 _UNO = tuple(_act(s, "uno") for s in _SEATS)
-_CATCH = tuple(tuple(_act(s, "catch", t) for t in _SEATS) for s in _SEATS)
 
 
 _PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
@@ -509,16 +463,7 @@ class NoMercyPlugin(Plugin):
     def choose_dealer(self, ruleset: Ruleset, players: int, rng: Rng) -> int:
         # R-NM-SETUP (resolution: as R-SETUP-DEALER): the highest number deals,
         # symbols count as zero; tied seats draw again.
-        pile: list[Card] = []
-        contenders = list(range(players))
-        while len(contenders) > 1:
-            if len(pile) < len(contenders):
-                pile = list(ruleset.deck)
-                rng.shuffle(pile)
-            values = {seat: pile.pop().number or 0 for seat in contenders}
-            best = max(values.values())
-            contenders = [seat for seat in contenders if values[seat] == best]
-        return contenders[0]
+        return draw_for_dealer(ruleset, players, rng, _number)
 
     @hookimpl
     def on_starter(self, draft: Draft) -> bool:
@@ -551,18 +496,19 @@ class NoMercyPlugin(Plugin):
         acts: list[Action] = []
         options = state.ruleset.options
         if name == "play":
-            playable = [c for c in dict.fromkeys(hand) if is_playable(state, c)]
+            # R-NM-WILD, R-NM-ACT: the core's matching (a wild always; the colour or the kind).
+            playable = [c for c in dict.fromkeys(hand) if state.matches(seat, c)]
             for card in playable:
                 acts += _plays(state, seat, card)
             if not playable or options["nm_voluntary_draw"]:
                 acts.append(_DRAW[seat])  # R-NM-TURN, R-NM-DRAW
-            if seat not in state.uno_declared and _may_call(state, seat, playable):
+            if _may_call(state, seat, playable):
                 acts.append(_UNO[seat])
         elif name == "drawn":
             drawn = phase.card
             assert drawn is not None
             acts += _plays(state, seat, drawn)  # R-NM-DRAW: play it at once
-            if len(hand) == 2 and seat not in state.uno_declared:
+            if state.may_call_uno(seat):
                 acts.append(_UNO[seat])
         elif name == "stack":
             on = phase.card
@@ -571,17 +517,12 @@ class NoMercyPlugin(Plugin):
             for card in stackable:
                 acts += state.play_actions(seat, card)
             acts.append(_DRAW[seat])
-            if stackable and len(hand) == 2 and seat not in state.uno_declared:
+            if stackable and state.may_call_uno(seat):
                 acts.append(_UNO[seat])
         elif name == "roulette":
             acts += [Action.of(seat, "color", None, c) for c in COLORS]
-        exposed = state.uno_exposed
-        for other_exposed in exposed:
-            # R-UNO-SELF: a late call; R-UNO-CATCH: anyone else may catch (R-NM-UNO).
-            acts.append(_UNO[other_exposed])
-            for other in state.active_seats:
-                if other != other_exposed:
-                    acts.append(_CATCH[other][other_exposed])
+        if state.uno_exposed:
+            acts += state.uno_window_actions()  # R-UNO-SELF, R-UNO-CATCH (R-NM-UNO)
         return acts
 
     # -- applying actions ---------------------------------------------------------------
@@ -616,22 +557,27 @@ class NoMercyPlugin(Plugin):
 
     @hookimpl
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
-        return _explain(state, action)
+        return explain(state, action)  # unorules_no_mercy.explain
 
     # -- ending hands and games -----------------------------------------------------------
 
     @hookimpl
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        # R-NM-WIN: the first seat out wins the hand (the core's answer), or with
+        # nm_end=last-standing it leaves the hand and play goes on.
+        if draft.ruleset.options["nm_end"] == "last-standing":
+            return _go_out(draft, seat)
+        return None
+
+    @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
-        points = [0] * draft.players
         winner = result.winner
         if draft.ruleset.options["nm_scoring"] != "points" or winner is None:
-            return points
+            return [0] * draft.players
         # R-NM-SCORE: the winner scores the cards left in the other hands, and
         # 250 for each seat knocked out during the hand (its cards not counted).
-        value = draft.ruleset.hand_points
-        knocked = draft.extra(_EXTRA_KNOCKED) or ()
-        points[winner] = sum(value(draft.hands[s]) for s in draft.active_seats if s != winner)
-        points[winner] += KNOCKOUT_POINTS * len(knocked)
+        points = winner_takes_all(draft, winner)
+        points[winner] += KNOCKOUT_POINTS * len(draft.extra(_EXTRA_KNOCKED) or ())
         return points
 
     @hookimpl
@@ -647,11 +593,8 @@ class NoMercyPlugin(Plugin):
             # One hand is the game (R-NM-WIN); a blocked hand's winner has the fewest points.
             winner = last.winner if last.winner is not None else 0
             return Outcome((winner,), last.reason)
-        scores = draft.scores
-        best = max(scores)
-        if best < TARGET_SCORE:
-            return None
-        return Outcome((scores.index(best),), "target-score")  # R-NM-SCORE; ties: the lowest seat
+        # R-NM-SCORE: the first to 1000 (only a hand's winner scores: the seat that reached it).
+        return target_outcome(draft, TARGET_SCORE)
 
 
 # -- the effects of cards -------------------------------------------------------------------
@@ -665,12 +608,18 @@ def _plays(state: GameState, seat: int, card: Card) -> list[Action]:
 
 
 def _may_call(state: GameState, seat: int, playable: list[Card]) -> bool:
-    """Whether ``seat`` may call UNO on its turn: holding two cards, or (R-NM-UNO,
+    """Whether ``seat`` may call UNO on its turn: as the core says
+    (:meth:`~unorules.Position.may_call_uno`: holding two cards), or (R-NM-UNO,
     ``must-call``) holding a playable Discard All that would leave it one card."""
-    hand = state.hands[seat]
-    if len(hand) == 2:
+    if state.may_call_uno(seat, bool(playable)):
         return True
-    if state.ruleset.options["nm_uno_when_handed"] != "must-call":
+    hand = state.hands[seat]
+    if (
+        len(hand) == 2
+        or seat in state.uno_declared
+        or state.ruleset.uno_call not in ("two-cards", "playable")
+        or state.ruleset.options["nm_uno_when_handed"] != "must-call"
+    ):
         return False
     return any(
         card.kind == "DA" and len(hand) - sum(1 for c in hand if c.color is card.color) == 1
@@ -685,12 +634,11 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
     kind = card.kind
     options = draft.ruleset.options
     in_stack = previous.phase.name == "stack"
-    if not draft.hands[seat]:
-        if options["nm_end"] == "first-out":
-            # R-NM-WIN: the last card wins at once; its effect does not happen.
-            draft.end_round(seat, "out")
-            return
-        if _go_out(draft, seat):
+    out = draft.going_out(seat)  # its last card (asked by the core: going_out, R-NM-WIN)
+    if out is not None:
+        if out.ends:
+            return  # R-NM-WIN: the last card wins at once; its effect does not happen
+        if _one_left(draft):  # nm_end=last-standing: the seat left the hand
             return
         if kind in ("7", "SE", "DA"):  # a last 7 trades nothing; the player is out
             draft.pass_turn(1, seat)
@@ -703,13 +651,13 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
         if seat in draft.left:
             draft.pass_turn(1, seat)
             return
-        # R-NM-SEVEN-O with R-SEVEN-O's mechanics. Hands move whole, so none
-        # reaches the Mercy limit by moving (each held fewer cards before).
-        trade_hands(draft, seat, target)
+        # R-NM-SEVEN-O: the core's trade (its event carries R-SEVEN-O). Hands move
+        # whole, so none reaches the Mercy limit by moving (each held fewer cards before).
+        draft.trade_hands(seat, target)
         _handed(draft, (seat, target))
         draft.pass_turn(1, seat)
     elif kind == "0":
-        pass_hands_on(draft, seat)
+        draft.pass_hands_on(seat)  # R-NM-SEVEN-O (R-SEVEN-O's event)
         _handed(draft, draft.active_seats)
         draft.pass_turn(1, seat)
     elif kind == "S":
@@ -748,7 +696,7 @@ def _stack(draft: Draft, action: Action, previous: GameState, in_stack: bool) ->
     else:
         victim = draft.next_seat(seat)
     if in_stack:
-        pass_stack(draft, seat, card, count, victim, "stack")  # R-NM-STACK (R-STACK's mechanics)
+        draft.grow_stack(seat, card, count, victim, "stack")  # R-NM-STACK: the core's stack (R-STACK)
     else:
         draft.current_player = victim
         draft.phase = Phase("stack", count, card, seat)
@@ -763,12 +711,9 @@ def _discard_all(draft: Draft, seat: int, card: Card, previous: GameState) -> No
         called = seat in previous.uno_declared
         if called or draft.ruleset.options["nm_uno_when_handed"] == "exempt":
             draft.end_exposure((seat,))  # called before it, or exempt (R-NM-UNO)
-    if not draft.hands[seat]:
-        if draft.ruleset.options["nm_end"] == "first-out":
-            draft.end_round(seat, "out")  # R-NM-DA: emptying the hand this way wins
-            return
-        if _go_out(draft, seat):
-            return
+    # R-NM-DA: emptying the hand this way goes out (R-NM-WIN), as a last card does.
+    if not draft.hands[seat] and (draft.went_out(seat).ends or _one_left(draft)):
+        return
     draft.pass_turn(1, seat)
 
 
@@ -813,14 +758,15 @@ def _knock_out(draft: Draft, seat: int) -> bool:
     return _one_left(draft)
 
 
-def _go_out(draft: Draft, seat: int) -> bool:
-    """``nm_end=last-standing``: ``seat``, holding no cards, leaves the hand
-    (R-NM-WIN). True when one seat is left and the hand ended."""
+def _go_out(draft: Draft, seat: int) -> GoingOut:
+    """``nm_end=last-standing``: ``seat``, holding no cards, leaves the hand and
+    play goes on (R-NM-WIN); the card's effect then ends the hand if one seat is
+    left (:func:`_one_left`)."""
     draft.leave([seat])
     out = draft.extra(_EXTRA_OUT) or ()
     draft.set_extra(_EXTRA_OUT, (*out, seat))
     draft.add_event(Event("out", seat, (), "R-NM-WIN", data=(("place", len(out) + 1),)))
-    return _one_left(draft)
+    return _GOES_ON
 
 
 def _one_left(draft: Draft) -> bool:
@@ -851,7 +797,7 @@ def _draw_until_playable(draft: Draft, seat: int) -> None:
             if not _knock_out(draft, seat):
                 draft.pass_turn(1, seat)  # R-NM-MERCY: play passes to the next seat still in
             return
-        if is_playable(draft, card):
+        if draft.matches(seat, card):
             draft.stalled = 0
             draft.phase = Phase("drawn", card=card, secret=True)
             return
@@ -859,15 +805,7 @@ def _draw_until_playable(draft: Draft, seat: int) -> None:
         draft.stalled = 0
         draft.pass_turn(1, seat)
         return
-    stalled = draft.stalled + 1
-    draft.stalled = stalled
-    if stalled >= len(draft.active_seats):
-        # R-NM-RESHUFFLE: nobody can play or draw: the blocked-round rule (fewest points).
-        value = draft.ruleset.hand_points
-        winner = min(draft.active_seats, key=lambda s: (value(draft.hands[s]), s))
-        draft.end_round(winner, "blocked")
-    else:
-        draft.pass_turn(1, seat)
+    draft.stall(seat)  # R-NM-RESHUFFLE: nothing to draw; all in turn: blocked (blocked_round)
 
 
 def _take_stack(draft: Draft, seat: int) -> None:
@@ -955,7 +893,7 @@ def _check_state(state: GameState) -> None:
         )
     elif name == "drawn":
         require(
-            phase.card is not None and phase.card in state.hands[seat] and is_playable(state, phase.card),
+            phase.card is not None and phase.card in state.hands[seat] and state.matches(seat, phase.card),
             "phase.card",
             "R-NM-DRAW: phase 'drawn' names the playable card just drawn, which the seat to move holds",
         )
@@ -984,94 +922,6 @@ def _check_state(state: GameState) -> None:
             "(phase 'roulette', R-NM-ROULETTE)",
             "color",
         )
-
-
-def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
-    seat = action.seat
-    verb = action.verb
-    phase = state.phase
-    current = state.current_player
-    if verb == "catch":
-        return (
-            "R-NM-UNO",
-            f"seat {action.target} cannot be caught now: only a seat holding one card without having called "
-            "UNO, before the next player's turn action",
-        )
-    if verb == "uno":
-        return (
-            "R-UNO-CALL",
-            "call UNO on your turn holding two cards (or a Discard All that leaves you one), or late, "
-            "before being caught",
-        )
-    if verb in ("challenge", "accept"):
-        return "R-NM-WILD", "no wild may be challenged in No Mercy: every wild may be played at any time"
-    if verb == "pass":
-        return "R-NM-DRAW", "there is no passing: a playable card drawn must be played at once"
-    if verb in _TURN_VERBS and seat != current:
-        return "R-NM-TURN", f"it is seat {current}'s turn, not seat {seat}'s"
-    if phase.name == "roulette":
-        return (
-            "R-NM-ROULETTE",
-            f"hit by a Wild Colour Roulette: name a colour to turn cards up to, e.g. 'color {COLORS[0]}'",
-        )
-    if verb == "color":
-        return "R-NM-ROULETTE", "a colour is named on its own only by the victim of a Wild Colour Roulette"
-    if phase.name == "stack":
-        on = phase.card
-        if verb != "play" or action.card is None:
-            return None
-        if action.card not in state.hands[seat]:
-            return "R-NM-STACK", f"seat {seat} holds no {action.card}"
-        rule = state.ruleset.options["nm_stack_rule"]
-        want = "the same card" if rule == "same-kind" else "a draw card of equal or higher value"
-        return (
-            "R-NM-STACK",
-            f"seat {seat} must answer the stack of {phase.count}: stack {want} than {on} (any colour), or "
-            f"draw {phase.count}",
-        )
-    if verb == "draw":
-        if phase.name == "drawn":
-            return "R-NM-DRAW", f"the card drawn ({phase.card}) is playable and must be played now"
-        return (
-            "R-NM-TURN",
-            "a seat holding a playable card must play one; drawing is for a seat that cannot "
-            "(nm_voluntary_draw=off)",
-        )
-    if verb != "play" or action.card is None:
-        return None
-    card = action.card
-    if card not in state.hands[seat]:
-        return "R-TURN-MATCH", f"seat {seat} holds no {card}"
-    if phase.name == "drawn" and card is not phase.card:
-        return "R-NM-DRAW", f"after drawing until playable, play the card drawn ({phase.card})"
-    if card.color is None:
-        if card.kind == "WCR" and state.ruleset.options["nm_roulette_namer"] == "victim":
-            if action.color is not None:
-                return (
-                    "R-NM-ROULETTE",
-                    "a Wild Colour Roulette's colour is named by the seat it hits: 'play WCR'",
-                )
-        elif action.color is None:
-            return "R-NM-WILD", f"name the colour for {card}, e.g. 'play {card} {COLORS[0]}'"
-    elif action.color is not None:
-        return "R-TURN-MATCH", f"{card} is not a wild: it takes no colour"
-    if card.kind == "7" and action.target is None:
-        return (
-            "R-NM-SEVEN-O",
-            f"a 7 trades hands with a seat its player chooses, e.g. 'play {card} {state.next_seat(seat)}'",
-        )
-    if action.target is not None and card.kind != "7":
-        return "R-TURN-MATCH", f"{card} takes no target seat"
-    if action.target is not None and (
-        action.target == seat or not 0 <= action.target < state.players or action.target in state.left
-    ):
-        return "R-NM-SEVEN-O", f"seat {seat} cannot trade hands with seat {action.target}"
-    if not is_playable(state, card):
-        return (
-            "R-TURN-MATCH",
-            f"{card} matches neither the colour {state.color} nor the {state.top_card} by number or symbol",
-        )
-    return None
 
 
 plugin = NoMercyPlugin()
