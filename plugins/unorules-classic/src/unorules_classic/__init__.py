@@ -133,6 +133,7 @@ from unorules import (
     switch,
 )
 from unorules.markers import active_when
+from unorules.scoring import draw_for_dealer, round_points, target_outcome
 from unorules_classic.phases import check_phase
 from unorules_classic.shims import (
     GoingOut,
@@ -349,19 +350,7 @@ class ClassicPlugin(Plugin):
         # count as zero [E15][LT] (dealer_draw=points: every card its points [CZ]);
         # tied players draw again (a decision of this plugin).
         by_points = ruleset.options["dealer_draw"] == "points"
-        pile: list[Card] = []
-        contenders = list(range(players))
-        while len(contenders) > 1:
-            if len(pile) < len(contenders):
-                pile = list(ruleset.deck)
-                rng.shuffle(pile)
-            if by_points:
-                values = {seat: ruleset.card_points(pile.pop()) for seat in contenders}
-            else:
-                values = {seat: pile.pop().number or 0 for seat in contenders}
-            best = max(values.values())
-            contenders = [seat for seat in contenders if values[seat] == best]
-        return contenders[0]
+        return draw_for_dealer(ruleset, players, rng, ruleset.card_points if by_points else _number)
 
     @hookimpl(trylast=True)
     def on_starter(self, draft: Draft) -> bool:
@@ -557,34 +546,21 @@ class ClassicPlugin(Plugin):
     @hookimpl(trylast=True, specname="score_round")
     def score_hands(self, draft: Draft, result: RoundResult) -> Sequence[int]:
         """R-SCORE and R-WIN-LOW: the points of the hands left (the ``score_round`` hook)."""
-        state = draft
-        points = [0] * state.players
-        value = state.ruleset.hand_points
-        seats = state.active_seats
-        if state.ruleset.options["scoring"] == "low-score":
-            for seat in seats:  # R-WIN-LOW: each charged their own hand
-                points[seat] = value(state.hands[seat])
-        elif result.winner is not None:  # R-SCORE: the winner scores the others' hands
-            points[result.winner] = sum(value(state.hands[s]) for s in seats if s != result.winner)
-        return points
+        return round_points(draft, result.winner, draft.ruleset.options["scoring"] == "low-score")
 
     @hookimpl(trylast=True)
     def game_outcome(self, draft: Draft) -> Outcome | None:
-        state = draft
-        target = state.ruleset.options["target_score"]
-        seats = state.active_seats
-        scores = state.scores
-        if max(scores[s] for s in seats) < target:
-            return None  # R-WIN: deal another round
-        if state.ruleset.options["scoring"] == "low-score":
-            # R-WIN-LOW: the fewest points wins; ties go to the lowest seat.
-            best = min(scores[s] for s in seats)
-            return Outcome((min(s for s in seats if scores[s] == best),), "low-score")
-        best = max(scores[s] for s in seats)
-        return Outcome((min(s for s in seats if scores[s] == best),), "target-score")
+        # R-WIN (R-WIN-LOW: the fewest points win); ties go to the lowest seat.
+        options = draft.ruleset.options
+        return target_outcome(draft, options["target_score"], options["scoring"] == "low-score")
 
 
 # -- the action handlers ----------------------------------------------------------------
+
+
+def _number(card: Card) -> int:
+    """A card's value in the dealer draw by number: symbols and wilds count 0 (R-SETUP-DEALER)."""
+    return card.number or 0
 
 
 _EFFECTS = frozenset({"S", "R", "+2", "W+4"})
