@@ -261,9 +261,9 @@ def test_reset_games_deals_only_the_slots_given() -> None:
         ("classic,jump-in", {}, "jump-in"),
         (["classic"], {"scoring": "low-score"}, "scoring='low-score'"),
         (["classic"], {"challenger": "anyone"}, "challenger='anyone'"),
-        (["classic"], {"forced_play": True}, "forced_play=True"),
-        (["classic"], {"uno_call": "silent"}, "uno_call='silent'"),
-        (["classic"], {"hand_limit": 25}, "hand_limit=25"),
+        (["classic"], {"forced_play": True}, "turn-rules"),
+        (["classic"], {"uno_call": "silent"}, "uno-calls"),
+        (["classic"], {"hand_limit": 25}, "turn-rules"),
     ],
 )
 def test_rules_it_does_not_implement_are_refused_naming_the_reference_env(
