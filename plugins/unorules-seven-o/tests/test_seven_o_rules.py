@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from unorules import Card, Event, GameState, IllegalActionError, Ruleset, parse_cards
+from unorules import Card, Event, GameState, IllegalActionError, Ruleset, RulesetError, parse_cards
 from unorules.testing import arrange_deck, draft_of, rearranged
 
 HANDS = [
@@ -227,3 +227,16 @@ def test_r_seven_o_the_events_say_who_moved_which_hand() -> None:
     again = draft.freeze()
     assert again.events[-1] == event
     assert (again.hands[1], again.hands[3]) == (game().hands[3], game().hands[1])
+
+
+def test_r_seven_o_names_no_base_rule_set() -> None:
+    # Issue 42: seven-o needs a base rule set (the cards, the turn) and names none.
+    (seven,) = [p for p in Ruleset.from_names(["classic", "seven-o"]).plugins if p.name == "seven-o"]
+    assert not getattr(seven, "requires", ())
+    with pytest.raises(RulesetError, match="no cards in the deck"):
+        Ruleset.from_names(["seven-o"])
+
+
+def test_r_seven_o_with_flip_is_refused_until_flip_names_a_seat_for_a_7() -> None:
+    with pytest.raises(RulesetError, match="needs_target"):
+        Ruleset.from_names(["flip", "seven-o"])

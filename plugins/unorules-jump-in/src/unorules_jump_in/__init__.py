@@ -496,13 +496,15 @@ def _jump_turn(draft: Draft, action: Action, saved: Any) -> None:
     card = action.card
     assert card is not None
     draft.current_player = seat
+    # The event shows the card laid: for a two-faced deck, the physical card showing the face.
+    laid = draft.hands[seat][draft.hand_index(seat, card, action.nth)] if draft.ruleset.two_faced else card
     if card is draft.face(draft.discard_pile[-1]):
         (name, count, jumped, by, color, data), direction = saved
         draft.phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
         draft.direction = direction
-        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _REPLACES))
+        draft.add_event(Event("jump-in", seat, (laid,), "R-JUMP", _REPLACES))
     else:
-        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _MATCHES))
+        draft.add_event(Event("jump-in", seat, (laid,), "R-JUMP", _MATCHES))
 
 
 def _window_after_play(draft: Draft, before: GameState, action: Action, jump: bool, saved: Any) -> None:
