@@ -138,6 +138,12 @@ Interactions
 ``partners``, ``elimination``
     Any seat still in the game may jump in, partners included; seats that have
     left never do.
+``flip``
+    The faces in play are compared (EDITIONS 1.5): a card showing the face on
+    top jumps in whatever its other side, named as flip names a face's play
+    (the face, and ``nth`` for the k-th card showing it); a jumping wild names
+    a colour of the side in play. After a Flip card every card shows its other
+    face, so only a card showing the top card's new face may jump in on it.
 ``penalties``
     An identical card may jump in on an illegal play (the jump-in closes the
     catch window, so the illegal play stands); a caught illegal play closes the
