@@ -144,6 +144,10 @@ Interactions
     (the face, and ``nth`` for the k-th card showing it); a jumping wild names
     a colour of the side in play. After a Flip card every card shows its other
     face, so only a card showing the top card's new face may jump in on it.
+``no-mercy``
+    Identical cards (same colour and kind) jump in as with classic; the turn
+    flow the jumped card set up, a pending stack included, is undone before
+    the jumping card acts from the jumper's seat (R-JUMP 2).
 ``penalties``
     An identical card may jump in on an illegal play (the jump-in closes the
     catch window, so the illegal play stands); a caught illegal play closes the
