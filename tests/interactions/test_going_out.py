@@ -188,7 +188,6 @@ def test_r_house_last_loses_no_seat_wins_a_round_by_going_out_with_any_pair(pair
     assert ended  # the games reach the rounds' ends
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_r_house_last_loses_no_seat_wins_a_round_by_going_out_searched(
