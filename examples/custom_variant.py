@@ -52,8 +52,8 @@ class LongSkip(Plugin):
     @hookimpl
     def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
-        if card is None or card.kind != "S" or not draft.hands[action.seat]:
-            return None  # not ours (or the round is ending): classic decides
+        if card is None or card.kind != "S" or draft.going_out(action.seat) is not None:
+            return None  # not ours, or its player's last card (the core's going_out): classic decides
         # H-LONG-SKIP: pass over skip_count players; the next one plays.
         draft.pass_turn(1 + draft.ruleset.options["skip_count"], action.seat)
         return True

@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from unorules import Ruleset, RulesetError, installed_plugins
 from unorules.testing.conformance import CI_BUDGET, check_conformance, option_variant, play_checked_game
 from unorules.testing.machine import machine_for
-from unorules.testing.strategies import drawn_subsets, rulesets, supported_players
+from unorules.testing.strategies import build_ruleset, drawn_subsets, rulesets, supported_players
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = (2, 3, 6)
@@ -167,6 +167,30 @@ def _play_checked(built: Ruleset, label: str, players: int, seed: int) -> None:
 @pytest.mark.parametrize("extra", PAIRS, ids=[_label(s) for s in PAIRS])
 def test_singles_and_pairs_play_keeping_every_invariant(extra: tuple[str, ...], seed: int) -> None:
     _play_seeded(extra, seed)
+
+
+EDITIONS = [n for n in SHIPPED if "classic" in getattr(installed_plugins()[n], "conflicts", {})]
+EDITION_PAIRS = [
+    (edition, other)
+    for edition in EDITIONS
+    for other in SHIPPED
+    if other not in EDITIONS and not isinstance(build_ruleset((edition, other)), str)
+]
+"""Each edition (played in place of classic) with every shipped plugin that builds with it
+(issue 42: a plugin that needs a base rule set names none, so ``flip,jump-in`` builds)."""
+
+
+def test_the_house_rules_that_name_no_base_build_with_the_editions() -> None:
+    assert ("flip", "jump-in") in EDITION_PAIRS
+    assert ("no-mercy", "jump-in") in EDITION_PAIRS
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=[f"seed{s}-{PLAYERS[s]}p" for s in SEEDS])
+@pytest.mark.parametrize("pair", EDITION_PAIRS, ids=["+".join(p) for p in EDITION_PAIRS])
+def test_editions_with_a_house_rule_play_keeping_every_invariant(pair: tuple[str, str], seed: int) -> None:
+    built = build_ruleset(pair)
+    assert isinstance(built, Ruleset), built
+    _play_checked(built, "+".join(pair), PLAYERS[seed], seed)
 
 
 @pytest.mark.parametrize("extra", TRIPLES, ids=[_label(s) for s in TRIPLES])

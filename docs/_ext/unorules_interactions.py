@@ -225,6 +225,20 @@ def build(a: Item, b: Item, shipped: dict[str, Any] | None = None) -> Ruleset | 
         return str(exc)
 
 
+def _on_classic(a: Item, b: Item, refusal: str, shipped: dict[str, Any] | None) -> tuple[str, ...]:
+    """What a refusal of an edition's pair means when the other item builds on classic
+    (it ``requires`` it by name): the reason is classic's, which the edition replaces."""
+    if shipped is None:
+        shipped = _plugins_extension().shipped_plugins()
+    for edition, other in ((a, b), (b, a)):
+        if is_edition(shipped.get(edition.plugin)) and "requires 'classic'" in refusal:
+            return (
+                f"``{other.plugin}`` builds on ``classic`` (it names it in ``requires``), "
+                f"and ``{edition.plugin}`` is played in place of ``classic``",
+            )
+    return ()
+
+
 def _about(entry: Entry, a: Item, b: Item) -> bool:
     """Whether ``entry`` is about ``a`` meeting ``b``: its subject is ``a`` (the
     plugin, or the option) and ``b`` heads it too."""
@@ -235,7 +249,7 @@ def verdict(a: Item, b: Item, notes: list[Entry], shipped: dict[str, Any] | None
     """The verdict on the pair ``a``, ``b`` (see the module's docstring)."""
     built = build(a, b, shipped)
     if isinstance(built, str):
-        return Verdict(a, b, "conflict", (built,))
+        return Verdict(a, b, "conflict", (built, *_on_classic(a, b, built, shipped)))
     said = tuple(
         dict.fromkeys(
             f"{e.text} ({e.owner})"
@@ -326,7 +340,10 @@ def page(verdicts: list[Verdict], shipped: dict[str, Any]) -> str:
     ]
     for v in verdicts:
         if v.kind == "conflict":
-            out += [f"``{v.a.label}`` and ``{v.b.label}``", f"   {' '.join(v.why[0].split())}", ""]
+            why = " ".join(v.why[0].split())
+            if len(v.why) > 1:
+                why += f" ({v.why[1]})"
+            out += [f"``{v.a.label}`` and ``{v.b.label}``", f"   {why}", ""]
     out += [".. rubric:: Decisions", ""]
     for v in verdicts:
         if v.kind == "decision":

@@ -326,8 +326,8 @@ class DiscardAll(Plugin):
     def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
         card = action.card
         seat = action.seat
-        if card is None or card.kind != "DA" or not draft.hands[seat]:
-            return None  # not ours, or its player went out: classic ends the round
+        if card is None or card.kind != "DA" or draft.going_out(seat) is not None:
+            return None  # not ours, or its last card: the core decides what going out means
         hand = draft.hands[seat]
         gone = self.discarded(hand, card)
         # Every other card of the colour goes under the Discard All, which stays on top.
@@ -335,10 +335,10 @@ class DiscardAll(Plugin):
         (top,) = draft.take_from_discard_pile(1)
         draft.put_on_discard_pile([*gone, top])
         draft.add_event(Event("discard-all", seat, tuple(gone), None, count=len(gone)))
-        if draft.hands[seat]:
+        # The discards emptied the hand: it went out, as the core's going-out question says
+        # (the core ends a round that ends; under last-loses the seat leaves and play goes on).
+        if draft.hands[seat] or not draft.went_out(seat).ends:
             draft.pass_turn(1, seat)
-        else:
-            draft.end_round(seat, "out")  # the discards emptied the hand: it went out
         return True
 
 

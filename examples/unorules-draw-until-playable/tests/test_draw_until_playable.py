@@ -15,7 +15,6 @@ from collections.abc import Callable
 import pytest
 from hypothesis import settings
 from hypothesis.stateful import invariant, precondition, rule
-from unorules_classic import is_playable
 
 from unorules import Action, GameState, Ruleset, RulesetError
 from unorules.testing import Replay, rearranged
@@ -163,7 +162,7 @@ class DrawUntilPlayableGame(RulesetStateMachine):
             return  # a blocked round ended on this draw
         if after.phase.name == "drawn":
             assert after.phase.card is not None
-            assert is_playable(after, action.seat, after.phase.card), "DUP-DRAW stopped on an unplayable card"
+            assert after.matches(action.seat, after.phase.card), "DUP-DRAW stopped on an unplayable card"
         else:
             # DUP-DRAW: without a limit, the turn passes only when nothing is left to draw (DUP-EMPTY).
             assert not after.draw_pile, "DUP-DRAW passed the turn while cards were left to draw"

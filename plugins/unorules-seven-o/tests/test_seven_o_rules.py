@@ -6,9 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
-from unorules_seven_o import move_hands, trade_hands
 
-from unorules import Card, Event, GameState, IllegalActionError, Ruleset, parse_cards
+from unorules import Card, Event, GameState, IllegalActionError, Ruleset, RulesetError, parse_cards
 from unorules.testing import arrange_deck, draft_of, rearranged
 
 HANDS = [
@@ -173,7 +172,7 @@ def test_r_seven_o_uno_an_exposed_seat_outside_a_trade_stays_open_to_a_catch() -
     # helper a 7 uses keeps seats outside the trade as they were.
     state = rearranged(game(), hands={1: "G2", 2: "R7 B1 B2"}).replace(uno_exposed=(1,))
     draft = draft_of(state)
-    trade_hands(draft, 2, 3)
+    draft.trade_hands(2, 3)
     traded = draft.freeze()
     assert traded.hands[3] == cards("R7 B1 B2")
     assert traded.hands[2] == state.hands[3]
@@ -222,9 +221,22 @@ def test_r_seven_o_the_events_say_who_moved_which_hand() -> None:
         target=3,
         data=(("moves", ((1, 3), (3, 1))),),
     )
-    # The general helper gives the same event for the same moves.
+    # The core's mechanic gives the same event for the same moves.
     draft = draft_of(game())
-    move_hands(draft, {1: 3, 3: 1}, 1, "seat 1 and seat 3 traded hands", 3)
+    draft.trade_hands(1, 3)
     again = draft.freeze()
     assert again.events[-1] == event
     assert (again.hands[1], again.hands[3]) == (game().hands[3], game().hands[1])
+
+
+def test_r_seven_o_names_no_base_rule_set() -> None:
+    # Issue 42: seven-o needs a base rule set (the cards, the turn) and names none.
+    (seven,) = [p for p in Ruleset.from_names(["classic", "seven-o"]).plugins if p.name == "seven-o"]
+    assert not getattr(seven, "requires", ())
+    with pytest.raises(RulesetError, match="no cards in the deck"):
+        Ruleset.from_names(["seven-o"])
+
+
+def test_r_seven_o_with_flip_is_refused_until_flip_names_a_seat_for_a_7() -> None:
+    with pytest.raises(RulesetError, match="needs_target"):
+        Ruleset.from_names(["flip", "seven-o"])

@@ -31,9 +31,10 @@ turn passes (R-TURN-DRAW), as after an ordinary unplayable draw.
 (R-TURN-RESHUFFLE); when nothing is left to draw at all, drawing stops and the
 turn passes.
 
-Playability is classic's (``unorules_classic.is_playable``: colour, number or
-symbol, wilds; a Wild Draw Four with ``challenge=off`` only without a card of
-the colour). The plugin implements one hook, ``on_draw``: classic's draw for
+Playability is the core's question every rule shares (``state.matches``, the
+``card_matches`` hook: colour, number or symbol, wilds; under classic a Wild
+Draw Four with ``challenge=off`` only without a card of the colour), so the
+plugin imports no other plugin's module. The plugin implements one hook, ``on_draw``: classic's draw for
 the turn calls it with ``reason="turn"`` and then looks at the last card of the
 hand, which this plugin makes the last card it drew.
 """
@@ -41,8 +42,6 @@ hand, which this plugin makes the last card it drew.
 from __future__ import annotations
 
 from typing import Any
-
-from unorules_classic import is_playable
 
 from unorules import Card, Draft, Event, EventSpec, Option, Plugin, hookimpl
 
@@ -97,7 +96,7 @@ class DrawUntilPlayablePlugin(Plugin):
         drawn = len(cards)
         last = cards[-1]
         # DUP-DRAW, bounded by DUP-LIMIT.
-        while not is_playable(draft, seat, last) and (limit == 0 or drawn < limit):
+        while not draft.matches(seat, last) and (limit == 0 or drawn < limit):
             if drawn == len(cards) and not draft.draw_pile and len(draft.discard_pile) < 2:
                 return  # DUP-EMPTY: nothing to draw at all, nothing to record
             more = draft.draw(seat, 1, REASON)

@@ -271,8 +271,8 @@ class BlankCardsPlugin(Plugin):
         if action.card is not BLANK:
             return None
         seat = action.seat
-        if not draft.hands[seat]:
-            return None  # R-OUT: classic ends the round
+        if draft.going_out(seat) is not None:
+            return None  # its last card (R-OUT): the core ends the round, or its player left it
         # R-BLANK: the table applies the house rule written on it (docstring).
         draft.add_event(
             Event("house-rule", seat, (BLANK,), "R-BLANK", "the table applies the rule written on the blank")

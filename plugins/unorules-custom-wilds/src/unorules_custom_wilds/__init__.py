@@ -127,8 +127,10 @@ the card was played (the card on the discard pile, the named colour in
 ``set_hands``, ``add_event``, ``pass_turn`` ...) and :func:`discard_under`,
 and must pass the turn, usually with ``draft.pass_turn(1, action.seat)``. An
 optional ``last_card`` function says what still happens when the card was
-its player's last one (the round then ends); without it the round simply
-ends (R-OUT).
+its player's last one (the round then ends; the core ends it, and the
+function must not); without it the round simply ends (R-OUT). An effect
+that empties a hand some other way calls ``draft.went_out(seat)`` for it and
+leaves the round's end to the core.
 
 Supply effects in either of two ways:
 
@@ -180,8 +182,10 @@ Decisions where the rules are silent
 * **Discards** (C2, C5, C6, C8) go under the top card of the discard pile: the
   top card and the colour to match do not change.
 * **C2 empties a hand.** A player whose hand held only wild cards has got rid
-  of every card: they go out and win the round (R-OUT), the first such seat in
-  the order of play if there are several.
+  of every card: they go out (the core's going-out question,
+  ``draft.went_out``), so they win the round (R-OUT), the first such seat in
+  the order of play if there are several; under ``last-loses`` each leaves the
+  round instead, and play goes on.
 * **C2's "wild cards".** The Hungarian, Czech and Slovak texts discard wild
   cards; the Polish "special cards" are every symbol card (two readings
   of the text): two effects, ``discard-wilds`` (C2) and ``discard-specials``.
@@ -210,7 +214,11 @@ Decisions where the rules are silent
 * **The last card.** A customizable wild played as its player's last card ends
   the round (R-OUT) and its effect does not happen, except C1: as with a Draw
   Two or Wild Draw Four played last (R-OUT-LAST-DRAW), the next player still
-  draws until the colour, and those cards count in the score.
+  draws until the colour, and those cards count in the score. What a last card
+  means is the core's going-out question (``draft.going_out``): when its
+  player only leaves the round (``last-loses``), the wild is played as a plain
+  Wild (as a last ``W`` is: the next seat plays), without its effect, which
+  needs its player; it never wins the round.
 """
 
 from __future__ import annotations
@@ -220,7 +228,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
-from unorules_classic import is_playable
 
 from unorules import (
     PLAY,
@@ -455,15 +462,16 @@ def _adjust(draft: Draft, card: Card | None, owner: int | None, queue: tuple[int
     draft.phase = PLAY
 
 
-def _emptied(draft: Draft, seat: int) -> int | None:
-    """The first seat after ``seat``, in the order of play, left without cards."""
+def _emptied(draft: Draft, seat: int) -> list[int]:
+    """The seats after ``seat`` left without cards, in the order of play."""
     hands = draft.hands
+    found = []
     other = draft.next_seat(seat)
     while other != seat:
         if not hands[other]:
-            return other
+            found.append(other)
         other = draft.next_seat(other)
-    return None
+    return found
 
 
 # -- the ready effects ----------------------------------------------------------------------------
@@ -489,12 +497,13 @@ def _discard_all(keep_out: Callable[[Card], bool]) -> EffectFunction:
             discard_under(draft, other, [c for c in draft.hands[other] if keep_out(c)])
             other = draft.next_seat(other)
         _refresh_uno(draft)
-        out = _emptied(draft, seat)
-        if out is not None:
-            # Decision (docstring): a seat left without cards has gone out (R-OUT).
-            draft.end_round(out, "out")
-        else:
-            draft.pass_turn(1, seat)
+        # Decision (docstring): a seat left without cards has gone out, as the core's
+        # going-out question says (R-OUT: the first in the order of play wins; under
+        # last-loses each leaves the round). The core ends a round that ends.
+        for out in _emptied(draft, seat):
+            if draft.went_out(out).ends:
+                return
+        draft.pass_turn(1, seat)
 
     return effect
 
@@ -510,7 +519,7 @@ def _is_special(card: Card) -> bool:
 def _c3_cannot_play_draw_3(draft: Draft, action: Action, previous: GameState) -> None:
     # R-CUSTOM C3: a next player who cannot play draws three and loses the turn.
     victim = draft.next_seat(action.seat)
-    if any(is_playable(draft, victim, c) for c in draft.hands[victim]):
+    if any(draft.matches(victim, c) for c in draft.hands[victim]):
         draft.pass_turn(1, action.seat)
         return
     # Classic's penalty phase: draw phase.count and lose the turn.
@@ -854,12 +863,16 @@ class CustomWildsPlugin(Plugin):
         if effect is None:
             return None  # R-CUSTOM: without an effect, a plain wild
         seat = action.seat
-        if not draft.hands[seat]:
-            if effect.last_card is None:
-                return None  # R-OUT: classic ends the round; the effect does not happen
+        out = draft.going_out(seat)
+        if out is not None:
+            # Its player's last card: what that means is the core's going-out question.
+            if not out.ends or effect.last_card is None:
+                # R-OUT: the round ends (the core ends it) and the effect does not happen;
+                # or its player left the round (R-HOUSE-LAST-LOSES) and it is played as
+                # a plain wild: the effect needs its player.
+                return None
             draft.add_event(_played(effect, seat, card))
-            effect.last_card(draft, action, previous)
-            draft.end_round(seat, "out")
+            effect.last_card(draft, action, previous)  # R-OUT-LAST-DRAW by analogy
             return True
         draft.add_event(_played(effect, seat, card))
         effect.play(draft, action, previous)

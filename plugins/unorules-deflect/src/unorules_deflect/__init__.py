@@ -59,8 +59,10 @@ Decisions where the rules are silent
 * **Going out with a deflection.** A Reverse or Skip that is its player's
   last card ends the round (R-OUT); as after a last Draw Two
   (R-OUT-LAST-DRAW) the seat the draw was sent to still draws it, and those
-  cards score. Classic's ``last_draw_card=no-draw`` drops that draw;
-  ``last_card_ban=action`` forbids going out on a Reverse or a Skip at all.
+  cards score. ``last_draw_card=no-draw`` (R-HOUSE-NO-LAST-DRAW) drops that
+  draw and ``last_card_ban=action`` forbids going out on a Reverse or a Skip
+  at all: those rules answer the core's questions (``play_forbidden``, and
+  first in ``on_play``), so deflect needs no line about them.
 * **UNO.** A seat deflecting with two cards in hand may call ``uno``
   before laying its next-to-last card, as on an ordinary turn (R-UNO-CALL).
 * Refusals cite ``R-HOUSE-DEFLECT``: a Reverse or Skip the options do not let
@@ -110,8 +112,6 @@ from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
 from typing import ClassVar
-
-from unorules_classic import banned_last_card, calls_before_playing, house_rules, round_out
 
 from unorules import (
     Action,
@@ -250,17 +250,12 @@ class DeflectPlugin(Plugin):
         kinds = deflecting_kinds(state.ruleset, phase.card.kind)
         plays: list[Action] = []
         for card in dict.fromkeys(hand):
-            if card.kind in kinds and not banned_last_card(state, seat, card):
-                plays += state.play_actions(seat, card)  # R-HOUSE-DEFLECT
+            if card.kind in kinds and state.forbidden(seat, card) is None:
+                plays += state.play_actions(seat, card)  # R-HOUSE-DEFLECT, unless a rule bans the play
         if not plays:
             return found
         uno = Action.of(seat, "uno")
-        if (
-            len(hand) == 2
-            and seat not in state.uno_declared
-            and calls_before_playing(state)
-            and not any(uno in listed for listed in found)
-        ):
+        if state.may_call_uno(seat) and not any(uno in listed for listed in found):
             plays.append(uno)  # R-UNO-CALL before laying the next-to-last card
         found.append(plays)
         return found
@@ -276,18 +271,14 @@ class DeflectPlugin(Plugin):
             return None
         seat = action.seat
         count = phase.count
-        gone = False
-        if not draft.hands[seat]:
-            winner = round_out(draft, seat)
-            if winner is None:
-                gone = True  # R-HOUSE-LAST-LOSES: its player went out; it still deflects
-            else:
-                # R-OUT, and by R-OUT-LAST-DRAW the seat it was sent to still draws.
-                target, count = _deflect(draft, seat, card.kind, count)
-                if house_rules(draft.ruleset).last_draw:
-                    draft.draw(target, count, "penalty")
-                draft.end_round(winner, "out")
-                return True
+        out = draft.going_out(seat)  # its last card: the round ends, or it left (R-HOUSE-LAST-LOSES)
+        if out is not None and out.ends:
+            # R-OUT (the core ends the round), and by R-OUT-LAST-DRAW the seat it was sent to
+            # still draws. (R-HOUSE-NO-LAST-DRAW is the last-card rule's: it answers first.)
+            target, count = _deflect(draft, seat, card.kind, count)
+            draft.draw(target, count, "penalty")
+            return True
+        gone = out is not None  # R-HOUSE-LAST-LOSES: its player went out; it still deflects
         target, count = _deflect(draft, seat, card.kind, count)
         draft.add_event(
             Event(

@@ -1,10 +1,11 @@
 """Jump-in: play a card identical to the top card out of turn (R-JUMP).
 
-Enable it with ``Ruleset.from_names(["classic", "jump-in"])``; it requires
-``classic`` and changes the game only through hooks: ``legal_actions`` lists
-the out-of-turn plays; ``apply_action`` (``tryfirst``) makes a jump-in the
-jumper's turn, undoing the turn flow of the card jumped on, before classic
-plays the card; ``after_action`` opens the window on every card played and
+Enable it with ``Ruleset.from_names(["classic", "jump-in"])`` (or with an
+edition: ``["flip", "jump-in"]``); it needs a base rule set that deals the
+cards and plays them, and names none. It changes the game only through hooks:
+``legal_actions`` lists the out-of-turn plays; ``apply_action`` (``tryfirst``)
+makes a jump-in the jumper's turn, undoing the turn flow of the card jumped
+on, before the base rule set plays the card; ``after_action`` opens the window on every card played and
 closes it when the next seat acts.
 
 Rules
@@ -137,6 +138,16 @@ Interactions
 ``partners``, ``elimination``
     Any seat still in the game may jump in, partners included; seats that have
     left never do.
+``flip``
+    The faces in play are compared (EDITIONS 1.5): a card showing the face on
+    top jumps in whatever its other side, named as flip names a face's play
+    (the face, and ``nth`` for the k-th card showing it); a jumping wild names
+    a colour of the side in play. After a Flip card every card shows its other
+    face, so only a card showing the top card's new face may jump in on it.
+``no-mercy``
+    Identical cards (same colour and kind) jump in as with classic; the turn
+    flow the jumped card set up, a pending stack included, is undone before
+    the jumping card acts from the jumper's seat (R-JUMP 2).
 ``penalties``
     An identical card may jump in on an illegal play (the jump-in closes the
     catch window, so the illegal play stands); a caught illegal play closes the
@@ -154,12 +165,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from unorules_classic import banned_last_card, calls_before_playing
-
 from unorules import (
     PLAY,
     Action,
     Card,
+    Color,
     Draft,
     Event,
     EventSpec,
@@ -212,7 +222,6 @@ class JumpInPlugin(Plugin):
 
     name = "jump-in"
     api_version = 2
-    requires = ("classic",)
     rules = ("R-JUMP",)
     verbs: ClassVar[Mapping[str, str]] = {"play": "any", "uno": "any"}
     events = (
@@ -252,6 +261,8 @@ class JumpInPlugin(Plugin):
             return _NONE
         top = state.discard_pile[-1]
         options = state.ruleset.options
+        if state.ruleset.two_faced:  # the faces in play are compared, not the cards (flip)
+            return _faced_jump_ins(state, state.face(top))
         if options["jump_in_match"] == "color-or-number" and state.phase.name == "play":
             return _loose_jump_ins(state, top)
         # Only identical cards (R-JUMP). Usually no hand holds one: a first
@@ -276,12 +287,12 @@ class JumpInPlugin(Plugin):
                 color = state.color
                 if any(c.color is color for c in hand):
                     continue
-            if banned_last_card(state, seat, top):
-                continue  # R-HOUSE-LAST-CARD: not out on a banned card, jump-in or not
+            if state.forbidden(seat, top) is not None:
+                continue  # a ban on the play (R-HOUSE-LAST-CARD: not out on a banned card), jump-in or not
             if acts is None:
                 acts = []
             acts += state.play_actions(seat, top)  # R-JUMP
-            if len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
+            if state.may_call_uno(seat):
                 acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
         return _NONE if acts is None else acts
 
@@ -358,9 +369,9 @@ class JumpInPlugin(Plugin):
                 f"on a card just played and before seat {current} acts",
             )
         hand = state.hands[seat]
-        if card not in hand:
+        if card not in hand and not any(state.face(c) is card for c in hand):
             return "R-JUMP", f"seat {seat} holds no {card}"
-        top = state.top_card
+        top = state.face(state.top_card)
         options = state.ruleset.options
         if card is not top:
             if options["jump_in_match"] != "color-or-number":
@@ -414,7 +425,7 @@ def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
         if seat == current or (left and seat in left):
             continue
         found = False
-        banned = len(hand) == 1 and banned_last_card(state, seat, hand[0])  # R-HOUSE-LAST-CARD
+        banned = len(hand) == 1 and state.forbidden(seat, hand[0]) is not None  # R-HOUSE-LAST-CARD, ...
         if top in hand and not banned and not (strict_wd4 and any(c.color is color for c in hand)):
             acts += state.play_actions(seat, top)  # R-JUMP
             found = True
@@ -428,9 +439,62 @@ def _loose_jump_ins(state: GameState, top: Card) -> list[Action]:
             ):
                 acts += state.play_actions(seat, card)  # R-JUMP, jump_in_match=color-or-number
                 found = True
-        if found and len(hand) == 2 and seat not in declared and calls_before_playing(state):
+        if found and seat not in declared and state.may_call_uno(seat):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
     return acts
+
+
+def _faced_jump_ins(state: GameState, top: Card) -> list[Action]:
+    """The jump-ins of a deck of two-faced cards (flip), ``top`` being the face the top
+    card shows: a card showing the same face is identical (R-JUMP, EDITIONS 1.5: active
+    faces compared); with ``jump_in_match=color-or-number`` on an ordinary turn, a card
+    showing a face of the colour or of the top face's number too. Each card is named as
+    the base rule set names a face's play: the face and its place among the cards showing
+    it (``nth``)."""
+    current = state.current_player
+    color = state.color
+    loose = state.ruleset.options["jump_in_match"] == "color-or-number" and state.phase.name == "play"
+    number = top.number
+    side = state.side
+    left = state.left
+    acts: list[Action] = []
+    for seat, hand in enumerate(state.hands):
+        if seat == current or (left and seat in left):
+            continue
+        found = False
+        seen: dict[Card, int] = {}
+        for card in hand:
+            faces = card.faces
+            face = faces[side] if faces else card
+            nth = seen[face] = seen.get(face, 0) + 1
+            c = face.color
+            if face is not top and not (
+                loose and c is not None and (c is color or (number is not None and face.number == number))
+            ):
+                continue
+            if state.forbidden(seat, face) is not None:
+                continue  # a ban on the play (R-HOUSE-LAST-CARD, ...)
+            if c is not None:
+                acts.append(Action.of(seat, "play", face, None, None, nth))  # R-JUMP
+            else:
+                acts += [Action.of(seat, "play", face, x, None, nth) for x in _side_colors(state)]
+            found = True
+        if found and state.may_call_uno(seat):
+            acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
+    return acts
+
+
+def _side_colors(state: Position) -> tuple[Color, ...]:
+    """The colours a wild may name on the side in play of a two-faced deck: those of the
+    deck's coloured faces of that side, in the order colours were registered."""
+    side = state.side
+
+    def colors(rules: Any) -> tuple[Color, ...]:
+        found = {f.color for card in rules.deck if card.faces for f in card.faces[side : side + 1]}
+        return tuple(c for c in Color if c in found)
+
+    found: tuple[Color, ...] = state.ruleset.cached((WINDOW, "colors", side), colors)
+    return found
 
 
 def _jump_turn(draft: Draft, action: Action, saved: Any) -> None:
@@ -442,13 +506,15 @@ def _jump_turn(draft: Draft, action: Action, saved: Any) -> None:
     card = action.card
     assert card is not None
     draft.current_player = seat
-    if card is draft.discard_pile[-1]:
+    # The event shows the card laid: for a two-faced deck, the physical card showing the face.
+    laid = draft.hands[seat][draft.hand_index(seat, card, action.nth)] if draft.ruleset.two_faced else card
+    if card is draft.face(draft.discard_pile[-1]):
         (name, count, jumped, by, color, data), direction = saved
         draft.phase = PLAY if saved[0] == _PLAIN[1][0] else Phase(name, count, jumped, by, color, data)
         draft.direction = direction
-        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _REPLACES))
+        draft.add_event(Event("jump-in", seat, (laid,), "R-JUMP", _REPLACES))
     else:
-        draft.add_event(Event("jump-in", seat, (card,), "R-JUMP", _MATCHES))
+        draft.add_event(Event("jump-in", seat, (laid,), "R-JUMP", _MATCHES))
 
 
 def _window_after_play(draft: Draft, before: GameState, action: Action, jump: bool, saved: Any) -> None:
@@ -459,7 +525,7 @@ def _window_after_play(draft: Draft, before: GameState, action: Action, jump: bo
     if len(draft.rounds) == len(before.rounds) and draft.outcome is None and draft.hands[action.seat]:
         # A card was played: the window opens on it. An identical jump-in keeps
         # the turn flow it replaced, so a jump on a jump replaces them all.
-        if jump and action.card is before.discard_pile[-1]:
+        if jump and action.card is before.face(before.discard_pile[-1]):
             value = saved
         else:
             phase = before.phase

@@ -29,15 +29,18 @@ Decisions where the rules are silent
   Four, a stack, an UNO catch, a challenge, a false call, a misplay) and the
   draws of other plugins' effects (a customizable wild's "draw until a
   colour") are never prolonged.
-* **The hand cap** (classic's ``hand_limit``, R-HOUSE-HAND-CAP): the drawing
-  stops when the hand reaches the cap, playable card or not; the turn passes
-  if the last card cannot be played.
+* **The hand cap** (``hand_limit``, R-HOUSE-HAND-CAP), and any rule that
+  refuses a seat the turn's draw (the core's ``refuse_turn_draw`` question,
+  ``Position.turn_draw_refused``): the drawing stops when the rule says so
+  (the hand reaches the cap), playable card or not; the turn passes if the
+  last card cannot be played.
 * **Nothing left to draw.** When the draw pile runs out the discard pile
   but its top card is shuffled into a new one (R-TURN-RESHUFFLE); when nothing
   at all is left, the drawing stops there and the turn passes.
-* **Playable** is classic's ``is_playable``: colour, number or symbol, any
-  wild; a Wild Draw Four with ``challenge=off`` only without a card of the
-  colour. A drawn card is never its holder's last card, so the last-card ban
+* **Playable** is the core's question ``Position.matches`` (the
+  ``card_matches`` hook): colour, number or symbol, any wild; a Wild Draw
+  Four with ``challenge=off`` only without a card of the colour. A drawn
+  card is never its holder's last card, so the last-card ban
   (R-HOUSE-LAST-CARD) does not stop the drawing.
 * Each prolonged draw is told by a ``kept-drawing`` event with the number of
   cards drawn in all; the cards themselves are in the usual private ``draw``
@@ -84,8 +87,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
-
-from unorules_classic import house_rules, is_playable
 
 from unorules import Card, Draft, Event, EventSpec, Option, Plugin, TestHints, hookimpl
 
@@ -142,12 +143,12 @@ class KeepDrawingPlugin(Plugin):
         if reason != "turn" or not cards:
             return  # penalties, other plugins' draws, and a draw that found nothing
         limit: int = draft.ruleset.options["draw_until_limit"]
-        cap = house_rules(draft.ruleset).limit
         drawn = len(cards)
         last = cards[-1]
-        # R-HOUSE-DRAW-UNTIL, bounded by draw_until_limit and classic's hand_limit.
-        while not is_playable(draft, seat, last):
-            if (limit and drawn >= limit) or (cap and len(draft.hands[seat]) >= cap):
+        # R-HOUSE-DRAW-UNTIL, bounded by draw_until_limit and by every rule that refuses a
+        # seat the turn's draw (a hand cap, R-HOUSE-HAND-CAP: the refuse_turn_draw hook).
+        while not draft.matches(seat, last):
+            if (limit and drawn >= limit) or draft.turn_draw_refused(seat, False) is not None:
                 break
             more = draft.draw(seat, 1, REASON)
             if not more:

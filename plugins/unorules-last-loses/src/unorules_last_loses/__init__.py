@@ -98,14 +98,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from unorules_classic import GoingOut
-
 from unorules import (
     Draft,
     Event,
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     Outcome,
     Plugin,
     RoundResult,

@@ -113,8 +113,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
-from unorules_classic import calls_before_playing
-
 from unorules import (
     PLAY,
     Action,
@@ -209,7 +207,7 @@ class MultiPlayPlugin(Plugin):
             if card.number == number:
                 acts += state.play_actions(seat, card)  # R-HOUSE-MULTI
         acts.append(Action.of(seat, "pass"))
-        if len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
+        if state.may_call_uno(seat):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before the next-to-last card
         return acts
 

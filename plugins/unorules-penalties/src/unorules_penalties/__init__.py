@@ -125,8 +125,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from unorules_classic import is_playable
-
 from unorules import (
     Action,
     Draft,
@@ -255,7 +253,7 @@ def _is_illegal_play(state: GameState, action: Action) -> bool:
         and action.verb == "play"
         and action.seat == state.current_player
         and state.phase.name == "play"
-        and not is_playable(state, action.seat, card)
+        and not state.matches(action.seat, card)
     )
 
 
@@ -375,7 +373,7 @@ class PenaltiesPlugin(Plugin):
             seat = state.current_player
             hand = state.hands[seat]
             for card in dict.fromkeys(hand):
-                if not is_playable(state, seat, card):
+                if not state.matches(seat, card):
                     acts += state.play_actions(seat, card)
         pending = pending_illegal_play(state) if state.extras else None
         if pending is not None:

@@ -1,7 +1,8 @@
 """7-0: a 0 passes every hand on, a 7 trades hands with a chosen seat (R-SEVEN-O).
 
-Enable it with ``Ruleset.from_names(["classic", "seven-o"])``; it requires
-``classic`` and changes the game only through hooks: ``card_needs_target``
+Enable it with ``Ruleset.from_names(["classic", "seven-o"])``; it needs a base
+rule set that deals the cards and plays them, and names none. It changes the
+game only through hooks: ``card_needs_target``
 makes every 7 name a seat, and ``on_play`` moves the hands when a 7 or a 0 is
 played.
 
@@ -102,15 +103,18 @@ Interactions
 Conflicts
 ---------
 
-None: ``seven-o`` builds with every other shipped plugin.
+``flip``
+    Refused for now: flip's plays of a face name no seat, and a 7 must name
+    the seat it trades with. The rules reference (EDITIONS 1.5) has them
+    combine, a 7 of either side trading and the 0 never occurring (FLIP! has
+    no 0): seven-o asks nothing of classic, so the pair combines once flip
+    lists a 7's plays by seat (``Ruleset.needs_target``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import ClassVar
-
-from unorules_classic import round_out
 
 from unorules import Action, Card, Draft, GameState, Plugin, Ruleset, hookimpl
 
@@ -136,7 +140,11 @@ class SevenOPlugin(Plugin):
     name = "seven-o"
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
-    requires = ("classic",)
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "flip": "flip lists a face's play without a seat to name, and a 7 trades hands with the seat "
+        "its play names (R-SEVEN-O): they combine once flip's plays name a seat for a card that needs "
+        "one (Ruleset.needs_target), as EDITIONS 1.5 describes (its 7 swaps, its 0 never occurs)",
+    }
     rules = ("R-SEVEN-O",)
 
     @hookimpl
@@ -152,22 +160,23 @@ class SevenOPlugin(Plugin):
         if kind != "7" and kind != "0":
             return None
         seat = action.seat
-        if not draft.hands[seat]:
-            # Section 13: a last 7 or 0 moves no hands; classic ends the round (R-OUT).
+        out = draft.going_out(seat)
+        if out is not None:
+            # Section 13: a last 7 or 0 moves no hands; the core ends the round (R-OUT).
             # R-HOUSE-LAST-LOSES: if the round goes on without its player, a last 0
             # still passes the hands of the seats left; a last 7 trades nothing
             # (its player, gone, takes no hand back).
-            if kind == "7" or round_out(draft, seat) is not None:
+            if kind == "7" or out.ends:
                 return None
-            pass_hands_on(draft, seat)
+            draft.pass_hands_on(seat)
             draft.pass_turn(1, seat)
             return True
         if kind == "7":
             target = action.target
             assert target is not None, "a 7 names a seat under seven-o"
-            trade_hands(draft, seat, target)  # R-SEVEN-O: the 7
+            draft.trade_hands(seat, target)  # R-SEVEN-O: the 7
         else:
-            pass_hands_on(draft, seat)  # R-SEVEN-O: the 0
+            draft.pass_hands_on(seat)  # R-SEVEN-O: the 0
         draft.pass_turn(1, seat)
         return True
 

@@ -162,9 +162,10 @@ class ShuffleHandsPlugin(Plugin):
         if action.card is not SHUFFLE_HANDS:
             return None
         seat = action.seat
-        if not draft.hands[seat]:
+        if draft.going_out(seat) is not None:
             # Decision (docstring): the last card ends the round and nothing is
-            # shuffled; classic's on_play ends it (R-OUT).
+            # shuffled; the core ends it (R-OUT), the base rule set passes the turn
+            # when its player only left the round.
             return None
         shuffle_hands(draft, seat)
         draft.pass_turn(1, seat)

@@ -112,8 +112,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from unorules_classic import banned_last_card, calls_before_playing, house_rules, is_playable, round_out
-
 from unorules import (
     Action,
     Card,
@@ -163,7 +161,7 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
         # R-STACK 2; stack_mix: a Wild Draw Four on a Draw Two. R-TURN-WD4 holds.
         if on.kind != "W+4" and not state.ruleset.options["stack_mix"]:
             return False
-        return is_playable(state, seat, card)
+        return state.matches(seat, card)
     return False
 
 
@@ -206,13 +204,9 @@ class StackingPlugin(Plugin):
         hand = state.hands[seat]
         acts: list[Action] = []
         for card in dict.fromkeys(hand):
-            if (
-                card.kind in DRAWS
-                and may_stack(state, seat, card, on)
-                and not banned_last_card(state, seat, card)
-            ):
-                acts += state.play_actions(seat, card)  # R-HOUSE-LAST-CARD: not a banned last card
-        if acts and len(hand) == 2 and seat not in state.uno_declared and calls_before_playing(state):
+            if card.kind in DRAWS and may_stack(state, seat, card, on) and not state.forbidden(seat, card):
+                acts += state.play_actions(seat, card)  # unless a rule bans the play (R-HOUSE-LAST-CARD, ...)
+        if acts and state.may_call_uno(seat):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before laying the next-to-last card
         return acts
 
@@ -245,17 +239,14 @@ class StackingPlugin(Plugin):
         count = phase.count + add  # R-STACK 1-3: the stack grows
         victim = draft.next_seat(seat)
         draft.grow_stack(seat, card, count, victim)  # the stack event; the phase is set below
-        gone = False  # its player went out, and the round goes on (R-HOUSE-LAST-LOSES)
-        if not draft.hands[seat]:
-            winner = round_out(draft, seat)
-            if winner is not None:
-                # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts
-                # (R-HOUSE-NO-LAST-DRAW: nothing is drawn).
-                if house_rules(draft.ruleset).last_draw:
-                    draft.draw(victim, count, "penalty")
-                draft.end_round(winner, "out")
-                return True
-            gone = True
+        out = draft.going_out(seat)  # its last card: the round ends, or it left (R-HOUSE-LAST-LOSES)
+        if out is not None and out.ends:
+            # R-OUT-LAST-DRAW with a stack: the next seat draws all of it, and it counts; the
+            # core ends the round. (R-HOUSE-NO-LAST-DRAW is the last-card rule's: it answers
+            # first for a last draw card, and this effect does not run.)
+            draft.draw(victim, count, "penalty")
+            return True
+        gone = out is not None
         draft.current_player = victim
         if card.kind == "W+4" and draft.ruleset.options["challenge"] and not gone:
             # R-STACK 5: only this last Wild Draw Four may be challenged, judged
@@ -319,7 +310,7 @@ class StackingPlugin(Plugin):
                 "R-STACK",
                 f"a Draw Two goes on a Wild Draw Four only in the colour named ({state.color}), not {card}",
             )
-        if card.kind == "W+4" and not is_playable(state, seat, card):
+        if card.kind == "W+4" and not state.matches(seat, card):
             return (
                 "R-TURN-WD4",
                 f"a Wild Draw Four may be stacked only without a card of the current colour ({state.color})",

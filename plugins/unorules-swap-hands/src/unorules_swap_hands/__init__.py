@@ -141,9 +141,10 @@ class SwapHandsPlugin(Plugin):
         if action.card is not SWAP_HANDS:
             return None
         seat = action.seat
-        if not draft.hands[seat]:
+        if draft.going_out(seat) is not None:
             # Decision (docstring): the last card ends the round and no hands
-            # move; classic's on_play ends it (R-OUT).
+            # move; the core ends it (R-OUT), the base rule set passes the turn
+            # when its player only left the round.
             return None
         target = action.target
         assert target is not None
