@@ -135,27 +135,8 @@ from unorules import (
 from unorules.markers import active_when
 from unorules.scoring import draw_for_dealer, round_points, target_outcome
 from unorules_classic.phases import check_phase
-from unorules_classic.shims import (
-    GoingOut,
-    HouseRules,
-    banned_last_card,
-    calls_before_playing,
-    house_rules,
-    is_playable,
-    round_out,
-)
 
-__all__ = [
-    "ClassicPlugin",
-    "GoingOut",
-    "HouseRules",
-    "banned_last_card",
-    "calls_before_playing",
-    "house_rules",
-    "is_playable",
-    "plugin",
-    "round_out",
-]
+__all__ = ["ClassicPlugin", "plugin"]
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTION_KINDS = ("S", "R", "+2")

@@ -100,15 +100,9 @@ Interactions
 ``elimination``
     Seats that have left are skipped by the 0 and cannot be named by a 7.
 
-Conflicts
----------
-
-``flip``
-    Refused for now: flip's plays of a face name no seat, and a 7 must name
-    the seat it trades with. The rules reference (EDITIONS 1.5) has them
-    combine, a 7 of either side trading and the 0 never occurring (FLIP! has
-    no 0): seven-o asks nothing of classic, so the pair combines once flip
-    lists a 7's plays by seat (``Ruleset.needs_target``).
+Under FLIP! (EDITIONS 1.5): a 7 of either side trades hands with the seat its
+play names (flip lists a face's plays by seat, ``Ruleset.needs_target``); the 0
+never occurs (FLIP! has no 0).
 """
 
 from __future__ import annotations
@@ -118,17 +112,7 @@ from typing import ClassVar
 
 from unorules import Action, Card, Draft, GameState, Plugin, Ruleset, hookimpl
 
-__all__ = ["SevenOPlugin", "pass_hands_on", "plugin", "trade_hands"]
-
-
-def trade_hands(draft: Draft, seat: int, target: int) -> None:
-    """``seat`` trades hands with ``target`` (R-SEVEN-O, a 7): ``draft.trade_hands``."""
-    draft.trade_hands(seat, target)
-
-
-def pass_hands_on(draft: Draft, seat: int) -> None:
-    """Every seat still in the game passes its hand on (R-SEVEN-O, a 0): ``draft.pass_hands_on``."""
-    draft.pass_hands_on(seat)
+__all__ = ["SevenOPlugin", "plugin"]
 
 
 class SevenOPlugin(Plugin):
@@ -140,11 +124,6 @@ class SevenOPlugin(Plugin):
     name = "seven-o"
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn"}
-    conflicts: ClassVar[Mapping[str, str]] = {
-        "flip": "flip lists a face's play without a seat to name, and a 7 trades hands with the seat "
-        "its play names (R-SEVEN-O): they combine once flip's plays name a seat for a card that needs "
-        "one (Ruleset.needs_target), as EDITIONS 1.5 describes (its 7 swaps, its 0 never occurs)",
-    }
     rules = ("R-SEVEN-O",)
 
     @hookimpl

@@ -126,7 +126,7 @@ from unorules import (
 )
 from unorules.validate import require
 
-__all__ = ["StackingPlugin", "may_stack", "pass_stack", "plugin", "stack_event", "stack_phase"]
+__all__ = ["StackingPlugin", "may_stack", "plugin", "stack_phase"]
 
 DRAWS = {"+2": 2, "W+4": 4}
 """The stackable kinds and how many cards each adds to the stack."""
@@ -163,12 +163,6 @@ def may_stack(state: Position, seat: int, card: Card, on: Card) -> bool:
             return False
         return state.matches(seat, card)
     return False
-
-
-def pass_stack(draft: Draft, seat: int, card: Card, count: int, victim: int, phase: str = "penalty") -> None:
-    """Hand a stack of ``count`` cards, topped by ``seat``'s ``card``, to ``victim``
-    (R-STACK): ``draft.grow_stack``."""
-    draft.grow_stack(seat, card, count, victim, phase)
 
 
 class StackingPlugin(Plugin):
