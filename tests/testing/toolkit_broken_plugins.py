@@ -22,6 +22,7 @@ from unorules import (
     EventSpec,
     ExtraSpec,
     GameState,
+    GoingOut,
     Plugin,
     Ruleset,
     hookimpl,
@@ -253,40 +254,39 @@ class CrashesAtTheDeal(Plugin):
 
 
 class SkipsWithoutGoingOut(Plugin):
-    """Bug: a Skip is handled as ``pass_turn`` without checking for an empty hand,
-    so a seat whose last card is a Skip stays in a round that goes on with no
-    cards (breaks ``hands``). The most common mistake in an ``on_play`` hook."""
+    """Bug: a house rule "a last Skip does not end the round" answers ``going_out``
+    with ``GoingOut(ends=False)`` but forgets to take the seat out of the round
+    (``draft.leave``), so a seat whose last card is a Skip stays in a round that goes
+    on with no cards (breaks ``hands``). Since the core decides going out in one
+    place, a card effect can no longer make this mistake: only an answer about
+    going out can."""
 
     name = "skips-without-going-out"
     api_version = 2
     requires = ("classic",)
 
     @hookimpl
-    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
-        card = action.card
-        if card is None or card.kind != "S":
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        if draft.top_card.kind != "S":
             return None
-        draft.pass_turn(2, action.seat)
-        return True
+        return GoingOut(ends=False)
 
 
 class NeverGoesOut(Plugin):
-    """Bug: a seat that plays its last card draws a new one instead of going out,
-    so no round can ever end; the draws reshuffle the pile with the game's
-    generator, so states do not repeat either (breaks ``rounds``: only the
-    bound on a round's length, and eager play failing to end it, show it)."""
+    """Bug: a seat that plays its last card draws a new one instead of going out (its
+    ``going_out`` answer keeps the round going and deals the seat a card), so no
+    round can ever end; the draws reshuffle the pile with the game's generator, so
+    states do not repeat either (breaks ``rounds``: only the bound on a round's
+    length, and eager play failing to end it, show it)."""
 
     name = "never-goes-out"
     api_version = 2
     requires = ("classic",)
 
-    @hookimpl(tryfirst=True)
-    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
-        if draft.hands[action.seat]:
-            return None
-        draft.draw(action.seat, 1, "penalty")
-        draft.pass_turn(1, action.seat)
-        return True
+    @hookimpl
+    def going_out(self, draft: Draft, seat: int) -> GoingOut | None:
+        draft.draw(seat, 1, "penalty")
+        return GoingOut(ends=False)
 
 
 # -- Discard All: a card plugin as a new author writes it from the docs (issue 32) -----------

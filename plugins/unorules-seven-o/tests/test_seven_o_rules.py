@@ -237,6 +237,38 @@ def test_r_seven_o_names_no_base_rule_set() -> None:
         Ruleset.from_names(["seven-o"])
 
 
-def test_r_seven_o_with_flip_is_refused_until_flip_names_a_seat_for_a_7() -> None:
-    with pytest.raises(RulesetError, match="needs_target"):
-        Ruleset.from_names(["flip", "seven-o"])
+def test_r_seven_o_under_flip_a_7_of_either_side_trades_and_no_0_occurs() -> None:
+    """EDITIONS 1.5: under FLIP! a 7 trades hands with the seat its play names (on the
+    light side and the dark side alike); FLIP! has no 0, so the 0 never occurs."""
+    import random
+
+    rules = Ruleset.from_names(["flip", "seven-o"])
+    assert not [face for card in rules.deck for face in card.faces if face.kind == "0"]
+    traded_sides = set()
+    for seed in range(40):
+        state = rules.new_game(players=3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.is_over:
+                break
+            sevens = [
+                a for a in state.legal_actions() if a.verb == "play" and a.card is not None and a.card.kind == "7"
+            ]
+            if sevens:
+                action = sevens[0]
+                assert action.target is not None  # a 7 names the seat it trades with
+                after = state.apply(action)
+                if after.round_number == state.round_number and after.side == state.side:
+                    laid = state.hands[action.seat][state.hand_index(action.seat, action.card, action.nth)]
+                    rest = list(state.hands[action.seat])
+                    rest.remove(laid)
+                    assert after.hands[action.target] == tuple(rest)
+                    assert after.hands[action.seat] == state.hands[action.target]
+                    assert any(e.kind == "hands-moved" for e in after.events)
+                    traded_sides.add(state.side)
+                state = after
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+        if traded_sides == {0, 1}:
+            break
+    assert traded_sides == {0, 1}
