@@ -4,12 +4,11 @@ shipped plugin gets a page, every command-line option is described."""
 
 from __future__ import annotations
 
-import tomllib
-
 import argparse
 import importlib.util
 import inspect
 import re
+import tomllib
 from pathlib import Path
 
 import pytest

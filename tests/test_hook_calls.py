@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import unorules.ruleset as ruleset_module
-from unorules import Action, Draft, GameState, Plugin, Ruleset, RulesetError, hookimpl, hookspecs
+from unorules import Action, Draft, GameState, Plugin, Ruleset, RulesetError, _hookcall, hookimpl, hookspecs
 from unorules._hookcall import compile_hook
 from unorules.actions import register_verb
 from unorules.discovery import installed_plugins
@@ -672,7 +672,7 @@ def test_callers_of_hooks_with_wrappers_answer_what_pluggy_does(data: st.DataObj
 def test_each_hook_of_play_is_compiled_in_the_mode_its_specification_says() -> None:
     # A firstresult hook stops at the first result; another one calls every
     # implementation: a caller in the other mode would differ from pluggy.
-    modes: dict[str, str] = getattr(ruleset_module, "_MODES")  # noqa: B009 (private)
+    modes: dict[str, str] = getattr(_hookcall, "_MODES")  # noqa: B009 (private)
     specs = {name: first for name, _, first in HOOKS}
     assert set(modes) == set(ruleset_module.Hooks.__slots__)
     for name, mode in modes.items():

@@ -21,15 +21,23 @@ from __future__ import annotations
 
 import itertools
 import types
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from unorules.errors import RulesetError
 from unorules.markers import ACTIVE_WHEN
 
-__all__ = ["ClosedPluginManager", "annotate", "compile_hook", "impl_frames"]
+if TYPE_CHECKING:
+    from unorules.actions import Action
+    from unorules.cards import Card
+    from unorules.draft import Draft
+    from unorules.ruleset import Ruleset
+    from unorules.state import GameState, Position
+    from unorules.values import GoingOut, RoundResult
+
+__all__ = ["ClosedPluginManager", "Hooks", "annotate", "compile_hook", "impl_frames"]
 
 
 def compile_hook(
@@ -119,6 +127,98 @@ def _generate(
     exec(compile("\n".join(lines), f"<unorules hook caller {name}>", "exec"), namespace)
     caller: Callable[..., Any] = namespace[name]
     return caller
+
+
+# -- the callers of a rule set's hooks of play ---------------------------------------------
+
+# How each hook's caller answers (see unorules._hookcall.compile_hook).
+_MODES = {
+    "legal_actions": "concatenate",
+    "apply_action": "first",
+    "on_play": "first",
+    "on_draw": "all",
+    "after_action": "all",
+    "explain_illegal": "first",
+    "visible_hands": "concatenate",
+    "visible_backs": "concatenate",
+    "score_round": "first",
+    "on_round_end": "all",
+    "game_outcome": "first",
+    "on_starter": "first",
+    "set_aside_cards": "concatenate",
+    "card_matches": "first",
+    "play_forbidden": "first",
+    "refuse_turn_draw": "first",
+    "going_out": "first",
+    "blocked_round": "first",
+}
+_SKIPPABLE = frozenset(
+    {
+        "on_draw",
+        "after_action",
+        "visible_hands",
+        "visible_backs",
+        "card_matches",
+        "play_forbidden",
+        "refuse_turn_draw",
+        "going_out",
+        "blocked_round",
+    }
+)
+"""The hooks whose caller is ``None`` when no plugin implements them, so that the
+engine and :class:`~unorules.Position` skip them (a rule set without a house rule
+pays nothing for its question)."""
+
+
+def _nothing(*args: Any) -> None:
+    return None
+
+
+def _none_listed(*args: Any) -> tuple[()]:
+    return ()
+
+
+class Hooks:
+    """The hooks the engine and the draft's mechanics call during play, one
+    caller per hook taking the spec's arguments positionally (see
+    :mod:`unorules._hookcall`). The hooks of ``_SKIPPABLE`` (``on_draw``,
+    ``after_action``, ``visible_hands``, ``visible_backs`` and the shared
+    questions ``card_matches``, ``play_forbidden``, ``refuse_turn_draw``,
+    ``going_out``, ``blocked_round``) are ``None`` when no plugin implements
+    them, so that the mechanics skip them; the others always answer. The hooks
+    whose results are concatenated (``legal_actions``,
+    ``visible_hands``, ``visible_backs``, ``set_aside_cards``) answer a
+    sequence, or ``None`` for nothing. Built from the rule set's pluggy hook
+    ``relay``; implementations marked :func:`~unorules.markers.active_when` that do
+    not apply to ``ruleset`` are left out."""
+
+    __slots__ = tuple(_MODES)
+
+    legal_actions: Callable[[GameState], Sequence[Action] | None]
+    apply_action: Callable[[Draft, Action], Any]
+    on_play: Callable[[Draft, Action, GameState], Any]
+    on_draw: Callable[[Draft, int, tuple[Card, ...], str], None] | None
+    after_action: Callable[[Draft, Action, GameState], None] | None
+    explain_illegal: Callable[[GameState, Action], tuple[str, str] | None]
+    visible_hands: Callable[[GameState, int], Iterable[int] | None] | None
+    visible_backs: Callable[[GameState, int | None], Iterable[int] | None] | None
+    score_round: Callable[[Draft, RoundResult], Sequence[int] | None]
+    on_round_end: Callable[[Draft, RoundResult], None]
+    game_outcome: Callable[[Draft], Any]
+    on_starter: Callable[[Draft], Any]
+    set_aside_cards: Callable[[GameState], Iterable[Card] | None]
+    card_matches: Callable[[Position, int, Card], bool | None] | None
+    play_forbidden: Callable[[Position, int, Card], str | None] | None
+    refuse_turn_draw: Callable[[Position, int, bool], str | None] | None
+    going_out: Callable[[Draft, int], GoingOut | None] | None
+    blocked_round: Callable[[Draft], GoingOut | None] | None
+
+    def __init__(self, relay: pluggy.HookRelay, ruleset: Ruleset | None = None) -> None:
+        for name, mode in _MODES.items():
+            caller = compile_hook(getattr(relay, name), mode, ruleset)
+            if caller is None and name not in _SKIPPABLE:
+                caller = _none_listed if mode == "concatenate" else _nothing
+            object.__setattr__(self, name, caller)
 
 
 # -- which plugin raised -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from unorules import hookspecs
-from unorules._hookcall import ClosedPluginManager, annotate, compile_hook, impl_frames
+from unorules._hookcall import ClosedPluginManager, Hooks, annotate, impl_frames
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, parse_cards, registered_colors
 from unorules.discovery import (
@@ -35,14 +35,15 @@ from unorules.discovery import (
     load_plugin,
     short,
 )
-from unorules.draft import Draft, blank_draft, carry_out
+from unorules.draft import blank_draft, carry_out
 from unorules.errors import IllegalActionError, NotationError, RulesetError, StateFormatError, excerpt
+from unorules.events import CORE_EVENTS
 from unorules.markers import PROJECT
 from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
 from unorules.rng import Rng, Seed, seed_state
 from unorules.rulebook import Rulebook, preset, resolve
 from unorules.spec import CACHE, freeze, option_owners, parse_spec_text
-from unorules.state import Event, GameState, GoingOut, Position, RoundResult
+from unorules.state import GameState
 
 __all__ = [
     "CORE_EVENTS",
@@ -57,187 +58,6 @@ __all__ = [
 ]
 
 
-def _draw_text(event: Event) -> str:
-    """How a draw reads: the cards (or their count, for the other seats), and why."""
-    reason = event.value("reason", "turn")
-    if reason == "penalty":
-        return "{seat} drew {cards} as a penalty"
-    return "{seat} drew {cards}"
-
-
-_PLACE_WORDS = {
-    "hand": "{seat:'s} hand",
-    "draw": "the draw pile",
-    "discard": "the discard pile",
-    "under": "the discard pile, under its top card",
-    "taken": "the table",
-}
-"""How the places of a ``move`` event read (its ``data["from"]`` and ``data["to"]``)."""
-
-
-def _move_text(event: Event) -> str:
-    """How a card movement reads: the cards (or their count, for a seat that may not see
-    them) and the places; whole hands changing seats, as their number. The narrator
-    leaves these events out of what an action did (:data:`unorules.narrate.BOOKKEEPING`):
-    the action and the other events say it."""
-    if event.value("hands") is not None:
-        return "{count:hand} changed seats"
-    source = _PLACE_WORDS.get(str(event.value("from")), "somewhere")
-    dest = _PLACE_WORDS.get(str(event.value("to")), "somewhere")
-    if source == dest:
-        return "{cards} moved within " + source
-    return "{cards} went from " + source + " to " + dest
-
-
-def _show_text(event: Event) -> str:
-    """How a hand shown to a seat reads (its cards for that seat, their count for the others)."""
-    if event.seat is None:
-        return "{target:'s} hand was shown to everyone: {cards}"
-    return "{seat} {seat:was} shown {target:'s} hand: {cards}"
-
-
-def _round_end_text(event: Event) -> str:
-    """How the end of a round reads: who won it, how, and the points they scored."""
-    points = event.value("points")
-    seat = event.seat
-    scored = ""
-    if seat is not None and isinstance(points, tuple) and 0 <= seat < len(points):
-        won = points[seat]
-        if isinstance(won, int) and not isinstance(won, bool) and won > 0:
-            scored = f", scoring {won} point{'' if won == 1 else 's'}"
-    reason = event.value("reason")
-    if seat is None:
-        return "the round ended without a winner"
-    if reason == "out":
-        return "{seat} went out and won the round" + scored
-    if reason == "blocked":
-        return "nobody could play or draw: {seat} won the blocked round with the fewest points" + scored
-    return "{seat} won the round ({data[reason]})" + scored
-
-
-def _hands_moved_text(event: Event) -> str:
-    """How moved hands read (R-SEVEN-O): a 7's trade, or a 0's pass."""
-    if event.target is not None:
-        return "{seat} traded hands with {target}"
-    return "every hand passed on to the next player in the direction of play"
-
-
-def _uno_text(event: Event) -> str:
-    """How an UNO call reads (R-UNO-CALL), or a late one (R-UNO-SELF)."""
-    if event.value("late"):
-        return "{seat} called UNO late, just before being caught"
-    return "{seat} called UNO"
-
-
-CORE_EVENTS: tuple[EventSpec, ...] = (
-    EventSpec(
-        "deal",
-        "a round was dealt and its starter turned up (R-SETUP-DEAL)",
-        (("seat", "the dealer"), ("cards", "the starter"), ("data.round", "the round's number")),
-        "{seat} dealt round {data[round]}; the first card is {cards}",
-    ),
-    EventSpec(
-        "draw",
-        "a seat drew cards (for its turn, as a penalty, ...); private: only the seat sees the cards",
-        (
-            ("seat", "the seat that drew"),
-            ("cards", "the cards drawn (hidden from the other seats)"),
-            ("count", "how many cards were drawn (public)"),
-            ("data.reason", "why: 'turn', 'penalty' or a plugin's reason"),
-        ),
-        _draw_text,
-    ),
-    EventSpec(
-        "reshuffle",
-        "the discard pile but its top card was shuffled into a new draw pile (R-TURN-RESHUFFLE); it "
-        "happens inside a draw: the cards left in the old pile were drawn first, and the draw event "
-        "that follows counts them with those drawn from the new pile",
-        (("count", "how many cards the new draw pile holds"),),
-        "the discard pile was shuffled into a new draw pile of {count:card}",
-    ),
-    EventSpec(
-        "move",
-        "cards went from one place to another (a card played, cards taken from a pile, hands traded, "
-        "...); the core's mechanics record every movement but deals and draws with one",
-        (
-            ("seat", "the seat whose hand the cards left or entered (none for the piles alone)"),
-            ("cards", "the cards moved (hidden from the other seats when private)"),
-            ("count", "how many cards moved (public)"),
-            ("private", "the cards are seen by the seat alone, or by nobody when there is no seat"),
-            (
-                "data.from",
-                "where they came from: 'hand' (the seat's), 'draw', 'discard' or 'taken' "
-                "(cards a rule took out during this action)",
-            ),
-            ("data.to", "where they went: 'hand', 'draw' (shuffled in), 'discard', 'under' or 'taken'"),
-            (
-                "data.hands",
-                "instead of from and to: (from seat, to seat) pairs of whole hands that changed seats "
-                "at once",
-            ),
-        ),
-        _move_text,
-    ),
-    EventSpec(
-        "show",
-        "a hand was shown to a seat (a challenged Wild Draw Four's player shows it to the challenger)",
-        (
-            ("seat", "the seat shown the hand (none: every seat)"),
-            ("target", "the seat whose hand it is"),
-            ("cards", "the hand (private to the seat shown it)"),
-            ("count", "how many cards it holds"),
-        ),
-        _show_text,
-    ),
-    EventSpec(
-        "round-end",
-        "a round ended and was scored",
-        (
-            ("seat", "the round's winner (none if nobody won it)"),
-            ("data.reason", "why it ended: 'out', 'blocked', ..."),
-            ("data.points", "the points each seat was given"),
-        ),
-        _round_end_text,
-    ),
-    EventSpec(
-        "hands-moved",
-        "hands changed seats: a 7 traded two hands, a 0 passed every hand on (R-SEVEN-O)",
-        (
-            ("seat", "the seat that played the card"),
-            ("target", "the seat it traded with (a 7; none for a 0)"),
-            ("data.moves", "(from seat, to seat) pairs of every hand that moved"),
-        ),
-        _hands_moved_text,
-    ),
-    EventSpec(
-        "stack",
-        "a draw card was added to a stack; the next seat must answer it (R-STACK)",
-        (
-            ("seat", "the seat that stacked"),
-            ("cards", "the card added"),
-            ("target", "the seat that must answer"),
-            ("count", "the stack's size in cards"),
-        ),
-        "{seat} stacked {cards}: {target} must draw {count} or stack",
-    ),
-    EventSpec(
-        "uno",
-        'a seat called "UNO" (R-UNO-CALL), or called late before being caught (R-UNO-SELF)',
-        (("seat", "the seat that called"), ("data.late", "true for a late call")),
-        _uno_text,
-    ),
-    EventSpec(
-        "caught",
-        'a seat that did not call "UNO" was caught and draws the penalty (R-UNO-CATCH)',
-        (
-            ("seat", "the seat caught"),
-            ("target", "the seat that caught it"),
-            ("count", "the penalty cards it draws"),
-        ),
-        "{target} caught {seat} without UNO",
-    ),
-)
-"""The event kinds the core's mechanics emit (every rule set has them)."""
 MIN_PLAYERS = 2
 """The fewest seats a game may have."""
 MAX_PLAYERS = 10
@@ -245,97 +65,8 @@ MAX_PLAYERS = 10
 
 _T = TypeVar("_T")
 
-# How each hook's caller answers (see unorules._hookcall.compile_hook).
-_MODES = {
-    "legal_actions": "concatenate",
-    "apply_action": "first",
-    "on_play": "first",
-    "on_draw": "all",
-    "after_action": "all",
-    "explain_illegal": "first",
-    "visible_hands": "concatenate",
-    "visible_backs": "concatenate",
-    "score_round": "first",
-    "on_round_end": "all",
-    "game_outcome": "first",
-    "on_starter": "first",
-    "set_aside_cards": "concatenate",
-    "card_matches": "first",
-    "play_forbidden": "first",
-    "refuse_turn_draw": "first",
-    "going_out": "first",
-    "blocked_round": "first",
-}
-_SKIPPABLE = frozenset(
-    {
-        "on_draw",
-        "after_action",
-        "visible_hands",
-        "visible_backs",
-        "card_matches",
-        "play_forbidden",
-        "refuse_turn_draw",
-        "going_out",
-        "blocked_round",
-    }
-)
-"""The hooks whose caller is ``None`` when no plugin implements them, so that the
-engine and :class:`~unorules.Position` skip them (a rule set without a house rule
-pays nothing for its question)."""
-
 UNO_CALLS = ("two-cards", "one-card", "playable", "silent")
 """The answers of the ``uno_call_rule`` hook (see :attr:`Ruleset.uno_call`)."""
-
-
-def _nothing(*args: Any) -> None:
-    return None
-
-
-def _none_listed(*args: Any) -> tuple[()]:
-    return ()
-
-
-class Hooks:
-    """The hooks the engine and the draft's mechanics call during play, one
-    caller per hook taking the spec's arguments positionally (see
-    :mod:`unorules._hookcall`). The hooks of :data:`_SKIPPABLE` (``on_draw``,
-    ``after_action``, ``visible_hands``, ``visible_backs`` and the shared
-    questions ``card_matches``, ``play_forbidden``, ``refuse_turn_draw``,
-    ``going_out``, ``blocked_round``) are ``None`` when no plugin implements
-    them, so that the mechanics skip them; the others always answer. The hooks
-    whose results are concatenated (``legal_actions``,
-    ``visible_hands``, ``visible_backs``, ``set_aside_cards``) answer a
-    sequence, or ``None`` for nothing. Built from the rule set's pluggy hook
-    ``relay``; implementations marked :func:`~unorules.markers.active_when` that do
-    not apply to ``ruleset`` are left out."""
-
-    __slots__ = tuple(_MODES)
-
-    legal_actions: Callable[[GameState], Sequence[Action] | None]
-    apply_action: Callable[[Draft, Action], Any]
-    on_play: Callable[[Draft, Action, GameState], Any]
-    on_draw: Callable[[Draft, int, tuple[Card, ...], str], None] | None
-    after_action: Callable[[Draft, Action, GameState], None] | None
-    explain_illegal: Callable[[GameState, Action], tuple[str, str] | None]
-    visible_hands: Callable[[GameState, int], Iterable[int] | None] | None
-    visible_backs: Callable[[GameState, int | None], Iterable[int] | None] | None
-    score_round: Callable[[Draft, RoundResult], Sequence[int] | None]
-    on_round_end: Callable[[Draft, RoundResult], None]
-    game_outcome: Callable[[Draft], Any]
-    on_starter: Callable[[Draft], Any]
-    set_aside_cards: Callable[[GameState], Iterable[Card] | None]
-    card_matches: Callable[[Position, int, Card], bool | None] | None
-    play_forbidden: Callable[[Position, int, Card], str | None] | None
-    refuse_turn_draw: Callable[[Position, int, bool], str | None] | None
-    going_out: Callable[[Draft, int], GoingOut | None] | None
-    blocked_round: Callable[[Draft], GoingOut | None] | None
-
-    def __init__(self, relay: pluggy.HookRelay, ruleset: Ruleset | None = None) -> None:
-        for name, mode in _MODES.items():
-            caller = compile_hook(getattr(relay, name), mode, ruleset)
-            if caller is None and name not in _SKIPPABLE:
-                caller = _none_listed if mode == "concatenate" else _nothing
-            object.__setattr__(self, name, caller)
 
 
 def _plugin_name(plugin: Any) -> str:
