@@ -22,6 +22,7 @@ nothing has happened for ``keep_idle`` seconds.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime
 import hashlib
@@ -37,8 +38,9 @@ from typing import Any
 import attrs
 
 from unorules.actions import Action
-from unorules.bots import BOTS, Bot, BotError, make_bot, show_views
+from unorules.bots import BOTS, Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
+from unorules.protocol import QUIT_GRACE
 from unorules.record import GameRecord, RecordError
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.serve import compat
@@ -47,6 +49,7 @@ from unorules.serve.errors import ServeError
 from unorules.serve.inputs import NAME_LIMIT, check_name, name_key
 from unorules.serve.limits import CreationLimit
 from unorules.serve.render import view_data
+from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState, Outcome
 
@@ -165,7 +168,7 @@ class Table:
     state: GameState
     actions: list[Action] = attrs.Factory(list)
     clients: set[Client] = attrs.Factory(set)
-    bots: dict[int, Bot] = attrs.Factory(dict)
+    bots: dict[int, SeatBot] = attrs.Factory(dict)
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     turn_seconds: int = 0
@@ -349,7 +352,8 @@ class Tables:
                 touched=record.touched or record.created,
                 rematch=record.rematch,
             )
-            self._make_bots(table)
+            if not state.is_over:  # a finished game's bots have nothing left to do
+                self._make_bots(table, show=False)  # a bot program starts when next needed
             self._tables[table.id] = table
             self._arm_away(table)
             self._after_change(table, None)
@@ -564,13 +568,15 @@ class Tables:
         table.actions.append(action)
         table.touched = moment
         self._show_bots(table)
+        if new.is_over:
+            self._close_bots(table)  # the bot programs of a finished game stop at once
 
     def _show_bots(self, table: Table) -> None:
         """Show every bot at ``table`` that follows the game its seat's view of the
         new state (a bot that fails at it is replaced, see :meth:`_replace_bot`)."""
         for seat, bot in list(table.bots.items()):
             try:
-                show_views(table.state, {seat: bot})
+                bot.observe(compat.seat_view(table.state, seat))  # a program's: in its worker
             except BotError as exc:
                 self._replace_bot(table, seat, exc)
 
@@ -693,11 +699,29 @@ class Tables:
 
     # -- bots, the autopilot and the turn timer ---------------------------------
 
-    def _make_bots(self, table: Table) -> None:
+    def _make_bots(self, table: Table, *, show: bool = True) -> None:
+        """Make the bot of every bot seat that has none (``show``: and show the started game to
+        them). A bot this server no longer offers (a bot program not given again with ``--bot``)
+        is logged, and the autopilot plays its seat: the table is still served."""
         for seat, record in enumerate(table.seats):
-            if record.kind == "bot" and seat not in table.bots:
-                table.bots[seat] = make_bot(record.bot, seed=f"{table.seed}:{seat}")
-        if table.started:
+            if record.kind != "bot" or seat in table.bots or seat in table.autopilot:
+                continue
+            try:
+                bot = make_bot(record.bot, seed=f"{table.seed}:{seat}")
+            except Exception as exc:  # an unknown name (ValueError) or a factory's own failure
+                _log.error(
+                    "table %s: seat %d's bot %r is not offered by this server (%s); the autopilot "
+                    "plays the seat (a bot program is offered with --bot %s=COMMAND)",
+                    table.id,
+                    seat,
+                    record.bot,
+                    " ".join(str(exc).split())[:200],
+                    record.bot,
+                )
+                table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
+                continue
+            table.bots[seat] = SeatBot(bot, table.id, seat)
+        if table.started and show:
             self._show_bots(table)
 
     def _replace_bot(self, table: Table, seat: int, exc: Exception) -> None:
@@ -707,17 +731,16 @@ class Tables:
             "table %s: the bot of seat %d failed and the autopilot plays it: %s", table.id, seat, exc
         )
         bot = table.bots.pop(seat, None)
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
+        if bot is not None:
+            bot.close()  # in its worker: the event loop does not wait for it
         table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
 
-    def _close_bots(self, table: Table) -> None:
-        """Stop the bots of ``table`` that hold something (a bot program's process)."""
-        for bot in table.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+    def _close_bots(self, table: Table) -> list[concurrent.futures.Future[Any]]:
+        """Stop the bots of ``table`` that hold something (a bot program's process), each in its
+        own worker; returns what is still stopping."""
+        stopping = [done for bot in table.bots.values() if (done := bot.close()) is not None]
+        table.bots.clear()
+        return stopping
 
     def _running(self, table: Table) -> bool:
         return table.started and not table.state.is_over and table.id in self._tables
@@ -830,11 +853,16 @@ class Tables:
                 return False
             chosen: Action | None = None
             for seat in compat.seats_to_act(state):
-                bot = table.bots.get(seat) or table.autopilot.get(seat)
-                if bot is None:
-                    continue
+                bot = table.bots.get(seat)
                 try:
-                    chosen = await asyncio.to_thread(compat.bot_choose, bot, state, seat)
+                    if bot is not None:
+                        chosen = await bot.choose(compat.seat_view(state, seat))
+                    elif seat in table.autopilot:
+                        chosen = await asyncio.to_thread(
+                            compat.bot_choose, table.autopilot[seat], state, seat
+                        )
+                    else:
+                        continue
                 except BotError as exc:
                     self._replace_bot(table, seat, exc)
                     chosen = compat.bot_choose(table.autopilot[seat], state, seat)
@@ -850,14 +878,18 @@ class Tables:
         return chosen.seat
 
     async def close(self) -> None:
-        """Stop every bot, timer and client (the store stays open)."""
+        """Stop every bot, timer and client (the store stays open); bot programs are given
+        their time to quit, all at once."""
+        stopping: list[concurrent.futures.Future[Any]] = []
         for table in self._tables.values():
             self._stop_timers(table)
             if table.bot_task is not None:
                 table.bot_task.cancel()
-            self._close_bots(table)
+            stopping += self._close_bots(table)
             for client in list(table.clients):
                 await client.close()
+        if stopping:
+            await asyncio.wait([asyncio.wrap_future(f) for f in stopping], timeout=QUIT_GRACE + 5)
 
 
 def _duration(seconds: float) -> str:
