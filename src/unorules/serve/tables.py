@@ -306,11 +306,17 @@ class Tables:
         self.keep_idle = keep_idle
         self.creation = CreationLimit() if creation is None else creation
         self._tables: dict[str, Table] = {}
+        self._dormant: dict[str, float] = {}
+        """Finished tables not replayed since the server started, with when they were touched:
+        replayed when first asked for (:meth:`get`)."""
 
     # -- life of a table -----------------------------------------------------
 
     def load(self) -> int:
         """Rebuild every saved table by replaying its game record; returns how many.
+
+        A table whose game is over is only noted: it is replayed when first asked for
+        (:meth:`get`), so a restart costs what the games still being played cost.
 
         Call from the running event loop; bots of started games resume, and at tables with
         a turn timer every person's seat goes to the autopilot unless its page connects
@@ -318,47 +324,57 @@ class Tables:
         plugin uninstalled or changed since) is logged and left out, in the file as it was:
         it does not keep the other tables from being served."""
         count = 0
-        for record in self.store.tables():
-            try:
-                Ruleset.from_spec_text(record.spec)  # imports its plugins: their verbs parse
-                game = game_record(
-                    record.id,
-                    record.spec,
-                    record.players,
-                    record.seed,
-                    record.seats,
-                    record.created,
-                    record.actions,
-                )
-                state = game.replay()  # every action checked again by the rules
-            except (RecordError, RulesetError, NotationError) as exc:
-                _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
-                continue
-            except Exception:  # a plugin's bug met while replaying: the other tables still load
-                _log.exception("table %s is not served: replaying its record failed", record.id)
-                continue
-            table = Table(
-                id=record.id,
-                spec=record.spec,
-                players=record.players,
-                seed=record.seed,
-                seats=list(record.seats),
-                started=record.started,
-                created=record.created,
-                state=state,
-                actions=list(game.actions),
-                turn_seconds=record.turn_seconds,
-                invite=record.invite,
-                touched=record.touched or record.created,
-                rematch=record.rematch,
-            )
-            if not state.is_over:  # a finished game's bots have nothing left to do
-                self._make_bots(table, show=False)  # a bot program starts when next needed
-            self._tables[table.id] = table
-            self._arm_away(table)
-            self._after_change(table, None)
+        for table_id, touched in self.store.finished():
+            self._dormant[table_id] = touched
             count += 1
+        for record in self.store.tables(finished=False):
+            if self._wake(record) is not None:
+                count += 1
         return count
+
+    def _wake(self, record: TableRecord) -> Table | None:
+        """The table of ``record``, replayed and served (``None``, logged, if it does not replay)."""
+        try:
+            Ruleset.from_spec_text(record.spec)  # imports its plugins: their verbs parse
+            game = game_record(
+                record.id,
+                record.spec,
+                record.players,
+                record.seed,
+                record.seats,
+                record.created,
+                record.actions,
+            )
+            state = game.replay()  # every action checked again by the rules
+        except (RecordError, RulesetError, NotationError) as exc:
+            _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
+            return None
+        except Exception:  # a plugin's bug met while replaying: the other tables still load
+            _log.exception("table %s is not served: replaying its record failed", record.id)
+            return None
+        table = Table(
+            id=record.id,
+            spec=record.spec,
+            players=record.players,
+            seed=record.seed,
+            seats=list(record.seats),
+            started=record.started,
+            created=record.created,
+            state=state,
+            actions=list(game.actions),
+            turn_seconds=record.turn_seconds,
+            invite=record.invite,
+            touched=record.touched or record.created,
+            rematch=record.rematch,
+        )
+        if state.is_over:
+            self.store.set_over(table.id)  # a file of an older version: noted for next time
+        else:  # a finished game's bots have nothing left to do
+            self._make_bots(table, show=False)  # a bot program starts when next needed
+        self._tables[table.id] = table
+        self._arm_away(table)
+        self._after_change(table, None)
+        return table
 
     def create(
         self,
@@ -399,9 +415,9 @@ class Tables:
 
     def _check_room(self, address: str) -> None:
         self.creation.check(address)
-        if len(self._tables) >= self.max_tables:
+        if len(self) >= self.max_tables:
             self.sweep()
-        if len(self._tables) >= self.max_tables:
+        if len(self) >= self.max_tables:
             raise ServeError(
                 f"this server keeps at most {self.max_tables} tables and has that many: try again "
                 "later (finished and abandoned tables are removed as they expire)",
@@ -462,12 +478,16 @@ class Tables:
     def get(self, table_id: str) -> Table:
         """The table ``table_id``; :class:`ServeError` ``unknown-table`` if there is none."""
         table = self._tables.get(table_id) if _TABLE_ID.match(table_id) else None
+        if table is None and table_id in self._dormant:
+            self._dormant.pop(table_id)
+            record = self.store.table(table_id)
+            table = None if record is None else self._wake(record)
         if table is None:
             raise ServeError(f"there is no table {table_id[:40]!r} on this server", "unknown-table")
         return table
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(self._tables) + len(self._dormant)
 
     async def join(self, table: Table, name: str, invite: Any = None) -> tuple[int, str]:
         """Seat a new player at the first open seat; returns the seat and its token.
@@ -569,6 +589,7 @@ class Tables:
         table.touched = moment
         self._show_bots(table)
         if new.is_over:
+            self.store.set_over(table.id)
             self._close_bots(table)  # the bot programs of a finished game stop at once
 
     def _show_bots(self, table: Table) -> None:
@@ -590,8 +611,10 @@ class Tables:
         async with table.lock:
             if not table.state.is_over:
                 raise ServeError("the game is not over yet: a rematch comes after it", "not-over")
-            if table.rematch is not None and table.rematch in self._tables:
-                return self._tables[table.rematch]
+            if table.rematch is not None and (
+                table.rematch in self._tables or table.rematch in self._dormant
+            ):
+                return self.get(table.rematch)
             self._check_room(address)
             ruleset = Ruleset.from_spec_text(table.spec)
             records = [SeatRecord(s.kind, s.name, s.bot, s.token_hash) for s in table.seats]
@@ -636,6 +659,12 @@ class Tables:
             if reason is not None:
                 self._remove(table, reason)
                 removed.append(table.id)
+        moment = now() if moment is None else moment
+        for table_id, touched in list(self._dormant.items()):
+            if moment - touched >= self.keep_finished:
+                self._dormant.pop(table_id)
+                self.store.delete_table(table_id)
+                removed.append(table_id)
         if removed:
             _log.info("%d table(s) expired", len(removed))
         return removed
