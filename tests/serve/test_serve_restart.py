@@ -79,3 +79,20 @@ def test_a_finished_table_not_replayed_still_expires(tmp_path: Path) -> None:
 
     size, removed, left = asyncio.run(sweep())
     assert (size, sorted(removed), left) == (3, ["done0000", "done0001", "done0002"], 0)
+
+
+def test_log_lines_carry_their_time_level_and_logger() -> None:
+    import logging
+    import logging.config
+    import re
+
+    from unorules.serve.guard import log_config
+
+    config = log_config("warning")
+    assert config["loggers"]["unorules"]["level"] == "INFO"
+    fmt = config["formatters"]["default"]
+    formatter = logging.Formatter(fmt["fmt"])
+    record = logging.LogRecord("unorules.serve", logging.ERROR, __file__, 1, "table %s", ("x",), None)
+    line = formatter.format(record)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ERROR unorules\.serve: table x", line), line
+    logging.config.dictConfig(config)  # uvicorn applies it as is
