@@ -8,17 +8,21 @@ programs that answer late, wrongly or not at all are refused with errors.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import textwrap
+import time
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from unorules import Ruleset
 from unorules.bots import BotError, HeuristicBot, make_bot, play_game
-from unorules.protocol import PROTOCOL, CommandBot
+from unorules.protocol import LINE_LIMIT, PROTOCOL, QUIT_GRACE, CommandBot
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE_BOT = ROOT / "examples" / "bots" / "first_card.js"
@@ -163,7 +167,7 @@ def test_a_program_that_exits_is_refused_with_its_last_words(tmp_path: Path) -> 
     body = 'if m["type"] == "act":\n    sys.stderr.write("out of ideas\\n"); sys.exit(3)\n'
     error = _first_turn(tmp_path, body)
     assert "exited" in str(error)
-    assert "exit status 3" in str(error)
+    assert "exited with code 3" in str(error)
     assert "out of ideas" in str(error)
 
 
@@ -204,3 +208,113 @@ def test_a_command_is_needed() -> None:
         CommandBot("")
     with pytest.raises(ValueError, match="cmd: needs an argument"):
         make_bot("cmd:")
+
+
+# -- programs that misbehave cannot take the host down (issue 48, points 4 and 5) ------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "\nState:\tZ" in status.read_text())
+
+
+def _peak_while(call: Callable[[], object]) -> int:
+    """The most memory (bytes, as tracemalloc sees it) allocated while ``call`` runs."""
+    tracemalloc.start()
+    try:
+        call()
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return peak
+
+
+def test_an_endless_line_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    body = (
+        'if m["type"] == "act":\n'
+        '    for _ in range(60):\n        sys.stdout.write("x" * 1_000_000)\n'
+        "    sys.stdout.flush(); time.sleep(30)\n"
+    )
+    errors: list[BotError] = []
+    peak = _peak_while(lambda: errors.append(_first_turn(tmp_path, body, timeout=20.0)))
+    assert f"wrote a line longer than {LINE_LIMIT} bytes" in str(errors[0])
+    assert peak < 8 * LINE_LIMIT  # 60 MB were written: a few chunks beyond the limit are read
+
+
+def test_a_flood_on_standard_error_keeps_only_its_tail(tmp_path: Path) -> None:
+    body = (
+        'if m["type"] == "act":\n'
+        '    for _ in range(60):\n        sys.stderr.write("e" * 1_000_000)\n'
+        '    sys.stderr.write("\\nthe last words\\n"); sys.stderr.flush(); sys.exit(4)\n'
+    )
+    errors: list[BotError] = []
+    peak = _peak_while(lambda: errors.append(_first_turn(tmp_path, body, timeout=20.0)))
+    assert "exited with code 4" in str(errors[0])
+    assert "the last words" in str(errors[0])
+    assert peak < 4 * 1 << 20
+
+
+def test_bytes_that_are_not_utf8_are_named_while_the_program_runs(tmp_path: Path) -> None:
+    body = 'if m["type"] == "act":\n    sys.stdout.buffer.write(b"\\xff\\xfe{}\\n"); sys.stdout.flush()\n'
+    error = _first_turn(tmp_path, body)
+    assert "sent bytes that are not UTF-8" in str(error)
+    assert "exited" not in str(error)
+
+
+def test_a_program_that_exits_while_its_child_holds_its_output_is_said_to_have_exited(
+    tmp_path: Path,
+) -> None:
+    body = 'if m["type"] == "act":\n    import subprocess; subprocess.Popen(["sleep", "60"]); sys.exit(5)\n'
+    started = time.monotonic()
+    error = _first_turn(tmp_path, body, timeout=20.0)
+    assert "exited with code 5" in str(error)
+    assert time.monotonic() - started < 15  # not the act timeout
+
+
+def test_closing_a_program_ends_the_processes_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    body = f"""
+    if m["type"] == "game":
+        import subprocess
+        child = subprocess.Popen(["sleep", "60"])
+        open({str(pids)!r}, "w").write(str(child.pid))
+    if m["type"] == "act":
+        say({{"type": "action", "action": m["view"]["legal_actions"][0]}})
+    if m["type"] == "quit":
+        break
+    """
+    state = _rules().new_game(players=2, seed=1)
+    bot = CommandBot(_program(tmp_path, body), start_timeout=60.0)
+    bot.choose(state.view(state.current_player))
+    child = int(pids.read_text())
+    assert _alive(child)
+    bot.close()
+    for _ in range(50):
+        if not _alive(child):
+            break
+        time.sleep(0.1)
+    assert not _alive(child)
+
+
+def test_a_program_that_ignores_quit_is_killed_with_its_group(tmp_path: Path) -> None:
+    body = 'if m["type"] == "act":\n    say({"type": "action", "action": m["view"]["legal_actions"][0]})\n'
+    script = _program(tmp_path, body)
+    stubborn = tmp_path / "stubborn.py"
+    stubborn.write_text(
+        "import signal, subprocess, sys\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        f"subprocess.run([sys.executable, {script[1]!r}])\nimport time\ntime.sleep(60)\n",
+        encoding="utf-8",
+    )
+    state = _rules().new_game(players=2, seed=1)
+    bot = CommandBot([sys.executable, str(stubborn)], start_timeout=60.0)
+    bot.choose(state.view(state.current_player))
+    process = bot._process
+    assert process is not None
+    started = time.monotonic()
+    bot.close()
+    assert time.monotonic() - started < QUIT_GRACE + 3
+    assert process.poll() is not None

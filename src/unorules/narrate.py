@@ -49,6 +49,7 @@ action's ``seat``, ``card``, ``color`` and ``target``):
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -309,12 +310,22 @@ def relative_names(players: int, me: int) -> list[str]:
 
 # -- the narrator ------------------------------------------------------------------------------
 
-_TOLD_LIMIT = 1 << 16
-"""The most sentences a rule set keeps made (the cache is emptied when it fills up)."""
+_TOLD_LIMIT = 4096
+"""The most sentences a rule set keeps made (a few kilobytes each: about 10 MB at most); when
+it is full the older half is forgotten, so the sentences of the games being told stay."""
 
 
 def _new_told(ruleset: Ruleset) -> dict[Any, Sentence]:
     return {}
+
+
+def _keep(told: dict[Any, Sentence], key: Any, sentence: Sentence) -> Sentence:
+    """Keep ``sentence`` in ``told`` under ``key``, within :data:`_TOLD_LIMIT` sentences."""
+    if len(told) >= _TOLD_LIMIT:
+        for old in list(itertools.islice(told, _TOLD_LIMIT // 2)):  # the oldest first
+            told.pop(old, None)
+    told[key] = sentence
+    return sentence
 
 
 class Narrator:
@@ -365,9 +376,7 @@ class Narrator:
         key = (event, self.me, self.names)
         found = told.get(key)
         if found is None:
-            if len(told) >= _TOLD_LIMIT:
-                told.clear()
-            found = told[key] = self._event(event)
+            found = _keep(told, key, self._event(event))
         return found
 
     @property
@@ -425,9 +434,7 @@ class Narrator:
         key = (action, target, self.me, self.names)
         found = told.get(key)
         if found is None:
-            if len(told) >= _TOLD_LIMIT:
-                told.clear()
-            found = told[key] = self._action(action, target)
+            found = _keep(told, key, self._action(action, target))
         return found
 
     def _action(self, action: Action, target: bool) -> Sentence:

@@ -44,6 +44,14 @@ cards known to be in each). ``resample_from_infostate`` samples a state the
 seat cannot tell apart from the real one (:func:`~unorules.knowledge.determinize`),
 which is what OpenSpiel's ISMCTS bot asks for.
 
+**Cost.** A state shares with its clones everything that does not change: the
+states since the deal and each seat's lines of what it saw are a persistent
+:class:`History` (a chain that a new step extends without copying), and what a
+seat knows is copied only when it is next brought up to date. A clone (which
+OpenSpiel makes at every node of a search, and of every step in
+``random_sim_test``) costs the same after two thousand steps as after twenty;
+the information-state string is joined from the shared lines when asked.
+
 :class:`UnorulesBot` lets any unorules bot play in OpenSpiel
 (``evaluate_bots``), and :func:`play` plays one game between OpenSpiel's
 bots and unorules' ones.
@@ -51,11 +59,10 @@ bots and unorules' ones.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import pyspiel
@@ -69,7 +76,7 @@ from unorules.rl.spaces import NOOP, ActionSpace
 from unorules.ruleset import MAX_PLAYERS, Ruleset
 from unorules.state import GameState, SeatView
 
-__all__ = ["GAME_NAME", "SHUFFLES", "UnoGame", "UnoState", "UnorulesBot", "load", "play"]
+__all__ = ["GAME_NAME", "SHUFFLES", "History", "UnoGame", "UnoState", "UnorulesBot", "load", "play"]
 
 GAME_NAME = "python_unorules"
 """The name the game is registered under."""
@@ -171,8 +178,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.engine: GameState | None = None
         """The unorules state (``None`` until the deal)."""
-        self.history_states: _Log = _Log()
-        """Every unorules state of the game so far, the deal first."""
+        self.history_states: History[GameState] = History()
+        """Every unorules state of the game so far, the deal first (shared with clones)."""
         self._seed: int | None = None
         self._dealt: list[Card] = []
         self._pending: int | None = None  # the player action waiting for its drawn cards
@@ -182,8 +189,10 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         self._over = False
         self._returns = [0.0] * game.players
         self._knowledge = _Cache()
-        self._seen: _Log = _Log(_Log() for _ in range(game.players))
-        """What each seat saw of every state so far, one line a state (its information state)."""
+        self._texts = _Texts()
+        self._seen: History[tuple[str, ...]] = History()
+        """What each seat saw of every state so far: for each state, one line a seat (the
+        seats' information states; shared with clones)."""
 
     @property
     def _game(self) -> UnoGame:
@@ -193,7 +202,7 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
     def _copy(self) -> UnoState:
         other = UnoState(self._game)
         other.engine = self.engine
-        other.history_states = _Log(self.history_states)
+        other.history_states = self.history_states
         other._seed = self._seed
         other._dealt = list(self._dealt)
         other._pending = self._pending
@@ -202,8 +211,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         other._queue = list(self._queue)
         other._over = self._over
         other._returns = list(self._returns)
-        other._seen = copy.deepcopy(self._seen)
-        other._knowledge = copy.deepcopy(self._knowledge)
+        other._seen = self._seen
+        other._knowledge = _Cache(self._knowledge)
         return other
 
     # -- whose move ------------------------------------------------------------------------
@@ -296,10 +305,11 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
     def _commit(self, engine: GameState) -> None:
         before = self.engine
         self.engine = engine
-        self.history_states.append(engine)
+        self.history_states = self.history_states.plus(engine)
         game = self._game
-        for player, lines in enumerate(self._seen):
-            lines.append(_step_text(engine.view(player), player))
+        self._seen = self._seen.plus(
+            tuple(_step_text(engine.view(player), player) for player in range(game.players))
+        )
         if engine.is_over or (
             game.episode == "round" and before is not None and len(engine.rounds) > len(before.rounds)
         ):
@@ -370,16 +380,29 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
             raise ValueError("nothing is dealt yet")
         found = self._knowledge.get(player)
         if found is None or found[0] > len(states) or found[2] is not states[found[0] - 1]:
-            found = (1, Knowledge(states[0].view(player)), states[0])
+            found = (1, Knowledge(states.first().view(player)), states.first())
         seen, knowledge, _ = found
-        for state in states[seen:]:
-            knowledge.update(state.view(player))
-        self._knowledge[player] = (len(states), knowledge, states[-1])
+        if seen < len(states):
+            knowledge = knowledge.copy()  # the one kept may be shared with clones: never changed
+            for state in states[seen:]:
+                knowledge.update(state.view(player))
+            self._knowledge[player] = (len(states), knowledge, states[-1])
         return knowledge
 
     def information(self, player: int) -> str:
-        """``player``'s information state as text: a line for each state it saw."""
-        return "\n".join(self._seen[player])
+        """``player``'s information state as text: a line for each state it saw.
+
+        Built on from the text last asked for, with the lines of the states since; a clone
+        starts without it (a search keeps many clones, few are asked)."""
+        count, text = self._texts.get(player, (0, ""))
+        seen = self._seen
+        if count != len(seen):
+            if count > len(seen):
+                count, text = 0, ""
+            new = "\n".join(lines[player] for lines in seen[count:])
+            text = f"{text}\n{new}" if count else new
+            self._texts[player] = (len(seen), text)
+        return text
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> UnoState:
         """A state ``player_id`` cannot tell apart from this one: the cards it cannot
@@ -395,30 +418,118 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         view = self.engine.view(player_id)
         world = determinize(view, self.knowledge(player_id), random.Random(seed))
         other.engine = world
-        other.history_states = _Log([*self.history_states[:-1], world])
+        other.history_states = self.history_states.before().plus(world)
         return other
 
 
-class _Log(list[Any]):
-    """A list of values that never change (states, lines of text): a clone of the
-    state that holds it copies the list, not the values (OpenSpiel clones by
-    ``copy.deepcopy``)."""
+T = TypeVar("T")
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Log:
-        if self and isinstance(self[0], _Log):
-            return _Log(_Log(item) for item in self)
-        return _Log(self)
+
+class History(Sequence[T], Generic[T]):
+    """A persistent sequence of values that never change (states, lines of text): a chain of
+    links, each holding one value and the history before it, so :meth:`plus` makes a longer
+    history in constant time and memory, sharing this one, and a copy (OpenSpiel clones a
+    state with ``copy.deepcopy``) is the history itself.
+
+    Its length, first and last values cost nothing; a value ``k`` places from the end costs
+    ``k`` steps, so the recent values (what a reader has not seen yet) are the cheap ones."""
+
+    __slots__ = ("_first", "_length", "_link")
+
+    def __init__(self) -> None:
+        self._link: tuple[T, Any] | None = None  # (the last value, the link before it)
+        self._length = 0
+        self._first: T | None = None
+
+    def plus(self, value: T) -> History[T]:
+        """This history with ``value`` after it (this one is not changed)."""
+        longer: History[T] = History()
+        longer._link = (value, self._link)
+        longer._length = self._length + 1
+        longer._first = value if self._length == 0 else self._first
+        return longer
+
+    def before(self) -> History[T]:
+        """This history without its last value."""
+        if self._link is None:
+            raise IndexError("an empty history has nothing before its end")
+        shorter: History[T] = History()
+        shorter._link = self._link[1]
+        shorter._length = self._length - 1
+        shorter._first = self._first if shorter._length else None
+        return shorter
+
+    def first(self) -> T:
+        """The first value."""
+        if self._length == 0:
+            raise IndexError("an empty history has no first value")
+        return self._first  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _last(self, count: int) -> list[T]:
+        """The last ``count`` values, in order."""
+        found: list[T] = []
+        link = self._link
+        while link is not None and len(found) < count:
+            found.append(link[0])
+            link = link[1]
+        found.reverse()
+        return found
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._length)
+            if step != 1 or stop <= start:
+                return list(self)[index]
+            return self._last(self._length - start)[: stop - start]
+        position = index + self._length if index < 0 else index
+        if not 0 <= position < self._length:
+            raise IndexError(f"history index {index} out of range for {self._length} values")
+        if position == 0:
+            return self.first()
+        return self._last(self._length - position)[0]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._last(self._length))
+
+    def __reversed__(self) -> Iterator[T]:
+        link = self._link
+        while link is not None:
+            yield link[0]
+            link = link[1]
+
+    def __repr__(self) -> str:
+        return f"<History of {self._length} values>"
+
+    def __copy__(self) -> History[T]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> History[T]:
+        return self
+
+
+class _Texts(dict[int, tuple[int, str]]):
+    """Each seat's information-state text, by the number of states it covers; not copied."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Texts:
+        return _Texts()
 
 
 class _Cache(dict[int, tuple[int, Knowledge, GameState]]):
-    """What each seat knows, kept by a state and brought up to date when asked:
-    a clone gets copies (:meth:`Knowledge.copy`)."""
+    """What each seat knows, kept by a state and brought up to date when asked. A clone
+    shares the entries: :meth:`UnoState.knowledge` copies a seat's knowledge before it
+    updates it, never changing one a clone may hold."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
-        other = _Cache()
-        for player, (seen, knowledge, last) in self.items():
-            other[player] = (seen, knowledge.copy(), last)
-        return other
+        return _Cache(self)
 
 
 def _drawn_from_pile(after: GameState, pile: int) -> int:

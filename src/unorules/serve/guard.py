@@ -23,6 +23,7 @@ the process never runs out of descriptors.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import resource
@@ -207,6 +208,22 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+"""Every log line of a server: its time, level and logger (``uvicorn.error``, ``unorules.serve``)."""
+
+
+def log_config(level: str = "warning") -> dict[str, Any]:
+    """The ``logging`` configuration of a server (uvicorn's, each line with :data:`LOG_FORMAT`),
+    the server's own ``unorules`` logger included at ``info``."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = LOG_FORMAT
+        formatter["use_colors"] = False
+    config["loggers"]["unorules"] = {"handlers": ["default"], "level": "INFO", "propagate": True}
+    config["loggers"]["uvicorn"]["level"] = level.upper()
+    return config
+
+
 def uvicorn_config(
     app: Any,
     host: str = "127.0.0.1",
@@ -238,6 +255,7 @@ def uvicorn_config(
         proxy_headers=False,
         backlog=backlog,
         log_level=log_level,
+        log_config=log_config(log_level),
         lifespan="on",
     )
     return config, guard

@@ -29,14 +29,17 @@ from unorules.errors import UnorulesError
 
 __all__ = ["SCHEMA_VERSION", "SeatRecord", "Store", "StoreError", "TableRecord"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the tables file's schema (SQLite ``user_version``). Version 1 is the
 first schema; files written before it carried a version are version 0 with the same
 tables. Version 2 adds to a table its turn timer (``turn_seconds``), invitation code
 (``invite``), the time it was last touched (``touched``) and its rematch's id
 (``rematch``), and to an action the time it was taken (``at``). Older files are
 migrated when opened: their tables need no invitation code, have no timer and count
-as touched at the migration; their earlier actions have no time."""
+as touched at the migration; their earlier actions have no time. Version 3 adds to a
+table whether its game is over (``over``), so that a restarted server replays a
+finished game only when somebody looks at it; a table of an older file counts as not
+over until the server has replayed it once."""
 
 _COLUMNS = {
     "tables": (
@@ -44,6 +47,7 @@ _COLUMNS = {
         ("invite", "TEXT NOT NULL DEFAULT ''"),
         ("touched", "REAL"),
         ("rematch", "TEXT"),
+        ("over", "INTEGER NOT NULL DEFAULT 0"),
     ),
     "actions": (("at", "REAL"),),
 }
@@ -194,6 +198,23 @@ class Store:
             (table_id, number, action, now() if at is None else at),
         )
 
+    def set_over(self, table_id: str) -> None:
+        """Save that the table's game is over."""
+        self._db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+
+    def finished(self) -> list[tuple[str, float]]:
+        """The tables whose game is over, each with when it was last touched (the later of its
+        own time and its last action's), oldest first; their actions are not read."""
+        rows = self._db.execute(
+            "SELECT id, MAX(COALESCE(touched, created), COALESCE((SELECT MAX(at) FROM actions "
+            "WHERE table_id = tables.id), 0)) FROM tables WHERE over = 1 ORDER BY created, id"
+        ).fetchall()
+        return [(table_id, float(touched)) for table_id, touched in rows]
+
+    def table(self, table_id: str) -> TableRecord | None:
+        """The saved table ``table_id`` with its actions, or ``None``."""
+        return next(self._records("WHERE id = ?", (table_id,)), None)
+
     def delete_table(self, table_id: str) -> None:
         """Delete a table and its actions (one transaction)."""
         with self._db:
@@ -206,12 +227,17 @@ class Store:
         (count,) = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()
         return int(count)
 
-    def tables(self) -> Iterator[TableRecord]:
-        """Every saved table with its actions, oldest first; a table's ``touched`` is the later of
-        its own and the time of its last action."""
+    def tables(self, *, finished: bool = True) -> Iterator[TableRecord]:
+        """Every saved table with its actions (``finished``: those whose game is over too),
+        oldest first; a table's ``touched`` is the later of its own and the time of its last
+        action."""
+        return self._records("" if finished else "WHERE over = 0", ())
+
+    def _records(self, where: str, arguments: tuple[str, ...]) -> Iterator[TableRecord]:
         rows = self._db.execute(
             "SELECT id, spec, players, seed, seats, started, created, turn_seconds, invite, touched, "
-            "rematch FROM tables ORDER BY created, id"
+            f"rematch FROM tables {where} ORDER BY created, id",
+            arguments,
         ).fetchall()
         for table_id, spec, players, seed, seats, started, created, turn, invite, touched, rematch in rows:
             actions: list[str] = []

@@ -22,6 +22,7 @@ nothing has happened for ``keep_idle`` seconds.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime
 import hashlib
@@ -37,8 +38,9 @@ from typing import Any
 import attrs
 
 from unorules.actions import Action
-from unorules.bots import BOTS, Bot, BotError, make_bot, show_views
+from unorules.bots import BOTS, Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
+from unorules.protocol import QUIT_GRACE
 from unorules.record import GameRecord, RecordError
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.serve import compat
@@ -47,6 +49,7 @@ from unorules.serve.errors import ServeError
 from unorules.serve.inputs import NAME_LIMIT, check_name, name_key
 from unorules.serve.limits import CreationLimit
 from unorules.serve.render import view_data
+from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState, Outcome
 
@@ -165,7 +168,7 @@ class Table:
     state: GameState
     actions: list[Action] = attrs.Factory(list)
     clients: set[Client] = attrs.Factory(set)
-    bots: dict[int, Bot] = attrs.Factory(dict)
+    bots: dict[int, SeatBot] = attrs.Factory(dict)
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     turn_seconds: int = 0
@@ -303,11 +306,17 @@ class Tables:
         self.keep_idle = keep_idle
         self.creation = CreationLimit() if creation is None else creation
         self._tables: dict[str, Table] = {}
+        self._dormant: dict[str, float] = {}
+        """Finished tables not replayed since the server started, with when they were touched:
+        replayed when first asked for (:meth:`get`)."""
 
     # -- life of a table -----------------------------------------------------
 
     def load(self) -> int:
         """Rebuild every saved table by replaying its game record; returns how many.
+
+        A table whose game is over is only noted: it is replayed when first asked for
+        (:meth:`get`), so a restart costs what the games still being played cost.
 
         Call from the running event loop; bots of started games resume, and at tables with
         a turn timer every person's seat goes to the autopilot unless its page connects
@@ -315,46 +324,57 @@ class Tables:
         plugin uninstalled or changed since) is logged and left out, in the file as it was:
         it does not keep the other tables from being served."""
         count = 0
-        for record in self.store.tables():
-            try:
-                Ruleset.from_spec_text(record.spec)  # imports its plugins: their verbs parse
-                game = game_record(
-                    record.id,
-                    record.spec,
-                    record.players,
-                    record.seed,
-                    record.seats,
-                    record.created,
-                    record.actions,
-                )
-                state = game.replay()  # every action checked again by the rules
-            except (RecordError, RulesetError, NotationError) as exc:
-                _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
-                continue
-            except Exception:  # a plugin's bug met while replaying: the other tables still load
-                _log.exception("table %s is not served: replaying its record failed", record.id)
-                continue
-            table = Table(
-                id=record.id,
-                spec=record.spec,
-                players=record.players,
-                seed=record.seed,
-                seats=list(record.seats),
-                started=record.started,
-                created=record.created,
-                state=state,
-                actions=list(game.actions),
-                turn_seconds=record.turn_seconds,
-                invite=record.invite,
-                touched=record.touched or record.created,
-                rematch=record.rematch,
-            )
-            self._make_bots(table)
-            self._tables[table.id] = table
-            self._arm_away(table)
-            self._after_change(table, None)
+        for table_id, touched in self.store.finished():
+            self._dormant[table_id] = touched
             count += 1
+        for record in self.store.tables(finished=False):
+            if self._wake(record) is not None:
+                count += 1
         return count
+
+    def _wake(self, record: TableRecord) -> Table | None:
+        """The table of ``record``, replayed and served (``None``, logged, if it does not replay)."""
+        try:
+            Ruleset.from_spec_text(record.spec)  # imports its plugins: their verbs parse
+            game = game_record(
+                record.id,
+                record.spec,
+                record.players,
+                record.seed,
+                record.seats,
+                record.created,
+                record.actions,
+            )
+            state = game.replay()  # every action checked again by the rules
+        except (RecordError, RulesetError, NotationError) as exc:
+            _log.error("table %s is not served: its record does not replay: %s", record.id, exc)
+            return None
+        except Exception:  # a plugin's bug met while replaying: the other tables still load
+            _log.exception("table %s is not served: replaying its record failed", record.id)
+            return None
+        table = Table(
+            id=record.id,
+            spec=record.spec,
+            players=record.players,
+            seed=record.seed,
+            seats=list(record.seats),
+            started=record.started,
+            created=record.created,
+            state=state,
+            actions=list(game.actions),
+            turn_seconds=record.turn_seconds,
+            invite=record.invite,
+            touched=record.touched or record.created,
+            rematch=record.rematch,
+        )
+        if state.is_over:
+            self.store.set_over(table.id)  # a file of an older version: noted for next time
+        else:  # a finished game's bots have nothing left to do
+            self._make_bots(table, show=False)  # a bot program starts when next needed
+        self._tables[table.id] = table
+        self._arm_away(table)
+        self._after_change(table, None)
+        return table
 
     def create(
         self,
@@ -395,9 +415,9 @@ class Tables:
 
     def _check_room(self, address: str) -> None:
         self.creation.check(address)
-        if len(self._tables) >= self.max_tables:
+        if len(self) >= self.max_tables:
             self.sweep()
-        if len(self._tables) >= self.max_tables:
+        if len(self) >= self.max_tables:
             raise ServeError(
                 f"this server keeps at most {self.max_tables} tables and has that many: try again "
                 "later (finished and abandoned tables are removed as they expire)",
@@ -458,12 +478,16 @@ class Tables:
     def get(self, table_id: str) -> Table:
         """The table ``table_id``; :class:`ServeError` ``unknown-table`` if there is none."""
         table = self._tables.get(table_id) if _TABLE_ID.match(table_id) else None
+        if table is None and table_id in self._dormant:
+            self._dormant.pop(table_id)
+            record = self.store.table(table_id)
+            table = None if record is None else self._wake(record)
         if table is None:
             raise ServeError(f"there is no table {table_id[:40]!r} on this server", "unknown-table")
         return table
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(self._tables) + len(self._dormant)
 
     async def join(self, table: Table, name: str, invite: Any = None) -> tuple[int, str]:
         """Seat a new player at the first open seat; returns the seat and its token.
@@ -564,13 +588,16 @@ class Tables:
         table.actions.append(action)
         table.touched = moment
         self._show_bots(table)
+        if new.is_over:
+            self.store.set_over(table.id)
+            self._close_bots(table)  # the bot programs of a finished game stop at once
 
     def _show_bots(self, table: Table) -> None:
         """Show every bot at ``table`` that follows the game its seat's view of the
         new state (a bot that fails at it is replaced, see :meth:`_replace_bot`)."""
         for seat, bot in list(table.bots.items()):
             try:
-                show_views(table.state, {seat: bot})
+                bot.observe(compat.seat_view(table.state, seat))  # a program's: in its worker
             except BotError as exc:
                 self._replace_bot(table, seat, exc)
 
@@ -584,8 +611,10 @@ class Tables:
         async with table.lock:
             if not table.state.is_over:
                 raise ServeError("the game is not over yet: a rematch comes after it", "not-over")
-            if table.rematch is not None and table.rematch in self._tables:
-                return self._tables[table.rematch]
+            if table.rematch is not None and (
+                table.rematch in self._tables or table.rematch in self._dormant
+            ):
+                return self.get(table.rematch)
             self._check_room(address)
             ruleset = Ruleset.from_spec_text(table.spec)
             records = [SeatRecord(s.kind, s.name, s.bot, s.token_hash) for s in table.seats]
@@ -630,6 +659,12 @@ class Tables:
             if reason is not None:
                 self._remove(table, reason)
                 removed.append(table.id)
+        moment = now() if moment is None else moment
+        for table_id, touched in list(self._dormant.items()):
+            if moment - touched >= self.keep_finished:
+                self._dormant.pop(table_id)
+                self.store.delete_table(table_id)
+                removed.append(table_id)
         if removed:
             _log.info("%d table(s) expired", len(removed))
         return removed
@@ -693,11 +728,29 @@ class Tables:
 
     # -- bots, the autopilot and the turn timer ---------------------------------
 
-    def _make_bots(self, table: Table) -> None:
+    def _make_bots(self, table: Table, *, show: bool = True) -> None:
+        """Make the bot of every bot seat that has none (``show``: and show the started game to
+        them). A bot this server no longer offers (a bot program not given again with ``--bot``)
+        is logged, and the autopilot plays its seat: the table is still served."""
         for seat, record in enumerate(table.seats):
-            if record.kind == "bot" and seat not in table.bots:
-                table.bots[seat] = make_bot(record.bot, seed=f"{table.seed}:{seat}")
-        if table.started:
+            if record.kind != "bot" or seat in table.bots or seat in table.autopilot:
+                continue
+            try:
+                bot = make_bot(record.bot, seed=f"{table.seed}:{seat}")
+            except Exception as exc:  # an unknown name (ValueError) or a factory's own failure
+                _log.error(
+                    "table %s: seat %d's bot %r is not offered by this server (%s); the autopilot "
+                    "plays the seat (a bot program is offered with --bot %s=COMMAND)",
+                    table.id,
+                    seat,
+                    record.bot,
+                    " ".join(str(exc).split())[:200],
+                    record.bot,
+                )
+                table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
+                continue
+            table.bots[seat] = SeatBot(bot, table.id, seat)
+        if table.started and show:
             self._show_bots(table)
 
     def _replace_bot(self, table: Table, seat: int, exc: Exception) -> None:
@@ -707,17 +760,16 @@ class Tables:
             "table %s: the bot of seat %d failed and the autopilot plays it: %s", table.id, seat, exc
         )
         bot = table.bots.pop(seat, None)
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
+        if bot is not None:
+            bot.close()  # in its worker: the event loop does not wait for it
         table.autopilot[seat] = make_bot("heuristic", seed=f"{table.seed}:{seat}:autopilot")
 
-    def _close_bots(self, table: Table) -> None:
-        """Stop the bots of ``table`` that hold something (a bot program's process)."""
-        for bot in table.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+    def _close_bots(self, table: Table) -> list[concurrent.futures.Future[Any]]:
+        """Stop the bots of ``table`` that hold something (a bot program's process), each in its
+        own worker; returns what is still stopping."""
+        stopping = [done for bot in table.bots.values() if (done := bot.close()) is not None]
+        table.bots.clear()
+        return stopping
 
     def _running(self, table: Table) -> bool:
         return table.started and not table.state.is_over and table.id in self._tables
@@ -830,11 +882,16 @@ class Tables:
                 return False
             chosen: Action | None = None
             for seat in compat.seats_to_act(state):
-                bot = table.bots.get(seat) or table.autopilot.get(seat)
-                if bot is None:
-                    continue
+                bot = table.bots.get(seat)
                 try:
-                    chosen = await asyncio.to_thread(compat.bot_choose, bot, state, seat)
+                    if bot is not None:
+                        chosen = await bot.choose(compat.seat_view(state, seat))
+                    elif seat in table.autopilot:
+                        chosen = await asyncio.to_thread(
+                            compat.bot_choose, table.autopilot[seat], state, seat
+                        )
+                    else:
+                        continue
                 except BotError as exc:
                     self._replace_bot(table, seat, exc)
                     chosen = compat.bot_choose(table.autopilot[seat], state, seat)
@@ -850,14 +907,18 @@ class Tables:
         return chosen.seat
 
     async def close(self) -> None:
-        """Stop every bot, timer and client (the store stays open)."""
+        """Stop every bot, timer and client (the store stays open); bot programs are given
+        their time to quit, all at once."""
+        stopping: list[concurrent.futures.Future[Any]] = []
         for table in self._tables.values():
             self._stop_timers(table)
             if table.bot_task is not None:
                 table.bot_task.cancel()
-            self._close_bots(table)
+            stopping += self._close_bots(table)
             for client in list(table.clients):
                 await client.close()
+        if stopping:
+            await asyncio.wait([asyncio.wrap_future(f) for f in stopping], timeout=QUIT_GRACE + 5)
 
 
 def _duration(seconds: float) -> str:
