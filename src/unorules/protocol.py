@@ -312,8 +312,9 @@ class CommandBot:
         self._broken = f"bot program {self.name!r} {what}"
         raise BotError(self._broken)
 
-    def _next_line(self, timeout: float, request: str) -> str:
-        """The next line the program writes, within ``timeout`` seconds."""
+    def _next_line(self, timeout: float, request: str, allowed: float | None = None) -> str:
+        """The next line the program writes, within ``timeout`` seconds (what is left of
+        the ``allowed`` seconds the request had, named in the error)."""
         if self._broken is not None:
             raise BotError(self._broken)
         deadline = time.monotonic() + timeout
@@ -329,7 +330,9 @@ class CommandBot:
                 if exited_at is not None and time.monotonic() - exited_at > 2 * _POLL:
                     self._fail(self._gone("exited"))
                 if left <= 0:
-                    self._fail(f"did not answer {request!r} within {timeout:g} s")
+                    self._fail(
+                        f"did not answer {request!r} within {timeout if allowed is None else allowed:g} s"
+                    )
                 continue
             if kind == _LINE:
                 return text
@@ -340,7 +343,7 @@ class CommandBot:
     def _answer(self, kind: str, timeout: float, request: str) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            text = self._next_line(max(deadline - time.monotonic(), 0.0), request).strip()
+            text = self._next_line(max(deadline - time.monotonic(), 0.0), request, timeout).strip()
             if not text:
                 continue
             try:

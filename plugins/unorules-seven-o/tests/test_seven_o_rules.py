@@ -252,7 +252,9 @@ def test_r_seven_o_under_flip_a_7_of_either_side_trades_and_no_0_occurs() -> Non
             if state.is_over:
                 break
             sevens = [
-                a for a in state.legal_actions() if a.verb == "play" and a.card is not None and a.card.kind == "7"
+                a
+                for a in state.legal_actions()
+                if a.verb == "play" and a.card is not None and a.card.kind == "7"
             ]
             if sevens:
                 action = sevens[0]
