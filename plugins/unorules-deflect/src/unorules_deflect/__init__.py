@@ -1,7 +1,7 @@
 """Deflect: a seat told to draw sends the draw back with a Reverse, or on with a Skip (R-HOUSE-DEFLECT).
 
-Enable it with ``Ruleset.from_names(["classic", "deflect"])``; it requires
-``classic`` and changes the game only through hooks: it adds the deflecting
+Enable it with ``Ruleset.from_names(["classic", "deflect"])``; it needs a base
+rule set that deals the cards and plays them, and names none. It changes the game only through hooks: it adds the deflecting
 plays to the legal actions of a seat that a Draw Two or a Wild Draw Four
 told to draw, and its ``on_play`` hook hands the pending draw on.
 
@@ -71,6 +71,12 @@ Decisions where the rules are silent
 Interactions
 ------------
 
+``flip``
+    Refused (``check_ruleset``, any deck of two-faced cards): FLIP!'s Wild
+    Draw Colour draws to a colour, not a number of cards to hand on.
+``no-mercy``
+    Conflicts: no-mercy's draw cards stack (R-NM-STACK); a pending stack is
+    answered by stacking on it or drawing it.
 ``stacking``
     A deflected stack goes on whole: the seat it is sent to may stack on it
     (its top card is still the last draw card), deflect it again or draw it
@@ -105,7 +111,7 @@ Interactions
 Conflicts
 ---------
 
-None: ``deflect`` builds with every other shipped plugin.
+``flip`` (any deck of two-faced cards), ``no-mercy``; see Interactions.
 """
 
 from __future__ import annotations
@@ -175,6 +181,13 @@ def _deflect_text(event: Event) -> str:
     return "{seat} deflected the draw with {cards}: {target} must answer a draw of {count}"
 
 
+TWO_FACED = (
+    "deflect hands on a pending draw of a number of cards (a Draw Two, a Wild Draw Four); a deck of "
+    "two-faced cards (flip) has draws to a colour (Wild Draw Colour) and is not defined with it"
+)
+"""Why deflect refuses a deck of two-faced cards."""
+
+
 class DeflectPlugin(Plugin):
     """Deflect: a seat told to draw sends the draw back with a Reverse, or on with a Skip.
 
@@ -183,7 +196,10 @@ class DeflectPlugin(Plugin):
 
     name = "deflect"
     api_version = 2
-    requires = ("classic",)
+    conflicts: ClassVar[Mapping[str, str]] = {
+        "no-mercy": "no-mercy's draw cards stack (R-NM-STACK): a pending stack is answered by "
+        "stacking on it or drawing it, not deflected",
+    }
     rules = ("R-HOUSE-DEFLECT", "R-HOUSE-REVENGE")
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
     events = (
@@ -227,6 +243,8 @@ class DeflectPlugin(Plugin):
 
     @hookimpl
     def check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset.two_faced:
+            raise RulesetError(TWO_FACED)
         options = ruleset.options
         if options["deflect_reverse"] == "off" and not options["deflect_skip"]:
             raise RulesetError(

@@ -1,7 +1,8 @@
 """Elimination tournament (R-ELIM): every seat pays for its own hand; reach the limit and you are out.
 
-Enable it with ``Ruleset.from_names(["classic", "elimination"])``; it
-requires ``classic``.
+Enable it with ``Ruleset.from_names(["classic", "elimination"])`` (or
+``["flip", "elimination"]``); it needs a base rule set that deals the cards
+and plays them, and names none.
 
 Rules
 -----
@@ -67,6 +68,12 @@ Interactions
 ``partners`` conflicts (refused when the rule set is built): a pair game cannot
 lose a single seat.
 
+``flip``
+    Each seat pays for its hand by the faces in play (``Position.hand_value``).
+``no-mercy``
+    Conflicts (no-mercy declares it): elimination by points is not defined
+    with the Mercy rule's knockouts (R-NM-MERCY).
+
 The other plugins already skip seats that have left: ``seven-o`` passes hands
 only among seats still in, a 7 or a Swap Hands names only such a seat, only
 they may jump in, stack, catch or be caught, and ``penalties`` lets only them
@@ -113,7 +120,6 @@ class EliminationPlugin(Plugin):
 
     name = "elimination"
     api_version = 2
-    requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
         "partners": "partners play as fixed pairs, but elimination removes single seats"
     }
@@ -197,11 +203,9 @@ class EliminationPlugin(Plugin):
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
         state = draft
         # R-ELIM: each seat still in is charged the points of its own hand.
-        value = state.ruleset.hand_points
-        hands = state.hands
-        points = [0] * len(hands)
+        points = [0] * len(state.hands)
         for seat in state.active_seats:
-            points[seat] = value(hands[seat])
+            points[seat] = state.hand_value(seat)  # by the faces in play (two-faced decks)
         return points
 
     @hookimpl
@@ -254,9 +258,9 @@ def _most_cards_out(draft: Draft, result: RoundResult) -> None:
     """R-HOUSE-ELIM-CARDS: the seat holding the most cards leaves (never the round's
     winner); ties: the most points in hand, then the lowest seat."""
     hands = draft.hands
-    value = draft.ruleset.hand_points
+    value = draft.hand_value  # by the faces in play (two-faced decks)
     candidates = [s for s in draft.active_seats if s != result.winner]
-    out = max(candidates, key=lambda s: (len(hands[s]), value(hands[s]), -s))
+    out = max(candidates, key=lambda s: (len(hands[s]), value(s), -s))
     draft.leave((out,))
     draft.add_event(
         Event(

@@ -1,8 +1,9 @@
 """Keep drawing: a seat that draws for its turn draws until it can play (R-HOUSE-DRAW-UNTIL).
 
-Enable it with ``Ruleset.from_names(["classic", "keep-drawing"])``; it requires
-``classic`` and implements one hook, ``on_draw``: classic's draw for the turn
-calls it, and this plugin draws on, a card at a time, until the card drawn
+Enable it with ``Ruleset.from_names(["classic", "keep-drawing"])`` (or
+``["flip", "keep-drawing"]``); it needs a base rule set that deals the cards
+and plays them, and names none. It implements one hook, ``on_draw``: the base
+rule set's draw for the turn calls it, and this plugin draws on, a card at a time, until the card drawn
 can be played. Classic then treats that card as the card drawn (R-TURN-DRAW).
 
 Rules
@@ -52,6 +53,12 @@ Interactions
 ``draw-until-playable``
     Conflicts: the sample plugin under ``examples/`` plays the same rule (it
     is the library's example of a third-party plugin); keep one.
+``flip``
+    A card is playable by the face it shows (R-FLIP-MATCH); the last card
+    drawn is flip's card drawn (``drawn_card``).
+``no-mercy``
+    Conflicts: no-mercy's turn draw already goes on until a playable card
+    comes, which must be played (R-NM-DRAW).
 ``stacking``, ``deflect``
     None: answering a pending draw is not a draw for the turn; a seat that
     takes a stack draws exactly the stack.
@@ -80,7 +87,8 @@ Interactions
 Conflicts
 ---------
 
-``draw-until-playable`` (the sample plugin of the same rule).
+``draw-until-playable`` (the sample plugin of the same rule); ``no-mercy`` (it
+draws until playable itself); see Interactions.
 """
 
 from __future__ import annotations
@@ -113,9 +121,10 @@ class KeepDrawingPlugin(Plugin):
 
     name = "keep-drawing"
     api_version = 2
-    requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
-        "draw-until-playable": "the sample plugin plays the same rule (draw until playable): keep one"
+        "draw-until-playable": "the sample plugin plays the same rule (draw until playable): keep one",
+        "no-mercy": "no-mercy's turn draw already goes on until a playable card comes, which must be "
+        "played (R-NM-DRAW), checking the Mercy rule at every card",
     }
     rules = ("R-HOUSE-DRAW-UNTIL",)
     events = (
@@ -147,7 +156,7 @@ class KeepDrawingPlugin(Plugin):
         last = cards[-1]
         # R-HOUSE-DRAW-UNTIL, bounded by draw_until_limit and by every rule that refuses a
         # seat the turn's draw (a hand cap, R-HOUSE-HAND-CAP: the refuse_turn_draw hook).
-        while not draft.matches(seat, last):
+        while not draft.matches(seat, draft.face(last)):  # the face in play (two-faced decks)
             if (limit and drawn >= limit) or draft.turn_draw_refused(seat, False) is not None:
                 break
             more = draft.draw(seat, 1, REASON)

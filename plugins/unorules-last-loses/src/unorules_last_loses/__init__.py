@@ -1,7 +1,8 @@
 """Last one loses: seats that go out leave the round; the last seat holding cards loses (R-HOUSE-LAST-LOSES).
 
-Enable it with ``Ruleset.from_names(["classic", "last-loses"])``; it requires
-``classic`` and implements classic's ``going_out`` hook: when a card empties
+Enable it with ``Ruleset.from_names(["classic", "last-loses"])`` (or
+``["flip", "last-loses"]``); it needs a base rule set that deals the cards and
+plays them, and names none. It answers the core's ``going_out`` question: when a card empties
 its player's hand while two other seats or more still hold cards, the seat
 leaves the round (``state.left``) and the card still acts on the seats left.
 
@@ -59,6 +60,12 @@ Decisions where the rules are silent
 Interactions
 ------------
 
+``flip``
+    Seats leave on going out as with classic; the loser ranking counts each
+    hand by the faces in play (``Position.hand_value``).
+``no-mercy``
+    Conflicts: no-mercy answers going out itself (``nm_end``) and knocks
+    seats out by the Mercy rule (R-NM-MERCY).
 ``partners``
     Conflicts: a partners round ends when either partner goes out (R-TEAM).
 ``elimination``
@@ -90,7 +97,7 @@ Interactions
 Conflicts
 ---------
 
-``partners``, ``elimination``.
+``partners``, ``elimination``, ``no-mercy``.
 """
 
 from __future__ import annotations
@@ -135,12 +142,13 @@ class LastLosesPlugin(Plugin):
 
     name = "last-loses"
     api_version = 2
-    requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
         "partners": "a partners round ends when either partner goes out (R-TEAM), but last-loses "
         "plays on until one seat holds cards",
         "elimination": "both take seats out of the game: elimination by points over many rounds, "
         "last-loses by going out in one round",
+        "no-mercy": "no-mercy answers going out itself (nm_end) and knocks seats out by the Mercy rule "
+        "(R-NM-MERCY); seats leaving by going out are not defined with them",
     }
     rules = ("R-HOUSE-LAST-LOSES",)
     extras = (ExtraSpec(OUT, "the seats that went out this round, in the order they went out", public=True),)
@@ -200,9 +208,9 @@ class LastLosesPlugin(Plugin):
         order: tuple[int, ...] = draft.extra(OUT, ())
         hands = draft.hands
         active = draft.active_seats
-        value = draft.ruleset.hand_points
+        value = draft.hand_value  # by the faces in play (two-faced decks)
         last_out = [s for s in active if not hands[s]]
-        holding = sorted((s for s in active if hands[s]), key=lambda s: (value(hands[s]), s))
+        holding = sorted((s for s in active if hands[s]), key=lambda s: (value(s), s))
         ranking = (*order, *last_out, *holding)
         loser = holding[0] if len(holding) == 1 else None
         draft.add_event(

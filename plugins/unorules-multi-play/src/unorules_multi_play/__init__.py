@@ -1,7 +1,8 @@
 """Multi-play: several number cards of one number in one turn, and the bomb (R-HOUSE-MULTI, R-HOUSE-BOMB).
 
-Enable it with ``Ruleset.from_names(["classic", "multi-play"])``; it requires
-``classic`` and changes the game only through hooks: its ``on_play`` hook
+Enable it with ``Ruleset.from_names(["classic", "multi-play"])`` (or
+``["no-mercy", "multi-play"]``); it needs a base rule set that deals the cards
+and plays them, and names none. It changes the game only through hooks: its ``on_play`` hook
 (``tryfirst``) keeps the turn of a seat that laid a number card while it
 holds another of that number, in the phase ``group``; its ``legal_actions``
 lists that seat's choices; its ``apply_action`` ends the group on ``pass``.
@@ -72,6 +73,12 @@ Decisions where the rules are silent
 Interactions
 ------------
 
+``no-mercy``
+    Number cards group as with classic; with ``multi_play=sequential`` a 7 or
+    0 of no-mercy (R-NM-SEVEN-O) acts as it is laid and ends the turn.
+``flip``
+    Refused (``check_ruleset``, any deck of two-faced cards): groups are of
+    the numbers printed on a card; FLIP! plays the face in play.
 ``seven-o``
     The 7 or 0 acts once, at the end of the group (a 7 with the seat its last
     card named).
@@ -105,7 +112,7 @@ Interactions
 Conflicts
 ---------
 
-None: ``multi-play`` builds with every other shipped plugin.
+``flip`` (any deck of two-faced cards); see Interactions.
 """
 
 from __future__ import annotations
@@ -125,6 +132,8 @@ from unorules import (
     Phase,
     PhaseSpec,
     Plugin,
+    Ruleset,
+    RulesetError,
     SeatView,
     hookimpl,
     one_of,
@@ -140,6 +149,15 @@ GROUP = "group"
 BOMB = 3
 """The cards of one number laid in one turn that set off a bomb (R-HOUSE-BOMB)."""
 
+MOVE_HANDS = frozenset({"seven-o", "no-mercy"})
+"""The plugins whose 7 trades hands and 0 passes them on (R-SEVEN-O, R-NM-SEVEN-O)."""
+
+TWO_FACED = (
+    "multi-play groups cards by the number printed on them; a deck of two-faced cards (flip) plays "
+    "the face in play, and groups of faces are not defined"
+)
+"""Why multi-play refuses a deck of two-faced cards."""
+
 _NONE: tuple[Action, ...] = ()
 
 
@@ -151,7 +169,6 @@ class MultiPlayPlugin(Plugin):
 
     name = "multi-play"
     api_version = 2
-    requires = ("classic",)
     rules = ("R-HOUSE-MULTI", "R-HOUSE-BOMB")
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "pass": "turn", "uno": "turn"}
     phases = (
@@ -194,6 +211,11 @@ class MultiPlayPlugin(Plugin):
     )
 
     @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset.two_faced:
+            raise RulesetError(TWO_FACED)
+
+    @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
         phase = state.phase
         if phase.name != GROUP:
@@ -232,7 +254,7 @@ class MultiPlayPlugin(Plugin):
             if bomb:
                 _bomb(draft, seat, card, count)
             return None  # the last card: R-OUT, by the chain
-        moves_hands = card.kind in ("7", "0") and "seven-o" in rules.names
+        moves_hands = card.kind in ("7", "0") and not MOVE_HANDS.isdisjoint(rules.names)
         more = any(c.number == card.number for c in hand)
         if more and not (moves_hands and rules.options["multi_play"] == "sequential"):
             # R-HOUSE-MULTI: the seat keeps its turn; the number acts at the end.

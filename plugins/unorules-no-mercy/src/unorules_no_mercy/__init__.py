@@ -122,7 +122,7 @@ scenario test under ``tests/`` (named after its rule id).
     Refused: the edition carries its own stacking and 7-0 (played with their
     mechanics, see above).
 ``partners``, ``elimination``
-    Refused: not defined with the Mercy rule (and they require classic).
+    Refused: not defined with the Mercy rule's knockouts.
 ``flip``
     Refused: another edition, with another deck.
 

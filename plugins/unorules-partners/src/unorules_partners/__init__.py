@@ -1,7 +1,8 @@
 """Partners: pairs sitting opposite (R-TEAM), teams of 6 to 10 (R-HOUSE-TEAMS), rotations (R-TEAM-ROTATE).
 
-Enable it with ``Ruleset.from_names(["classic", "partners"])``; it requires
-``classic`` and plays with exactly four seats, or any even number from four
+Enable it with ``Ruleset.from_names(["classic", "partners"])`` (or
+``["flip", "partners"]``); it needs a base rule set that deals the cards and
+plays them, and names none. It plays with exactly four seats, or any even number from four
 to ten with ``team_seats=even``.
 
 Rules
@@ -44,8 +45,8 @@ Options
     Who plays together (R-HOUSE-TEAMS): each seat with the seat opposite, in
     teams of two, or every other seat, in two teams.
 
-Classic's ``target_score`` is the team's target and classic's ``scoring`` is
-honoured: with ``scoring="low-score"`` (R-WIN-LOW) each team is charged the
+The base rule set's ``target_score`` is the team's target (500 when it has
+no such option) and its ``scoring`` is honoured (classic's and flip's): with ``scoring="low-score"`` (R-WIN-LOW) each team is charged the
 points of all its members' hands, and when a team reaches the target the
 team with *fewer* points wins.
 
@@ -91,6 +92,13 @@ Interactions
 tournament charges and removes single seats, which a pair game cannot do.
 ``last-loses`` conflicts too: a partners round ends when either partner goes
 out (R-TEAM).
+
+``flip``
+    Pairs score the hands by the faces in play (``Position.hand_value``),
+    to flip's ``target_score``.
+``no-mercy``
+    Conflicts (no-mercy declares it): partners are not defined with the Mercy
+    rule's knockouts (R-NM-MERCY).
 
 House rules and special wilds combine unchanged: hands moved by ``seven-o``,
 ``swap-hands`` or ``shuffle-hands`` pass between partners and opponents alike,
@@ -181,6 +189,11 @@ def _teams(ruleset: Ruleset, players: int) -> tuple[tuple[int, ...], ...]:
     return team_layout(players, ruleset.options["team_layout"])
 
 
+DEFAULT_TARGET = 500
+"""The team's target when the base rule set has no ``target_score`` option (classic's
+and flip's default)."""
+
+
 class PartnersPlugin(Plugin):
     """Partners: players in teams sitting apart, team scores to the target.
 
@@ -190,7 +203,6 @@ class PartnersPlugin(Plugin):
 
     name = "partners"
     api_version = 2
-    requires = ("classic",)
     conflicts: ClassVar[Mapping[str, str]] = {
         "elimination": "an elimination tournament removes single seats, but partners play as fixed pairs"
     }
@@ -265,20 +277,19 @@ class PartnersPlugin(Plugin):
     @hookimpl
     def score_round(self, draft: Draft, result: RoundResult) -> Sequence[int]:
         state = draft
-        value = state.ruleset.hand_points
-        hands = state.hands
+        value = state.hand_value  # by the faces in play (two-faced decks)
         teams = _teams(state.ruleset, state.players)
         points = [0] * state.players
-        if state.ruleset.options["scoring"] == "low-score":
+        if state.ruleset.options.get("scoring") == "low-score":
             # R-WIN-LOW with teams: each team is charged all its members' hands.
             for team in teams:
-                charged = sum(value(hands[s]) for s in team)
+                charged = sum(value(s) for s in team)
                 for seat in team:
                     points[seat] = charged
         elif result.winner is not None:
             # R-TEAM: the team of the seat that went out scores every opponent's hand.
             winners = team_of(teams, result.winner)
-            won = sum(value(hands[s]) for s in range(state.players) if s not in winners)
+            won = sum(value(s) for s in range(state.players) if s not in winners)
             for seat in winners:
                 points[seat] = won
         return points
@@ -288,12 +299,12 @@ class PartnersPlugin(Plugin):
         state = draft
         # R-TEAM: team scores to the target (every member holds the team's score);
         # ties go to the team of the lowest seat.
-        target = state.ruleset.options["target_score"]
+        target = state.ruleset.options.get("target_score", DEFAULT_TARGET)
         teams = _teams(state.ruleset, state.players)
         totals = [state.scores[team[0]] for team in teams]
         if max(totals) < target:
             return None
-        if state.ruleset.options["scoring"] == "low-score":
+        if state.ruleset.options.get("scoring") == "low-score":
             return Outcome(teams[totals.index(min(totals))], "team-low-score")
         return Outcome(teams[totals.index(max(totals))], "team-target")
 

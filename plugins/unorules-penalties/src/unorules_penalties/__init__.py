@@ -1,7 +1,8 @@
 """Table penalties: coaching (R-PEN-COACH) and caught illegal plays (R-PEN-ILLEGAL).
 
-Enable it with ``Ruleset.from_names(["classic", "penalties"], options={"enforcement": "table"})``;
-it requires ``classic``.
+Enable it with ``Ruleset.from_names(["classic", "penalties"], options={"enforcement": "table"})``
+(or with an edition); it needs a base rule set that deals the cards and plays
+them, and names none.
 
 Rules
 -----
@@ -101,6 +102,13 @@ Interactions
 No conflicts: the undo restores the state before the illegal play, so it works
 with any other plugin's card effects.
 
+``no-mercy``
+    Coaching and caught illegal plays as with classic (illegal plays only in
+    the phase ``play``).
+``flip``
+    Coaching combines; ``enforcement=table`` is refused (``check_ruleset``,
+    any deck of two-faced cards): an illegal play lays a card as printed on
+    one side, and FLIP! plays the face in play.
 ``stacking``
     Illegal plays are offered only on an ordinary turn (phase ``play``);
     answering a stack is stacking's business. A caught illegal Draw Two takes
@@ -139,6 +147,8 @@ from unorules import (
     Plugin,
     Position,
     Rng,
+    Ruleset,
+    RulesetError,
     SeatView,
     hookimpl,
     one_of,
@@ -337,7 +347,6 @@ class PenaltiesPlugin(Plugin):
         ),
     )
     # on_play acts only with enforcement=table (illegal plays); with strict it is never asked.
-    requires = ("classic",)
     rules = ("R-PEN-COACH", "R-PEN-ILLEGAL")
     options = (
         Option(
@@ -348,6 +357,15 @@ class PenaltiesPlugin(Plugin):
             "strict, table",
         ),
     )
+
+    @hookimpl
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset.two_faced and ruleset.options["enforcement"] == "table":
+            raise RulesetError(
+                "penalties with enforcement=table lays illegal plays as cards printed on one side; "
+                "a deck of two-faced cards (flip) plays the face in play and is not defined with it "
+                "(coaching, enforcement=strict, combines)"
+            )
 
     @hookimpl
     def legal_actions(self, state: GameState) -> Sequence[Action]:
