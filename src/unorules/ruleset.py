@@ -807,6 +807,15 @@ def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
     for name, plugin in by_name.items():
         for required in getattr(plugin, "requires", ()):
             if required not in by_name:
+                refusing = [
+                    other for other, named in by_name.items() if required in getattr(named, "conflicts", {})
+                ]
+                if refusing:  # adding it would not help: say so rather than suggest it
+                    raise RulesetError(
+                        f"plugin {name!r} requires {required!r}, which {refusing[0]!r} cannot be "
+                        f"combined with ({getattr(by_name[refusing[0]], 'conflicts')[required]}): "
+                        f"{name!r} does not combine with {refusing[0]!r}"
+                    )
                 raise RulesetError(
                     f"plugin {name!r} requires {required!r}; add it to the rule set, "
                     f"e.g. {[required, *by_name]!r}"

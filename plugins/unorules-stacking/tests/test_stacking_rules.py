@@ -160,9 +160,14 @@ def test_r_stack_option_stack_mix_rejects_bad_values() -> None:
     assert Ruleset.from_names(["classic", "stacking"]).options["stack_mix"] is False
 
 
-def test_r_stack_needs_classic() -> None:
-    with pytest.raises(RulesetError, match="classic"):
+def test_r_stack_needs_a_base_rule_set_and_names_none() -> None:
+    # Issue 42: stacking asks the core's shared questions; refused alone (no cards), and by the
+    # editions, which define their own draw cards (flip) or their own stacking (no-mercy).
+    with pytest.raises(RulesetError, match="no cards in the deck"):
         Ruleset.from_names(["stacking"])
+    for edition in ("flip", "no-mercy"):
+        with pytest.raises(RulesetError, match="conflict"):
+            Ruleset.from_names([edition, "stacking"])
 
 
 def test_r_stack_2_with_challenge_off_a_stacked_wild_draw_four_keeps_r_turn_wd4() -> None:

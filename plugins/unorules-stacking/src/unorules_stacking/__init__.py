@@ -174,7 +174,6 @@ class StackingPlugin(Plugin):
     name = "stacking"
     api_version = 2
     verbs: ClassVar[Mapping[str, str]] = {"play": "turn", "uno": "turn"}
-    requires = ("classic",)
     rules = ("R-STACK",)
     options = (
         Option(
@@ -242,7 +241,7 @@ class StackingPlugin(Plugin):
             return True
         gone = out is not None
         draft.current_player = victim
-        if card.kind == "W+4" and draft.ruleset.options["challenge"] and not gone:
+        if card.kind == "W+4" and draft.ruleset.options.get("challenge", False) and not gone:
             # R-STACK 5: only this last Wild Draw Four may be challenged, judged
             # against the colour current when it was played.
             draft.phase = Phase("challenge", count, card, seat, previous.color)

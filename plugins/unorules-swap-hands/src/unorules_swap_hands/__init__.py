@@ -120,7 +120,6 @@ class SwapHandsPlugin(Plugin):
             "{seat} swapped hands with {target}",
         ),
     )
-    requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
 
     @hookimpl
