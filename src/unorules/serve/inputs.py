@@ -21,20 +21,28 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from unorules.bots import BOTS
+from unorules.errors import RulesetError
+from unorules.ruleset import Ruleset, installed_plugins
 from unorules.serve.errors import ServeError
+from unorules.serve.store import SeatRecord
 
 __all__ = [
     "MAX_DEPTH",
     "MESSAGE_LIMIT",
     "NAME_BYTES",
     "NAME_LIMIT",
+    "TURN_SECONDS",
+    "build_ruleset",
     "check_name",
+    "check_turn_seconds",
     "decode_json",
     "decode_message",
     "name_key",
+    "seat_record",
 ]
 
 MESSAGE_LIMIT = 2048
@@ -171,3 +179,47 @@ def name_key(name: str) -> str:
     """What two names are compared by: a name looking like another one at the table is refused
     (compatibility forms and case folded: "ＡＮＮ" and "ann" are "Ann")."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+TURN_SECONDS = (5, 3600)
+"""The shortest and the longest turn timer a table may have, in seconds (0: none)."""
+
+
+def check_turn_seconds(value: Any) -> int:
+    """A table's turn timer in seconds: 0 (none) or a whole number in :data:`TURN_SECONDS`."""
+    low, high = TURN_SECONDS
+    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or low <= value <= high):
+        raise ServeError(f"'turn_seconds' must be 0 (no timer) or a whole number from {low} to {high}")
+    return value
+
+
+def seat_record(seat: int, kind: Any) -> SeatRecord:
+    if kind == "open":
+        return SeatRecord("open")
+    if isinstance(kind, str) and kind.startswith("bot:") and kind[4:] in BOTS:
+        return SeatRecord("bot", f"Bot {seat} ({kind[4:]})", kind[4:])
+    kinds = ", ".join(["open", *(f"bot:{b}" for b in BOTS)])
+    raise ServeError(f"seat {seat}: {str(kind)[:40]!r} is not a seat kind; kinds: {kinds}")
+
+
+def build_ruleset(rules: Sequence[str], options: Mapping[str, str]) -> Ruleset:
+    """The rule set of a new table from plugin names and option texts."""
+    if not rules or not all(isinstance(r, str) for r in rules) or len(rules) > 32:
+        raise ServeError("'rules' must list plugin names, such as ['classic', 'stacking']")
+    installed = installed_plugins()
+    values: dict[str, Any] = {}
+    declared = {o.name: o for name in rules if name in installed for o in installed[name].options}
+    for key, text in options.items():
+        option = declared.get(key)
+        if option is None:
+            raise ServeError(f"option {str(key)[:40]!r} belongs to none of the plugins {', '.join(rules)}")
+        if not isinstance(text, str):
+            raise ServeError(f"option {key}: give its value as text, as on the command line")
+        try:
+            values[key] = option.from_text(text)
+        except (ValueError, TypeError) as exc:
+            raise ServeError(f"option {key}: {exc}; allowed: {option.allowed}") from None
+    try:
+        return Ruleset.from_names(list(rules), options=values)
+    except (RulesetError, ValueError) as exc:
+        raise ServeError(str(exc)) from None

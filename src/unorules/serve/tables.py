@@ -38,15 +38,23 @@ from typing import Any
 import attrs
 
 from unorules.actions import Action
-from unorules.bots import BOTS, Bot, BotError, make_bot
+from unorules.bots import Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.protocol import QUIT_GRACE
 from unorules.record import GameRecord, RecordError
-from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
+from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from unorules.serve import compat
 from unorules.serve.describe import ruleset_data, ruleset_title
 from unorules.serve.errors import ServeError
-from unorules.serve.inputs import NAME_LIMIT, check_name, name_key
+from unorules.serve.inputs import (
+    NAME_LIMIT,
+    TURN_SECONDS,
+    build_ruleset,
+    check_name,
+    check_turn_seconds,
+    name_key,
+    seat_record,
+)
 from unorules.serve.limits import CreationLimit
 from unorules.serve.render import view_data
 from unorules.serve.seatbots import SeatBot
@@ -72,9 +80,6 @@ _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 AWAY_GRACE = 15.0
 """Seconds a seat's player may have no page open (a reload, a phone's lock screen) before the
 autopilot takes the seat, at a table with a turn timer (the turn time, if shorter)."""
-
-TURN_SECONDS = (5, 3600)
-"""The shortest and the longest turn timer a table may have, in seconds (0: none)."""
 
 
 def hash_token(token: str) -> str:
@@ -408,7 +413,7 @@ class Tables:
         token = secrets.token_urlsafe(24)
         records = [SeatRecord("human", name, "", hash_token(token))]
         for seat, kind in enumerate(seats, start=1):
-            records.append(_seat_record(seat, kind))
+            records.append(seat_record(seat, kind))
         table = self._new_table(ruleset, records, seed, turn_seconds=turn_seconds, started=False)
         self.creation.spend(address)
         return table, token
@@ -530,7 +535,7 @@ class Tables:
                 raise ServeError("the game has already started", "stale")
             for other, record in enumerate(table.seats):
                 if record.kind == "open":
-                    table.seats[other] = _seat_record(other, "bot:heuristic")
+                    table.seats[other] = seat_record(other, "bot:heuristic")
             table.started = True
             table.touched = now()
             self.store.update_seats(table.id, tuple(table.seats), True, table.touched)
@@ -931,14 +936,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds:g} seconds"
 
 
-def check_turn_seconds(value: Any) -> int:
-    """A table's turn timer in seconds: 0 (none) or a whole number in :data:`TURN_SECONDS`."""
-    low, high = TURN_SECONDS
-    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or low <= value <= high):
-        raise ServeError(f"'turn_seconds' must be 0 (no timer) or a whole number from {low} to {high}")
-    return value
-
-
 def game_record(
     table_id: str,
     spec: str,
@@ -968,35 +965,3 @@ def game_record(
         termination=None if outcome is None else outcome.reason,
         headers=tuple(headers),
     )
-
-
-def _seat_record(seat: int, kind: Any) -> SeatRecord:
-    if kind == "open":
-        return SeatRecord("open")
-    if isinstance(kind, str) and kind.startswith("bot:") and kind[4:] in BOTS:
-        return SeatRecord("bot", f"Bot {seat} ({kind[4:]})", kind[4:])
-    kinds = ", ".join(["open", *(f"bot:{b}" for b in BOTS)])
-    raise ServeError(f"seat {seat}: {str(kind)[:40]!r} is not a seat kind; kinds: {kinds}")
-
-
-def build_ruleset(rules: Sequence[str], options: Mapping[str, str]) -> Ruleset:
-    """The rule set of a new table from plugin names and option texts."""
-    if not rules or not all(isinstance(r, str) for r in rules) or len(rules) > 32:
-        raise ServeError("'rules' must list plugin names, such as ['classic', 'stacking']")
-    installed = installed_plugins()
-    values: dict[str, Any] = {}
-    declared = {o.name: o for name in rules if name in installed for o in installed[name].options}
-    for key, text in options.items():
-        option = declared.get(key)
-        if option is None:
-            raise ServeError(f"option {str(key)[:40]!r} belongs to none of the plugins {', '.join(rules)}")
-        if not isinstance(text, str):
-            raise ServeError(f"option {key}: give its value as text, as on the command line")
-        try:
-            values[key] = option.from_text(text)
-        except (ValueError, TypeError) as exc:
-            raise ServeError(f"option {key}: {exc}; allowed: {option.allowed}") from None
-    try:
-        return Ruleset.from_names(list(rules), options=values)
-    except (RulesetError, ValueError) as exc:
-        raise ServeError(str(exc)) from None
