@@ -813,7 +813,7 @@ def _order(by_name: dict[str, Any]) -> tuple[Any, ...]:
                 if refusing:  # adding it would not help: say so rather than suggest it
                     raise RulesetError(
                         f"plugin {name!r} requires {required!r}, which {refusing[0]!r} cannot be "
-                        f"combined with ({getattr(by_name[refusing[0]], 'conflicts')[required]}): "
+                        f"combined with ({by_name[refusing[0]].conflicts[required]}): "
                         f"{name!r} does not combine with {refusing[0]!r}"
                     )
                 raise RulesetError(

@@ -204,7 +204,8 @@ def check_cards(state: GameState, cards: Any, field: str) -> tuple[Card, ...]:
 def check_value(state: GameState, value: Any, field: str) -> None:
     """Check a plugin value of ``state`` (``Phase.data`` item, ``extras`` value),
     named ``field`` in the error: only the allowed types (``None``, ``bool``,
-    ``int``, ``str``, :class:`Card` of the deck, :class:`Color`,
+    ``int``, ``str``, :class:`Card` of the deck or a face of one of its two-faced
+    cards, :class:`Color`,
     :class:`Action`, tuples), texts of at most :data:`MAX_TEXT` characters, at
     most :func:`max_value_items` items."""
     facts = _facts(state.ruleset)
@@ -222,9 +223,9 @@ def _check_value(value: Any, field: str, facts: _Facts, budget: list[int], depth
         if len(value) > MAX_TEXT:
             raise _refuse(field, f"a text of {len(value)} characters (at most {MAX_TEXT})")
         return
-    if isinstance(value, Card):
-        if value not in facts.deck_cards:
-            raise _refuse(field, f"{value} is not a card of this rule set's deck")
+    if isinstance(value, Card):  # a card of the deck, or a face one of its two-faced cards shows
+        if value not in facts.deck_cards and value not in facts.faces:
+            raise _refuse(field, f"{value} is not a card of this rule set's deck, nor a face of one")
         return
     if isinstance(value, tuple):
         if depth >= _MAX_DEPTH:
@@ -268,7 +269,7 @@ def check_phase(state: GameState, phase: Phase, field: str = "phase") -> None:
             f"{excerpt(name)} is a phase no plugin of this rule set declares (declared: {declared})",
         )
     _check_int(phase.count, f"{field}.count", 0, MAX_COUNT)
-    if phase.card is not None:
+    if phase.card is not None and phase.card not in _facts(rules).faces:  # a card, or a face shown
         check_card(state, phase.card, f"{field}.card")
     if phase.seat is not None:
         check_seat(state, phase.seat, f"{field}.seat")

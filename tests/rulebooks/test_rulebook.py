@@ -143,7 +143,7 @@ def test_custom_wilds_effects_turn_the_plugin_on() -> None:
             "no effect named",
         ),
         ('plugins = ["classic", "partners", "elimination"]\n', "line 1 (plugins)", "conflict"),
-        ('plugins = ["stacking"]\n', "line 1 (plugins)", "requires 'classic'"),
+        ('plugins = ["stacking"]\n', "line 1 (plugins)", "put no cards in the deck"),
         ('plugins = ["classic", "partners"]\nplayers = [4, 6]\n', "line 2 (players)", "not 6"),
         (
             'plugins = ["classic", "elimination"]\n[options]\ntarget_score = 300\n',

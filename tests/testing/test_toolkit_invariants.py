@@ -28,6 +28,7 @@ from toolkit_broken_plugins import (
 
 from unorules import (
     Action,
+    Card,
     Draft,
     GameState,
     Outcome,
@@ -62,6 +63,7 @@ from unorules.testing.invariants import (
     turn_only_verbs,
 )
 from unorules.testing.replay import choose_action
+from unorules.testing.step_invariants import check_step
 
 Check = Callable[[GameState], None]
 
@@ -464,3 +466,28 @@ def test_turn_the_seat_to_move_must_be_in_the_game_until_it_is_over() -> None:
     # Once the game is over nobody is to move: an elimination can end it with
     # current_player naming a seat that has just left.
     check_turn(gone.replace(outcome=Outcome((0,), "last seat standing")))
+
+
+class _FourCardHands(Plugin):
+    name = "four-card-hands"
+    api_version = 2
+
+    @hookimpl
+    def hand_size(self, ruleset: Ruleset) -> int:
+        return 4
+
+
+def test_uno_is_no_false_alarm_when_a_bomb_deals_another_seat_a_copy_of_the_card_laid() -> None:
+    """Issue 44: seat 0 plays R8, Y8, G8 down to one card; the bomb (R-HOUSE-BOMB) makes
+    seat 1 draw the other G8. That copy came from the draw pile, not from seat 0's hand:
+    seat 0 played itself down to one card and is rightly open to a catch."""
+    rules = Ruleset.from_names(["classic", "multi-play"], {"multi_bomb": True}, plugins=[_FourCardHands()])
+    deck = arrange_deck(["R8 Y8 G8 B1", "Y1 Y2 Y3 Y4"], "R5", draw="G8", dealer=1, hand_size=4)
+    state = rules.new_game(players=2, deck=deck, dealer=1)
+    for text in ("0: play R8", "0: play Y8", "0: play G8"):
+        action = next(a for a in state.legal_actions() if str(a) == text)
+        after = state.apply(action)
+        check_step(state, action, after)  # raised "a stale exposure" for the bomb's G8
+        state = after
+    assert Card.parse("G8") in state.hands[1]
+    assert 0 in state.uno_exposed

@@ -436,12 +436,15 @@ def _check_uno_step(before: GameState, action: Action, after: GameState) -> None
     found: list[Counter[Card]] = []
 
     def gained() -> Counter[Card]:
+        # Cards drawn from the piles (the draw events name them) were nobody's gift: a
+        # seat that drew a copy of the card another seat laid did not receive that card.
         if not found:
             cards: Counter[Card] = Counter()
             for old, new in zip(before.hands, after.hands, strict=True):
                 if old is not new and old != new:
                     cards.update(Counter(new) - Counter(old))
-            found.append(cards)
+            cards.subtract(c for e in after.events if e.kind == "draw" for c in e.cards)
+            found.append(+cards)
         return found[0]
 
     for seat, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):

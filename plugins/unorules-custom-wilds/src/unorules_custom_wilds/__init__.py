@@ -336,6 +336,7 @@ class CustomWildsPlugin(Plugin):
 
     name = "custom-wilds"
     api_version = 2
+    requires = ("classic",)
     rules = ("R-CUSTOM", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
     verbs: ClassVar[Mapping[str, str]] = {
         "discard": "turn",

@@ -669,9 +669,11 @@ def _effect(draft: Draft, action: Action, previous: GameState) -> None:
         draft.direction = -draft.direction  # R-FLIP-REV-SKIP (R-FLIP-2P: acts as a Skip,
         # unless its player has left the round, going out under a rule that says so)
         draft.pass_turn(2 if len(draft.active_seats) == 2 and out is None else 1, seat)
-    elif kind == "SE":
+    elif kind == "SE" and out is None:
         draft.current_player = seat  # R-FLIP-SE: its player takes another full turn
         draft.phase = PLAY
+    elif kind == "SE":  # its player left the round on it: the turn comes back to the next seat in
+        draft.pass_turn(1, seat)
     elif kind in DRAWS or kind == "W+C":
         draft.current_player = draft.next_seat(seat)
         draft.phase = _hit(draft, action, previous)

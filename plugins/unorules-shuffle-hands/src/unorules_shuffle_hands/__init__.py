@@ -127,6 +127,7 @@ class ShuffleHandsPlugin(Plugin):
             "{seat} gathered every hand, shuffled the {count} cards together and dealt them out again",
         ),
     )
+    requires = ("classic",)
     rules = ("R-SHUFFLE", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
     options = (
         Option(

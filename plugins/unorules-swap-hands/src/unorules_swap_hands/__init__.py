@@ -120,6 +120,7 @@ class SwapHandsPlugin(Plugin):
             "{seat} swapped hands with {target}",
         ),
     )
+    requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
 
     @hookimpl
