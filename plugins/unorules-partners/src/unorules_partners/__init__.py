@@ -46,8 +46,8 @@ Options
     teams of two, or every other seat, in two teams.
 
 The base rule set's ``target_score`` is the team's target (500 when it has
-no such option) and its ``scoring`` is honoured (classic's and flip's): with ``scoring="low-score"`` (R-WIN-LOW) each team is charged the
-points of all its members' hands, and when a team reaches the target the
+no such option) and its ``scoring`` is honoured (classic's and flip's): with
+``scoring="low-score"`` (R-WIN-LOW) each team is charged the points of all its members' hands, and when a team reaches the target the
 team with *fewer* points wins.
 
 Decisions where the rules are silent
