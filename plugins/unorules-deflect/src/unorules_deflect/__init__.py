@@ -1,9 +1,9 @@
 """Deflect: a seat told to draw sends the draw back with a Reverse, or on with a Skip (R-HOUSE-DEFLECT).
 
-Enable it with ``Ruleset.from_names(["classic", "deflect"])``; it needs a base
-rule set that deals the cards and plays them, and names none. It changes the
-game only through hooks: it adds the deflecting plays to the legal actions of a seat that a Draw Two or a Wild Draw Four
-told to draw, and its ``on_play`` hook hands the pending draw on.
+Enable it with ``Ruleset.from_names(["classic", "deflect"])``; it needs a base rule set
+that deals the cards and plays them, and names none. It changes the game only through
+hooks: it adds the deflecting plays to the legal actions of a seat that a Draw Two or a
+Wild Draw Four told to draw, and its ``on_play`` hook hands the pending draw on.
 
 Rules
 -----

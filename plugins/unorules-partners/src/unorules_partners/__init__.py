@@ -45,10 +45,10 @@ Options
     Who plays together (R-HOUSE-TEAMS): each seat with the seat opposite, in
     teams of two, or every other seat, in two teams.
 
-The base rule set's ``target_score`` is the team's target (500 when it has
-no such option) and its ``scoring`` is honoured (classic's and flip's): with
-``scoring="low-score"`` (R-WIN-LOW) each team is charged the points of all its members' hands, and when a team reaches the target the
-team with *fewer* points wins.
+The base rule set's ``target_score`` is the team's target (500 when it has no such
+option) and its ``scoring`` is honoured (classic's and flip's): with
+``scoring="low-score"`` (R-WIN-LOW) each team is charged the points of all its members'
+hands, and when a team reaches the target the team with *fewer* points wins.
 
 Decisions where the rules are silent
 ------------------------------------
