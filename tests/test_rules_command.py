@@ -99,7 +99,7 @@ def test_a_plugin_page_shows_its_documentation_rules_options_and_players(
     code, out, _ = _run(["rules", "stacking"], capsys)
     assert "Decisions where the rules are silent" in out
     assert "stack_mix = off  [on, off]" in out
-    assert "  players: 2 to 10\n" in out
+    assert "  players: 2 to 10 (on classic)\n" in out  # a rule that needs a base, shown on classic
     assert "``" not in out
     code, out, _ = _run(["rules", "--json", "partners"], capsys)
     (page,) = json.loads(out)

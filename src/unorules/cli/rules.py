@@ -295,14 +295,21 @@ def plugin_info(name: str, plugin: Any, *, full: bool = False) -> dict[str, Any]
     if full:
         info["doc"] = plugin_doc(plugin)
         info["rule_titles"] = {r: reference()[r].title for r in info["rules"] if r in reference()}
+        names = _with_requirements(name)
+        base = ""
         try:
-            counts = player_counts(Ruleset.from_names(_with_requirements(name)))
+            try:
+                rules = Ruleset.from_names(names)
+            except RulesetError:  # a rule that needs a base rule set: shown on the classic rules
+                rules = Ruleset.from_names(["classic", *names])
+                base = " (on classic)"
+            counts = player_counts(rules)
         except RulesetError as exc:
             info["players"] = None
             info["players_note"] = f"does not build on its own: {exc}"
         else:
             info["players"] = [n for n, why in counts.items() if why is None]
-            info["players_note"] = "; ".join(players_words(counts))
+            info["players_note"] = "; ".join(players_words(counts)) + base
     return info
 
 
