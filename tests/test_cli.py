@@ -558,3 +558,16 @@ def test_address_needs_the_ray_engine(capsys: pytest.CaptureFixture[str]) -> Non
     code, _, err = run(["simulate", "--engine", "spark"], capsys)
     assert code == EXIT_USAGE
     assert "invalid choice: 'spark'" in one_error_line(err)
+
+
+def test_an_option_brings_the_plugin_that_declares_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42: a house rule that left classic keeps its ``--option`` spelling: the one
+    installed plugin that declares the option joins the rule set."""
+    args = ["--rules", "classic", "--option", "forced_play=on", "--games", "2", "--players", "3"]
+    data = simulate_json([*args, "--seed", "1", "--workers", "1"], capsys)
+    (result,) = data["results"]  # type: ignore[misc]
+    assert result["plugins"] == ["classic", "turn-rules"]
+    assert result["options"] == {"forced_play": True}
+    code, _, err = run(["simulate", "--rules", "classic", "--option", "nosuch=1", "--games", "1"], capsys)
+    assert code != EXIT_OK
+    assert "option 'nosuch' belongs to no plugin of classic" in err

@@ -14,6 +14,7 @@ from unorules.errors import RulesetError
 from unorules.plugin import Option
 from unorules.rulebook import Rulebook, resolve
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
+from unorules.spec import option_owners
 
 PROG = "unorules"
 
@@ -149,14 +150,24 @@ def no_such_plugin(name: str) -> UsageError:
 
 
 def options_for(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of ``options`` that some plugin of ``spec`` declares."""
+    """The options of ``options`` that some plugin of ``spec`` declares, or that the
+    one installed plugin declaring them brings into the rule set (an option names its
+    plugin: ``--rules classic --option forced_play=on`` plays ``classic,turn-rules``)."""
     installed = installed_plugins()
     mine: set[str] = set()
     book = rulebook(spec)
+    plugins = []
     for name in split_names(spec) if book is None else book.plugins:
         plugin = installed.get(name.lower())
         if plugin is None:
             raise no_such_plugin(name)
+        plugins.append(plugin)
+        mine.update(o.name for o in getattr(plugin, "options", ()))
+    try:
+        brought = option_owners(plugins, [k for k in options if k not in mine])
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+    for plugin in brought:
         mine.update(o.name for o in getattr(plugin, "options", ()))
     return {k: v for k, v in options.items() if k in mine}
 
