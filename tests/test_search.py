@@ -169,18 +169,41 @@ def test_the_estimate_favours_the_smaller_stronger_hand() -> None:
     assert estimate(low, (0,)) > 0  # fewer points in hand, and likelier to go out
 
 
-def test_the_heuristic_policy_reads_a_state_as_it_reads_a_view() -> None:
-    rules = _rules("seven-o", "stacking")
+@pytest.mark.parametrize(
+    ("names", "players"),
+    [
+        ((), 2),
+        ((), 4),
+        (("seven-o", "stacking"), 3),
+        (("stacking", "jump-in", "seven-o"), 4),
+        (("partners",), 4),
+        (("custom-wilds",), 3),
+        (("swap-hands",), 3),
+    ],
+)
+def test_the_heuristic_policy_reads_a_state_as_it_reads_a_view(names: tuple[str, ...], players: int) -> None:
+    # choose_in has a path of its own for the seat to move choosing a card, a
+    # draw, a pass or a call: the same decisions as decide() on the view, and
+    # the same draws from the bot's generator (one bot each, a game long).
+    rules = _rules(*names)
     rng = random.Random(4)
-    state = rules.new_game(players=3, seed=4)
-    for _ in range(120):
-        if state.is_over:
+    by_view, in_state = HeuristicBot(seed=1), HeuristicBot(seed=1)
+    compared = 0
+    for game in itertools.count():
+        if compared >= 1500:
             break
-        for seat in range(3):
-            assert HeuristicBot(seed=1).choose(state.view(seat)) == HeuristicBot(seed=1).choose_in(
-                state, seat
-            )
-        state = state.apply(rng.choice(state.legal_actions()))
+        state = rules.new_game(players=players, seed=game)
+        for _ in range(300):
+            if state.is_over:
+                break
+            for seat in range(players):
+                assert by_view.choose(state.view(seat)) == in_state.choose_in(state, seat)
+                compared += 1
+            mover = state.seats_to_act()[-1]
+            chosen = by_view.choose(state.view(mover)) if rng.random() < 0.8 else None
+            in_state.choose_in(state, mover) if chosen is not None else None
+            state = state.apply(chosen if chosen is not None else rng.choice(state.legal_actions()))
+    assert by_view.rng.random() == in_state.rng.random()
 
 
 def test_the_greedy_bot_plays_the_first_card_it_may() -> None:

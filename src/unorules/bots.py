@@ -342,13 +342,71 @@ class HeuristicBot:
         what ``seat``'s view shows but without building the view (except for a
         deck of two-faced cards, whose view shows the faces the actions name):
         the policy of a search's playouts. ``legal`` is ``seat``'s legal
-        actions, if known."""
-        if state.ruleset.two_faced:
+        actions, if known. The same decision as :meth:`decide` on the seat's
+        view, made faster where a playout spends its time: the seat to move
+        with nothing to choose but a card to play, drawing, passing and
+        calling UNO (anything else is :meth:`decide`'s)."""
+        rules = state.ruleset
+        if rules.two_faced:
             # a view shows the faces its actions name; a state holds the cards
             return self.decide(state.view(seat))
         if legal is None:
             legal = state.legal_actions(seat)
-        return self.decide(_SeatOf(state, seat, legal))
+        if not legal:
+            return None
+        if seat != state.current_player:
+            return self.decide(_SeatOf(state, seat, legal))
+        plays: list[Action] = []
+        draw = pass_ = None
+        for action in legal:
+            verb = action.verb
+            if verb == "play":
+                plays.append(action)
+            elif verb == "draw":
+                if draw is None:
+                    draw = action
+            elif verb == "pass":
+                if pass_ is None:
+                    pass_ = action
+            elif verb == "uno":
+                return action  # R-UNO-CALL / R-UNO-SELF: always call
+            else:
+                return self.decide(_SeatOf(state, seat, legal))
+        if plays:
+            color = state.color
+            top = state.discard_pile[-1].kind
+            matching = [
+                a
+                for a in plays
+                if (card := a.card) is None or (c := card.color) is None or c is color or card.kind == top
+            ]  # _matches, inline
+            if matching or (draw is None and pass_ is None):
+                facts = _facts(rules)
+                hands = state.hands
+                n = len(hands)
+                partner = (seat + 2) % 4 if n == 4 and facts.partners else None
+                name = state.phase.name
+                best = self._pick(
+                    _SeatOf(state, seat, legal),
+                    facts,
+                    rules,
+                    matching or plays,
+                    partner,
+                    name == "drawn",
+                    hands[seat],
+                    seat,
+                    tuple(map(len, hands)),
+                    _step(seat, state.direction, n, state.left),
+                    color,
+                    name in _STACKING,
+                )
+                if best is not None:
+                    return best
+        if draw is not None:
+            return draw
+        if pass_ is not None:
+            return pass_
+        return plays[0]
 
     def decide(self, view: Table) -> Action | None:
         """The action this bot takes in ``view`` (a :class:`~unorules.SeatView` or
@@ -446,25 +504,54 @@ class HeuristicBot:
     def _best_play(
         self, view: Table, rules: Ruleset, plays: list[Action], partner: int | None, keep_wild: bool
     ) -> Action | None:
-        hand = view.hand
         seat = _own_seat(view)
-        sizes = view.hand_sizes
-        n = len(sizes)
-        facts = _facts(rules)
+        return self._pick(
+            view,
+            _facts(rules),
+            rules,
+            plays,
+            partner,
+            keep_wild,
+            view.hand,
+            seat,
+            view.hand_sizes,
+            _next_seat(view, seat),
+            view.color,
+            view.phase.name in _STACKING,
+        )
+
+    def _pick(
+        self,
+        view: Table,
+        facts: _Facts,
+        rules: Ruleset,
+        plays: list[Action],
+        partner: int | None,
+        keep_wild: bool,
+        hand: Sequence[Card],
+        seat: int,
+        sizes: tuple[int, ...],
+        nxt: int,
+        current: Color | None,
+        stacking: bool,
+    ) -> Action | None:
+        """The play of ``plays`` to make (see the class docstring): ``hand`` is
+        ``view``'s, ``seat`` its seat, ``sizes`` the hand sizes, ``nxt`` the
+        next seat, ``current`` the colour to match, ``stacking`` whether the
+        phase is one a play adds to (a penalty or a challenge pending)."""
         points = facts.points
-        nxt = _next_seat(view, seat)
         next_close = nxt != partner and sizes[nxt] <= 2
         held: dict[Color, int] = {}
         for c in hand:
             color = c.color
             if color is not None:
                 held[color] = held.get(color, 0) + 1
-        current = view.color
-        has_current = current is not None and held.get(current, 0) > 0
-        stacking = view.phase.name in ("penalty", "challenge")
+        has_current = current is not None and current in held
         last = len(hand) == 1
         keeps = keep_wild and len(hand) > 2 and not next_close
-        best: tuple[float, Card] | None = None
+        swaps = facts.swaps
+        best_score = 0.0
+        best: Card | None = None
         seen: set[Card] = set()
         for action in plays:
             card = action.card
@@ -475,8 +562,8 @@ class HeuristicBot:
             if last:
                 score = 1000.0  # R-OUT: the last card goes out
             else:
-                kind = card.kind
                 if color is None:
+                    kind = card.kind
                     if kind == "W+4":
                         if has_current:
                             continue  # R-TURN-WD4: never bluff
@@ -487,46 +574,55 @@ class HeuristicBot:
                         score = -55.0  # a plugin's special wild
                 else:
                     score = float(points[card]) + 3.0 * (held[color] - 1)
-                    if next_close and kind in ("S", "+2", "R"):
+                    if next_close and card.kind in _TEMPO:
                         score += 40.0
                 if stacking:
                     score += 100.0  # adding to a stack (R-STACK) beats drawing it
-                effect = facts.swaps.get(card)
-                if effect is not None:
-                    swap = _swap_gain(effect, view, sizes, len(hand), partner)
-                    if swap is not None:
-                        score += 4.0 * swap
+                if swaps:
+                    effect = swaps.get(card)
+                    if effect is not None:
+                        swap = _swap_gain(effect, view, sizes, len(hand), partner)
+                        if swap is not None:
+                            score += 4.0 * swap
             if keeps and color is None:
                 continue  # a drawn wild is worth more kept for later
-            if best is None or score > best[0]:
-                best = (score, card)
+            if best is None or score > best_score:
+                best_score = score
+                best = card
         if best is None:
             return None
-        card = best[1]
+        card = best
         options = [a for a in plays if a.card is card]
+        if len(options) == 1 and card.color is not None:
+            return options[0]  # nothing to name, nobody to aim at
         wanted: Color | None = None
         if card.color is None:
             rest = list(hand)
             rest.remove(card)
             wanted = self._favourite_color(rest, rules)
-        target = _best_target(view, partner, n) if any(a.target is not None for a in options) else None
+        target = (
+            _best_target(view, partner, len(sizes)) if any(a.target is not None for a in options) else None
+        )
         for action in options:
             if (action.color is None or action.color is wanted) and action.target in (None, target):
                 return action
         return options[0]
 
     def _favourite_color(self, hand: Sequence[Card], rules: Ruleset) -> Color:
-        counts: Counter[Color] = Counter()
-        points: Counter[Color] = Counter()
+        counts: dict[Color, int] = {}
+        points: dict[Color, int] = {}
+        known = _facts(rules).points
         for card in hand:
-            if card.color is not None:
-                counts[card.color] += 1
-                points[card.color] += rules.card_points(card)
+            color = card.color
+            if color is not None:
+                counts[color] = counts.get(color, 0) + 1
+                value = known.get(card)
+                points[color] = points.get(color, 0) + (rules.card_points(card) if value is None else value)
         if not counts:
             return self.rng.choice(COLORS)
         # The dark side of a two-faced deck names colours of its own (register_color).
         palette = COLORS if any(c in counts for c in COLORS) else tuple(counts)
-        return max(palette, key=lambda c: (counts[c], points[c]))
+        return max(palette, key=lambda c: (counts.get(c, 0), points.get(c, 0)))
 
     # -- the Wild Draw Four challenge ---------------------------------------------------
 
@@ -596,12 +692,22 @@ def _matches(card: Card | None, color: Color | None, top: str) -> bool:
 
 
 def _next_seat(view: Table, seat: int) -> int:
-    n = len(view.hand_sizes)
-    left = view.left
-    nxt = (seat + view.direction) % n
+    return _step(seat, view.direction, len(view.hand_sizes), view.left)
+
+
+def _step(seat: int, direction: int, n: int, left: tuple[int, ...]) -> int:
+    """The seat after ``seat`` in ``direction`` of ``n`` seats, skipping those ``left``."""
+    nxt = (seat + direction) % n
     while left and nxt in left:
-        nxt = (nxt + view.direction) % n
+        nxt = (nxt + direction) % n
     return nxt
+
+
+_STACKING = ("penalty", "challenge")
+"""The phases a play adds to (R-STACK): a penalty or a Wild Draw Four pending."""
+
+_TEMPO = ("S", "+2", "R")
+"""The kinds that hit the next seat: Skip, Draw Two, Reverse."""
 
 
 def _partner(view: Table, seat: int) -> int | None:

@@ -383,11 +383,14 @@ def estimate(state: GameState, team: Sequence[int]) -> float:
 
 
 def _next(state: GameState, legal: tuple[Action, ...], policy: HeuristicBot) -> Action:
-    current = state.current_player
     first = legal[0].seat
-    if all(a.seat == first for a in legal):
+    for action in legal:  # the usual case, one seat: a loop without a frame
+        if action.seat != first:
+            break
+    else:
         chosen = policy.choose_in(state, first, legal)
         return chosen if chosen is not None else legal[0]
+    current = state.current_player
     for seat in state.seats_to_act():
         if seat != current:
             mine = tuple(a for a in legal if a.seat == seat)
