@@ -22,6 +22,9 @@ every contender alike:
   uniform random legal actions, when ``rlcard`` is installed; its game is a
   single round, so compare its games per second with unorules' rounds per
   second;
+* the floor (``floor.py``): classic UNO as a plain Python loop playing the
+  same workload, no hooks, events or validation, for what Python itself
+  allows; classic is reported as a share of it;
 * memory: the bytes each state costs when every state of a long game is
   kept (``tracemalloc``), against an unshared deep copy of a state.
 
@@ -63,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from floor import play_floor  # the floor beside this one
 
 import unorules
 from unorules import Action, Card, Color, GameState, Ruleset, RulesetError
@@ -99,6 +103,8 @@ TARGET_ALL_PLUGINS = 0.8
 """every non-mode plugin together / classic, actions/s."""
 TARGET_MODE = 0.9
 """each game mode (with classic, 4 players) / classic, actions/s."""
+TARGET_FLOOR = 0.3
+"""classic / the floor (``floor.py``), actions/s, 2 and 4 players (issue 43: with the compiled core)."""
 TARGET_BYTES = {"classic": 1024, "all plugins": 2048}
 """bytes per retained state of one long game (at most)."""
 
@@ -473,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         benches.append(Bench("all plugins", n, functools.partial(play_unorules, everything, n)))
         if rl is not None:
             benches.append(Bench("RLCard UnoGame", n, functools.partial(rl, n)))
+        benches.append(Bench("floor", n, functools.partial(play_floor, n)))
     mode_errors: dict[str, str] = {}
     for mode in modes:
         try:
@@ -521,7 +528,8 @@ def main(argv: list[str] | None = None) -> int:
                 "all_reps": bench.rates,
             }
         )
-    print("(a unorules game is played to 500 points; an RLCard game is one round)")
+    print("(a unorules game is played to 500 points; an RLCard game is one round;")
+    print(" floor: benchmarks/floor.py, classic as a plain Python loop)")
     if stats.rlcard_failures:
         print(f"(RLCard's engine failed to draw in {stats.rlcard_failures} games; their actions count)")
 
@@ -534,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
         if rl is not None:
             rl_rate = by_key[("RLCard UnoGame", n)]
             rows.append((f"classic / RLCard, {n} players", c / rl_rate, TARGET_RLCARD if n == 4 else None))
+        rows.append((f"classic / floor, {n} players", c / by_key[("floor", n)], TARGET_FLOOR))
         all_rate = by_key[("all plugins", n)]
         rows.append((f"all plugins / classic, {n} players", all_rate / c, TARGET_ALL_PLUGINS))
         if n == 4:

@@ -100,3 +100,26 @@ def test_toolkit_benchmark_prints_a_row_per_planted_bug_and_the_rates(
     rows = [line.split() for line in out.splitlines() if line.startswith("dc-")]
     assert [row[:3] for row in rows] == [["dc-global-random", "quick", "0"], ["dc-float-extra", "quick", "0"]]
     assert "quick: caught 2 of 2 planted bugs (100%)" in out
+
+
+def test_the_floor_plays_classic_to_500_and_prints_classic_as_its_share(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.delitem(sys.modules, "floor", raising=False)
+    import floor
+
+    assert len(floor.DECK) == 108
+    for players in (2, 4):
+        for seed in range(3):
+            # check: every action is followed by a count of the 108 cards
+            actions, rounds, scores = floor.floor_game(players, seed, check=True)
+            assert max(scores) >= floor.TARGET > sorted(scores)[-2]
+            assert actions > rounds > 0
+            assert floor.play_floor(players, seed) == (actions, rounds)  # seeded: the same game
+    assert floor.main(["--reps", "1", "--min-time", "0.01", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split()[:2] for line in out.splitlines()]
+    assert ["floor", "2"] in rows
+    assert ["classic", "2"] in rows
+    assert "classic / floor, 2 players: " in out
