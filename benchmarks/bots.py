@@ -34,7 +34,7 @@ from typing import Any
 
 import unorules
 from unorules.bots import Bot, HeuristicBot, play_game
-from unorules.search import SearchBot
+from unorules.search import POLICIES, SearchBot
 
 TARGETS = {"classic": 0.80, "classic,stacking,jump-in,seven-o": 0.95}
 """The share of games the search bot should win against the heuristic bot (issue 37)."""
@@ -109,7 +109,7 @@ def duel(rules: str, games: int, budget: dict[str, Any], workers: int, target: i
     }
 
 
-def report(found: dict[str, Any], budget: str, workers: int) -> None:
+def report(found: dict[str, Any], budget: str, workers: int, tuning: str = "") -> None:
     s = found["stats"]
     low, high = found["interval"]
     rlow, rhigh = found["round_interval"]
@@ -131,7 +131,7 @@ def report(found: dict[str, Any], budget: str, workers: int) -> None:
     )
     print(
         f"    command: .venv/bin/python benchmarks/bots.py duel --rules {found['rules']} "
-        f"--games {found['games']} --budget {budget} --workers {workers}"
+        f"--games {found['games']} --budget {budget} --workers {workers}{tuning}"
     )
 
 
@@ -205,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--target-score", type=int, default=500)
         sub.add_argument("--depth", type=int, help="the search's playout depth (default: SearchBot's)")
         sub.add_argument("--margin", type=float, help="the search's margin (default: SearchBot's)")
+        sub.add_argument("--policy", choices=POLICIES, help="the playout policy (default: SearchBot's)")
     fast = commands.add_parser("speed", help="decisions per second and a profile")
     fast.add_argument("--games", type=int, default=2)
     fast.add_argument("--playouts", type=int, default=60)
@@ -213,12 +214,13 @@ def main(argv: list[str] | None = None) -> int:
         speed(args.games, args.playouts)
         return 0
     budget = _budget(args.budget)
-    budget.update({k: v for k, v in (("depth", args.depth), ("margin", args.margin)) if v is not None})
+    tuning = (("depth", args.depth), ("margin", args.margin), ("policy", args.policy))
+    budget.update({k: v for k, v in tuning if v is not None})
     rule_sets = [args.rules] if args.command == "duel" else list(TARGETS)
     failed = False
     for rules in rule_sets:
         found = duel(rules, args.games, budget, args.workers, args.target_score)
-        report(found, args.budget, args.workers)
+        report(found, args.budget, args.workers, "".join(f" --{k} {v}" for k, v in tuning if v is not None))
         if rules in TARGETS:
             ok = found["share"] >= TARGETS[rules] and found["interval"][0] > FLOORS[rules]
             failed |= not ok

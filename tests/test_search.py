@@ -21,9 +21,11 @@ from unorules.bots import (
     register_bot,
     show_views,
 )
-from unorules.cards import parse_cards
+from unorules.cards import Card, parse_cards
 from unorules.draft import carry_out
-from unorules.search import SearchBot, estimate, playout, strength
+from unorules.search import POLICIES, PriorityPolicy, SearchBot, estimate, playout, strength
+from unorules.validate import validate_state
+from unorules.values import PLAY, Phase
 
 
 def _rules(*names: str, **options: object) -> Ruleset:
@@ -59,9 +61,9 @@ def test_the_search_bot_searches_a_deck_of_two_faced_cards() -> None:
     assert searcher.knowledge.resets == 0
 
 
-def _game(seed: int) -> list[str]:
+def _game(seed: int, **options: Any) -> list[str]:
     rules = _rules()
-    bots = [SearchBot(seed=seed, playouts=20), HeuristicBot(seed=seed + 1)]
+    bots = [SearchBot(seed=seed, playouts=20, **options), HeuristicBot(seed=seed + 1)]
     actions: list[str] = []
     play_game(
         rules.new_game(players=2, seed=seed), bots, on_action=lambda s: actions.append(str(s.last_action))
@@ -204,6 +206,110 @@ def test_the_heuristic_policy_reads_a_state_as_it_reads_a_view(names: tuple[str,
             in_state.choose_in(state, mover) if chosen is not None else None
             state = state.apply(chosen if chosen is not None else rng.choice(state.legal_actions()))
     assert by_view.rng.random() == in_state.rng.random()
+
+
+def _table(hand: str, top: str, other: str = "R1 R2 R3 R4 R5", drawn: str | None = None) -> GameState:
+    """Seat 0 to play ``hand`` on ``top`` heads-up, the other seat holding
+    ``other`` (after drawing ``drawn``, the last card of ``hand``, if given)."""
+    state = _rules().new_game(players=2, seed=5)
+    mine, theirs, pile = parse_cards(hand), parse_cards(other), parse_cards(top)
+    rest = list(state.draw_pile + state.discard_pile + state.hands[0] + state.hands[1])
+    for card in (*mine, *theirs, *pile):
+        rest.remove(card)
+    phase = PLAY if drawn is None else Phase("drawn", card=Card.parse(drawn), secret=True)
+    arranged = state.replace(
+        hands=(mine, theirs),
+        discard_pile=pile,
+        draw_pile=tuple(rest),
+        color=pile[-1].color,
+        current_player=0,
+        phase=phase,
+    )
+    validate_state(arranged)
+    return arranged
+
+
+@pytest.mark.parametrize(
+    ("hand", "top", "other", "drawn", "played"),
+    [
+        ("G5 R2 R9 B7", "R4", "R1 R2 R3 R4 R5", None, "0: play R9"),  # the most points that match
+        ("R9 RS B7", "R4", "R1 R2 R3 R4 R5", None, "0: play RS"),  # an action card's 20 points
+        ("R9 RS W", "R4", "R1 R2 R3 R4 R5", None, "0: play RS"),  # a wild last
+        ("R9 R+2 B1", "R4", "R1 R2", None, "0: play R+2"),  # hit the seat close to going out
+        ("G5 W W+4 G7", "R4", "R1 R2 R3 R4 R5", None, "0: play W+4 G"),  # before a Wild, its colour held most
+        ("G5 B7 W", "R4", "R1 R2 R3 R4 R5", "W", "0: pass"),  # a drawn wild is kept for later
+        ("G5 R7 W+4", "R4", "R1 R2", "W+4", "0: pass"),  # it holds red: never bluff
+        ("G5 G2 B7 W+4", "R4", "R1 R2", "W+4", "0: play W+4 G"),  # honest, and the next seat close
+    ],
+)
+def test_the_priority_policy_plays_the_heuristic_bots_rule_of_thumb(
+    hand: str, top: str, other: str, drawn: str | None, played: str
+) -> None:
+    state = _table(hand, top, other, drawn)
+    legal = state.legal_actions(0)
+    chosen = PriorityPolicy(random.Random(1)).choose_in(state, 0, legal)
+    assert chosen == Action.parse(played)
+    assert chosen in legal
+    assert HeuristicBot(seed=1).choose_in(state, 0) == chosen  # the same, in these positions
+
+
+def test_the_priority_policy_calls_uno_and_leaves_the_rest_to_the_heuristic_bot() -> None:
+    state = _table("R9 G5", "R4")
+    policy = PriorityPolicy(random.Random(1))
+    assert policy.choose_in(state, 0, state.legal_actions(0)) == Action.parse("0: uno")
+    # out of turn, and with no legal actions given, it is the heuristic bot
+    rules = _rules("jump-in")
+    rng = random.Random(3)
+    for game in range(4):
+        state = rules.new_game(players=3, seed=game)
+        for _ in range(150):
+            if state.is_over:
+                break
+            for seat in range(3):
+                if seat != state.current_player:
+                    expected = HeuristicBot(seed=2).choose_in(state, seat)
+                    assert (
+                        PriorityPolicy(random.Random(2)).choose_in(state, seat, state.legal_actions(seat))
+                        == expected
+                    )
+                assert PriorityPolicy(random.Random(2)).choose_in(state, seat) == HeuristicBot(
+                    seed=2
+                ).choose_in(state, seat)
+            state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("names", [(), ("stacking", "jump-in", "seven-o"), ("custom-wilds",), ("penalties",)])
+def test_the_priority_policy_plays_only_legal_actions_and_the_same_game_for_a_seed(
+    names: tuple[str, ...],
+) -> None:
+    rules = _rules(*names)
+
+    def game(seed: int) -> list[Action]:
+        policy = PriorityPolicy(random.Random(seed))
+        state = rules.new_game(players=3, seed=seed)
+        played = []
+        while not state.is_over and len(played) < 400:
+            legal = state.legal_actions()
+            seat = state.seats_to_act()[-1]
+            mine = tuple(a for a in legal if a.seat == seat)
+            chosen = policy.choose_in(state, seat, mine)
+            chosen = mine[0] if chosen is None else chosen
+            assert chosen in mine
+            played.append(chosen)
+            state = state.apply(chosen)
+        return played
+
+    assert game(4) == game(4)
+
+
+def test_the_search_bot_plays_its_playouts_with_the_policy_it_is_given() -> None:
+    assert POLICIES == ("priority", "heuristic")
+    assert SearchBot().policy == "priority"
+    with pytest.raises(ValueError, match="policy must be one of priority, heuristic, not 'random'"):
+        SearchBot(policy="random")
+    games = {p: _game(3, policy=p) for p in POLICIES}
+    assert games["heuristic"] != games["priority"]
+    assert games["heuristic"] == _game(3, policy="heuristic")
 
 
 def test_the_greedy_bot_plays_the_first_card_it_may() -> None:

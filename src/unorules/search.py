@@ -50,16 +50,28 @@ import random
 import re
 import time as _time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Union
 
 from unorules.actions import Action
-from unorules.bots import HeuristicBot, Seed, _rng
-from unorules.cards import Card
+from unorules.bots import HeuristicBot, Seed, _facts, _rng, _step
+from unorules.cards import Card, Color
 from unorules.draft import carry_out
 from unorules.knowledge import Knowledge, determinize
+from unorules.ruleset import Ruleset
 from unorules.state import GameState, SeatView
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_TIME", "SearchBot", "Stats", "estimate", "playout", "strength"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "DEFAULT_TIME",
+    "POLICIES",
+    "Policy",
+    "PriorityPolicy",
+    "SearchBot",
+    "Stats",
+    "estimate",
+    "playout",
+    "strength",
+]
 
 DEFAULT_TIME = 0.05
 """The search bot's default budget: seconds per decision."""
@@ -121,7 +133,10 @@ class SearchBot:
     :data:`DEFAULT_DEPTH`; a large number plays every round out);
     ``draw_guard`` never to draw when a card may be played; ``infer`` to keep
     guesses about how the other seats play in its knowledge (see
-    :class:`~unorules.knowledge.Knowledge`); ``seed`` seeds its generator.
+    :class:`~unorules.knowledge.Knowledge`); ``policy`` the playout policy
+    (one of :data:`POLICIES`: ``"priority"``, :class:`PriorityPolicy`, the
+    default, or ``"heuristic"``, the heuristic bot); ``seed`` seeds its
+    generator.
     """
 
     name = "search"
@@ -137,7 +152,10 @@ class SearchBot:
         depth: int = DEFAULT_DEPTH,
         draw_guard: bool = True,
         infer: bool = True,
+        policy: str = "priority",
     ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         if time is not None and playouts is not None:
             raise ValueError("give the search bot a time or a number of playouts, not both")
         if playouts is not None and playouts < 1:
@@ -153,13 +171,14 @@ class SearchBot:
         self.depth = depth
         self.draw_guard = draw_guard
         self.infer = infer
+        self.policy = policy
         self.heuristic = HeuristicBot(self.rng)
         self.knowledge: Knowledge | None = None
         self.stats = Stats()
 
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time is not None else f"playouts={self.playouts}"
-        return f"SearchBot({budget}, margin={self.margin})"
+        return f"SearchBot({budget}, margin={self.margin}, policy={self.policy!r})"
 
     @classmethod
     def from_argument(cls, seed: Seed, argument: str) -> SearchBot:
@@ -233,7 +252,8 @@ class SearchBot:
         spent = 0
         budget = self.playouts
         deadline = None if self.time is None else started + self.time
-        policy = HeuristicBot(random.Random(self.rng.getrandbits(64)))
+        rng = random.Random(self.rng.getrandbits(64))
+        policy: Policy = PriorityPolicy(rng) if self.policy == "priority" else HeuristicBot(rng)
         while len(alive) > 1:
             if budget is not None and worlds >= 2 and spent + len(alive) > budget:
                 break
@@ -306,7 +326,7 @@ def playout(
     state: GameState,
     seat: int,
     team: Sequence[int],
-    policy: HeuristicBot,
+    policy: Policy,
     rounds: int,
     depth: int = DEFAULT_DEPTH,
 ) -> tuple[float, int]:
@@ -349,6 +369,155 @@ def strength(hand: Sequence[Card]) -> float:
     return a * size + b / max(size, 1) + c * wilds + d * actions + e * len(colors)
 
 
+POLICIES = ("priority", "heuristic")
+"""The playout policies a search bot can play its playouts with (``policy=``):
+:class:`PriorityPolicy` (the default) and the heuristic bot itself
+(:meth:`~unorules.bots.HeuristicBot.choose_in`)."""
+
+
+Policy = Union["PriorityPolicy", HeuristicBot]
+"""A playout policy: what :func:`playout` asks for every seat's action."""
+
+
+class PriorityPolicy:
+    """The search's playout policy: the heuristic bot's rule of thumb for the
+    seat to move, cut down to what a card alone says, and the heuristic bot
+    for everything else.
+
+    When the seat to move may only play, draw, pass or call UNO (most of a
+    playout), it calls UNO when it may, and otherwise plays the matching card
+    of the highest priority: a coloured card by its points (an action card,
+    then high numbers), a Skip, Reverse or Draw Two first when the next seat
+    holds two cards or fewer, a wild last (a Wild Draw Four before a Wild,
+    and only when it holds no card of the colour to match: it never bluffs),
+    naming the colour it holds most of; it keeps a drawn wild while it holds more than two cards, and
+    draws (or passes) only when no card matches. Unlike the heuristic bot it
+    does not weigh how many cards of a colour it holds: that is a scan of the
+    hand at every step. Every other moment (out of turn, a choice of colour,
+    a challenge, a card that swaps hands, a plugin's own verb) is the
+    heuristic bot's (:meth:`~unorules.bots.HeuristicBot.choose_in`), drawing
+    on the same generator ``rng``, so a playout is deterministic for a seed.
+    """
+
+    name = "priority"
+    """Its name in :data:`POLICIES`."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.heuristic = HeuristicBot(rng)
+        self._ranks: tuple[Ruleset, dict[Card, float]] | None = None
+
+    def _rank(self, rules: Ruleset) -> dict[Card, float]:
+        """Each card's priority: its points if coloured, -50 for a Wild Draw
+        Four, -55 for a plugin's wild, -60 for a Wild (the heuristic bot's)."""
+        cached = self._ranks
+        if cached is None or cached[0] is not rules:
+            points = _facts(rules).points
+            ranks = {
+                card: float(value)
+                if card.color is not None
+                else (-50.0 if card.kind == "W+4" else -60.0 if card.kind == "W" else -55.0)
+                for card, value in points.items()
+            }
+            cached = self._ranks = (rules, ranks)
+        return cached[1]
+
+    def choose_in(
+        self, state: GameState, seat: int, legal: tuple[Action, ...] | None = None
+    ) -> Action | None:
+        """The action ``seat`` takes in ``state`` (``legal``: its legal actions, if known)."""
+        rules = state.ruleset
+        if legal is None or seat != state.current_player or rules.two_faced:
+            return self.heuristic.choose_in(state, seat, legal)
+        color = state.color
+        top = state.discard_pile[-1].kind
+        ranks = self._rank(rules)
+        best: Action | None = None
+        best_rank = 0.0
+        four: Action | None = None  # the first Wild Draw Four, kept for after the loop
+        wild: Action | None = None  # the best wild other than a Wild Draw Four
+        wild_rank = 0.0
+        draw: Action | None = None
+        tempo = False  # whether the next seat is close to going out (worked out once needed)
+        hands: tuple[tuple[Card, ...], ...] | None = None
+        for action in legal:
+            verb = action.verb
+            if verb == "play":
+                card = action.card
+                if card is None or action.target is not None:
+                    return self.heuristic.choose_in(state, seat, legal)
+                c = card.color
+                if c is None:
+                    kind = card.kind
+                    if kind == "W+4":
+                        if four is None:
+                            four = action
+                    else:
+                        rank = ranks.get(card, -55.0)
+                        if wild is None or rank > wild_rank:
+                            wild, wild_rank = action, rank
+                    continue
+                if c is not color and card.kind != top:
+                    continue  # a play the table's enforcement lists but the rules do not allow
+                rank = ranks.get(card, 0.0)
+                if card.kind in _TEMPO:
+                    if hands is None:
+                        hands = state.hands
+                        tempo = len(hands[_step(seat, state.direction, len(hands), state.left)]) <= 2
+                    if tempo:
+                        rank += 40.0
+                if best is None or rank > best_rank:
+                    best, best_rank = action, rank
+            elif verb == "uno":
+                return action  # R-UNO-CALL / R-UNO-SELF: always call
+            elif verb == "draw" or verb == "pass":
+                if draw is None:
+                    draw = action
+            else:
+                return self.heuristic.choose_in(state, seat, legal)
+        if best is not None and _facts(rules).swaps.get(best.card) is None:  # type: ignore[arg-type]
+            return best
+        if best is not None:
+            return self.heuristic.choose_in(state, seat, legal)  # a card that swaps hands
+        if four is not None or wild is not None:
+            hand = state.hands[seat]
+            if hands is None:
+                hands = state.hands
+                tempo = len(hands[_step(seat, state.direction, len(hands), state.left)]) <= 2
+            if state.phase.name == "drawn" and len(hand) > 2 and not tempo and draw is not None:
+                return draw  # a drawn wild is worth more kept for later
+            chosen = wild
+            if four is not None and not any(c.color is color for c in hand):
+                chosen = four  # honest (R-TURN-WD4): before a Wild
+            if chosen is None:  # only a bluff is left: draw or pass if it may
+                if draw is not None:
+                    return draw
+                chosen = four
+            assert chosen is not None
+            card = chosen.card
+            assert card is not None
+            if _facts(rules).swaps.get(card) is not None:
+                return self.heuristic.choose_in(state, seat, legal)
+            return _named(legal, card, self.heuristic._favourite_color(hand, rules))
+        if draw is not None:
+            return draw
+        return self.heuristic.choose_in(state, seat, legal)
+
+
+def _named(legal: tuple[Action, ...], card: Card, color: Color) -> Action:
+    """The play of ``card`` in ``legal`` naming ``color`` (or the first play of
+    it, for a card that names no colour)."""
+    first = None
+    for action in legal:
+        if action.card is card and action.verb == "play":
+            if action.color is color or action.color is None:
+                return action
+            if first is None:
+                first = action
+    assert first is not None
+    return first
+
+
 _TEMPO = frozenset({"S", "R", "+2"})
 
 
@@ -382,7 +551,7 @@ def estimate(state: GameState, team: Sequence[int]) -> float:
     return sum(score[s] for s in team if s in score) - sum(score[s] for s in others) / len(others)
 
 
-def _next(state: GameState, legal: tuple[Action, ...], policy: HeuristicBot) -> Action:
+def _next(state: GameState, legal: tuple[Action, ...], policy: Policy) -> Action:
     first = legal[0].seat
     for action in legal:  # the usual case, one seat: a loop without a frame
         if action.seat != first:
