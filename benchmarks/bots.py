@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/bots.py duel --games 200      # search vs heuristic, games to 500, classic
     .venv/bin/python benchmarks/bots.py duel --games 200 --rules classic,stacking,jump-in,seven-o
     .venv/bin/python benchmarks/bots.py targets --games 200   # both duels, checked against the targets
+    .venv/bin/python benchmarks/bots.py rate                  # playouts per CPU second of each playout policy
 
 ``duel`` plays the search bot (``--budget``, default 50 ms a decision)
 against the heuristic bot heads-up, games to 500 points (the classic
@@ -17,8 +18,15 @@ machine (and its load): the playouts a decision gets are printed.
 
 ``speed`` plays heads-up games (search at a fixed number of playouts a
 decision, so the work is the same on any machine) under cProfile and sorts
-the time into parts: the heuristic policy in playouts, carrying actions out,
-listing legal actions, views, sampling worlds, dealing.
+the time into parts: the playout policy (``--policy``), carrying actions
+out, listing legal actions, views, sampling worlds, estimating.
+
+``rate`` plays the same seeded games with each playout policy
+(:data:`unorules.search.POLICIES`) in turn, without the profiler, and prints
+the playouts each gets per CPU second (and so in a 50 ms decision on an idle
+core) and their ratio: a figure of the work, which the machine's load moves
+alike for both. ``--policy`` of ``duel`` and ``targets`` picks the search
+bot's playout policy (default: ``SearchBot``'s).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import argparse
 import cProfile
 import math
 import pstats
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -136,7 +145,11 @@ def report(found: dict[str, Any], budget: str, workers: int, tuning: str = "") -
 
 
 PARTS = (
-    ("heuristic policy (choose_in)", ("bots.py:", ("decide", "_best_play", "choose_in", "_favourite_color"))),
+    ("priority policy (PriorityPolicy.choose_in)", ("search.py:", ("choose_in",))),
+    (
+        "heuristic policy (HeuristicBot.choose_in)",
+        ("bots.py:", ("decide", "_best_play", "choose_in", "_pick")),
+    ),
     ("carrying actions out (carry_out, hooks)", ("draft.py:", ("carry_out",))),
     ("listing legal actions", ("state.py:", ("legal_actions", "seats_to_act"))),
     ("building views", ("state.py:", ("_view", "view"))),
@@ -145,7 +158,42 @@ PARTS = (
 )
 
 
-def speed(games: int, playouts: int) -> None:
+def rate(games: int, playouts: int, reps: int, rules_text: str) -> dict[str, float]:
+    """Playouts per CPU second of each playout policy, the same seeded games
+    (search at ``playouts`` a decision against the heuristic bot), the
+    policies alternating over ``reps`` repetitions; medians."""
+    rules = unorules.Ruleset.from_names(rules_text.split(","), options={"target_score": 200})
+    found: dict[str, list[float]] = {p: [] for p in POLICIES}
+    counts: dict[str, tuple[int, int]] = {}
+    for rep in range(reps):
+        for policy in POLICIES if rep % 2 == 0 else POLICIES[::-1]:
+            played = actions = 0
+            started = time.process_time()
+            for i in range(games):
+                searcher = SearchBot(seed=i, playouts=playouts, policy=policy)
+                other = HeuristicBot(seed=i)
+                bots: list[Bot] = [searcher, other] if i % 2 == 0 else [other, searcher]
+                play_game(rules.new_game(players=2, seed=f"rate/{i}"), bots)
+                played += searcher.stats.playouts
+                actions += searcher.stats.actions
+            found[policy].append(played / (time.process_time() - started))
+            counts[policy] = (played, actions)
+    medians = {p: statistics.median(v) for p, v in found.items()}
+    print(
+        f"{rules_text} heads-up, search at {playouts} playouts a decision against the heuristic bot, "
+        f"{games} games to 200, {reps} repetitions, the policies alternating (CPU time, medians):"
+    )
+    base = medians["heuristic"]
+    for policy, value in medians.items():
+        played, actions = counts[policy]
+        print(
+            f"    {policy:<10} {value:8,.0f} playouts per CPU second ({0.05 * value:5.0f} in 50 ms), "
+            f"{actions / max(played, 1):.1f} actions a playout, {value / base:.2f}x the heuristic policy"
+        )
+    return medians
+
+
+def speed(games: int, playouts: int, policy: str = "priority") -> None:
     """Decisions per second at a fixed number of playouts, and where the time goes."""
     rules = unorules.Ruleset.from_names(["classic"])
     profiler = cProfile.Profile()
@@ -153,7 +201,7 @@ def speed(games: int, playouts: int) -> None:
     started = time.perf_counter()
     profiler.enable()
     for i in range(games):
-        searcher = SearchBot(seed=i, playouts=playouts)
+        searcher = SearchBot(seed=i, playouts=playouts, policy=policy)
         searchers.append(searcher)
         other = HeuristicBot(seed=i)
         bots: list[Bot] = [searcher, other] if i % 2 == 0 else [other, searcher]
@@ -166,8 +214,8 @@ def speed(games: int, playouts: int) -> None:
     actions = sum(s.stats.actions for s in searchers)
     played = sum(s.stats.playouts for s in searchers)
     print(
-        f"classic heads-up, search at {playouts} playouts a decision against the heuristic bot, "
-        f"{games} games (under cProfile, {elapsed:.1f} s):"
+        f"classic heads-up, search ({policy} policy) at {playouts} playouts a decision against the "
+        f"heuristic bot, {games} games (under cProfile, {elapsed:.1f} s):"
     )
     print(
         f"    {searched} searched decisions of {decisions}: {searched / spent:.1f} searched decisions/s, "
@@ -209,9 +257,18 @@ def main(argv: list[str] | None = None) -> int:
     fast = commands.add_parser("speed", help="decisions per second and a profile")
     fast.add_argument("--games", type=int, default=2)
     fast.add_argument("--playouts", type=int, default=60)
+    fast.add_argument("--policy", choices=POLICIES, default="priority")
+    rates = commands.add_parser("rate", help="playouts per CPU second of each playout policy")
+    rates.add_argument("--games", type=int, default=3)
+    rates.add_argument("--playouts", type=int, default=60)
+    rates.add_argument("--reps", type=int, default=3)
+    rates.add_argument("--rules", default="classic")
     args = parser.parse_args(argv)
     if args.command == "speed":
-        speed(args.games, args.playouts)
+        speed(args.games, args.playouts, args.policy)
+        return 0
+    if args.command == "rate":
+        rate(args.games, args.playouts, args.reps, args.rules)
         return 0
     budget = _budget(args.budget)
     tuning = (("depth", args.depth), ("margin", args.margin), ("policy", args.policy))

@@ -4,9 +4,11 @@
 from every view it is shown. When it is its turn to choose between actions
 that differ, it samples *worlds* (whole states that show its seat exactly its
 view, :func:`~unorules.knowledge.determinize`), and in each world plays every
-candidate action and then a number of actions more (``depth``) with the
-heuristic policy for every seat (:meth:`~unorules.bots.HeuristicBot.choose_in`,
-reading the world directly). The same world and the same generator serve
+candidate action and then a number of actions more (``depth``) with a playout
+policy for every seat (:class:`PriorityPolicy` by default, a cheaper cut of
+the heuristic bot's rule of thumb; or the heuristic bot itself,
+:meth:`~unorules.bots.HeuristicBot.choose_in`; both read the world directly).
+The same world and the same generator serve
 every candidate, so the candidates are compared on equal terms (common
 random numbers). A playout that ends its round is worth the points the round
 gives the bot's seat (or its team) less the others' (negated when the
