@@ -15,6 +15,7 @@ from typing import Any
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.codec import encode_value
+from unorules.display import Display, display_of
 from unorules.narrate import Narrator
 from unorules.state import Event, RoundResult, SeatView
 
@@ -56,10 +57,35 @@ def _palette(colors: Sequence[Color]) -> dict[str, dict[str, str]]:
     }
 
 
-@functools.cache
-def _card_data(card: Card) -> tuple[str, dict[str, Any]]:
-    # cards are interned and immutable: each one's text and data are computed once per process
-    return str(card), {"color": _color(card.color), "kind": card.kind, "name": card.name}
+def _card_data(display: Display, card: Card) -> dict[str, Any]:
+    """What the page shows of ``card``: its colour and kind, and its look under the rule set
+    (:class:`~unorules.display.CardLook`: name, symbol, the word and icon on its face, the paint
+    and ink of a card of no colour)."""
+    look = display.look(card)
+    return {
+        "color": _color(card.color),
+        "kind": card.kind,
+        "name": display.card_name(card),
+        "symbol": look.symbol,
+        "label": look.label,
+        "icon": look.icon,
+        "paint": look.paint or None,
+        "ink": look.ink or None,
+    }
+
+
+def _cards_data(view: SeatView, shown: Sequence[Card]) -> dict[str, dict[str, Any]]:
+    # cards are interned and immutable, a rule set's looks fixed: each card's data is made once
+    # per rule set
+    made: dict[Card, dict[str, Any]] = view.rules.cached(("unorules.serve.render", "cards"), lambda _: {})
+    display = display_of(view.rules)
+    out = {}
+    for card in shown:
+        data = made.get(card)
+        if data is None:
+            data = made[card] = _card_data(display, card)
+        out[_text(card)] = data
+    return out
 
 
 @functools.cache
@@ -91,12 +117,13 @@ def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list
     with the players' names ("you" for ``me``), no rule codes and nothing said twice.
 
     The words are the library's (:mod:`unorules.narrate`: each event kind's own text, so a
-    plugin's events read as its author wrote them), each sentence capitalised: the action's own
+    plugin's events read as its author wrote them, its cards by the names the rule set shows
+    them with, :meth:`~unorules.narrate.Narrator.words`), each sentence capitalised: the action's own
     sentence is left out when an event says it (a draw's draw event, a catch's "caught", a
     jump-in, a stack); a seat's draws of one action make one sentence; the cards a seat drew
     are named only in that seat's own view (the others' views do not hold them)."""
     narrator = Narrator(view.rules, me, names)
-    return [sentence.render(capital=True) for sentence in narrator.view(view)]
+    return [narrator.words(sentence, capital=True) for sentence in narrator.view(view)]
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -131,8 +158,12 @@ def _round_data(result: RoundResult) -> dict[str, Any]:
 
 
 def _phase_doc(view: SeatView, name: str) -> str:
-    """What the phase asks, as its plugin declares it, without rule codes (for phases the page
-    has no words of its own for)."""
+    """What a seat in the phase is doing, in the rule set's words for people
+    (:meth:`~unorules.display.Display.phase_words`), else as its plugin declares it, without
+    rule codes (for phases the page has no words of its own for)."""
+    words = display_of(view.rules).phase_words(name)
+    if words is not None:
+        return words
     spec = view.rules.phases.get(name)
     return "" if spec is None else _CODES.sub("", spec.doc).strip(" :;,")
 
@@ -161,7 +192,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
             shown += hand
     return {
         "seat": seat,
-        "cards": dict(map(_card_data, shown)),
+        "cards": _cards_data(view, shown),
         "hand": list(map(_text, view.hand)),
         "hand_sizes": list(view.hand_sizes),
         "visible_hands": {
@@ -176,6 +207,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         "palette": _palette(view.rules.colors),
         "two_faced": view.rules.two_faced,
         "side": view.side,
+        "side_name": display_of(view.rules).side_name(view.side) if view.rules.two_faced else None,
         "backs": {str(s): list(map(_text, backs)) for s, backs in sorted(view.backs.items())},
         "draw_pile_back": None if view.draw_pile_back is None else _text(view.draw_pile_back),
         "direction": view.direction,

