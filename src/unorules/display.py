@@ -143,7 +143,7 @@ class Display:
 
     >>> from unorules.display import Display
     >>> Display(sides=("light", "dark")).side_name(1)
-    'dark'
+    'dark side'
     """
 
     cards: tuple[CardLook, ...] = attrs.field(default=(), converter=_seq)
@@ -194,8 +194,9 @@ class Display:
         return name if card.color is None else f"{card.color.name.lower()} {name}"
 
     def side_name(self, side: int) -> str:
-        """The name of ``side`` ("dark"), else "side N"."""
-        return self.sides[side] if 0 <= side < len(self.sides) else f"side {side}"
+        """How people call ``side`` (:attr:`~unorules.GameState.side`): "dark side" when the rule
+        set names its sides, else "side N"."""
+        return f"{self.sides[side]} side" if 0 <= side < len(self.sides) else f"side {side}"
 
     def phase_words(self, phase: str) -> str | None:
         """What a seat in ``phase`` is doing, in the rule set's words, or ``None`` if it names none."""

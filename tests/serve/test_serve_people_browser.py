@@ -84,7 +84,7 @@ def browser() -> Iterator[Any]:
 
 
 def new_page(browser: Any, problems: list[str]) -> Any:
-    page = browser.new_context(viewport=DESKTOP).new_page()
+    page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_default_timeout(20000)
     return page
@@ -147,4 +147,56 @@ def test_a_third_party_card_shows_its_name_and_look_at_the_table(
     shot = os.environ.get("UNORULES_SCREENSHOT")
     if shot:
         ann.screenshot(path=shot, full_page=True)
+    assert problems == []
+
+
+def test_flip_sides_are_called_light_and_dark_at_the_table(server: Server, browser: Any) -> None:
+    rules = unorules.Ruleset.from_names(["flip"])
+
+    def flips_first(state: unorules.GameState) -> bool:
+        return state.current_player == 0 and any(
+            a.verb == "play" and a.card is not None and a.card.kind == "F" for a in state.legal_actions(0)
+        )
+
+    table = server.create(["flip"], ["bot:heuristic"], seed=seed_where(rules, 2, flips_first))
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    ann.click("#start")
+    ann.wait_for_function("document.body.dataset.current === '0' && document.body.dataset.started === 'true'")
+    assert ann.inner_text("#side") == "light side"
+    ann.click('#hand .card.playable[data-card$="F"] >> nth=0')
+    if ann.is_visible("#picker"):
+        ann.click("#picker-choices button >> nth=0")
+    ann.wait_for_function("document.getElementById('side').textContent === 'dark side'")
+    assert "side 1" not in ann.inner_text("body")
+    assert problems == []
+
+
+# -- prompts from the rule set -------------------------------------------------------------------
+
+
+def test_the_status_line_offers_only_what_the_rules_allow(server: Server, browser: Any) -> None:
+    forced = unorules.Ruleset.from_names(["classic", "turn-rules"], options={"forced_play": True})
+
+    def can_play(state: unorules.GameState) -> bool:
+        return state.current_player == 0 and any(a.verb == "play" for a in state.legal_actions(0))
+
+    seed = seed_where(forced, 2, can_play)
+    assert not any(a.verb == "draw" for a in forced.new_game(players=2, seed=seed).legal_actions(0))
+    problems: list[str] = []
+    for rules, options, expected in (
+        (["classic", "turn-rules"], {"forced_play": "on"}, "Your turn: play a raised card"),
+        (["classic"], {}, "Your turn: play a raised card or draw"),
+    ):
+        table = server.create(rules, ["bot:heuristic"], seed=seed, options=options)
+        ann = new_page(browser, problems)
+        open_seat(ann, server, table)
+        ann.click("#start")
+        ann.wait_for_function(
+            "document.body.dataset.current === '0' && document.body.dataset.started === 'true'"
+        )
+        assert ann.inner_text("#status") == expected
+        drawing = ann.locator('#actions button[data-verb="draw"]').count()
+        assert drawing == (0 if options else 1)
     assert problems == []

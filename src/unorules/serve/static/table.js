@@ -213,26 +213,51 @@ function variantLabel(action) {
   return parts.join(", ") || "play";
 }
 
+function listed(items) {
+  return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " or " + items[items.length - 1];
+}
+
+// What the seat to move may do now, in words, from its legal actions (the rule set decides: no
+// "or draw" where drawing is not allowed, no "keep it" where the drawn card must be played).
+function choicesText() {
+  const { view, you } = message;
+  const phase = view.phase;
+  const wild = phase.card ? cardInfo(phase.card).name : "wild";
+  const verbs = [...new Set(view.legal_actions.filter((a) => a.seat === you).map((a) => a.verb))];
+  const words = {
+    play: phase.name === "drawn" ? "play the card you drew" : "play a raised card",
+    draw: phase.count > 1 ? "draw " + phase.count : "draw",
+    pass: phase.name === "drawn" ? "keep it" : "pass",
+    uno: "call UNO",
+    challenge: "challenge the " + wild,
+    accept: "accept" + (phase.count ? " and draw " + phase.count : ""),
+    color: "name the colour",
+  };
+  return listed(verbs.map((verb) => words[verb] || verb.replace(/[_-]/g, " ")));
+}
+
 function statusText() {
   const { view, table } = message;
-  if (!table.started) return "Waiting for the host to start the game";
+  if (!table.started) {
+    if (message.you === 0) return "Start the game when everyone is here";
+    return "Waiting for the host to start the game";
+  }
   if (view.is_over) {
     const names = table.winners.map(name);
     return "Game over: " + (names.length ? names.join(" and ") + (names.includes("you") && names.length === 1 ? " win!" : " won") : "nobody won");
   }
   const phase = view.phase;
-  const mine = view.current_player === message.you;
-  const who = mine ? "Your turn" : name(view.current_player) + "'s turn";
-  const wild = phase.card ? cardInfo(phase.card).name : "Wild Draw Four";
-  const prompts = {
-    play: mine ? "play a raised card or draw" : "playing",
-    drawn: mine ? "play the card you drew, or keep it" : "deciding on the drawn card",
-    penalty: phase.count ? "draw " + phase.count : "draw",
-    challenge: mine ? "challenge the " + wild + ", or accept and draw" + (phase.count ? " " + phase.count : "")
-      : "challenge or accept the " + wild,
-    color: "name the colour",
+  if (view.current_player === message.you) return "Your turn: " + (choicesText() || phase.doc || phase.name);
+  const wild = phase.card ? cardInfo(phase.card).name : "wild";
+  // another seat's turn: what it is doing (the rule set's words for its own phases, phase.doc)
+  const doing = {
+    play: "playing",
+    drawn: "deciding on the drawn card",
+    penalty: phase.count ? "drawing " + phase.count : "drawing",
+    challenge: "deciding whether to challenge the " + wild,
+    color: "naming the colour",
   };
-  return who + ": " + (prompts[phase.name] || phase.doc || phase.name.replace(/[_-]/g, " "));
+  return name(view.current_player) + "'s turn: " + (doing[phase.name] || phase.doc || phase.name.replace(/[_-]/g, " "));
 }
 
 // -- rendering ----------------------------------------------------------------
@@ -367,6 +392,9 @@ function renderMiddle() {
   chip.querySelector(".word").textContent = color ? colorWord(color) : "no colour yet";
   chip.title = "colour to match: " + (color ? colorWord(color) : "none yet");
   chip.dataset.color = view.color || "";
+  // two-faced cards: the side in play, as the rule set calls it ("dark side")
+  $("side").hidden = !view.side_name;
+  $("side").textContent = view.side_name || "";
   $("direction").textContent = view.direction > 0 ? "↻ clockwise" : "↺ anticlockwise";
   $("direction").title = view.direction > 0 ? "play goes left (clockwise)" : "play goes right";
 }
