@@ -200,3 +200,139 @@ def test_the_status_line_offers_only_what_the_rules_allow(server: Server, browse
         drawing = ann.locator('#actions button[data-verb="draw"]').count()
         assert drawing == (0 if options else 1)
     assert problems == []
+
+
+# -- take-backs against bots ---------------------------------------------------------------------
+
+
+def test_a_play_is_taken_back_with_the_bots_replies_and_a_draw_is_not(server: Server, browser: Any) -> None:
+    rules = unorules.Ruleset.from_names(["classic"])
+
+    def plain_play(state: unorules.GameState) -> bool:
+        # Ann to move with a number card to play (no colour to name), the bots answering
+        return state.current_player == 0 and any(
+            a.verb == "play" and a.card is not None and a.card.number is not None
+            for a in state.legal_actions(0)
+        )
+
+    table = server.create(
+        ["classic"], ["bot:heuristic", "bot:heuristic"], seed=seed_where(rules, 3, plain_play)
+    )
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    assert ann.locator("#undo").count() == 0  # nothing to take back before the start
+    ann.click("#start")
+    ann.wait_for_function("document.body.dataset.current === '0' && document.body.dataset.started === 'true'")
+    hand = sorted(ann.eval_on_selector_all("#hand .card", "ns => ns.map((n) => n.dataset.card)"))
+    ann.click("#hand .card.playable:not(.wild) >> nth=0")
+    # the bots answer at once: Ann's turn again, two bot actions later
+    ann.wait_for_function(
+        "Number(document.body.dataset.version) >= 3 && document.body.dataset.current === '0'"
+    )
+    ann.click("#undo")
+    ann.wait_for_function("document.body.dataset.version === '0'")
+    assert sorted(ann.eval_on_selector_all("#hand .card", "ns => ns.map((n) => n.dataset.card)")) == hand
+    assert "Taken back: the last 3 actions" in ann.inner_text("#feed")
+    # a draw shows her a card: it stands, and she is told why
+    ann.click('#actions button[data-verb="draw"]')
+    ann.wait_for_function("Number(document.body.dataset.version) >= 1")
+    ann.wait_for_timeout(300)
+    version = body(ann, "version")
+    ann.click("#undo")
+    ann.wait_for_selector("#error:not([hidden])")
+    assert "a card came into your hand" in ann.inner_text("#error")
+    assert body(ann, "version") == version
+    assert problems == []
+
+
+def test_take_backs_are_not_offered_at_a_table_of_several_people(server: Server, browser: Any) -> None:
+    table = server.create(["classic"], ["open", "bot:heuristic"])
+    server.join(table["table"], "Bob")
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    ann.click("#start")
+    ann.wait_for_function("document.body.dataset.started === 'true'")
+    assert ann.locator("#undo").count() == 0
+    assert problems == []
+
+
+# -- the lobby, a late spectator, the blurb and the title ----------------------------------------
+
+
+def test_the_lobby_shows_no_cards_and_tells_the_host_to_start(server: Server, browser: Any) -> None:
+    table = server.create(["classic"], ["open", "bot:heuristic"])
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    assert ann.inner_text("#status") == "Start the game when everyone is here"
+    assert ann.locator("#hand .card").count() == 0
+    assert not ann.is_visible("#discard")
+    assert not ann.is_visible("#draw-pile")
+    watcher = new_page(browser, problems)
+    watcher.goto(f"{server.url}/t/{table['table']}")
+    watcher.wait_for_selector("#status:not(:empty)")
+    assert watcher.inner_text("#status") == "Waiting for the host to start the game"
+    ann.click("#start")
+    ann.wait_for_function("document.body.dataset.started === 'true'")
+    assert ann.is_visible("#discard")
+    assert ann.locator("#hand .card").count() == 7
+    assert problems == []
+
+
+def test_a_late_spectator_sees_what_happened_so_far(server: Server, browser: Any) -> None:
+    table = server.create(["classic"], ["bot:heuristic", "bot:heuristic"])
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    ann.click("#start")
+    for _ in range(6):  # Ann plays a few turns, the bots answer
+        ann.wait_for_function(
+            "document.body.dataset.current === '0' || document.body.dataset.over === 'true'"
+        )
+        if body(ann, "over") == "true":
+            break
+        selector = (
+            "#hand .card.playable" if ann.locator("#hand .card.playable").count() else "#actions button"
+        )
+        ann.click(f"{selector} >> nth=0")
+        if ann.is_visible("#picker"):
+            ann.click("#picker-choices button >> nth=0")
+        ann.wait_for_timeout(200)
+    ann.wait_for_timeout(500)
+    seen = ann.eval_on_selector_all("#feed li", "ns => ns.length")
+    watcher = new_page(browser, problems)
+    watcher.goto(f"{server.url}/t/{table['table']}")
+    watcher.wait_for_selector("#feed li")
+    lines = watcher.eval_on_selector_all("#feed li", "ns => ns.map((n) => n.textContent)")
+    assert len(lines) >= min(seen, 6), lines
+    assert lines[-1].endswith(" dealt round 1; the first card is " + lines[-1].split("the first card is ")[1])
+    assert "Ann" in " ".join(lines)  # the players by name, not "you"
+    assert problems == []
+
+
+def test_the_blurb_says_the_target_the_table_plays_to(server: Server, browser: Any) -> None:
+    table = server.create(["classic"], ["bot:heuristic"], options={"target_score": "300"})
+    problems: list[str] = []
+    ann = new_page(browser, problems)
+    open_seat(ann, server, table)
+    ann.click("#rules")
+    blurb = ann.inner_text('#rules-list .rule[data-plugin="classic"] p')
+    assert "to 300" in blurb, blurb
+    assert "500" not in blurb, blurb
+    assert problems == []
+
+
+def test_a_rulebooks_name_is_in_the_table_title(tmp_path: Path, browser: Any) -> None:
+    book = unorules.rulebook.Rulebook.from_toml(
+        'name = "Family night"\nplugins = ["classic", "stacking"]\n[options]\ntarget_score = 250\n'
+    )
+    with serving(tmp_path / "t.sqlite", bot_delay=0.05, rate=1000, burst=1000, rulebooks=[book]) as server:
+        table = server.create(["classic", "stacking"], ["bot:heuristic"], options={"target_score": "250"})
+        problems: list[str] = []
+        ann = new_page(browser, problems)
+        open_seat(ann, server, table)
+        assert ann.inner_text("#rules").startswith("Family night (")
+        assert "Family night" in ann.title()
+        assert problems == []

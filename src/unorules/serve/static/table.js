@@ -14,6 +14,7 @@ let seenRounds = null;    // rounds already shown in the results panel
 let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
 let lastVersion = -1;     // the version whose feed lines are shown
 let askedRematch = false; // this page asked for the rematch: it goes there by itself
+let history = null;       // {version, lines}: what happened before the page came (the welcome's feed)
 let invite = null;        // the invitation code: from the welcome (seated players) or the link's #join=CODE
 const linkCode = /(?:^#|&)join=([A-Za-z0-9_-]+)/.exec(location.hash);
 if (linkCode) invite = linkCode[1];
@@ -103,6 +104,7 @@ function showError(text) {
 
 function onWelcome(data) {
   if (data.invite) invite = data.invite;
+  if (data.feed) history = data.feed;
   const rules = data.ruleset;
   $("rules").textContent = rules.title;
   $("rules-title").textContent = rules.title;
@@ -264,7 +266,7 @@ function statusText() {
 
 function render() {
   const { view, table, you } = message;
-  document.title = "unorules: " + (you === null ? "watching" : table.names[you]);
+  document.title = "unorules: " + (you === null ? "watching" : table.names[you]) + " · " + table.title;
   document.body.dataset.version = table.version;
   document.body.dataset.started = table.started;
   document.body.dataset.over = view.is_over;
@@ -432,6 +434,14 @@ function renderActions() {
     box.append(button);
   }
   if (you !== null && table.autopilot[you]) return;  // the autopilot plays: nothing to press but "I'm back"
+  // a table of one person and bots: your last action may be taken back with the bots' replies (the
+  // server says why not when it may not)
+  if (you !== null && table.take_backs && table.started && !view.is_over && table.version > 0) {
+    const button = el("button", { type: "button", id: "undo", class: "quiet" }, "Take back");
+    button.title = "take back your last action and the bots' replies since, while nothing new was shown to you";
+    button.addEventListener("click", () => send({ type: "undo", version: message.table.version }));
+    box.append(button);
+  }
   for (const action of view.legal_actions) {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
@@ -457,6 +467,7 @@ function renderHand() {
   const { view, table, you } = message;
   const box = $("hand");
   box.replaceChildren();
+  if (!table.started) return;  // nobody holds a hand before the start
   const plays = {};
   const autopilot = you !== null && table.autopilot[you];
   for (const action of view.legal_actions) {
@@ -515,7 +526,20 @@ function renderFeed() {
   // names of the players who took the seats)
   if (!table.started || table.version === lastVersion) return;
   const feed = $("feed");
-  if (lastVersion === -1) feed.replaceChildren();
+  if (lastVersion === -1) {
+    // a page that comes late (a spectator, a reload): what happened so far, then this action
+    feed.replaceChildren();
+    if (history && history.version === table.version) {
+      for (const text of history.lines) feed.prepend(el("li", {}, text));
+    }
+    history = null;
+  } else if (table.version < lastVersion) {
+    // a take-back: the table went back to an earlier state
+    const back = lastVersion - table.version;
+    feed.prepend(el("li", { class: "taken-back" }, "Taken back: the last " + (back === 1 ? "action" : back + " actions")));
+    lastVersion = table.version;
+    return;
+  }
   lastVersion = table.version;
   // newest first: this action's sentences, in the order they happened, above the older ones
   const lines = view.feed.map((text) => el("li", {}, text));
