@@ -94,9 +94,9 @@ class CardLook:
     name: str = attrs.field(default="", validator=_text(40))
     """The card's name in words ("Hot Potato"); ``""``: the kind's registered name. A
     coloured card is named with its colour before it ("red Hot Potato")."""
-    symbol: str = attrs.field(default="", validator=_text(4))
-    """A short mark, 1 to 4 characters, for a card's corner and small cards ("⇄"); ``""``:
-    the kind's notation."""
+    symbol: str = attrs.field(default="", validator=_text(12))
+    """A short mark for a card's corner and small cards ("⇄"), best 1 to 3 characters (at
+    most 12, as the notation); ``""``: the kind's notation."""
     label: str = attrs.field(default="", validator=_text(14))
     """The word printed on a big card ("Draw 2"); ``""``: the name, if it fits, else none."""
     icon: str = attrs.field(default="", validator=_text(4))
