@@ -49,7 +49,7 @@ class HotPotatoPlugin(Plugin):
             "hot-potato",
             "every seat passed its hand on",
             (("seat", "the seat that played the Hot Potato"),),
-            "{seat} played the Hot Potato: every hand moved on one seat",
+            "every hand moved on one seat",
         ),
     )
 
