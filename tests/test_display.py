@@ -140,3 +140,19 @@ def test_flip_names_its_sides_in_a_terminal() -> None:
     child.close()
     assert "light side" in screen, screen
     assert "side 0" not in screen
+
+
+def test_the_page_is_sent_the_looks_the_side_and_the_phase_words() -> None:
+    render = pytest.importorskip("unorules.serve.render")
+    ruleset = rules(
+        Looks(Display(cards=(CardLook("W", name="Rainbow", paint="#112233"),), phases={"play": "mulling"}))
+    )
+    wild = Card.parse("W")
+    state = next(s for s in (ruleset.new_game(players=2, seed=n) for n in range(200)) if wild in s.hands[0])
+    data = render.view_data(state.view(0), ["Ann", "Bob"], 0)
+    assert data["phase"]["doc"] == "mulling"
+    assert data["side_name"] is None  # one-faced cards: no side
+    info = data["cards"]["W"]
+    assert (info["name"], info["paint"], info["label"]) == ("Rainbow", "#112233", "Wild")
+    flip = unorules.Ruleset.from_names(["flip"]).new_game(players=2, seed=3)
+    assert render.view_data(flip.public_view(), ["Ann", "Bob"], None)["side_name"] == "light side"
