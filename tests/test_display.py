@@ -153,6 +153,6 @@ def test_the_page_is_sent_the_looks_the_side_and_the_phase_words() -> None:
     assert data["phase"]["doc"] == "mulling"
     assert data["side_name"] is None  # one-faced cards: no side
     info = data["cards"]["W"]
-    assert (info["name"], info["paint"], info["label"]) == ("Rainbow", "#112233", "Wild")
+    assert (info["name"], info["paint"], info["label"]) == ("Rainbow", "#112233", "Rainbow")
     flip = unorules.Ruleset.from_names(["flip"]).new_game(players=2, seed=3)
     assert render.view_data(flip.public_view(), ["Ann", "Bob"], None)["side_name"] == "light side"
