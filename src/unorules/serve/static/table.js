@@ -284,6 +284,7 @@ function render() {
   renderTimer();
   $("autopilot-note").hidden = !(you !== null && table.autopilot[you] && !view.is_over);
   renderActions();
+  renderTakeBack();
   renderHand();
   renderFeed();
   renderResults();
@@ -424,6 +425,20 @@ function renderTimer() {
   status.textContent = base + " · " + Math.ceil(left) + " s left";
 }
 
+// A table of one person and bots: your last action may be taken back with the bots' replies (the
+// server says why not when it may not). Apart from the actions: it is no move of the game.
+function renderTakeBack() {
+  const { view, you, table } = message;
+  const box = $("take-back");
+  box.replaceChildren();
+  if (you === null || !table.take_backs || !table.started || view.is_over || table.version === 0) return;
+  if (table.autopilot[you]) return;
+  const button = el("button", { type: "button", id: "undo", class: "quiet" }, "Take back");
+  button.title = "take back your last action and the bots' replies since, while nothing new was shown to you";
+  button.addEventListener("click", () => send({ type: "undo", version: message.table.version }));
+  box.append(button);
+}
+
 function renderActions() {
   const { view, you, table } = message;
   const box = $("actions");
@@ -434,14 +449,6 @@ function renderActions() {
     box.append(button);
   }
   if (you !== null && table.autopilot[you]) return;  // the autopilot plays: nothing to press but "I'm back"
-  // a table of one person and bots: your last action may be taken back with the bots' replies (the
-  // server says why not when it may not)
-  if (you !== null && table.take_backs && table.started && !view.is_over && table.version > 0) {
-    const button = el("button", { type: "button", id: "undo", class: "quiet" }, "Take back");
-    button.title = "take back your last action and the bots' replies since, while nothing new was shown to you";
-    button.addEventListener("click", () => send({ type: "undo", version: message.table.version }));
-    box.append(button);
-  }
   for (const action of view.legal_actions) {
     if (action.verb === "play") continue;
     const outOfTurn = action.seat !== view.current_player;
