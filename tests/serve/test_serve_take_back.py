@@ -123,3 +123,25 @@ def test_a_spectator_cannot_take_back(server: Server) -> None:
     watcher.send({"type": "undo", "version": 0})
     assert watcher.until("error")["code"] == "not-your-seat"
     watcher.close()
+
+
+def test_a_challenge_that_shows_the_bots_hand_stands() -> None:
+    for seed in range(3000):  # a deal where the first seat bluffs a Wild Draw Four and is challenged
+        start = RULES.new_game(players=3, seed=seed)
+        mover = start.current_player
+        bluffs = [a for a in start.legal_actions(mover) if a.card is not None and a.card.kind == "W+4"]
+        if not bluffs or not any(c.color is start.color for c in start.hands[mover]):
+            continue
+        played = start.apply(bluffs[0])
+        challenger = played.current_player
+        if not any(a.verb == "challenge" for a in played.legal_actions(challenger)):
+            continue
+        challenged = played.apply(f"{challenger}: challenge")
+        assert any(e.kind == "show" for e in challenged.events)
+        break
+    else:
+        raise AssertionError("no bluffed Wild Draw Four in 3000 deals")
+    states = [start, played, challenged]
+    actions = [bluffs[0], Action.parse(f"{challenger}: challenge")]
+    found = take_back_from(states, actions, challenger, bots=[mover])
+    assert found == "a hand was shown to you since: what you saw cannot be unseen"

@@ -344,9 +344,14 @@ def take_back_from(
         now = state.view(seat)
         if Counter(now.hand) - Counter(before.hand):
             return "a card came into your hand since (a draw or a trade): what you saw cannot be unseen"
-        for shown, hand in now.visible_hands.items():
-            if shown != seat and Counter(hand) - Counter(before.visible_hands.get(shown, ())):
-                return "a hand was shown to you since: what you saw cannot be unseen"
+        shown_hand = any(
+            e.kind == "show" and e.cards and e.target != seat and e.seat in (seat, None) for e in now.events
+        ) or any(
+            shown != seat and Counter(hand) - Counter(before.visible_hands.get(shown, ()))
+            for shown, hand in now.visible_hands.items()
+        )
+        if shown_hand:  # a challenged hand shown (a show event), or one of the hands the seat sees
+            return "a hand was shown to you since: what you saw cannot be unseen"
         before = now
     return last
 
