@@ -152,7 +152,9 @@ def test_the_page_is_sent_the_looks_the_side_and_the_phase_words() -> None:
     data = render.view_data(state.view(0), ["Ann", "Bob"], 0)
     assert data["phase"]["doc"] == "mulling"
     assert data["side_name"] is None  # one-faced cards: no side
-    info = data["cards"]["W"]
-    assert (info["name"], info["paint"], info["label"]) == ("Rainbow", "#112233", "Rainbow")
+    assert data["cards"]["W"] == {"color": None, "kind": "W", "name": "Rainbow"}
+    look = render.looks_data(ruleset)["W"]  # sent once, with the welcome
+    assert (look["paint"], look["label"], look["ink"]) == ("#112233", "Rainbow", None)
+    assert render.looks_data(ruleset)["7"]["label"] == ""
     flip = unorules.Ruleset.from_names(["flip"]).new_game(players=2, seed=3)
     assert render.view_data(flip.public_view(), ["Ann", "Bob"], None)["side_name"] == "light side"

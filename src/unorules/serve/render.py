@@ -15,11 +15,12 @@ from typing import Any
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.codec import encode_value
-from unorules.display import Display, display_of
+from unorules.display import display_of
 from unorules.narrate import Narrator
+from unorules.ruleset import Ruleset
 from unorules.state import Event, RoundResult, SeatView
 
-__all__ = ["action_data", "event_data", "feed_sentences", "view_data"]
+__all__ = ["action_data", "event_data", "feed_sentences", "looks_data", "view_data"]
 
 DISCARD_SHOWN = 6
 """How many discard-pile cards (the top ones) a client is shown."""
@@ -57,35 +58,45 @@ def _palette(colors: Sequence[Color]) -> dict[str, dict[str, str]]:
     }
 
 
-def _card_data(display: Display, card: Card) -> dict[str, Any]:
-    """What the page shows of ``card``: its colour and kind, and its look under the rule set
-    (:class:`~unorules.display.CardLook`: name, symbol, the word and icon on its face, the paint
-    and ink of a card of no colour)."""
-    look = display.look(card)
-    return {
-        "color": _color(card.color),
-        "kind": card.kind,
-        "name": display.card_name(card),
-        "symbol": look.symbol,
-        "label": look.label,
-        "icon": look.icon,
-        "paint": look.paint or None,
-        "ink": look.ink or None,
-    }
-
-
 def _cards_data(view: SeatView, shown: Sequence[Card]) -> dict[str, dict[str, Any]]:
-    # cards are interned and immutable, a rule set's looks fixed: each card's data is made once
+    """The colour, kind and name (the rule set's: :meth:`~unorules.display.Display.card_name`)
+    of each card of ``shown``, by its notation; the kinds' looks are sent once, with the welcome
+    (:func:`looks_data`)."""
+    # cards are interned and immutable, a rule set's names fixed: each card's data is made once
     # per rule set
     made: dict[Card, dict[str, Any]] = view.rules.cached(("unorules.serve.render", "cards"), lambda _: {})
-    display = display_of(view.rules)
     out = {}
     for card in shown:
         data = made.get(card)
         if data is None:
-            data = made[card] = _card_data(display, card)
+            name = display_of(view.rules).card_name(card)
+            data = made[card] = {"color": _color(card.color), "kind": card.kind, "name": name}
         out[_text(card)] = data
     return out
+
+
+def _looks(rules: Ruleset) -> dict[str, dict[str, Any]]:
+    display = display_of(rules)
+    kinds = {face.kind: face for card in rules.deck for face in (card.faces or (card,))}
+    out = {}
+    for kind, face in sorted(kinds.items()):
+        look = display.look(face)
+        out[kind] = {
+            "symbol": look.symbol,
+            "label": look.label,
+            "icon": look.icon,
+            "paint": look.paint or None,
+            "ink": look.ink or None,
+        }
+    return out
+
+
+def looks_data(rules: Ruleset) -> dict[str, dict[str, Any]]:
+    """How each kind of card of ``rules``' deck (every face of a two-faced card) looks, by kind:
+    ``symbol``, ``label`` (the word on its face), ``icon``, ``paint`` and ``ink`` (``null`` but
+    for a kind of no colour its rule set paints): :class:`~unorules.display.CardLook`. A page is
+    sent them once, with the welcome; made once per rule set."""
+    return rules.cached(("unorules.serve.render", "looks"), _looks)
 
 
 @functools.cache

@@ -57,7 +57,7 @@ from unorules.serve.inputs import (
     seat_record,
 )
 from unorules.serve.limits import CreationLimit
-from unorules.serve.render import feed_sentences, view_data
+from unorules.serve.render import feed_sentences, looks_data, view_data
 from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState, Outcome
@@ -287,12 +287,14 @@ class Table:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The message a page is sent once when it connects: its seat, the rule set in words
         and, for a seated player, the invitation code that takes an open seat (spectators are
-        not given it: their link is the table's own)."""
+        not given it: their link is the table's own), how each kind of card looks
+        (:func:`~unorules.serve.render.looks_data`) and what happened so far (:meth:`feed_so_far`)."""
         return {
             "type": "welcome",
             "you": seat,
             "ruleset": ruleset_data(self.spec),
             "invite": self.invite if seat is not None else None,
+            "looks": looks_data(self.state.ruleset),
             "feed": self.feed_so_far(seat),
         }
 

@@ -14,6 +14,7 @@ let seenRounds = null;    // rounds already shown in the results panel
 let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
 let lastVersion = -1;     // the version whose feed lines are shown
 let askedRematch = false; // this page asked for the rematch: it goes there by itself
+let looks = {};           // how each kind of card looks under the rule set, by kind (from the welcome)
 let history = null;       // {version, lines}: what happened before the page came (the welcome's feed)
 let invite = null;        // the invitation code: from the welcome (seated players) or the link's #join=CODE
 const linkCode = /(?:^#|&)join=([A-Za-z0-9_-]+)/.exec(location.hash);
@@ -27,7 +28,7 @@ const COLORS = {
 };
 const COLOR_ORDER = { R: 0, Y: 1, G: 2, B: 3 };
 // what each kind of card shows (its symbol, the word and icon on its face, the paint of a card of no
-// colour) is the rule set's, sent with every card (view.cards: the library's unorules.display)
+// colour) is the rule set's, sent once with the welcome (looks: the library's unorules.display)
 const KIND_ORDER = { S: 10, R: 11, "+2": 12, W: 20, "W+4": 21 };
 const $ = (id) => document.getElementById(id);
 
@@ -105,6 +106,7 @@ function showError(text) {
 function onWelcome(data) {
   if (data.invite) invite = data.invite;
   if (data.feed) history = data.feed;
+  looks = data.looks || {};
   const rules = data.ruleset;
   $("rules").textContent = rules.title;
   $("rules-title").textContent = rules.title;
@@ -126,8 +128,9 @@ function onWelcome(data) {
 // -- cards and words ----------------------------------------------------------
 
 function cardInfo(text) {
-  const info = message.view.cards[text];
-  return info || { color: null, kind: text, name: text, symbol: text, label: "", icon: text, paint: null, ink: null };
+  const info = message.view.cards[text] || { color: null, kind: text, name: text };
+  const look = looks[info.kind] || { symbol: info.kind, label: "", icon: info.kind, paint: null, ink: null };
+  return { ...info, ...look };
 }
 
 // a colour: the four's own, or one a plugin registers (word, paint and mark from the server's palette)
