@@ -527,9 +527,9 @@ def _check_progress(state: GameState, facts: _Facts) -> None:
     answer = _game_outcome(state) if rounds else None
     scores = list(state.scores)
     if outcome is not None and answer != outcome:
-        said = (
-            "that the game goes on" if answer is None else f"winners {list(answer.winners)}, {answer.reason!r}"
-        )
+        said = "that the game goes on"
+        if answer is not None:
+            said = f"winners {list(answer.winners)}, {answer.reason!r}"
         raise _refuse(
             "outcome",
             f"winners {list(outcome.winners)}, {outcome.reason!r} is not how this rule set ends the game: "
