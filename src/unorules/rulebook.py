@@ -50,6 +50,14 @@ Nothing else is allowed, so a misspelt key is an error rather than a rule
 silently left out. Every error is a :class:`~unorules.RulesetError` naming
 the file, the line and the key.
 
+A rulebook may come from anyone, so reading one is bounded: ``extends`` opens
+only regular files (a FIFO or a device is refused before a byte is read), a
+file holds at most :data:`MAX_BYTES` bytes, a chain of ``extends`` goes through
+at most :data:`MAX_EXTENDS` rulebooks, values nest at most :data:`MAX_NESTING`
+deep and keys have at most :data:`MAX_KEY_PARTS` parts, and the lines are
+scanned in linear time (no regular expression). Option numbers are bounded by
+:meth:`Option.validate <unorules.Option.validate>` (:data:`unorules.plugin.MAX_OPTION_NUMBER`).
+
 A rulebook names plugins and options and nothing more, so the rule set it
 builds (:meth:`Ruleset.from_rulebook <unorules.Ruleset.from_rulebook>`) is the
 one its spec text names: records, simulations and saved states name it by
@@ -81,6 +89,7 @@ from unorules.spec import option_owners
 __all__ = [
     "MAX_BYTES",
     "MAX_EXTENDS",
+    "MAX_KEY_PARTS",
     "MAX_NESTING",
     "PRESET_FOLDER",
     "Rulebook",
@@ -125,6 +134,10 @@ MAX_EXTENDS = 16
 MAX_NESTING = 32
 """The deepest a rulebook's arrays and inline tables may nest (an option's value
 is a word, a number or a flat list)."""
+
+MAX_KEY_PARTS = 8
+"""The most dotted parts a key or a table header of a rulebook may have
+(``options.stack_mix`` has two)."""
 
 
 def _freeze(value: Any) -> Any:
@@ -608,6 +621,11 @@ class _Scan:
                 parts.append(text[start:i])
             i = self.skip_blank(i)
             if i < n and text[i] == ".":
+                if len(parts) >= MAX_KEY_PARTS:  # tomllib's time grows with the square of a key's parts
+                    raise RulesetError(
+                        f"{self.source}, line {self.line(i)}: a key of more than {MAX_KEY_PARTS} dotted "
+                        "parts; a rulebook's keys are a table and a name"
+                    )
                 i += 1
                 continue
             return parts, i
@@ -675,7 +693,8 @@ def _key_lines(text: str, source: str = "<rulebook>") -> dict[str, int]:
     (inline tables count as their key). Linear in the text's length.
 
     :raises RulesetError: naming ``source`` and the line, for arrays or inline
-        tables nested more than :data:`MAX_NESTING` deep.
+        tables nested more than :data:`MAX_NESTING` deep, or a key of more than
+        :data:`MAX_KEY_PARTS` dotted parts.
     """
     return _Scan(text, source).run()
 

@@ -26,11 +26,26 @@ may call it too. The core checks what it owns:
 * sizes, proportionate to the rule set: at most :data:`MAX_ROUNDS` rounds,
   :func:`max_events` events, plugin values of at most :func:`max_value_items`
   items, texts of at most :data:`MAX_TEXT` characters;
+* progress: the scores are the rounds' points added up (only a round's end
+  scores); a game marked over has ended a round, its hands are those its last
+  round ended with, it has no UNO call or catch window left, and its
+  ``outcome`` is what the rule set's ``game_outcome`` hook answers for it
+  (winners and reason: ``target-score`` needs a score at the target); a game
+  that goes on is one that hook does not end (no score past a target, no
+  single seat left under elimination);
+* hands, while a round runs: every seat in the game holds cards (except in a
+  phase declared ``PhaseSpec(empty_hand=True)``, which settles a last card),
+  and every seat that left holds none;
+* UNO books: a seat open to a catch holds exactly one card and did not call;
+  a seat that called holds cards (any number: a call stands through the
+  cards drawn after it, for the card played next);
 * and, once everything else holds, a seat has a legal action while the game
   is not over.
 
-Then each plugin checks its own phases, phase data and extras through the
-:func:`~unorules.hookspecs.check_state` hook, with the helpers below.
+Then each plugin checks its own phases, phase data, extras and limits through the
+:func:`~unorules.hookspecs.check_state` hook, with the helpers below (No Mercy:
+no seat in the hand at the mercy limit, every seat knocked out has left;
+elimination: no seat in the game at the points limit).
 Every refusal is a :class:`~unorules.StateFormatError` whose message starts
 with the field (``"uno_exposed[0]: ..."``) and says the rule it breaks; its
 ``field`` attribute holds the field.
