@@ -27,8 +27,8 @@ may call it too. The core checks what it owns:
   :func:`max_events` events, plugin values of at most :func:`max_value_items`
   items, texts of at most :data:`MAX_TEXT` characters;
 * progress: the scores are the rounds' points added up (only a round's end
-  scores); a game marked over has ended a round, its hands are those its last
-  round ended with, it has no UNO call or catch window left, and its
+  scores); a game marked over has ended a round, its hands hold as many cards
+  as its last round ended with, it has no UNO call or catch window left, and its
   ``outcome`` is what the rule set's ``game_outcome`` hook answers for it
   (winners and reason: ``target-score`` needs a score at the target); a game
   that goes on is one that hook does not end (no score past a target, no
@@ -529,8 +529,9 @@ def _check_progress(state: GameState, facts: _Facts) -> None:
             "outcome",
             "the game is marked over, but no round has ended: a game ends only at a round's end",
         )
+        # By size: a world sampled for a seat (unorules.worlds) deals the hidden cards anew.
         require(
-            hands == rounds[-1].hands,
+            [len(hand) for hand in hands] == [len(hand) for hand in rounds[-1].hands],
             "outcome",
             f"the game is marked over mid-round: the hands are not as round {len(rounds)} left them",
         )
