@@ -143,3 +143,27 @@ def test_no_mercy_knocks_out_a_seat_another_plugins_penalty_takes_to_the_limit()
             limit_reached = [s for s in state.active_seats if len(state.hands[s]) >= 12]
             assert not limit_reached
             state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_flip_after_a_coaching_penalty_the_card_just_drawn_is_still_the_one_to_play() -> None:
+    # Before: the seat drew two penalty cards after its drawn card; the check refused the
+    # state (the card drawn no longer last) and the rules offered the last card instead.
+    rules = Ruleset.from_names(["flip", "penalties"], {"flip_pairing": "seeded"})
+    found = 0
+    for seed in range(30):
+        state = rules.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            hand = state.hands[state.current_player]
+            if state.phase.name == "drawn" and hand[-1] is not state.phase.card:
+                found += 1
+                validate_state(state)
+                drawn = max(i for i, card in enumerate(hand) if card is state.phase.card)
+                for action in state.legal_actions():
+                    if action.verb == "play" and action.seat == state.current_player:
+                        assert action.card is not None
+                        assert state.hand_index(action.seat, action.card, action.nth) == drawn
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert found > 0
