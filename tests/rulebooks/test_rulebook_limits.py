@@ -16,7 +16,7 @@ import pytest
 from unorules import Ruleset, RulesetError
 from unorules.cli import EXIT_USAGE, main
 from unorules.plugin import MAX_OPTION_NUMBER
-from unorules.rulebook import MAX_BYTES, MAX_EXTENDS, MAX_NESTING, Rulebook, _key_lines, _Scan
+from unorules.rulebook import MAX_BYTES, MAX_EXTENDS, MAX_KEY_PARTS, MAX_NESTING, Rulebook, _key_lines, _Scan
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -197,7 +197,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "a header of spaces": lambda n: "[" + " " * n,
     "spaces then a word in a header": lambda n: "[" + " " * n + "a" + " " * n + "]",
     "spaces before =": lambda n: " " * n + "=",
-    "a key of many dots": lambda n: "a" + " . a" * (n // 4) + " = 1",
+    "keys of many dots": lambda n: ("a . " * 7 + "a = 1\n") * (n // 34),
     "an open string": lambda n: 'x = "' + " " * n,
     "an open multi-line string": lambda n: 'x = """' + '\\"' * (n // 2),
     "many short lines": lambda n: "a = 1\n" * (n // 6),
@@ -216,6 +216,17 @@ def test_the_scanner_looks_at_each_character_a_bounded_number_of_times(shape: st
     small, large = _looks(make(10_000)), _looks(make(40_000))
     assert large <= 4.5 * small + 100, (small, large)
     assert large <= 6 * 40_000 + 100, large
+
+
+def test_a_key_of_50000_dotted_parts_is_refused_before_tomllib_reads_it() -> None:
+    # tomllib's time grows with the square of a key's parts (8,000 parts took 2 s).
+    with pytest.raises(RulesetError, match=f"line 2: a key of more than {MAX_KEY_PARTS} dotted parts"):
+        Rulebook.from_toml('plugins = ["classic"]\n' + "a" + ".a" * 50_000 + " = 1\n", "dots.toml")
+    with pytest.raises(RulesetError, match="dotted parts"):
+        Rulebook.from_toml("[" + ".".join(["t"] * 9) + "]\n", "dots.toml")
+    assert Rulebook.from_toml('plugins = ["classic"]\noptions.target_score = 300\n').option_values == {
+        "target_score": 300
+    }
 
 
 def test_the_scanner_uses_no_regular_expression() -> None:
