@@ -85,10 +85,12 @@ def duel_game(args: tuple[str, int, dict[str, Any], int]) -> dict[str, Any]:
     }
 
 
-def duel(rules: str, games: int, budget: dict[str, Any], workers: int, target: int) -> dict[str, Any]:
-    """Play the duel and sum it up."""
+def duel(
+    rules: str, games: int, budget: dict[str, Any], workers: int, target: int, first: int = 0
+) -> dict[str, Any]:
+    """Play the duel (games ``first`` to ``first + games - 1``) and sum it up."""
     started = time.monotonic()
-    jobs = [(rules, i, budget, target) for i in range(games)]
+    jobs = [(rules, i, budget, target) for i in range(first, first + games)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(duel_game, jobs))
@@ -248,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--rules", default="classic")
     for sub in (one, commands.add_parser("targets", help="both duels of the targets")):
         sub.add_argument("--games", type=int, default=200)
+        sub.add_argument("--first", type=int, default=0, help="the first game's number (seeds duel/N...)")
         sub.add_argument("--budget", default="50ms", help="a time (50ms, default) or playouts (400)")
         sub.add_argument("--workers", type=int, default=2)
         sub.add_argument("--target-score", type=int, default=500)
@@ -276,10 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     rule_sets = [args.rules] if args.command == "duel" else list(TARGETS)
     failed = False
     for rules in rule_sets:
-        found = duel(rules, args.games, budget, args.workers, args.target_score)
+        found = duel(rules, args.games, budget, args.workers, args.target_score, args.first)
         flags = "".join(f" --{k} {v}" for k, v in tuning if v is not None)
         if args.target_score != 500:
             flags += f" --target-score {args.target_score}"
+        if args.first:
+            flags += f" --first {args.first}"
         report(found, args.budget, args.workers, flags)
         if rules in TARGETS and args.target_score != 500:
             print("    (the targets are for games to 500 points: not checked)")
