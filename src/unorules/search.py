@@ -392,8 +392,8 @@ class PriorityPolicy:
     then high numbers), a Skip, Reverse or Draw Two first when the next seat
     holds two cards or fewer, a wild last (a Wild Draw Four before a Wild,
     and only when it holds no card of the colour to match: it never bluffs),
-    naming the colour it holds most of; it keeps a drawn wild while it holds more than two cards, and
-    draws (or passes) only when no card matches. Unlike the heuristic bot it
+    naming the colour it holds most of; it keeps a drawn wild while it holds
+    more than two cards, and draws (or passes) only when no card matches. Unlike the heuristic bot it
     does not weigh how many cards of a colour it holds: that is a scan of the
     hand at every step. Every other moment (out of turn, a choice of colour,
     a challenge, a card that swaps hands, a plugin's own verb) is the
@@ -477,9 +477,11 @@ class PriorityPolicy:
                     draw = action
             else:
                 return self.heuristic.choose_in(state, seat, legal)
-        if best is not None and _facts(rules).swaps.get(best.card) is None:  # type: ignore[arg-type]
-            return best
         if best is not None:
+            card = best.card
+            assert card is not None
+            if _facts(rules).swaps.get(card) is None:
+                return best
             return self.heuristic.choose_in(state, seat, legal)  # a card that swaps hands
         if four is not None or wild is not None:
             hand = state.hands[seat]
