@@ -590,7 +590,7 @@ class PostgresStore(TableStore):
             ) from None
         self._psycopg = psycopg
         self.url = url
-        self.location = _without_password(url)
+        self.location = self.shown(url)
         try:
             self._db = psycopg.connect(url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
@@ -605,6 +605,11 @@ class PostgresStore(TableStore):
         except StoreError:
             self._db.close()
             raise
+
+    @staticmethod
+    def shown(url: str) -> str:
+        """``url`` without its password, for messages and logs."""
+        return _without_password(url)
 
     def _run(self, sql: str, arguments: Sequence[Any] = ()) -> int:
         cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
