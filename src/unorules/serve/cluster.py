@@ -7,8 +7,9 @@ moved on, :class:`~unorules.serve.store.Conflict`); seats change only if
 nobody changed them meanwhile. Each write is committed with an announcement
 on the channel :data:`~unorules.serve.store.CHANNEL` (``NOTIFY``, delivered
 when the transaction commits and only then), which every other process
-listens to on a connection of its own: it reads what changed and tells its
-pages. ``LISTEN/NOTIFY`` is PostgreSQL's own: no other service to run or
+listens to on a connection of its own: it takes the change (an action comes
+with its text, the next one is applied without reading the database; anything
+else is read again) and tells its pages. ``LISTEN/NOTIFY`` is PostgreSQL's own: no other service to run or
 keep up, the announcement cannot arrive before the commit, and on loopback it
 arrives within a millisecond or two. Announcements are not kept for a process
 that is not listening, so a process that (re)connects, and every few seconds
@@ -217,8 +218,9 @@ class Cluster:
             return
         table = found
         if kind == "action":
-            if table.clients or self.holds(table_id):
-                self.tables.follow(table)  # the others read it when a page arrives (Tables.get)
+            if table.clients or self.holds(table_id):  # the others read it when a page arrives
+                number, _, text = detail.partition(" ")
+                self.tables.follow(table, int(number), text)
         elif kind == "seats":
             self.tables.reload(table)
         elif kind == "presence":

@@ -323,7 +323,7 @@ class TableStore(abc.ABC):
                     "INSERT INTO actions (table_id, number, action, at) VALUES (?, ?, ?, ?)",
                     (table_id, number, action, now() if at is None else at),
                 )
-                self._announce(table_id, "action", str(number))
+                self._announce(table_id, "action", f"{number} {action}")
         except Exception as exc:
             if self._duplicate(exc):
                 raise Conflict(f"table {table_id} has an action {number} already") from None

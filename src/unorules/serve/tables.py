@@ -1017,16 +1017,18 @@ class Tables:
 
     # -- the other processes of a cluster (unorules.serve.cluster) ------------------------
 
-    def follow(self, table: Table) -> None:
-        """Take the actions other processes committed at ``table`` since this one last looked,
-        and tell its pages."""
-        if self._catch_up(table):
+    def follow(self, table: Table, number: int | None = None, text: str = "") -> None:
+        """Take the actions other processes committed at ``table`` since this one last looked
+        (``number`` and ``text``: the one just announced, if it is the next), and tell its pages."""
+        if self._catch_up(table, [text] if number == table.version and text else None):
             self._after_change(table, None)
 
-    def _catch_up(self, table: Table) -> int:
-        """Apply the table's actions committed by other processes (checked by the rules
-        again); how many. An action of a seat the autopilot played gives the seat back."""
-        texts = self.store.actions_from(table.id, table.version)
+    def _catch_up(self, table: Table, texts: list[str] | None = None) -> int:
+        """Apply the table's actions committed by other processes (``texts``: the next ones,
+        else read from the store), each checked by the rules again; how many. An action of a
+        seat the autopilot played gives the seat back."""
+        if texts is None:
+            texts = self.store.actions_from(table.id, table.version)
         for text in texts:
             try:
                 action = Action.parse(text)
