@@ -216,3 +216,78 @@ def lease_holders(db: str) -> dict[str, str]:
         return {table: holder for table, (holder, _) in store.lease_holders().items()}
     finally:
         store.close()
+
+
+def seat_tables(processes: list[Process], tables: int, seed: int = 100, think: float = 0.02) -> list[Seat]:
+    """``tables`` started tables of two people and two heuristic bots (classic to 30 points,
+    seeded), made and joined on different processes; the two people's pages, each first on
+    another process and failing over to the others."""
+    urls = [p.ws_url for p in processes]
+    count = len(processes)
+    seats: list[Seat] = []
+    for n in range(tables):
+        created = processes[n % count].post(
+            "/api/tables",
+            {
+                "rules": ["classic"],
+                "seats": ["open", "bot:heuristic", "bot:heuristic"],
+                "name": "Ann",
+                "seed": seed + n,
+                "options": {"target_score": "30"},
+            },
+        )
+        joined = processes[(n + 1) % count].post(
+            f"/api/tables/{created['table']}/join", {"name": "Bob", "invite": created["invite"]}
+        )
+        seats.append(Seat(urls, n % count, created["table"], created["token"], think=think))
+        seats.append(Seat(urls, (n + 1) % count, created["table"], joined["token"], think=think))
+    return seats
+
+
+async def start_tables(seats: list[Seat]) -> None:
+    """Start every table of ``seats`` (its host says start)."""
+    started: set[str] = set()
+    for seat in seats:
+        if seat.table in started:
+            continue
+        started.add(seat.table)
+        async with connect(f"{seat.urls[seat.index]}/ws/{seat.table}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat.token}))
+            await ws.send(json.dumps({"type": "start"}))
+            await ws.recv()
+
+
+async def kill_and_restart(
+    db: str, processes: list[Process], kills: int, rng: Any, every: float = 2.0, first_holder: bool = True
+) -> list[float]:
+    """kill -9 ``kills`` processes, ``every`` seconds apart (the first the one holding the most
+    leases, with ``first_holder``; the others chosen by ``rng``), each started again on its port
+    after its running tables' leases were taken over; returns how long each takeover took."""
+    takeovers: list[float] = []
+    for kill in range(kills):
+        await asyncio.sleep(every)
+        holders = lease_holders(db)
+
+        def held_by(process: Process, holders: dict[str, str] = holders) -> list[str]:
+            return [t for t, h in holders.items() if h.split(":")[1] == str(process.pid)]
+
+        if kill == 0 and first_holder:
+            victim = max(processes, key=lambda p: len(held_by(p)))
+        else:
+            victim = rng.choice(processes)
+        other = next(p for p in processes if p is not victim)
+        running = [t for t in held_by(victim) if not other.get(f"/api/tables/{t}")[1]["winners"]]
+        victim.kill()
+        killed_at = time.monotonic()
+        if running:  # its running tables are taken over by another process within a lease and a tick
+            for _ in range(200):
+                now = lease_holders(db)
+                if all(now.get(t, "").split(":")[1:2] != [str(victim.pid)] for t in running):
+                    takeovers.append(time.monotonic() - killed_at)
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError(f"{running} were not taken over: {lease_holders(db)}")
+        await asyncio.sleep(0.5)
+        await asyncio.to_thread(victim.start)  # started again, on the same port
+    return takeovers

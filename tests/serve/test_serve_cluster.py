@@ -8,10 +8,12 @@ import asyncio
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cluster_helpers import Process, Seat, check_records, lease_holders
+from cluster_helpers import Process, Seat, check_records, kill_and_restart, seat_tables, start_tables
 from postgres_server import TempPostgres
+from serve_helpers import Player
 
 from unorules.serve.cluster import LEASE_SECONDS, TICK
 from unorules.serve.store import SCHEMA_VERSION, Conflict, PostgresStore, SeatRecord, StoreError, TableRecord
@@ -145,81 +147,27 @@ def _post_status(process: Process, body: dict[str, object]) -> tuple[int, dict[s
 def test_three_processes_lose_nothing_when_any_is_killed(postgres: TempPostgres, tmp_path: Path) -> None:
     """Seeded games of two people and two bots, each person's page on another process; three
     kill -9s (the first of the process holding the most leases), each killed process started
-    again; every table's record replays and gives every state any page was shown."""
+    again; every game ends, every table's record replays and gives every state any page was
+    shown, and the killed processes' tables were taken over within a lease and two ticks."""
     url = postgres.new_database()
     processes = [Process(url) for _ in range(3)]
     for n, process in enumerate(processes):
         process.log = open(tmp_path / f"process-{n}.log", "ab")  # noqa: SIM115 - closed by the test
         process.start()
-    urls = [p.ws_url for p in processes]
-    seats: list[Seat] = []
-    rng = random.Random(45)
     try:
-        for n in range(6):
-            host = processes[n % 3]
-            created = host.post(
-                "/api/tables",
-                {
-                    "rules": ["classic"],
-                    "seats": ["open", "bot:heuristic", "bot:heuristic"],
-                    "name": "Ann",
-                    "seed": 100 + n,
-                    "options": OPTIONS,
-                },
-            )
-            joined = processes[(n + 1) % 3].post(
-                f"/api/tables/{created['table']}/join", {"name": "Bob", "invite": created["invite"]}
-            )
-            seats.append(Seat(urls, n % 3, created["table"], created["token"], think=0.02))
-            seats.append(Seat(urls, (n + 1) % 3, created["table"], joined["token"], think=0.02))
-        takeovers: list[float] = []
+        seats = seat_tables(processes, 6)
 
-        async def run() -> None:
-            import json
-
-            from websockets.asyncio.client import connect
-
-            for seat in seats[::2]:
-                async with connect(f"{urls[seat.index]}/ws/{seat.table}") as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": seat.token}))
-                    await ws.send(json.dumps({"type": "start"}))
-                    await ws.recv()
+        async def run() -> list[float]:
+            await start_tables(seats)
             deadline = time.monotonic() + 150
             players = [asyncio.ensure_future(s.play(deadline)) for s in seats]
-            for kill in range(3):
-                await asyncio.sleep(2.0)
-                holders = lease_holders(url)
-                counts = {
-                    p.pid: sum(h.split(":")[1] == str(p.pid) for h in holders.values()) for p in processes
-                }
-                victim = max(processes, key=lambda p: counts[p.pid]) if kill == 0 else rng.choice(processes)
-                other = next(p for p in processes if p is not victim)
-                held = [
-                    t
-                    for t, h in holders.items()
-                    if h.split(":")[1] == str(victim.pid) and not other.get(f"/api/tables/{t}")[1]["winners"]
-                ]
-                victim.kill()
-                killed_at = time.monotonic()
-                if held:  # its tables are taken over by another process within the lease and a tick
-                    for _ in range(100):
-                        now_holders = lease_holders(url)
-                        if all(now_holders.get(t, "").split(":")[1:2] != [str(victim.pid)] for t in held):
-                            takeovers.append(time.monotonic() - killed_at)
-                            break
-                        await asyncio.sleep(0.1)
-                    else:
-                        raise AssertionError(
-                            f"the leases of {held} were not taken over: {lease_holders(url)}"
-                        )
-                await asyncio.sleep(0.5)
-                await asyncio.to_thread(victim.start)  # started again, on the same port
+            takeovers = await kill_and_restart(url, processes, 3, random.Random(45))
             await asyncio.gather(*players)
+            return takeovers
 
-        asyncio.run(run())
-        assert all(s.over for s in seats), [
-            (s.table, s.seat, max(s.shown, default=None)) for s in seats if not s.over
-        ]
+        takeovers = asyncio.run(run())
+        unfinished = [(s.table, s.seat, max(s.shown, default=None)) for s in seats if not s.over]
+        assert not unfinished
         counts = check_records(url, seats)
         assert counts["tables"] == 6
         assert counts["states_checked"] > 100
@@ -232,3 +180,55 @@ def test_three_processes_lose_nothing_when_any_is_killed(postgres: TempPostgres,
             process.log.close()
     logged = "".join((tmp_path / f"process-{n}.log").read_text() for n in range(3))
     assert "Traceback" not in logged, logged[-3000:]
+
+
+def _until_table(player: Player, check: Any, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = player.read(timeout)
+        if message["type"] == "state" and check(message["table"]):
+            return message
+    raise AssertionError("the table never got there")
+
+
+def test_presence_timers_and_the_autopilot_are_the_clusters(postgres: TempPostgres) -> None:
+    """Ann's page on one process, Bob's on another, a 5-second turn timer run by the process that
+    started the table: each sees the other online, the mover's time runs out and the autopilot
+    takes the seat (both pages see it), and ``back`` sent to either process gives it back."""
+    url = postgres.new_database()
+    a, b = Process(url).start(), Process(url).start()
+    try:
+        created = a.post(
+            "/api/tables",
+            {
+                "rules": ["classic"],
+                "seats": ["open"],
+                "name": "Ann",
+                "seed": 4,
+                "turn_seconds": 5,
+                "options": {"target_score": "30"},
+            },
+        )
+        joined = b.post(f"/api/tables/{created['table']}/join", {"name": "Bob", "invite": created["invite"]})
+        players = [
+            Player(a, created["table"], created["token"]),
+            Player(b, created["table"], joined["token"]),
+        ]  # type: ignore[arg-type]
+        players[0].send({"type": "start"})
+        first = _until_table(players[0], lambda t: t["started"])
+        mover = first["view"]["current_player"]
+        for player in players:  # presence is the cluster's; the timer shows on both processes
+            seen = _until_table(player, lambda t: t["online"] == [True, True] and t["time_left"] is not None)
+            assert seen["table"]["turn_seat"] == mover
+        began = time.monotonic()
+        for player in players:
+            _until_table(player, lambda t: t["autopilot"][mover])
+        assert 4.0 <= time.monotonic() - began <= 12
+        players[mover].send({"type": "back"})
+        for player in players:
+            _until_table(player, lambda t: not t["autopilot"][mover])
+        for player in players:
+            player.close()
+    finally:
+        a.stop()
+        b.stop()

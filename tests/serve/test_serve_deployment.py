@@ -1,7 +1,8 @@
 """The cluster deployment of docs/serve.rst (``docs/deploy/serve-cluster.sh``) works as shown:
 PostgreSQL, three ``unorules serve`` processes and nginx in front; two pages play a table
-through the proxy, the process serving them is killed (-9) mid-game, they reconnect through
-the proxy to another and finish (two of the three processes killed); the record replays and gives every state they were shown."""
+through the proxy while two of the three processes are killed (-9) mid-game; the pages
+reconnect through the proxy to the one left and finish; the record replays and gives every
+state they were shown."""
 
 from __future__ import annotations
 

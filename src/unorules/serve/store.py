@@ -317,17 +317,18 @@ class TableStore(abc.ABC):
         """Append the table's action ``number`` (from 0) taken at ``at`` (now by default),
         committed on return; :class:`Conflict` (nothing written) if the table has an action
         ``number`` already (another process took it first)."""
+        row = (table_id, number, action, now() if at is None else at)
         try:
-            with self._transaction():
-                self._run(
-                    "INSERT INTO actions (table_id, number, action, at) VALUES (?, ?, ?, ?)",
-                    (table_id, number, action, now() if at is None else at),
-                )
-                self._announce(table_id, "action", f"{number} {action}")
+            self._add_action(row, f"action {table_id} {number} {action}")
         except Exception as exc:
             if self._duplicate(exc):
                 raise Conflict(f"table {table_id} has an action {number} already") from None
             raise
+
+    @abc.abstractmethod
+    def _add_action(self, row: tuple[str, int, str, float], announcement: str) -> None:
+        """Insert the action ``row`` (table, number, text, time) and announce it, committed
+        on return: the hot path, one statement."""
 
     def actions_from(self, table_id: str, number: int) -> list[str]:
         """The table's actions from ``number`` on, in order."""
@@ -540,15 +541,9 @@ class SQLiteStore(TableStore):
     def _duplicate(self, exc: Exception) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 
-    def append_action(self, table_id: str, number: int, action: str, at: float | None = None) -> None:
-        # one statement, committed by itself: no transaction around it (the hot path)
-        try:
-            self._db.execute(
-                "INSERT INTO actions (table_id, number, action, at) VALUES (?, ?, ?, ?)",
-                (table_id, number, action, now() if at is None else at),
-            )
-        except sqlite3.IntegrityError:
-            raise Conflict(f"table {table_id} has an action {number} already") from None
+    def _add_action(self, row: tuple[str, int, str, float], announcement: str) -> None:
+        # one statement, committed by itself: no transaction around it; nobody to tell
+        self._db.execute("INSERT INTO actions (table_id, number, action, at) VALUES (?, ?, ?, ?)", row)
 
     def close(self) -> None:
         self._db.close()
@@ -667,6 +662,14 @@ class PostgresStore(TableStore):
 
     def _duplicate(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.UniqueViolation)
+
+    def _add_action(self, row: tuple[str, int, str, float], announcement: str) -> None:
+        # the row and its announcement in one statement: one round trip, one commit
+        self._db.execute(
+            "WITH added AS (INSERT INTO actions (table_id, number, action, at) VALUES (%s, %s, %s, %s) "
+            "RETURNING number) SELECT pg_notify(%s, %s) FROM added",
+            (*row, CHANNEL, announcement),
+        )
 
     def commits(self) -> int:
         """The transactions committed in this database so far (PostgreSQL's statistics)."""

@@ -569,10 +569,11 @@ class Tables:
     def _save_seats(self, table: Table, seats: list[SeatRecord], started: bool, touched: float) -> None:
         """Save and keep the table's new seats; :class:`Conflict` (the table read again, nothing
         changed) if another process changed them first."""
+        # only processes sharing the store can race (and a file of an older version may keep
+        # the seats in other words)
+        before = (tuple(table.seats), table.started) if self.store.shared else None
         try:
-            self.store.update_seats(
-                table.id, tuple(seats), started, touched, before=(tuple(table.seats), table.started)
-            )
+            self.store.update_seats(table.id, tuple(seats), started, touched, before=before)
         except Conflict:
             self.reload(table)
             raise
