@@ -127,7 +127,7 @@ async def seat_client(
     think: float,
     process: int = 0,
 ) -> None:
-    async with connect(ws_url + "/ws/" + table, max_size=2**22) as ws:
+    async with connect(ws_url + "/ws/" + table, max_size=2**22, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None  # (version acted on, when)
         sent_for = -1

@@ -46,7 +46,7 @@ from unorules.serve.store import CHANNEL, PostgresStore
 if TYPE_CHECKING:
     from unorules.serve.tables import Table, Tables
 
-__all__ = ["LEASE_SECONDS", "RESYNC_TICKS", "TICK", "Cluster"]
+__all__ = ["LEASE_SECONDS", "PRESENCE_DELAY", "RESYNC_TICKS", "TICK", "Cluster"]
 
 _log = logging.getLogger("unorules.serve")
 
@@ -60,6 +60,10 @@ within this plus :data:`TICK` seconds."""
 RESYNC_TICKS = 5
 """Every this many ticks a process compares the tables its pages watch with the database (an
 announcement missed while its listening connection was down is caught up then)."""
+
+PRESENCE_DELAY = 0.05
+"""Seconds within which a change of the pages open here is announced (changes at many tables
+in that time are announced in one transaction)."""
 
 _SILENT = 3.5 * TICK
 """A process not heard for this long (no heartbeat) is gone: its pages no longer count."""
@@ -86,6 +90,8 @@ class Cluster:
         self._ticker: asyncio.Task[None] | None = None
         self._ticks = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._changed: dict[str, Table] = {}
+        self._flush: asyncio.TimerHandle | None = None
         tables.cluster = self
 
     # -- life -------------------------------------------------------------------------
@@ -100,6 +106,9 @@ class Cluster:
         self._listener.start()
         await asyncio.to_thread(listening.wait, 15)
         self._publish("hello")
+        for table in self.tables.tables():  # the pages of a process that was restarted come back
+            if table.clients:
+                self.present(table)
         self._tick()
         self._ticker = asyncio.ensure_future(self._tick_forever())
 
@@ -107,6 +116,8 @@ class Cluster:
         """Give up this process's leases (another takes them at its next tick) and stop."""
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._flush is not None:
+            self._flush.cancel()
         self._stopping.set()
         with contextlib.suppress(Exception):
             self._publish("bye")
@@ -129,14 +140,31 @@ class Cluster:
         self.store.publish(payload)
 
     def present(self, table: Table) -> None:
-        """Announce the pages open here at ``table``, if they changed."""
-        seats, spectators = table.local_presence()
-        if self._presence.get(table.id, (frozenset(), 0)) == (seats, spectators):
-            return
-        self._presence[table.id] = (seats, spectators)
-        if not seats and not spectators:
-            self._presence.pop(table.id)
-        self._publish(f"presence {table.id} {','.join(map(str, sorted(seats)))} {spectators}")
+        """Announce the pages open here at ``table``, if they changed: within
+        :data:`PRESENCE_DELAY`, together with the other tables' changes (one commit for many
+        pages connecting at once)."""
+        self._changed[table.id] = table
+        if self._flush is None and self._loop is not None:
+            self._flush = self._loop.call_later(PRESENCE_DELAY, self._present_now)
+
+    def _present_now(self) -> None:
+        self._flush = None
+        payloads = []
+        for table in self._changed.values():
+            seats, spectators = table.local_presence()
+            if self._presence.get(table.id, (frozenset(), 0)) == (seats, spectators):
+                continue
+            self._presence[table.id] = (seats, spectators)
+            if not seats and not spectators:
+                self._presence.pop(table.id)
+            payloads.append(f"presence {table.id} {','.join(map(str, sorted(seats)))} {spectators}")
+        self._changed.clear()
+        if payloads:
+            try:
+                self.store.publish(*payloads)
+            except Exception:  # the database is away: announced again when it is back
+                _log.exception("announcing this process's pages failed")
+                self._presence.clear()
 
     def tell_timers(self, table: Table) -> None:
         """Announce the seats the autopilot plays at ``table`` and its turn timer, if they changed
@@ -198,8 +226,9 @@ class Cluster:
         self._heard[pid] = time.monotonic()
         if kind == "hello":  # a new process: tell it which pages are open here
             self._presence.clear()
-            for table in list(self.tables.tables()):
-                self.present(table)
+            for table in self.tables.tables():
+                if table.clients:
+                    self.present(table)
             return
         if kind == "bye":
             self._gone(pid)

@@ -656,9 +656,15 @@ class PostgresStore(TableStore):
     def _announce(self, table_id: str, kind: str, detail: str = "") -> None:
         self.publish(f"{kind} {table_id} {detail}".rstrip())
 
-    def publish(self, payload: str) -> None:
-        """Announce ``payload`` on :data:`CHANNEL` (at the commit of the current transaction)."""
-        self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+    def publish(self, *payloads: str) -> None:
+        """Announce each of ``payloads`` on :data:`CHANNEL` (at the commit of the current
+        transaction, or of one of their own)."""
+        if len(payloads) == 1:
+            self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payloads[0]))
+            return
+        with self._transaction():
+            for payload in payloads:
+                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
     def _duplicate(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.UniqueViolation)
