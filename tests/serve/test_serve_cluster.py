@@ -232,3 +232,16 @@ def test_presence_timers_and_the_autopilot_are_the_clusters(postgres: TempPostgr
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_command_line_says_why_a_database_cannot_be_used(capsys: pytest.CaptureFixture[str]) -> None:
+    from unorules.serve.command import main
+
+    assert main(["--db", "postgresql://nobody:secret@127.0.0.1:1/x", "--port", "0"]) == 2
+    captured = capsys.readouterr()
+    assert "tables kept in postgresql://nobody@127.0.0.1:1/x" in captured.out
+    assert (
+        "unorules: error: cannot reach the tables database postgresql://nobody@127.0.0.1:1/x" in captured.err
+    )
+    assert "secret" not in captured.out + captured.err
+    assert "Traceback" not in captured.err
