@@ -16,7 +16,15 @@ from postgres_server import TempPostgres
 from serve_helpers import Player
 
 from unorules.serve.cluster import LEASE_SECONDS, TICK
-from unorules.serve.store import SCHEMA_VERSION, Conflict, PostgresStore, SeatRecord, StoreError, TableRecord
+from unorules.serve.store import (
+    SCHEMA_VERSION,
+    Conflict,
+    PostgresStore,
+    SeatRecord,
+    StoreError,
+    TableRecord,
+    open_store,
+)
 
 OPTIONS = {"target_score": "30"}
 
@@ -245,3 +253,44 @@ def test_the_command_line_says_why_a_database_cannot_be_used(capsys: pytest.Capt
     )
     assert "secret" not in captured.out + captured.err
     assert "Traceback" not in captured.err
+
+
+def test_a_take_back_on_another_process_is_made_by_the_one_running_the_bots(postgres: TempPostgres) -> None:
+    """Ann starts her table against a bot on process a (which then runs the bot); her page is on
+    process b: her take-back goes to a, after the bot's move, and both processes go back."""
+    url = postgres.new_database()
+    a, b = Process(url).start(), Process(url).start()
+    try:
+        created = a.post(
+            "/api/tables", {"rules": ["classic"], "seats": ["bot:heuristic"], "name": "Ann", "seed": 4}
+        )
+        starter = Player(a, created["table"], created["token"])  # type: ignore[arg-type]
+        starter.send({"type": "start"})
+        _until_table(starter, lambda t: t["started"])
+        starter.close()
+        ann = Player(b, created["table"], created["token"])  # type: ignore[arg-type]
+        latest = ann.until("state")
+        for _ in range(200):  # Ann's turn
+            if latest["view"]["current_player"] == 0 and latest["table"]["started"]:
+                break
+            latest = ann.until("state")
+        plays = [x for x in latest["view"]["legal_actions"] if x["seat"] == 0 and x["verb"] == "play"]
+        assert plays, "seed 4 gives Ann a play at her first turn"
+        version = latest["table"]["version"]
+        ann.send({"type": "act", "action": plays[0]["text"], "version": version})
+        latest = _until_table(ann, lambda t: t["version"] >= version + 2)  # the bot (on a) answered
+        ann.send({"type": "undo", "version": latest["table"]["version"]})
+        _until_table(ann, lambda t: t["version"] == version)
+        for process in (a, b):  # both processes went back
+            for _ in range(100):
+                if process.get(f"/api/tables/{created['table']}")[1]["version"] == version:
+                    break
+                time.sleep(0.02)
+            assert process.get(f"/api/tables/{created['table']}")[1]["version"] == version
+        store = open_store(url)
+        assert len(store.actions_from(created["table"], 0)) == version
+        store.close()
+        ann.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -41,6 +41,7 @@ from unorules.cli.common import (
     random_seed,
     seed_arg,
 )
+from unorules.display import display_of
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.narrate import Narrator
 from unorules.record import GameRecord, RecordError, Session
@@ -238,7 +239,7 @@ class TerminalPlayer:
                 plays.setdefault(action.card, []).append(action)
         for card in dict.fromkeys(words.sorted_hand(view.hand)):  # two R9s are one choice
             if card in plays:
-                found.append(Entry(words.card(card), tuple(plays[card]), card))
+                found.append(Entry(words.card(card, display_of(view.rules)), tuple(plays[card]), card))
         held = set(view.hand)
         for action in mine:
             if action.verb == "play" and action.card in held:
@@ -254,11 +255,11 @@ class TerminalPlayer:
                 line.append(" ")
             number = numbers.get(card)
             if number is None:
-                line.append_text(words.card(card).copy())
+                line.append_text(words.card(card, display_of(view.rules)).copy())
                 line.stylize("dim", len(line) - len(str(card)))
             else:
                 line.append(f"{number}:", style="bold")
-                line.append_text(words.card(card))
+                line.append_text(words.card(card, display_of(view.rules)))
         return line
 
     def status(self, view: SeatView) -> None:
@@ -271,9 +272,9 @@ class TerminalPlayer:
         if view.draw_pile_back is not None:  # two-faced cards: the face up on the draw pile
             pile.append(" (showing ").append_text(words.card(view.draw_pile_back)).append(")")
         if view.rules.two_faced:
-            pile.append(f"  side {view.side}" + (" (turned over)" if view.side else ""))
+            pile.append(f"  {display_of(view.rules).side_name(view.side)}")  # as the rule set calls it
         self.say(
-            Text("top ").append_text(words.card(view.top_card)),
+            Text("top ").append_text(words.card(view.top_card, display_of(view.rules))),
             Text("  colour ").append_text(words.color(view.color)),
             pile,
         )
@@ -587,7 +588,7 @@ def _rounds(session: Session, state: GameState, bots: list[Bot], human: Terminal
             except Undo:
                 taken = session.take_back(me)
                 state = session.state
-                said = words.sentence(Narrator(state.ruleset, me).action(taken))
+                said = words.sentence(Narrator(state.ruleset, me).action(taken), display_of(state.ruleset))
                 human.say(Text("taken back: ").append_text(said))
                 continue
             state = session.apply(action)

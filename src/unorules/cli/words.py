@@ -17,6 +17,7 @@ from rich.text import Text
 
 from unorules.actions import Action
 from unorules.cards import Card, Color, kind_info, registered_colors
+from unorules.display import Display
 from unorules.narrate import Narrator, Sentence
 from unorules.state import Event, RoundResult, SeatView
 
@@ -74,8 +75,14 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
     return sorted(hand, key=card_key)
 
 
-def card(c: Card) -> Text:
-    """One card in its colours (plain notation without colour)."""
+def card(c: Card, display: Display | None = None) -> Text:
+    """One card in its colours (plain notation without colour); with the rule set's
+    ``display``, a card of no colour that its rule set paints in its paint and ink
+    (:class:`~unorules.display.CardLook`)."""
+    if display is not None and c.color is None:
+        look = display.look(c)
+        if look.paint:
+            return Text(str(c), style=f"bold {look.ink or '#ffffff'} on {look.paint}")
     return Text(str(c), style=_styles(c.color)[0])
 
 
@@ -125,15 +132,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def sentence(said: Sentence) -> Text:
+def sentence(said: Sentence, display: Display | None = None) -> Text:
     """A narrated sentence as rich text: each card in its colours (its notation,
-    with the kind's name after a card without a number), each colour in its colour."""
+    with the kind's name after a card without a number: the rule set's name for it
+    with its ``display``), each colour in its colour."""
     out = Text()
     for part in said.parts:
         if isinstance(part, Card):
-            out.append_text(card(part))
+            out.append_text(card(part, display))
             if part.number is None:
-                out.append(f" ({kind_info(part.kind).name})")
+                name = kind_info(part.kind).name if display is None else display.look(part).name
+                out.append(f" ({name})")
         elif isinstance(part, Color):
             out.append_text(color(part))
         else:

@@ -177,6 +177,11 @@ class Cluster:
             self._timers[table.id] = text
             self._publish(f"timers {table.id} {text}")
 
+    def ask_take_back(self, table_id: str, seat: int, version: int) -> None:
+        """Ask the process running the table's bots to take back ``seat``'s last action (at
+        ``version``), serialised with its bots' moves."""
+        self._publish(f"takeback {table_id} {seat} {version}")
+
     def ask_back(self, table_id: str, seat: int) -> None:
         """Ask the process running the table's autopilot to give ``seat`` back to its player."""
         self._publish(f"back {table_id} {seat}")
@@ -263,14 +268,25 @@ class Cluster:
             self.tables.presence_changed(table, before)
         elif kind == "timers":
             self._mirror(table, detail)
+        elif kind == "undo":
+            self.tables.rewind(table, int(detail))
         elif kind == "back" and self.holds(table_id):
-            task = asyncio.ensure_future(self._give_back(table, int(detail)))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._later(self.tables.back(table, int(detail)))
+        elif kind == "takeback" and self.holds(table_id):
+            seat, _, version = detail.partition(" ")
+            self._later(self.tables.take_back(table, int(seat), int(version)))
 
-    async def _give_back(self, table: Table, seat: int) -> None:
-        with contextlib.suppress(Exception):  # the seat was given back meanwhile
-            await self.tables.back(table, seat)
+    def _later(self, request: Any) -> None:
+        """Carry out a request another process forwarded (refused quietly if the table moved on:
+        that process's page is sent the table as it is)."""
+
+        async def run() -> None:
+            with contextlib.suppress(Exception):
+                await request
+
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _mirror(self, table: Table, detail: str) -> None:
         """Keep the timers another process announced (shown by this one's pages, and carried on

@@ -354,6 +354,12 @@ class TableStore(abc.ABC):
                 found[table_id] = int(count)
         return found
 
+    def truncate_actions(self, table_id: str, count: int) -> None:
+        """Keep only the table's first ``count`` actions (a take-back), committed on return."""
+        with self._transaction():
+            self._run("DELETE FROM actions WHERE table_id = ? AND number >= ?", (table_id, count))
+            self._announce(table_id, "undo", str(count))
+
     def set_over(self, table_id: str) -> None:
         """Save that the table's game is over."""
         self._run("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))

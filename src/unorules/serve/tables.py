@@ -32,7 +32,8 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -56,7 +57,7 @@ from unorules.serve.inputs import (
     seat_record,
 )
 from unorules.serve.limits import CreationLimit
-from unorules.serve.render import view_data
+from unorules.serve.render import feed_sentences, looks_data, view_data
 from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import Conflict, SeatRecord, TableRecord, TableStore, now
 from unorules.state import GameState, Outcome
@@ -74,9 +75,13 @@ __all__ = [
     "Tables",
     "check_name",
     "game_record",
+    "take_back_from",
 ]
 
 _log = logging.getLogger("unorules.serve")
+
+FEED_KEPT = 200
+"""The most sentences of what happened so far a late page is sent (the page keeps as many)."""
 
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
@@ -250,7 +255,14 @@ class Table:
             "turn_seat": None if left is None else self.turn_seat,
             "time_left": left,
             "rematch": self.rematch,
+            "take_backs": self.take_backs(),
         }
+
+    def take_backs(self) -> bool:
+        """Whether its one person may take actions back (:meth:`Tables.take_back`): a table of
+        one person and the library's own bots (no bot program, which keeps its own memory)."""
+        people = sum(1 for s in self.seats if s.kind != "bot")
+        return people == 1 and not any(bot.holds_process for bot in self.bots.values())
 
     def record(self) -> GameRecord:
         """The game so far as a :class:`~unorules.record.GameRecord` (its ``Result`` is
@@ -290,13 +302,75 @@ class Table:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The message a page is sent once when it connects: its seat, the rule set in words
         and, for a seated player, the invitation code that takes an open seat (spectators are
-        not given it: their link is the table's own)."""
+        not given it: their link is the table's own), how each kind of card looks
+        (:func:`~unorules.serve.render.looks_data`) and what happened so far (:meth:`feed_so_far`)."""
         return {
             "type": "welcome",
             "you": seat,
             "ruleset": ruleset_data(self.spec),
             "invite": self.invite if seat is not None else None,
+            "looks": looks_data(self.state.ruleset),
+            "feed": self.feed_so_far(seat),
         }
+
+    def feed_so_far(self, seat: int | None) -> dict[str, Any] | None:
+        """What happened before the current state, for a page that comes late (a spectator, a
+        reload): ``{"version": N, "lines": [...]}``, the feed's sentences of every state before
+        version ``N`` (the current one, whose own sentences the state message brings), oldest
+        first, the last :data:`FEED_KEPT` of them, as ``seat`` saw them; ``None`` before the start."""
+        if not self.started or not self.actions:
+            return None
+        states = list(self.record().states())[:-1]
+        names = self.names()
+        lines: list[str] = []
+        for state in reversed(states):
+            view = compat.public_view(state) if seat is None else compat.seat_view(state, seat)
+            lines[:0] = feed_sentences(view, names, seat)
+            if len(lines) >= FEED_KEPT:
+                break
+        return {"version": self.version, "lines": lines[-FEED_KEPT:]}
+
+
+def take_back_from(
+    states: Sequence[GameState], actions: Sequence[Action], seat: int, bots: Iterable[int]
+) -> int | str:
+    """Where a take-back by ``seat`` goes back to, or why it may not: the rule of a game of one
+    person against ``bots`` (the seats the program plays).
+
+    ``states`` are the game's states (the deal, then one after each of ``actions``). The
+    person's last action is taken back together with every action after it, which must all be
+    the bots' replies, while nothing new was shown to the person: no card came into their hand
+    (a draw, a trade), no hand was shown to them, no round ended (its hands are shown). What
+    the bots played is the game's public course and is taken back with it (they choose again).
+
+    Returns the number of actions that stay (the index of the state gone back to), else the
+    reason, in words, why not. The same rule serves any user interface of such a game.
+    """
+    robots = set(bots)
+    own = [i for i, action in enumerate(actions) if action.seat == seat]
+    if not own:
+        return "you have taken no action to take back"
+    last = own[-1]
+    people = sorted({a.seat for a in actions[last + 1 :] if a.seat not in robots})
+    if people:
+        return f"seat {people[0]} has acted since: only the bots' replies are taken back with your action"
+    before = states[last].view(seat)
+    for state in states[last + 1 :]:
+        if len(state.rounds) != len(before.rounds) or state.is_over:
+            return "the round ended since (every hand was shown): it stands"
+        now = state.view(seat)
+        if Counter(now.hand) - Counter(before.hand):
+            return "a card came into your hand since (a draw or a trade): what you saw cannot be unseen"
+        shown_hand = any(
+            e.kind == "show" and e.cards and e.target != seat and e.seat in (seat, None) for e in now.events
+        ) or any(
+            shown != seat and Counter(hand) - Counter(before.visible_hands.get(shown, ()))
+            for shown, hand in now.visible_hands.items()
+        )
+        if shown_hand:  # a challenged hand shown (a show event), or one of the hands the seat sees
+            return "a hand was shown to you since: what you saw cannot be unseen"
+        before = now
+    return last
 
 
 class Tables:
@@ -725,6 +799,46 @@ class Tables:
         self._give_back(table, seat)
         self._after_change(table, seat)
 
+    async def take_back(self, table: Table, seat: int | None, version: Any) -> None:
+        """The person of ``seat`` takes their last action back, with the bots' replies since
+        (:func:`take_back_from`), at a table of one person and the library's own bots, on the
+        state numbered ``version`` they saw. Refused (and nothing changes) with the reason:
+        ``not-your-seat`` for a spectator or a table of several people or of bot programs (a
+        program keeps its own memory of the game), ``not-started``, ``stale``, and ``illegal``
+        when the rule says no."""
+        if seat is None:
+            raise ServeError("spectators have no action to take back", "not-your-seat")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServeError("'version' must be the version number of the state you take back from")
+        async with table.lock:
+            if not table.started:
+                raise ServeError("the game has not started yet", "not-started")
+            if version != table.version:
+                raise ServeError(
+                    f"the table has moved on (you saw state {version}, it is at {table.version}): look again",
+                    "stale",
+                )
+            bots = [s for s, record in enumerate(table.seats) if record.kind == "bot"]
+            if not table.take_backs():
+                raise ServeError(
+                    "actions are taken back only at a table of one person and the library's own bots",
+                    "not-your-seat",
+                )
+            states = list(table.record().states())
+            found = take_back_from(states, table.actions, seat, bots)
+            if isinstance(found, str):
+                raise ServeError(f"cannot take your last action back: {found}", "illegal")
+            if not self._leads(table) and self.cluster is not None:
+                # the process running the table's bots takes it back, after what they are doing
+                self.cluster.ask_take_back(table.id, seat, version)
+                return
+            self.store.truncate_actions(table.id, found)
+            table.state = states[found]
+            del table.actions[found:]
+            table.touched = now()
+            self._show_bots(table)
+        self._after_change(table, seat)
+
     # -- expiry ----------------------------------------------------------------
 
     def expired(self, table: Table, moment: float | None = None) -> str | None:
@@ -1049,6 +1163,18 @@ class Tables:
             if table.state.is_over:
                 self._close_bots(table)
         return len(texts)
+
+    def rewind(self, table: Table, count: int) -> None:
+        """Another process took actions back: keep the table's first ``count`` actions."""
+        if count >= table.version:
+            return
+        del table.actions[count:]
+        table.state = game_record(
+            table.id, table.spec, table.players, table.seed, table.seats, table.created, table.actions
+        ).replay()
+        table.touched = now()
+        self._show_bots(table)
+        self._after_change(table, None)
 
     def reload(self, table: Table) -> None:
         """Read the table's row again (seats, start, rematch, when it was touched) and its

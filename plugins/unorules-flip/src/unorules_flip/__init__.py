@@ -131,7 +131,9 @@ from unorules import (
     MAX_PLAYERS,
     PLAY,
     Action,
+    CardLook,
     Color,
+    Display,
     Event,
     EventSpec,
     Option,
@@ -425,6 +427,12 @@ class FlipPlugin(Plugin):
     # -- building ---------------------------------------------------------------
 
     @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # How people call FLIP!'s things: its sides light and dark (side 0 and 1 of
+        # GameState.side), its own phases, the faces of the kinds it adds.
+        return _DISPLAY
+
+    @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
         options = ruleset.options
         return deck(options["flip_pairing"], options["flip_pairing_seed"])  # R-FLIP-DECK, R-FLIP-PAIR
@@ -535,6 +543,21 @@ class FlipPlugin(Plugin):
 
 
 # -- the turn --------------------------------------------------------------------------------
+
+
+_DISPLAY = Display(
+    cards=(
+        CardLook("+1", symbol="+1", label="Draw 1"),
+        CardLook("+5", symbol="+5", label="Draw 5"),
+        CardLook("F", symbol="⇅", label="Flip"),
+        CardLook("SE", symbol="⊘⊘", label="Skip all"),
+        CardLook("W+2", symbol="+2", label="Wild"),
+        CardLook("W+C", symbol="+C", label="Wild"),
+    ),
+    sides=SIDE_NAMES,
+    phases={"flip-color": "naming the colour of the wild a Flip turned up"},
+)
+"""How FLIP! is shown to people (the ``display`` hook)."""
 
 
 def _side_colors(state: Position) -> tuple[Color, ...]:

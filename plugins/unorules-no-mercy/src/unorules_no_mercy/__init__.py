@@ -143,7 +143,9 @@ from unorules import (
     PLAY,
     Action,
     Card,
+    CardLook,
     Color,
+    Display,
     Draft,
     Event,
     EventSpec,
@@ -414,6 +416,21 @@ class NoMercyPlugin(Plugin):
     )
 
     # -- building ---------------------------------------------------------------
+
+    @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # how the edition's own kinds of card look at a table
+        return Display(
+            cards=(
+                CardLook("+4", symbol="+4", label="Draw 4"),
+                CardLook("SE", symbol="⊘⊘", label="Skip all"),
+                CardLook("DA", symbol="≡", label="Discard all"),
+                CardLook("WR+4", symbol="⇄4", label="Wild"),
+                CardLook("W+6", symbol="+6", label="Wild"),
+                CardLook("W+10", symbol="+10", label="Wild"),
+                CardLook("WCR", symbol="◎", label="Roulette"),
+            )
+        )
 
     @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
