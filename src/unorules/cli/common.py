@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
 from unorules.bots import check_bot_name
-from unorules.errors import RulesetError
+from unorules.errors import MAX_MESSAGE, RulesetError, did_you_mean, nearest
 from unorules.plugin import Option
-from unorules.rulebook import Rulebook, resolve
+from unorules.rulebook import Rulebook, preset_names, resolve
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.spec import option_owners
 
@@ -41,9 +41,9 @@ class Parser(argparse.ArgumentParser):
 
 def error(message: str) -> None:
     """Print ``unorules: error: MESSAGE`` on one line of standard error."""
-    first = " ".join(message.split())
-    if len(first) > 400:
-        first = first[:400] + "..."
+    first = " ".join(message.split())  # a list of allowed names is never cut: only a huge message
+    if len(first) > MAX_MESSAGE:
+        first = first[:MAX_MESSAGE] + f" [... {len(first) - MAX_MESSAGE} characters cut]"
     print(f"{PROG}: error: {first}", file=sys.stderr)
 
 
@@ -115,6 +115,11 @@ def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
     command line on top: a rulebook file (``./our-family.toml``), a preset
     (``party``) or plugin names (``classic,stacking``)."""
     book = rulebook(spec)
+    if book is None:
+        installed = installed_plugins()
+        for name in split_names(spec):
+            if name.lower() not in installed:
+                raise no_such_plugin(name)
     try:
         if book is None:
             return Ruleset.from_names(split_names(spec), options)
@@ -142,10 +147,27 @@ def players_for(spec: str, given: int | None, default: int = 4) -> int:
 
 
 def no_such_plugin(name: str) -> UsageError:
-    """The error for a plugin name nobody installed."""
-    installed = installed_plugins()
+    """The error for a plugin name nobody installed (in ``--rules``, where a preset's name
+    may stand too: the nearest plugins and presets are suggested)."""
+    if "=" in name:
+        return UsageError(
+            f"--rules names plugins, a preset or a rulebook, not options: give {name[:60]!r} "
+            f"as --option {name[:60]}"
+        )
+    installed = sorted(installed_plugins())
+    mean = did_you_mean(name, [*installed, *preset_names()])
     return UsageError(
-        f"no plugin named {name[:40]!r} is installed; installed plugins: {', '.join(sorted(installed))}"
+        f"no plugin named {name[:40]!r} is installed and no preset has that name; {mean}"
+        f"installed plugins: {', '.join(installed)}; presets: {', '.join(preset_names())}"
+    )
+
+
+def unknown_option(name: str, rules: str) -> UsageError:
+    """The error for an ``--option`` that no installed plugin declares (so none of ``rules``),
+    with the nearest of the options installed plugins declare."""
+    known = nearest(name, sorted(_declared_options()), "the installed plugins' options")
+    return UsageError(
+        f"option {name[:60]!r} belongs to no plugin of {rules} nor to any installed plugin; {known}"
     )
 
 

@@ -5,8 +5,9 @@ terminal or ``NO_COLOR`` is set), the hand sorted by colour and number, the
 playable cards numbered so that one digit plays them, every action said in
 plain words from your seat (:mod:`unorules.cli.words`), a recap of what the
 bots did since your last turn, and the scores as a table when a round ends.
-``undo`` takes your last action back while nobody has acted since (a friendly
-game's take-back, :meth:`unorules.record.Session.take_back`); ``--resume
+``undo`` takes your last action back with the bots' replies since, while nothing
+new was shown to you (a friendly game's take-back, the rule of
+:func:`unorules.record.take_back_point`); ``--resume
 RECORD`` goes on with a game saved with ``--record``.
 """
 
@@ -42,7 +43,6 @@ from unorules.cli.common import (
     seed_arg,
 )
 from unorules.errors import IllegalActionError, NotationError, RulesetError
-from unorules.narrate import Narrator
 from unorules.record import GameRecord, RecordError, Session
 from unorules.state import GameState, SeatView
 
@@ -119,30 +119,73 @@ takes its colour after it (2 B) and a card that names a seat takes the seat (2 3
 are asked. Or type a card (R7, W+4 B, R7 2), draw (d), pass (p), uno (u), catch SEAT (c 2),
 challenge, accept, color R, or full notation (0: play R7).
 Other commands: ? or help (this text and your choices), look (the table again), undo (take
-your last action back while nobody has acted since, unless it showed you a card), quit."""
+your last action back with the bots' replies, unless they showed you a card you had not seen
+or ended the round), quit."""
 
-_PHASE_HINTS = {
-    "play": "your turn: play a card or draw",
-    "drawn": "you drew a playable card: play it or pass",
-    "penalty": "you must draw {count}",
-    "challenge": "a Wild Draw Four hit you: challenge it or accept and draw {count}",
-    "color": "the starter is a wild: name its colour",
+_SITUATIONS = {
+    "play": "your turn",
+    "drawn": "you drew a playable card",
+    "penalty": "you have {count} to draw",
+    "challenge": "a Wild Draw Four hit you",
+    "color": "the starter is a wild",
 }
+"""Classic's phases in words: what the seat to move faces (what it may do is said from its
+legal actions, :func:`_choices`)."""
+
+_VERB_CHOICES = {
+    "play": "play a card",
+    "draw": "draw",
+    "pass": "pass",
+    "color": "name a colour",
+    "challenge": "challenge it",
+    "accept": "accept and draw",
+    "uno": "call UNO",
+    "catch": "catch a player",
+}
+"""How each core and classic verb reads as a choice; a plugin's verb reads as its name."""
 
 
 def _hint(view: SeatView) -> str:
-    """What the seat to move is asked to do: classic's phases in words, any
-    other plugin's phase by its declared description."""
+    """What the seat to move faces and may do: the situation from the phase (classic's in
+    words, any other plugin's phase by its declared description), the choices from the seat's
+    legal actions (:func:`_choices`), so that a rule set that forbids drawing is not told to draw."""
     name = view.phase.name
     rules = view.rules
-    if rules.phase_owners.get(name, "classic") == "classic" and name in _PHASE_HINTS:
-        return _PHASE_HINTS[name].format(count=view.phase.count)
-    spec = rules.phases.get(name)
-    if spec is None or not spec.doc:
-        return f"phase {name}"
-    doc = _RULE_CODES.sub("", spec.doc).strip()
     count = view.phase.count
-    return f"your turn ({count} to draw): {doc}" if count else f"your turn: {doc}"
+    choices = _choices(view)
+    if rules.phase_owners.get(name, "classic") == "classic" and name in _SITUATIONS:
+        many = words.plural(count, "card") if count else "cards"
+        situation = _SITUATIONS[name].format(count=many)
+    else:
+        spec = rules.phases.get(name)
+        doc = "" if spec is None or not spec.doc else _RULE_CODES.sub("", spec.doc).strip().rstrip(".")
+        situation = f"your turn ({words.plural(count, 'card')} to draw)" if count else "your turn"
+        if doc:
+            situation += f": {doc}"
+        elif not choices:
+            situation += f" (phase {name})"
+    if not choices:
+        return situation
+    return f"{situation}; you may {choices}" if ":" in situation else f"{situation}: {choices}"
+
+
+def _choices(view: SeatView) -> str:
+    """The seat's legal actions as choices in words, one a verb: ``"play a card or draw"``,
+    ``"play it or pass"``, ``"challenge it or accept and draw 4"``."""
+    seat = view.seat
+    verbs = list(dict.fromkeys(a.verb for a in view.legal_actions if a.seat == seat))
+    count = view.phase.count
+    said = []
+    for verb in verbs:
+        text = _VERB_CHOICES.get(verb, verb.replace("_", " "))
+        if verb == "play" and view.phase.name == "drawn":
+            text = "play it"
+        elif verb in ("draw", "accept") and count and view.phase.name in ("penalty", "challenge"):
+            text = f"{text} {count}"
+        said.append(text)
+    if len(said) > 1:
+        return ", ".join(said[:-1]) + " or " + said[-1]
+    return said[0] if said else ""
 
 
 _RULE_CODES = re.compile(r"\s*\((?:R-[A-Z0-9-]+(?:,\s*)?)+\)")
@@ -202,6 +245,8 @@ class TerminalPlayer:
         self.session: Session | None = None
         """The game's session, set by the command: to say whether ``undo`` may
         take the player's last action back."""
+        self.bots: frozenset[int] = frozenset()
+        """The seats the bots play, whose replies ``undo`` takes back with the player's action."""
 
     def say(self, *parts: str | Text) -> None:
         self.console.print(*parts, sep="", highlight=False, soft_wrap=True)
@@ -271,7 +316,7 @@ class TerminalPlayer:
         if view.draw_pile_back is not None:  # two-faced cards: the face up on the draw pile
             pile.append(" (showing ").append_text(words.card(view.draw_pile_back)).append(")")
         if view.rules.two_faced:
-            pile.append(f"  side {view.side}" + (" (turned over)" if view.side else ""))
+            pile.append(f"  {words.side_words(view)}")
         self.say(
             Text("top ").append_text(words.card(view.top_card)),
             Text("  colour ").append_text(words.color(view.color)),
@@ -422,7 +467,7 @@ class TerminalPlayer:
             if lowered in ("undo", "takeback", "take back"):
                 why = "the game has only begun" if self.session is None else None
                 if self.session is not None:
-                    why = self.session.why_not_take_back(seat)
+                    why = self.session.why_not_take_back(seat, self.bots)
                 if why is not None:
                     self.say(f"cannot take it back: {why.replace(f'seat {seat} has', 'you have')}")
                     continue
@@ -544,6 +589,7 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
     echo = not getattr(sys.stdin, "isatty", lambda: False)()
     human = TerminalPlayer(me, sys.stdin, console, echo)
     human.session = session
+    human.bots = frozenset(s for s in range(players) if s != me)
     bots: list[Bot] = []
     for s in range(players):
         if s == me:
@@ -585,10 +631,10 @@ def _rounds(session: Session, state: GameState, bots: list[Bot], human: Terminal
             try:
                 action = next_action(state, bots)
             except Undo:
-                taken = session.take_back(me)
+                taken = session.take_back(me, human.bots)
                 state = session.state
-                said = words.sentence(Narrator(state.ruleset, me).action(taken))
-                human.say(Text("taken back: ").append_text(said))
+                human.say(words.taken_back_words(state.ruleset, taken, me))
+                human.recap.clear()
                 continue
             state = session.apply(action)
             after = state.view(me)

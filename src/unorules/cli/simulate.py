@@ -46,6 +46,7 @@ from unorules.cli.common import (
     random_seed,
     seed_arg,
     split_names,
+    unknown_option,
 )
 from unorules.errors import RulesetError
 from unorules.record import play_bots
@@ -319,7 +320,7 @@ def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulati
     unused = [k for k in options if not any(k in o for _, _, o in specs)]
     if unused:
         rules = " ".join(specs_text)
-        raise UsageError(f"option {unused[0]!r} belongs to no plugin of {rules}; see 'unorules rules'")
+        raise unknown_option(unused[0], rules)
     simulations = []
     for label, names, own in specs:
         ruleset = build_ruleset(names, own)

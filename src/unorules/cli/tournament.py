@@ -31,6 +31,7 @@ from unorules.cli.common import (
     positive,
     random_seed,
     seed_arg,
+    unknown_option,
 )
 from unorules.cli.simulate import _engine, _Progress
 from unorules.errors import RulesetError
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     own = options_for(args.rules, options)
     unused = [k for k in options if k not in own]
     if unused:
-        raise UsageError(f"option {unused[0]!r} belongs to no plugin of {args.rules}; see 'unorules rules'")
+        raise unknown_option(unused[0], args.rules)
     ruleset = build_ruleset(args.rules, own)
     label = ",".join(ruleset.names)
     try:

@@ -18,6 +18,7 @@ from rich.text import Text
 from unorules.actions import Action
 from unorules.cards import Card, Color, kind_info, registered_colors
 from unorules.narrate import Narrator, Sentence
+from unorules.ruleset import Ruleset
 from unorules.state import Event, RoundResult, SeatView
 
 CARD_STYLES: dict[Color | None, str] = {
@@ -104,6 +105,14 @@ def color(c: Color | None) -> Text:
     if c is None:
         return Text("not named yet")
     return Text(c.name.lower(), style=_styles(c)[1])
+
+
+def side_words(view: SeatView) -> str:
+    """Which side of a deck of two-faced cards is up, for the status line: the one place the
+    terminal names a side. It says ``"side 0"`` / ``"side 1 (turned over)"`` until the rule set
+    can name its sides for people (issue 46: the display declarations of the browser table's
+    work; a rule set's name for ``view.side`` is to be returned here when it has one)."""
+    return f"side {view.side}" + (" (turned over)" if view.side else "")
 
 
 def who(seat: int | None, me: int, *, subject: bool = True) -> str:
@@ -242,6 +251,17 @@ def choice_words(action: Action, me: int) -> Text:
         out.append(" ").append_text(color(action.color))
     if action.target is not None:
         out.append(f" {who(action.target, me)}")
+    return out
+
+
+def taken_back_words(rules: Ruleset, taken: Sequence[Action], me: int) -> Text:
+    """What ``undo`` took back: ``"taken back: you played R7, and seat 1 played R3"``."""
+    narrator = Narrator(rules, me)
+    out = Text("taken back: ")
+    for i, action in enumerate(taken):
+        if i:
+            out.append(", and " if i == len(taken) - 1 else ", ")
+        out.append_text(sentence(narrator.action(action)))
     return out
 
 
