@@ -336,7 +336,9 @@ def test_play_shows_the_table_numbers_playable_cards_and_explains_refusals(
     assert "not understood: 'ZZ top' is neither a card nor an action" in out
     assert "not understood: there is no choice 9; the choices are 1 to 4" in out
     assert out.count("round 1 · your turn") == 2  # the status, and again after 'look'
-    assert out.rstrip().endswith("game stopped")
+    assert out.rstrip().endswith(
+        "game stopped after 0 actions; not saved (play with --record FILE to go on later with --resume)"
+    )
 
 
 def test_play_one_digit_plays_a_card_and_the_events_read_as_words(
@@ -360,9 +362,14 @@ def test_play_asks_the_colour_of_a_wild_by_number(
     number, wild = "1", "1:W"
     code, out, _ = play(f"{number}\n4\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
     assert code == EXIT_OK
-    assert "which one? 1:red  2:yellow  3:green  4:blue" in out
+    assert "which colour? 1:red  2:yellow  3:green  4:blue" in out
     assert f"you played {wild.split(':')[1]} (Wild" in out
     assert "and named blue" in out
+    # issue 46: undo at the question takes the choice back, and is not read as a colour
+    code, out, _ = play(f"{number}\nundo\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
+    assert "which colour? (undo: none of them) > undo\nnothing played: your move again\n" in out
+    assert "not understood" not in out
+    assert "you played" not in out
     code, out, _ = play(f"{number} G\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
     assert "and named green" in out
 
@@ -416,7 +423,9 @@ def test_play_answers_strange_input_and_goes_on(
     assert code == EXIT_OK, err
     assert err == ""
     assert "not understood" in out or "refused" in out
-    assert out.rstrip().endswith("game stopped")
+    assert out.rstrip().endswith(
+        "game stopped after 0 actions; not saved (play with --record FILE to go on later with --resume)"
+    )
     assert max(len(line) for line in out.splitlines()) < 400
 
 

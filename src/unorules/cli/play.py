@@ -40,6 +40,8 @@ from unorules.cli.common import (
     players_arg,
     players_for,
     random_seed,
+    rulebook,
+    rules_label,
     seed_arg,
 )
 from unorules.errors import IllegalActionError, NotationError, RulesetError
@@ -98,6 +100,15 @@ class Quit(Exception):
 
 class Undo(Exception):
     """The player typed ``undo`` and may take the last action back."""
+
+
+class Cancel(Exception):
+    """The player typed ``undo`` (or ``back``) when asked which play of a card they mean:
+    the card is not played, and they are asked for their move again."""
+
+
+_CANCEL = ("undo", "back", "cancel", "b")
+"""What takes back a choice not made yet, at the "which one?" question."""
 
 
 _SHORT = {
@@ -211,6 +222,18 @@ def _is_color(word: str) -> bool:
     except NotationError:
         return False
     return True
+
+
+def _which(options: Sequence[Action]) -> str:
+    """The question for the plays of one card: "which colour" when they differ only by
+    the colour named, "which seat" by the seat chosen, else "which one"."""
+    colors = {a.color for a in options}
+    targets = {a.target for a in options}
+    if len(colors) == len(options) and len(targets) == 1:
+        return "which colour"
+    if len(targets) == len(options) and len(colors) == 1:
+        return "which seat"
+    return "which one"
 
 
 def _option_label(action: Action, me: int) -> Text:
@@ -411,7 +434,8 @@ class TerminalPlayer:
                 raise NotationError("that choice takes nothing after its number")
             return Action.parse(f"play {entry.card} {' '.join(rest)}", default_seat=self.seat)
         options = entry.actions
-        line = Text("which one? ")
+        asked = _which(options)
+        line = Text(f"{asked}? ")
         for i, action in enumerate(options, 1):
             if i > 1:
                 line.append("  ")
@@ -419,9 +443,11 @@ class TerminalPlayer:
             line.append_text(_option_label(action, self.seat))
         self.say(line)
         while True:
-            answer = self.read("which? > ")
+            answer = self.read(f"{asked}? (undo: none of them) > ")
             if answer.lower() in ("quit", "q", "exit"):
                 raise Quit(eof=False)
+            if answer.lower() in _CANCEL:
+                raise Cancel
             if answer.isascii() and answer.isdigit() and 1 <= int(answer[:6]) <= len(options):
                 return options[int(answer) - 1]
             if answer and entry.card is not None:
@@ -478,6 +504,9 @@ class TerminalPlayer:
                 continue
             try:
                 action = self.parse(text, view)
+            except Cancel:
+                self.say("nothing played: your move again")
+                continue
             except ValueError as exc:  # NotationError, or a number too long for Python's int
                 self.say(f"not understood: {_short(str(exc))}")
                 continue
@@ -521,7 +550,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``unorules play``."""
     if args.resume:
         session, me = _resume(args)
-        names = session.ruleset.names
+        title = session.headers.get("Rulebook")
+        names = [rules_label(None, session.ruleset.names, str(title) if title else None)]
         seed: int | str = session.seed
     else:
         options = parse_options(args.option)
@@ -532,11 +562,15 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= me < players:
             raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
         seed = args.seed if args.seed is not None else random_seed()
+        book = rulebook(spec)
+        headers: dict[str, str | int] = {"Human": me}
+        if book is not None:
+            headers["Rulebook"] = book.name  # --resume names it again
         try:
-            session = Session(rules, players, seed=seed, headers={"Human": me})
+            session = Session(rules, players, seed=seed, headers=headers)
         except RulesetError as exc:
             raise UsageError(str(exc)) from None
-        names = rules.names
+        names = [rules_label(spec, rules.names)]
     try:
         return _play(args, session, me, names, seed)
     finally:
@@ -613,7 +647,7 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
             human.say(line)
         human.say(Text("you are dealt ").append_text(words.cards(view.hand)))
     try:
-        return _rounds(session, state, bots, human, me)
+        return _rounds(session, state, bots, human, me, args.record)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
@@ -621,7 +655,22 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
                 close()  # a bot program is stopped
 
 
-def _rounds(session: Session, state: GameState, bots: list[Bot], human: TerminalPlayer, me: int) -> int:
+def stopped_words(actions: int, record: str | None) -> str:
+    """What ``quit`` says: where the game is kept and how to go on with it, or that it is not."""
+    played = words.plural(actions, "action")
+    if record:
+        return f"game stopped after {played}; saved in {record}: 'unorules play --resume {record}' goes on"
+    return f"game stopped after {played}; not saved (play with --record FILE to go on later with --resume)"
+
+
+def _rounds(
+    session: Session,
+    state: GameState,
+    bots: list[Bot],
+    human: TerminalPlayer,
+    me: int,
+    record: str | None = None,
+) -> int:
     """Play the game to its end: the bots and the player at the terminal, every bot shown every view."""
     finished = len(state.rounds)
     try:
@@ -655,7 +704,7 @@ def _rounds(session: Session, state: GameState, bots: list[Bot], human: Terminal
     except Quit as stop:
         if stop.eof:
             raise Failure("the input ended before the game did") from None
-        human.say("game stopped")
+        human.say(stopped_words(len(session.history), record))
         return EXIT_OK
     human.say(Text(words.outcome_words(state.view(me), me), style="bold"))
     return EXIT_OK

@@ -489,12 +489,19 @@ def _check(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data, indent=2, default=show))
         return EXIT_OK
+    base = rulebook(args.check)
+    if base is not None:
+        print(f"rulebook: {base.name}" + (f": {base.description}" if base.description else ""))
     print(f"rule set OK: plugins in registration order {', '.join(rules.names)}")
     print(f"deck: {len(rules.deck)} cards; hand size {rules.hand_size}")
     said = players_words(counts)
-    print(f"players: {said[0]}")
-    for line in said[1:]:
-        print(f"  {line}")
+    if base is not None and base.players:  # the rulebook's own counts, which the rule set deals
+        dealt = [n for n in base.players if counts.get(n) is None]
+        print(f"players: {_spans(dealt)} (the rulebook's players; the rule set alone deals {said[0]})")
+    else:
+        print(f"players: {said[0]}")
+        for line in said[1:]:
+            print(f"  {line}")
     for key, value in sorted(rules.options.items()):
         print(f"  {key} = {show(value)}")
     return EXIT_OK

@@ -31,6 +31,7 @@ from unorules.bots import BOT_KINDS, BOTS
 from unorules.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    INTERVALS,
     Failure,
     UsageError,
     add_rules_arguments,
@@ -44,12 +45,15 @@ from unorules.cli.common import (
     players_for,
     positive,
     random_seed,
+    rate_words,
+    rulebook,
     seed_arg,
     split_names,
     unknown_option,
 )
 from unorules.errors import RulesetError
 from unorules.record import play_bots
+from unorules.rulebook import preset_names
 from unorules.sim import Tally
 
 
@@ -200,16 +204,32 @@ def _summary_rows(summaries: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     if any(s["failed"] or s["lost"] for s in summaries):
         rows.append(["games failed/lost", *(f"{s['failed']}/{s['lost']}" for s in summaries)])
     for seat, bot in enumerate(first["seat_bots"]):
-        rows.append([f"wins, seat {seat} ({bot})", *(_percent(s["seat_win_rate"][seat]) for s in summaries)])
+        rates = (rate_words(s["seat_win_rate"][seat], s["games"]) for s in summaries)
+        rows.append([f"wins, seat {seat} ({bot})", *rates])
     if len(first["bot_seats"]) > 1:
         for bot, seats in first["bot_seats"].items():
             plural = "seat" if seats == 1 else "seats"
-            rows.append(
-                [f"wins, {bot} ({seats} {plural})", *(_percent(s["bot_win_rate"][bot]) for s in summaries)]
-            )
+            rates = (rate_words(s["bot_win_rate"][bot], s["games"]) for s in summaries)
+            rows.append([f"wins, {bot} ({seats} {plural})", *rates])
         for bot in first["bot_seats"]:
-            rows.append([f"rounds won, {bot}", *(_percent(s["bot_round_win_rate"][bot]) for s in summaries)])
+            rates = (
+                rate_words(s["bot_round_win_rate"][bot], round(s["rounds_per_game"] * s["games"]))
+                for s in summaries
+            )
+            rows.append([f"rounds won, {bot}", *rates])
     return rows
+
+
+def _heading(label: str) -> str:
+    """A rule set's column heading: its label, after its rulebook's name when it is a rulebook file."""
+    spec = label.partition(":")[0]
+    if spec.strip().lower() in preset_names():
+        return label
+    try:
+        book = rulebook(spec)
+    except UsageError:  # pragma: no cover - the label was read as a rule set already
+        return label
+    return label if book is None else f"{book.name} ({label})"
 
 
 def summary_table(summaries: Sequence[Mapping[str, Any]]) -> Table:
@@ -217,7 +237,7 @@ def summary_table(summaries: Sequence[Mapping[str, Any]]) -> Table:
     table = Table(show_edge=False, header_style="bold")
     table.add_column("")
     for s in summaries:
-        table.add_column(s["rules"], justify="right")
+        table.add_column(_heading(s["rules"]), justify="right")
     for row in _summary_rows(summaries):
         table.add_row(*row)
     return table
@@ -411,6 +431,7 @@ def print_summaries(summaries: Sequence[Mapping[str, Any]], heading: str, partia
         console.print(partial)
     console.print()
     console.print(summary_table(summaries))
+    console.print(INTERVALS.format(0.95))
 
 
 def _write_record(folder: Path, simulation: sim.Simulation, index: int) -> None:

@@ -19,6 +19,7 @@ from unorules.bots import BOT_KINDS, BOTS
 from unorules.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    INTERVALS,
     Failure,
     UsageError,
     add_rules_arguments,
@@ -30,6 +31,8 @@ from unorules.cli.common import (
     parse_options,
     positive,
     random_seed,
+    rate_words,
+    rules_label,
     seed_arg,
     unknown_option,
 )
@@ -137,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_data(args, bots, seed, ratings, wins, elapsed, len(results), total), indent=2))
     else:
-        _print(args, bots, seed, ratings, wins, elapsed, engine.workers, len(results), total)
+        shown = rules_label(args.rules, ruleset.names)
+        _print(args, shown, bots, seed, ratings, wins, elapsed, engine.workers, len(results), total)
     if interrupted:
         error(f"interrupted after {len(results)} of {total} games; the ratings above cover those")
         return EXIT_INTERRUPTED
@@ -177,6 +181,7 @@ def _data(
 
 def _print(
     args: argparse.Namespace,
+    shown: str,
     bots: list[str],
     seed: int | str,
     ratings: list[sim.Rating],
@@ -190,7 +195,8 @@ def _print(
     if not console.is_terminal:
         console.width = 200
     console.print(
-        f"{len(bots)} bots heads-up on {args.rules}, {2 * args.games} games per pair (half with each bot "
+        f"{len(bots)} bots heads-up on {shown}, {2 * args.games} games per "
+        "pair (half with each bot "
         f"first), seed {seed!r}, {elapsed:.1f}s on {workers} worker(s)"
     )
     if played != total:
@@ -212,9 +218,10 @@ def _print(
         cells = []
         for b in order:
             n = wins[a, b] + wins[b, a]
-            cells.append("" if a == b or not n else f"{100 * wins[a, b] / n:.0f}%")
+            cells.append("" if a == b or not n else rate_words(wins[a, b] / n, n, args.confidence))
         grid.add_row(a, *cells)
     console.print(grid)
+    console.print(INTERVALS.format(args.confidence))
     overlap = [f"{hi.bot} and {lo.bot}" for hi, lo in itertools.pairwise(ratings) if hi.low <= lo.high]
     console.print()
     if overlap:
