@@ -36,7 +36,7 @@ from unorules.cli.common import (
     seed_arg,
     unknown_option,
 )
-from unorules.cli.simulate import _engine, _Progress
+from unorules.cli.simulate import TimeLeft, _engine, _Progress
 from unorules.errors import RulesetError
 
 __all__ = ["DEFAULT_BOTS", "add_parser", "run"]
@@ -116,13 +116,14 @@ def run(args: argparse.Namespace) -> int:
     results: list[sim.GameResult] = []
     interrupted = False
     engine = _engine(args, total)
-    bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr)
+    time_left = TimeLeft({s.label: s.seat_bots for s in simulations}, games)
+    bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr, time_left)
     started = time.monotonic()
     try:
-        with contextlib.closing(sim.run(simulations, games, engine=engine)) as stream:
+        with contextlib.closing(sim.run(simulations, games, engine=engine, probe=True)) as stream:
             for result in stream:
                 results.append(result)
-                bar.advance(1)
+                bar.advance(1, result.rules)
     except KeyboardInterrupt:
         interrupted = True
     except sim.EngineError as exc:
