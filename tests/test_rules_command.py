@@ -93,7 +93,7 @@ def test_a_plugins_page_lists_its_own_rule_ids_with_titles(capsys: pytest.Captur
 def test_an_unknown_name_suggests_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 46: a misspelt plugin, preset or rule id gets a "did you mean"."""
     for typed, meant in (("stackng", "'stacking'"), ("parti", "'party'"), ("DUP-DRAWS", "'DUP-DRAW'")):
-        code, out, err = _run(["rules", typed], capsys)
+        code, _, err = _run(["rules", typed], capsys)
         assert code == EXIT_USAGE
         assert f"did you mean {meant}" in err, err
 

@@ -128,7 +128,7 @@ def test_take_back_refuses_another_persons_action_and_the_end_of_a_round() -> No
     )
     last_card = rearranged(Session("classic", 3, deck=deck, dealer=2, seed=1).state, hands={0: "R1"})
     ended = last_card.apply("0: play R1")  # the player's last card: the round is over
-    with pytest.raises(SessionError, match="^it ended the round$"):
+    with pytest.raises(SessionError, match=r"^it ended the round$"):
         take_back_point([last_card, ended], 0, {1, 2})
 
 
@@ -244,7 +244,7 @@ def test_replay_step_shows_every_position_in_words(
     out = capsys.readouterr().out
     assert "seen by a spectator" in out
     assert re.search(r"^seat \d dealt round 1; the first card is ", out, re.M)
-    assert len(re.findall(r"action \d+ · round \d", out)) == len(record.actions)
+    assert len(re.findall(r"^position \d+ of \d+: action \d+, round \d$", out, re.M)) == len(record.actions)
     assert re.search(r"went out and won the round, scoring \d+ points", out)
     assert re.search(r"^game over: seat \d reached the target score and won$", out, re.M)
     assert "your hand" not in out
@@ -257,6 +257,24 @@ def test_replay_step_shows_every_position_in_words(
     assert mine.count("your hand: ") >= len(record.actions) // 2
     assert re.search(r"^you drew [RYGBW]", mine, re.M)  # seat 2 sees its own draws' cards
     assert re.search(r"^seat [01] drew (a card|\d+ cards)", mine, re.M)  # the others' only counted
+
+
+def test_replay_step_from_a_position_with_every_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 46: ``--from N`` begins after action N; ``--all-hands`` shows every hand."""
+    path = _finished(tmp_path)
+    record = GameRecord.parse(path.read_text(encoding="utf-8"))
+    assert main(["replay", "--step", "--from", "5", "--seat", "0", "--all-hands", str(path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "position 4 of" not in out
+    assert f"\nposition 5 of {len(record.actions)}: action 5, round 1\n" in out
+    assert re.search(r"^  seat 1's hand: [RYGBW]", out, re.M)
+    assert re.search(r"^  seat 2's hand: [RYGBW]", out, re.M)
+    assert "seat 0's hand" not in out  # the reader's own is "your hand"
+    assert main(["replay", "--step", "--from", "9999", str(path)]) == EXIT_USAGE
+    assert "--from 9999: the record has positions 0 to" in capsys.readouterr().err
+    assert main(["replay", "--all-hands", str(path)]) == EXIT_USAGE
 
 
 def test_replay_step_seat_must_exist_and_needs_step(
