@@ -7,12 +7,14 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 from unorules.cli import simulate as simulate_command
+from unorules.cli.common import UsageError
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -580,3 +582,38 @@ def test_an_option_brings_the_plugin_that_declares_it(capsys: pytest.CaptureFixt
     code, _, err = run(["simulate", "--rules", "classic", "--option", "nosuch=1", "--games", "1"], capsys)
     assert code != EXIT_OK
     assert "option 'nosuch' belongs to no plugin of classic" in err
+
+
+def test_check_finds_a_plugin_module_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46: ``unorules check module:object`` failed with ModuleNotFoundError for a module in
+    the current folder unless PYTHONPATH=. was set: the console script, unlike ``python -m``,
+    does not put the current folder on the path. Here the path is the console script's."""
+    from unorules.cli.check import load_plugin_object
+
+    (tmp_path / "nothing_rule.py").write_text(
+        textwrap.dedent(
+            '''
+            """A house rule that changes nothing: the smallest plugin there is."""
+
+            from unorules import Plugin
+
+
+            class NothingRule(Plugin):
+                """A house rule that changes nothing."""
+
+                name = "nothing-rule"
+                api_version = 2
+                requires = ("classic",)
+            '''
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path), ".")])
+    monkeypatch.delitem(sys.modules, "nothing_rule", raising=False)
+    plugin = load_plugin_object("nothing_rule:NothingRule")
+    assert plugin.name == "nothing-rule"
+    with pytest.raises(UsageError, match="cannot import 'no_such_module'"):
+        load_plugin_object("no_such_module:Plugin")
