@@ -157,14 +157,14 @@ _VERB_CHOICES = {
 
 
 def _hint(view: SeatView) -> str:
-    """What the seat to move faces and may do: the situation from the phase (classic's in
-    words, any other plugin's phase by its declared description), the choices from the seat's
+    """What the seat to move faces and may do: the situation from the phase (the base game's
+    phases in words, any other phase by its declared description), the choices from the seat's
     legal actions (:func:`_choices`), so that a rule set that forbids drawing is not told to draw."""
     name = view.phase.name
     rules = view.rules
     count = view.phase.count
     choices = _choices(view)
-    if rules.phase_owners.get(name, "classic") == "classic" and name in _SITUATIONS:
+    if name in _SITUATIONS:  # the base game's phases, whichever plugin runs them (flip, no-mercy)
         many = words.plural(count, "card") if count else "cards"
         situation = _SITUATIONS[name].format(count=many)
     else:
