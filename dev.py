@@ -265,6 +265,15 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
             )
             for bounds in ("lowest", "newest")
         ),
+        # The core's tests and the golden digests on the other supported CPythons (noxfile.PYTHONS).
+        *(
+            Step(
+                f"python-{version}",
+                [PY, "-m", "nox", "-s", f"pythons-{version}", "--", *VERSION_TESTS, *PYTHON_TESTS],
+                quick=False,
+            )
+            for version in OTHER_PYTHONS
+        ),
     ]
 
 
@@ -288,6 +297,13 @@ VERSION_TESTS = [
 """The tests the version matrix (noxfile.py) runs against the lowest and the newest attrs and pluggy
 the core supports: the hook layer, rule-set building and plugin loading, pickling and JSON (attrs),
 errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
+
+
+OTHER_PYTHONS = ("3.12", "3.13")
+"""The CPythons besides 3.11 the core supports (``noxfile.PYTHONS``, pyproject's classifiers)."""
+PYTHON_TESTS = ["-m", "not slow", "tests/test_golden.py"]
+"""What the CPython matrix runs besides :data:`VERSION_TESTS`: the golden digests of the quick
+tier: the same games on every CPython."""
 
 
 def named_paths(pytest_args: Sequence[str]) -> list[str]:

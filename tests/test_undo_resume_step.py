@@ -48,7 +48,7 @@ def _run(
 def test_take_back_only_the_last_action_of_the_game_that_showed_nothing() -> None:
     session = Session("classic", 3, deck=arrange_deck(HANDS, "W", draw="Y4", dealer=2), dealer=2)
     start = session.state
-    with pytest.raises(SessionError, match="seat 0 has taken no action"):
+    with pytest.raises(SessionError, match="you have taken no action"):
         session.take_back(0)
     session.apply("0: color Y")
     assert session.why_not_take_back(0) is None
@@ -86,7 +86,7 @@ def test_take_back_with_the_bots_replies_restores_the_position() -> None:
     assert [str(a) for a in taken] == ["0: play R1", "1: draw", "2: play R5"]
     assert session.state == before
     assert session.history == ()
-    with pytest.raises(SessionError, match="seat 0 has taken no action"):
+    with pytest.raises(SessionError, match="you have taken no action"):
         session.take_back(0, {1, 2})
 
 

@@ -23,6 +23,7 @@ from unorules.texts import check_template
 
 __all__ = [
     "EVENT_FIELDS",
+    "MAX_OPTION_NUMBER",
     "PLUGIN_API_VERSION",
     "EventSpec",
     "ExtraSpec",
@@ -128,8 +129,13 @@ class Option:
     """What ``check`` accepts, in words (``"on, off"``), for error messages and help."""
 
     def validate(self, value: Any) -> Any:
-        """The canonical value for ``value``; ``ValueError`` if not allowed."""
-        return self.check(value)
+        """The canonical value for ``value``; ``ValueError`` if not allowed,
+        and for every whole number (given, or in the canonical value) past
+        :data:`MAX_OPTION_NUMBER` either way, whatever the option's own check says."""
+        _check_bounded(value)
+        checked = self.check(value)
+        _check_bounded(checked)
+        return checked
 
     def from_text(self, text: str) -> Any:
         """The canonical value for the command-line text ``text`` (``--option
@@ -160,6 +166,30 @@ class Option:
         if isinstance(value, list | tuple):
             return ",".join(self.to_text(item) for item in value)
         return str(value)
+
+
+MAX_OPTION_NUMBER = 10**9
+"""The largest whole number, either way, an option's value may be or hold (the
+largest score a state may hold, :data:`unorules.validate.MAX_SCORE`): checked
+by :meth:`Option.validate` for every option, so no option needs a bound of its
+own against numbers such as ``2**63``."""
+
+
+def _check_bounded(value: Any) -> None:
+    pending = [value]
+    while pending:  # a stack, not recursion: a value given through the API may nest deeply
+        item = pending.pop()
+        if isinstance(item, list | tuple):
+            pending += item
+        elif (
+            isinstance(item, int)
+            and not isinstance(item, bool)
+            and not -MAX_OPTION_NUMBER <= item <= MAX_OPTION_NUMBER
+        ):
+            shown = str(item) if abs(item) < 10**30 else f"a number of {item.bit_length()} bits"
+            raise ValueError(
+                f"{shown} is out of range: an option's number is at most {MAX_OPTION_NUMBER:,} either way"
+            )
 
 
 _SWITCH_WORDS = {

@@ -578,8 +578,8 @@ class Session:
 
 
 def take_back_point(states: Sequence[GameState], seat: int, bots: Collection[int] = ()) -> int:
-    """The rule of a take-back, for every user interface (the terminal's ``undo``, the
-    server's): how many actions of the game stay when ``seat`` takes its last action back,
+    """The rule of a take-back, for every user interface (the terminal's ``undo``, the game
+    server's through :func:`unorules.serve.tables.take_back_from`): how many actions of the game stay when ``seat`` takes its last action back,
     with every action taken since by a seat in ``bots`` (the bots' replies), or
     :class:`SessionError` saying why it may not, in words.
 
@@ -600,7 +600,7 @@ def take_back_point(states: Sequence[GameState], seat: int, bots: Collection[int
     do not refuse it: the game replays them the same from the same state."""
     last = max((i for i in range(1, len(states)) if _seat_of(states[i]) == seat), default=0)
     if not last:
-        raise SessionError(f"seat {seat} has taken no action to take back")
+        raise SessionError("you have taken no action to take back")
     later = (_seat_of(states[i]) for i in range(last + 1, len(states)))
     people = list(dict.fromkeys(s for s in later if s not in bots))
     if people:
@@ -644,8 +644,10 @@ def _newly_seen(before: SeatView, after: SeatView) -> str | None:
         if not event.cards:
             continue
         spec = events.get(event.kind)
-        if event.kind in ("draw", "show") or (spec is not None and spec.reveals):
-            return "cards you had not seen (cards drawn or shown)"
+        if event.kind == "show":
+            return "a hand" if event.target is None else f"seat {event.target}'s hand"
+        if event.kind == "draw" or (spec is not None and spec.reveals):
+            return "cards you had not seen (cards drawn or turned up)"
         if event.kind == "move" and event.value("from") in (DRAW, TAKEN):
             return "cards you had not seen (turned up from the draw pile)"
     return None

@@ -44,6 +44,7 @@ from unorules.cli.common import (
     rules_label,
     seed_arg,
 )
+from unorules.display import display_of
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.record import GameRecord, RecordError, Session
 from unorules.state import GameState, SeatView
@@ -158,7 +159,8 @@ _VERB_CHOICES = {
 
 def _hint(view: SeatView) -> str:
     """What the seat to move faces and may do: the situation from the phase (the base game's
-    phases in words, any other phase by its declared description), the choices from the seat's
+    phases in words, any other phase in the rule set's words, :meth:`Display.phase_words
+    <unorules.display.Display.phase_words>`, else by its declared description), the choices from the seat's
     legal actions (:func:`_choices`), so that a rule set that forbids drawing is not told to draw."""
     name = view.phase.name
     rules = view.rules
@@ -169,7 +171,9 @@ def _hint(view: SeatView) -> str:
         situation = _SITUATIONS[name].format(count=many)
     else:
         spec = rules.phases.get(name)
-        doc = "" if spec is None or not spec.doc else _RULE_CODES.sub("", spec.doc).strip().rstrip(".")
+        doc = display_of(rules).phase_words(name) or (  # the rule set's words, else the phase's doc
+            "" if spec is None or not spec.doc else _RULE_CODES.sub("", spec.doc).strip().rstrip(".")
+        )
         situation = f"your turn ({words.plural(count, 'card')} to draw)" if count else "your turn"
         if doc:
             situation += f": {doc}"
@@ -306,7 +310,7 @@ class TerminalPlayer:
                 plays.setdefault(action.card, []).append(action)
         for card in dict.fromkeys(words.sorted_hand(view.hand)):  # two R9s are one choice
             if card in plays:
-                found.append(Entry(words.card(card), tuple(plays[card]), card))
+                found.append(Entry(words.card(card, display_of(view.rules)), tuple(plays[card]), card))
         held = set(view.hand)
         for action in mine:
             if action.verb == "play" and action.card in held:
@@ -322,11 +326,11 @@ class TerminalPlayer:
                 line.append(" ")
             number = numbers.get(card)
             if number is None:
-                line.append_text(words.card(card).copy())
+                line.append_text(words.card(card, display_of(view.rules)).copy())
                 line.stylize("dim", len(line) - len(str(card)))
             else:
                 line.append(f"{number}:", style="bold")
-                line.append_text(words.card(card))
+                line.append_text(words.card(card, display_of(view.rules)))
         return line
 
     def status(self, view: SeatView) -> None:
@@ -341,7 +345,7 @@ class TerminalPlayer:
         if view.rules.two_faced:
             pile.append(f"  {words.side_words(view)}")
         self.say(
-            Text("top ").append_text(words.card(view.top_card)),
+            Text("top ").append_text(words.card(view.top_card, display_of(view.rules))),
             Text("  colour ").append_text(words.color(view.color)),
             pile,
         )
@@ -495,7 +499,7 @@ class TerminalPlayer:
                 if self.session is not None:
                     why = self.session.why_not_take_back(seat, self.bots)
                 if why is not None:
-                    self.say(f"cannot take it back: {why.replace(f'seat {seat} has', 'you have')}")
+                    self.say(f"cannot take it back: {why}")
                     continue
                 raise Undo
             if not text:
