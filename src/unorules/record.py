@@ -579,9 +579,10 @@ class Session:
 
 def take_back_point(states: Sequence[GameState], seat: int, bots: Collection[int] = ()) -> int:
     """The rule of a take-back, for every user interface (the terminal's ``undo``, the game
-    server's through :func:`unorules.serve.tables.take_back_from`): how many actions of the game stay when ``seat`` takes its last action back,
-    with every action taken since by a seat in ``bots`` (the bots' replies), or
-    :class:`SessionError` saying why it may not, in words.
+    server's through :func:`unorules.serve.tables.take_back_from`): how many actions of the
+    game stay when ``seat`` takes its last action back, with every action taken since by a
+    seat in ``bots`` (the bots' replies), or :class:`SessionError` saying why it may not, in
+    words.
 
     ``states`` is the game so far: the deal, then the state after each action (as
     :attr:`Session.states`). A take-back is refused when
