@@ -503,4 +503,10 @@ def game_outcome(draft: Draft) -> Outcome | None:
     ``draft`` is the game as the round's end leaves it (scores updated). Called
     after ``on_round_end``. Stops at the first non-``None`` result;
     ``None`` everywhere deals the next round.
+
+    :func:`~unorules.validate_state` asks it too, of a draft of a state read
+    from outside that has ended a round (the draft is then thrown away): a
+    finished game's ``outcome`` must be this answer, and a game that goes on
+    must get ``None``. So the answer depends only on what a round's end
+    leaves (scores, rounds, seats in the game, extras), not on the play since.
     """

@@ -32,7 +32,6 @@ import logging
 import re
 import secrets
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +41,7 @@ from unorules.actions import Action
 from unorules.bots import Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.protocol import QUIT_GRACE
-from unorules.record import GameRecord, RecordError
+from unorules.record import GameRecord, RecordError, SessionError, take_back_point
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from unorules.serve import compat
 from unorules.serve.describe import ruleset_data, ruleset_title
@@ -334,43 +333,20 @@ class Table:
 def take_back_from(
     states: Sequence[GameState], actions: Sequence[Action], seat: int, bots: Iterable[int]
 ) -> int | str:
-    """Where a take-back by ``seat`` goes back to, or why it may not: the rule of a game of one
-    person against ``bots`` (the seats the program plays).
+    """Where a take-back by ``seat`` goes back to, or why it may not, at a table of one person
+    against ``bots`` (the seats the program plays): the library's one rule of a take-back,
+    :func:`unorules.record.take_back_point`, which the terminal's ``undo`` follows too.
 
-    ``states`` are the game's states (the deal, then one after each of ``actions``). The
-    person's last action is taken back together with every action after it, which must all be
-    the bots' replies, while nothing new was shown to the person: no card came into their hand
-    (a draw, a trade), no hand was shown to them, no round ended (its hands are shown). What
-    the bots played is the game's public course and is taken back with it (they choose again).
-
-    Returns the number of actions that stay (the index of the state gone back to), else the
-    reason, in words, why not. The same rule serves any user interface of such a game.
+    ``states`` are the game's states (the deal, then one after each of ``actions``). Returns
+    the number of actions that stay (the index of the state gone back to), else the reason,
+    in words, why not.
     """
-    robots = set(bots)
-    own = [i for i, action in enumerate(actions) if action.seat == seat]
-    if not own:
-        return "you have taken no action to take back"
-    last = own[-1]
-    people = sorted({a.seat for a in actions[last + 1 :] if a.seat not in robots})
-    if people:
-        return f"seat {people[0]} has acted since: only the bots' replies are taken back with your action"
-    before = states[last].view(seat)
-    for state in states[last + 1 :]:
-        if len(state.rounds) != len(before.rounds) or state.is_over:
-            return "the round ended since (every hand was shown): it stands"
-        now = state.view(seat)
-        if Counter(now.hand) - Counter(before.hand):
-            return "a card came into your hand since (a draw or a trade): what you saw cannot be unseen"
-        shown_hand = any(
-            e.kind == "show" and e.cards and e.target != seat and e.seat in (seat, None) for e in now.events
-        ) or any(
-            shown != seat and Counter(hand) - Counter(before.visible_hands.get(shown, ()))
-            for shown, hand in now.visible_hands.items()
-        )
-        if shown_hand:  # a challenged hand shown (a show event), or one of the hands the seat sees
-            return "a hand was shown to you since: what you saw cannot be unseen"
-        before = now
-    return last
+    if len(states) != len(actions) + 1:
+        raise ValueError(f"{len(states)} states for {len(actions)} actions: one more state is the deal")
+    try:
+        return take_back_point(states, seat, frozenset(bots))
+    except SessionError as exc:
+        return str(exc)
 
 
 class Tables:

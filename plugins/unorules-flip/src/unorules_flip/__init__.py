@@ -564,6 +564,16 @@ def _side_colors(state: Position) -> tuple[Color, ...]:
     return SIDE_COLORS[state.side]
 
 
+def _drawn_index(hand: tuple[Card, ...], card: Card | None) -> int:
+    """Where the card just drawn (phase ``drawn``'s card) is in ``hand``: the last
+    copy of it, the last card unless another plugin's rule made the seat draw
+    since (penalties' coaching penalty)."""
+    for index in range(len(hand) - 1, -1, -1):
+        if hand[index] is card:
+            return index
+    return len(hand) - 1
+
+
 def _face_plays(state: GameState, seat: int, index: int) -> list[Action]:
     """The ``play`` actions of the card at ``index`` in ``seat``'s hand, named by
     the face it shows and its place among the cards showing that face; one per
@@ -597,7 +607,7 @@ def _legal(state: GameState) -> list[Action]:
         if state.draw_pile or len(state.discard_pile) > 1 or not acts:
             acts.append(_DRAW[seat])
     elif name == "drawn":
-        index = len(hand) - 1  # the card just drawn is the last of the hand
+        index = _drawn_index(hand, phase.card)
         playable = state.matches(seat, hand[index].faces[side])
         if playable:
             acts += _face_plays(state, seat, index)
@@ -878,9 +888,9 @@ def _check_state(state: GameState) -> None:
     if name == "drawn":
         hand = state.hands[seat]
         require(
-            phase.card is not None and bool(hand) and hand[-1] is phase.card,
+            phase.card is not None and any(card is phase.card for card in hand),
             "phase.card",
-            "R-FLIP-MATCH: phase 'drawn' names the card just drawn, the last of the hand of the seat to move",
+            "R-FLIP-MATCH: phase 'drawn' names the card just drawn, which the seat to move holds",
         )
     elif name in ("penalty", "challenge"):
         card = phase.card
@@ -908,8 +918,10 @@ def _check_state(state: GameState) -> None:
                 "phase.seat",
                 "R-FLIP-CHALLENGE: the seat that played the wild, another seat still in the game",
             )
+            # A wild jumped in while a Flip's colour was still to be named (jump-in) has no
+            # colour before it: nothing to bluff against.
             require(
-                phase.color is not None,
+                phase.color is not None or "jump-in" in state.ruleset.names,
                 "phase.color",
                 "R-FLIP-CHALLENGE: the colour before the wild, against which a bluff is judged",
             )
@@ -981,7 +993,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     except ValueError:
         which = "" if action.nth is None else f" {action.nth}"
         return "R-FLIP-MATCH", f"seat {seat} holds no{which} card showing {card}"
-    if phase.name == "drawn" and index != len(state.hands[seat]) - 1:
+    if phase.name == "drawn" and index != _drawn_index(state.hands[seat], phase.card):
         return "R-FLIP-MATCH", "after drawing you may play only the card just drawn"
     if card.color is None:
         if action.color is None:
