@@ -152,6 +152,7 @@ def _post_status(process: Process, body: dict[str, object]) -> tuple[int, dict[s
         return error.code, json.loads(error.read())
 
 
+@pytest.mark.slow
 def test_three_processes_lose_nothing_when_any_is_killed(postgres: TempPostgres, tmp_path: Path) -> None:
     """Seeded games of two people and two bots, each person's page on another process; three
     kill -9s (the first of the process holding the most leases), each killed process started

@@ -41,6 +41,7 @@ def _free(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) != 0
 
 
+@pytest.mark.slow
 def test_the_documented_cluster_serves_through_its_proxy_and_survives_a_kill() -> None:
     missing = MISSING if find_binaries() is None else None
     if shutil.which("nginx") is None:
