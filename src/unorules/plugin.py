@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, did_you_mean
 from unorules.markers import PROJECT, hookimpl, hookspec
 from unorules.texts import check_template
 
@@ -215,7 +215,9 @@ def one_of(*values: Any) -> Callable[[Any], Any]:
                 return allowed
             if isinstance(value, str) and not isinstance(allowed, str) and value == str(allowed):
                 return allowed
-        raise ValueError(f"{value!r} is not one of {', '.join(map(repr, values))}")
+        near = did_you_mean(str(value), [str(v) for v in values]).rstrip()
+        shown = ", ".join(map(repr, values))
+        raise ValueError(f"{value!r} is not one of {shown}" + (f"; {near}" if near else ""))
 
     check.choices = values  # type: ignore[attr-defined]  # what the check accepts, for forms
     return check

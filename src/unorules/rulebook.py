@@ -82,7 +82,7 @@ from typing import Any
 import attrs
 
 from unorules.discovery import load_plugin, short
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, nearest
 from unorules.plugin import Option
 from unorules.spec import option_owners
 
@@ -340,7 +340,8 @@ def _read(
 
     unknown = [k for k in data if k not in KEYS]
     if unknown:
-        raise fail(unknown[0], f"unknown key {unknown[0]!r}; a rulebook has the keys {', '.join(KEYS)}")
+        keys = nearest(unknown[0], KEYS, "a rulebook has the keys")
+        raise fail(unknown[0], f"unknown key {unknown[0]!r}; {keys}")
 
     def text_of(key: str) -> str | None:
         value = data.get(key)
@@ -426,7 +427,9 @@ def _read(
         if key not in _CUSTOM_KEYS:
             raise fail(
                 f"custom_wilds.{key}",
-                f"unknown key {key!r}; the custom_wilds table has CW1, CW2, CW3 (an effect each) and count",
+                f"unknown key {key!r}; "
+                + nearest(key, _CUSTOM_KEYS, "the custom_wilds table has the keys")
+                + " (CW1 to CW3 an effect each)",
             )
         option_name = _CUSTOM_KEYS[key]
         if option_name in options_table:
@@ -436,10 +439,8 @@ def _read(
         given.append((option_name, value, f"custom_wilds.{key}"))
     for option_name, value, key in given:
         if option_name not in declared:
-            known = ", ".join(sorted(declared)) or "none"
-            raise fail(
-                key, f"no plugin of this rule set has an option {option_name!r}; their options: {known}"
-            )
+            known = nearest(option_name, sorted(declared), "their options")
+            raise fail(key, f"no plugin of this rule set has an option {option_name!r}; {known}")
         plugin_name, option = declared[option_name]
         try:
             if isinstance(value, str):
@@ -522,7 +523,7 @@ def _extended(extends: str, folder: Path | None, source: str, seen: tuple[str, .
     if name not in preset_names():
         raise fail(
             "extends",
-            f"no preset named {short(extends)}; presets: {', '.join(preset_names())} "
+            f"no preset named {short(extends)}; {nearest(extends, preset_names(), 'presets')} "
             "(or give the path of a .toml rulebook)",
         )
     try:
@@ -720,7 +721,7 @@ def preset_names() -> tuple[str, ...]:
 def _preset(name: str, seen: tuple[str, ...]) -> Rulebook:
     entry = _preset_files().get(name)
     if entry is None:
-        raise RulesetError(f"no preset named {short(name)}; presets: {', '.join(preset_names())}")
+        raise RulesetError(f"no preset named {short(name)}; {nearest(name, preset_names(), 'presets')}")
     return _read(entry.read_text(encoding="utf-8"), f"preset {name!r}", None, seen, default_name=name)
 
 

@@ -241,7 +241,7 @@ def test_a_play_is_taken_back_with_the_bots_replies_and_a_draw_is_not(server: Se
     version = body(ann, "version")
     ann.click("#undo")
     ann.wait_for_selector("#error:not([hidden])")
-    assert "a card came into your hand" in ann.inner_text("#error")
+    assert "it showed you cards you had not seen (new cards in your hand)" in ann.inner_text("#error")
     assert body(ann, "version") == version
     assert problems == []
 

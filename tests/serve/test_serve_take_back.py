@@ -57,14 +57,18 @@ def test_a_person_who_acted_since_keeps_it_standing() -> None:
     nxt = states[-1].current_player
     states, actions = game(*map(str, actions), first_play(states[-1], nxt))
     found = take_back_from(states, actions, mover, bots=[])
-    assert found == f"seat {nxt} has acted since: only the bots' replies are taken back with your action"
+    assert found == f"seat {nxt} acted after it: an action can be taken back only before anyone else acts"
+    others = [s for s in range(3) if s not in (mover, nxt)]
+    found = take_back_from(states, actions, mover, bots=others)
+    assert found == f"seat {nxt} acted after it: only the bots' replies are taken back with it"
 
 
 def test_a_draw_a_round_end_and_nothing_done_are_refused_with_the_reason() -> None:
     states, _ = game()
     mover = states[0].current_player
     states, actions = game(f"{mover}: draw")
-    assert "a card came into your hand" in str(take_back_from(states, actions, mover, bots=[0, 1, 2]))
+    found = take_back_from(states, actions, mover, bots=[0, 1, 2])
+    assert "showed you cards you had not seen (new cards in your hand)" in str(found)
     assert take_back_from(states[:1], [], mover, bots=[]) == "you have taken no action to take back"
     ended = states[0].replace(
         hands=tuple((h[:1] if s == mover else h) for s, h in enumerate(states[0].hands))
@@ -72,7 +76,7 @@ def test_a_draw_a_round_end_and_nothing_done_are_refused_with_the_reason() -> No
     plays = [a for a in ended.legal_actions(mover) if a.verb == "play"]
     if plays:  # the last card ends the round: every hand is shown
         after = ended.apply(plays[0])
-        assert "round ended" in str(take_back_from([ended, after], [plays[0]], mover, bots=[0, 1, 2]))
+        assert take_back_from([ended, after], [plays[0]], mover, bots=[0, 1, 2]) == "it ended the round"
 
 
 @pytest.fixture
@@ -144,4 +148,4 @@ def test_a_challenge_that_shows_the_bots_hand_stands() -> None:
     states = [start, played, challenged]
     actions = [bluffs[0], Action.parse(f"{challenger}: challenge")]
     found = take_back_from(states, actions, challenger, bots=[mover])
-    assert found == "a hand was shown to you since: what you saw cannot be unseen"
+    assert found == f"it showed you seat {mover}'s hand: what was seen cannot be unseen"

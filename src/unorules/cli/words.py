@@ -17,8 +17,9 @@ from rich.text import Text
 
 from unorules.actions import Action
 from unorules.cards import Card, Color, kind_info, registered_colors
-from unorules.display import Display
+from unorules.display import Display, display_of
 from unorules.narrate import Narrator, Sentence
+from unorules.ruleset import Ruleset
 from unorules.state import Event, RoundResult, SeatView
 
 CARD_STYLES: dict[Color | None, str] = {
@@ -111,6 +112,13 @@ def color(c: Color | None) -> Text:
     if c is None:
         return Text("not named yet")
     return Text(c.name.lower(), style=_styles(c)[1])
+
+
+def side_words(view: SeatView) -> str:
+    """Which side of a deck of two-faced cards is up, for the status line: the one place the
+    terminal names a side, as the rule set calls it (:meth:`unorules.display.Display.side_name`:
+    FLIP!'s "light side" and "dark side"), else ``"side N"``."""
+    return display_of(view.rules).side_name(view.side)
 
 
 def who(seat: int | None, me: int, *, subject: bool = True) -> str:
@@ -251,6 +259,18 @@ def choice_words(action: Action, me: int) -> Text:
         out.append(" ").append_text(color(action.color))
     if action.target is not None:
         out.append(f" {who(action.target, me)}")
+    return out
+
+
+def taken_back_words(rules: Ruleset, taken: Sequence[Action], me: int) -> Text:
+    """What ``undo`` took back: ``"taken back: you played R7, and seat 1 played R3"``."""
+    narrator = Narrator(rules, me)
+    display = display_of(rules)
+    out = Text("taken back: ")
+    for i, action in enumerate(taken):
+        if i:
+            out.append(", and " if i == len(taken) - 1 else ", ")
+        out.append_text(sentence(narrator.action(action), display))
     return out
 
 
