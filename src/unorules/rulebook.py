@@ -124,6 +124,10 @@ _CUSTOM_KEYS = {
 }
 _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 
+PATH_SHOWN = 400
+"""How much of a rulebook's path its read errors quote: a path is the user's own, so
+it is cut only when it is longer than any real one."""
+
 MAX_BYTES = 1_000_000
 """The largest rulebook read, in bytes of a file (characters of a text): a
 rulebook is a few lines, and a larger file is a mistake (or ``/dev/zero``)."""
@@ -290,15 +294,19 @@ def _file_text(path: Path, source: str) -> str:
         # Opened without blocking (a FIFO opens at once) and checked before a byte is read.
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise RulesetError(f"no rules file {short(source)}: give the path of a .toml rulebook") from None
+        raise RulesetError(
+            f"no rules file {short(source, PATH_SHOWN)}: give the path of a .toml rulebook"
+        ) from None
     except OSError as exc:
-        raise RulesetError(f"cannot read rules file {short(source)}: {exc.strerror or exc}") from None
+        raise RulesetError(
+            f"cannot read rules file {short(source, PATH_SHOWN)}: {exc.strerror or exc}"
+        ) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
             raise RulesetError(
-                f"cannot read rules file {short(source)}: it is {kind}; a rulebook is a .toml file"
+                f"cannot read rules file {short(source, PATH_SHOWN)}: it is {kind}; a rulebook is a .toml file"
             )
         data = os.read(fd, MAX_BYTES + 1)
         while len(data) <= MAX_BYTES:
@@ -307,7 +315,9 @@ def _file_text(path: Path, source: str) -> str:
                 break
             data += more
     except OSError as exc:
-        raise RulesetError(f"cannot read rules file {short(source)}: {exc.strerror or exc}") from None
+        raise RulesetError(
+            f"cannot read rules file {short(source, PATH_SHOWN)}: {exc.strerror or exc}"
+        ) from None
     finally:
         os.close(fd)
     if len(data) > MAX_BYTES:
