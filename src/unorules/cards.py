@@ -29,7 +29,12 @@ from typing import ClassVar
 
 import attrs
 
+from unorules._mypyc import mypyc_attr
 from unorules.errors import NotationError, excerpt
+
+_new_object = object.__new__
+"""``object.__new__``: called through a name, as the compiled build needs for the
+classes that intern their objects."""
 
 __all__ = [
     "COLORS",
@@ -45,6 +50,7 @@ __all__ = [
 ]
 
 
+@mypyc_attr(native_class=False)  # a metaclass: an ordinary class in the compiled build
 class _ColorClass(type):
     """The class of :class:`Color`: iterating over ``Color`` (or taking its
     ``len``) goes over every registered colour, as over an enum's members."""
@@ -77,10 +83,11 @@ class Color(metaclass=_ColorClass):
     """The module that registered it (``None`` for the core's four): a pickled
     colour imports it, and nothing else, to restore."""
 
-    RED: ClassVar[Color]
-    YELLOW: ClassVar[Color]
-    GREEN: ClassVar[Color]
-    BLUE: ClassVar[Color]
+    # Quoted: the compiled build would otherwise read the class it is still building.
+    RED: "ClassVar[Color]"  # noqa: UP037
+    YELLOW: "ClassVar[Color]"  # noqa: UP037
+    GREEN: "ClassVar[Color]"  # noqa: UP037
+    BLUE: "ClassVar[Color]"  # noqa: UP037
 
     def __new__(cls, value: str) -> Color:
         found = _COLOR_BY_LETTER.get(value) if isinstance(value, str) else None
@@ -127,7 +134,7 @@ _COLOR_NAME = re.compile(r"^[A-Za-z]{2,20}$")
 
 
 def _make_color(letter: str, name: str, module: str | None) -> Color:
-    color: Color = object.__new__(Color)
+    color: Color = _new_object(Color)
     object.__setattr__(color, "value", letter)
     object.__setattr__(color, "name", name.upper())
     object.__setattr__(color, "module", module)
@@ -304,7 +311,7 @@ class Card:
     """Its kind: ``"0"`` to ``"9"``, ``"S"`` (Skip), ``"R"`` (Reverse), ``"+2"``,
     ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`); a
     two-faced card's first face's."""
-    faces: tuple[Card, ...] = attrs.field(default=(), init=False)
+    faces: tuple[Card, ...] = ()
     """The two faces of a two-faced card, first face first; ``()`` for a card
     printed on one side."""
 
@@ -320,7 +327,7 @@ class Card:
             if info.wild != (color is None):
                 what = "has no colour" if info.wild else "needs a colour"
                 raise NotationError(f"card kind {kind!r} ({info.name}) {what}")
-            card = object.__new__(cls)
+            card = _new_object(cls)
             object.__setattr__(card, "color", color)
             object.__setattr__(card, "kind", kind)
             object.__setattr__(card, "faces", ())
@@ -341,7 +348,7 @@ class Card:
         key = (first, second)
         card = _TWO_FACED.get(key)
         if card is None:
-            card = object.__new__(cls)
+            card = _new_object(cls)
             object.__setattr__(card, "color", first.color)
             object.__setattr__(card, "kind", first.kind)
             object.__setattr__(card, "faces", key)

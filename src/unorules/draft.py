@@ -40,8 +40,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from unorules._declared import WRITABLE
+from unorules._declared import Draft as _Guard
+from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
-from unorules.cards import Card, Color
+from unorules.cards import Card
 from unorules.moves import (
     _CALLS,
     _LATE_CALLS,
@@ -96,14 +99,12 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-WRITABLE = frozenset({"color", "direction", "current_player", "phase", "stalled"})
-"""The fields a hook may assign on a draft; the others change through mechanics."""
-
 _WINS = tuple(GoingOut(ends=True, winner=s) for s in range(16))
 """The core's answer for an emptied hand of each seat: the round ends and it wins (R-OUT)."""
 
 
-class Draft(Position):
+@mypyc_attr(native_class=False)  # frozen in place into a GameState: its __class__ is swapped
+class Draft(Position, _Guard):
     """The next state while one action is carried out (see the module's docstring).
 
     A draft lives for one ``apply``: freezing it turns the object itself into
@@ -111,13 +112,6 @@ class Draft(Position):
     reference kept to it afterwards holds a frozen state, which no mechanic
     can change.
     """
-
-    if TYPE_CHECKING:  # the fields a hook assigns (WRITABLE); the others are read-only
-        color: Color | None
-        direction: int
-        current_player: int
-        phase: Phase
-        stalled: int
 
     @property
     def before(self) -> GameState | None:
@@ -130,28 +124,6 @@ class Draft(Position):
         """The action being carried out (``None`` while a new game is dealt)."""
         action: Action | None = self.__dict__["last_action"]
         return action
-
-    if not TYPE_CHECKING:  # at run time only: mypy then reports a write to a name that is no field
-
-        def __setattr__(self, name: str, value: Any) -> None:
-            # The five plain decisions (WRITABLE) are assigned; every other field changes
-            # through a mechanic, and a name that is no field at all is a mistake: refused
-            # here, so that it never becomes a field of the next state.
-            if name in WRITABLE:
-                self.__dict__[name] = value
-                return
-            raise AttributeError(
-                f"a draft's {name!r} cannot be assigned: "
-                + (
-                    "it changes only through the draft's mechanics (see unorules.draft)"
-                    if name in self.__dict__
-                    else "it is not a field of the game"
-                )
-                + f"; the fields a hook assigns are {', '.join(sorted(WRITABLE))}"
-            )
-
-        def __delattr__(self, name: str) -> None:
-            raise AttributeError(f"a draft's fields cannot be deleted ({name!r})")
 
     def __repr__(self) -> str:
         fields = self.__dict__
@@ -298,8 +270,13 @@ class Draft(Position):
             return
         ask = f["ruleset"].hooks.blocked_round
         answer = None if ask is None else ask(self)
-        if answer is None:
-            winner: int | None = min(active, key=lambda s: (self.hand_value(s), s))
+        if answer is None:  # the fewest points; of equals, the lowest seat (active is in seat order)
+            winner: int | None = None
+            fewest = 0
+            for s in active:
+                points = self.hand_value(s)
+                if winner is None or points < fewest:
+                    winner, fewest = s, points
         else:
             winner = answer.winner
         self.end_round(winner, "blocked")
@@ -785,7 +762,7 @@ class Draft(Position):
 
 _new = object.__new__
 _set_draft_dict: Any = vars(Draft)["__dict__"].__set__
-_set_class: Any = object.__dict__["__class__"].__set__
+_set_class: Any = vars(object)["__class__"].__set__
 
 
 def draft_of(state: GameState, action: Action | None = None) -> Draft:

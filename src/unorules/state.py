@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from unorules._declared import Position as _Fields
+from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.errors import IllegalActionError, NotationError, RulesetError, SeatError
@@ -59,79 +61,13 @@ _CALLS = tuple(Action.of(s, "uno") for s in range(16))
 _CATCHES = tuple(tuple(Action.of(s, "catch", None, None, t) for t in range(16)) for s in range(16))
 
 
-class Position:
+@mypyc_attr(native_class=False)  # the base of GameState, an attrs class, and of Draft
+class Position(_Fields):
     """What a :class:`GameState` and a :class:`~unorules.Draft` both answer:
     facts derived from the fields of a moment of a game. Each subclass holds
-    the fields themselves."""
+    the fields themselves (their types: :class:`unorules._declared.Position`)."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:
-        # Read-only here: a GameState is frozen, and a Draft assigns only the five
-        # fields of unorules.draft.WRITABLE (which it declares writable), so that
-        # mypy refuses a plugin's write to any other field, as the draft does at run time.
-        @property
-        def ruleset(self) -> Ruleset: ...
-
-        @property
-        def hands(self) -> tuple[tuple[Card, ...], ...]: ...
-
-        @property
-        def draw_pile(self) -> tuple[Card, ...]: ...
-
-        @property
-        def discard_pile(self) -> tuple[Card, ...]: ...
-
-        @property
-        def color(self) -> Color | None: ...
-
-        @property
-        def direction(self) -> int: ...
-
-        @property
-        def current_player(self) -> int: ...
-
-        @property
-        def phase(self) -> Phase: ...
-
-        @property
-        def dealer(self) -> int: ...
-
-        @property
-        def scores(self) -> tuple[int, ...]: ...
-
-        @property
-        def uno_declared(self) -> tuple[int, ...]: ...
-
-        @property
-        def uno_exposed(self) -> tuple[int, ...]: ...
-
-        @property
-        def stalled(self) -> int: ...
-
-        @property
-        def left(self) -> tuple[int, ...]: ...
-
-        @property
-        def rounds(self) -> tuple[RoundResult, ...]: ...
-
-        @property
-        def outcome(self) -> Outcome | None: ...
-
-        @property
-        def rng(self) -> int: ...
-
-        @property
-        def extras(self) -> tuple[tuple[str, Value], ...]: ...
-
-        @property
-        def last_action(self) -> Action | None: ...
-
-        @property
-        def events(self) -> tuple[Event, ...]: ...
-
-        @property
-        def side(self) -> int: ...
 
     @property
     def players(self) -> int:
@@ -303,6 +239,13 @@ class Position:
         return seat
 
 
+def _no_backs() -> Any:
+    """A view's default :attr:`SeatView.backs`, an empty dict. (``factory=dict`` would
+    type the field's default as a dict, which the compiled build checks at run time
+    and attrs' marker object is not: see :mod:`unorules._mypyc`.)"""
+    return {}
+
+
 @attrs.frozen(slots=False)  # no slots, like GameState: a view is built as one dict
 class SeatView:
     """What one seat may know of a game, and nothing more: safe to send to
@@ -369,7 +312,7 @@ class SeatView:
     """Which face of every two-faced card is up (:attr:`GameState.side`); 0
     for a deck printed on one side. Every card of the view is the face it
     shows: :attr:`hand`, the piles, the events, the phase."""
-    backs: Mapping[int, tuple[Card, ...]] = attrs.field(factory=dict)
+    backs: Mapping[int, tuple[Card, ...]] = attrs.field(factory=_no_backs)
     """For a deck of two-faced cards: the faces turned away (the backs) of the
     hands this seat sees the backs of (the ``visible_backs`` hook: holding a
     two-faced card shows its back to the table), by seat, in hand order."""
@@ -439,7 +382,8 @@ class GameState(Position):
     draft is frozen into a state by handing it its dict.
     """
 
-    ruleset: Ruleset
+    # Quoted: the compiled build would otherwise read Ruleset's class before its module runs.
+    ruleset: "Ruleset"  # noqa: UP037
     """The rule set the game is played under."""
     hands: tuple[tuple[Card, ...], ...]
     """Every seat's hand, by seat (a seat that has left holds none)."""
@@ -603,7 +547,8 @@ class GameState(Position):
         n = len(self.hands)
         d = self.direction
         # Turn order from the seat after the seat to move; the seat to move (0) last.
-        return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n or n))
+        # (No lambda: the compiled build's classes of states take no closures.)
+        return tuple(s for _, s in sorted((((s - current) * d) % n or n, s) for s in seats))
 
     def out_of_turn_seats(self) -> tuple[int, ...]:
         """The seats other than the seat to move that have a legal action now
