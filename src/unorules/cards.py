@@ -25,7 +25,7 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import attrs
 
@@ -131,6 +131,20 @@ _COLOR_BY_LETTER: dict[str, Color] = {}
 _COLOR_BY_NAME: dict[str, Color] = {}
 _COLOR_BY_TEXT: dict[str, Color] = {}
 _COLOR_NAME = re.compile(r"^[A-Za-z]{2,20}$")
+_CALLER_DEPTH = 2 if sys._getframe(0).f_globals.get("__name__") == __name__ else 0
+"""How many Python frames up from :func:`_caller` the caller of a ``register_*``
+function is: 2 when this module runs as Python; 0 when it is compiled (compiled
+functions have no frames of their own: the innermost frame is the caller's, as
+the frame running this module's top level is then the importer's)."""
+
+
+def _caller(module: str | None) -> str | None:
+    """``module``, or by default the module of the code that called the public
+    ``register_*`` function calling this (``None`` for this module itself)."""
+    if module is not None:
+        return module
+    caller = sys._getframe(_CALLER_DEPTH).f_globals.get("__name__")
+    return caller if isinstance(caller, str) and caller != __name__ else None
 
 
 def _make_color(letter: str, name: str, module: str | None) -> Color:
@@ -158,6 +172,11 @@ def register_color(letter: str, name: str, *, module: str | None = None) -> Colo
     another name for a letter, or a letter for a name already taken, is a
     ``ValueError``, so two plugins cannot silently disagree.
     """
+    return _register_color(letter, name, _caller(module))
+
+
+def _register_color(letter: str, name: str, module: str | None) -> Color:
+    """:func:`register_color` for ``module`` (``None``: the core's own)."""
     if not isinstance(letter, str) or len(letter) != 1 or not "A" <= letter.upper() <= "Z":
         raise ValueError(f"bad colour letter {letter!r}: use one letter A-Z")
     letter = letter.upper()
@@ -172,9 +191,6 @@ def register_color(letter: str, name: str, *, module: str | None = None) -> Colo
         return known
     if name.upper() in _COLOR_BY_NAME:
         raise ValueError(f"colour name {name!r} is already registered with another letter")
-    if module is None:
-        caller = sys._getframe(1).f_globals.get("__name__")
-        module = caller if isinstance(caller, str) and caller != __name__ else None
     color = _make_color(letter, name, module)
     _COLOR_BY_LETTER[letter] = color
     _COLOR_BY_NAME[color.name] = color
@@ -206,7 +222,7 @@ def _unpickle_color(letter: str, module: str | None = None) -> Color:
 
 
 for _letter, _name in (("R", "red"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
-    _core_color = register_color(_letter, _name)
+    _core_color = _register_color(_letter, _name, None)
     setattr(Color, _core_color.name, _core_color)
 
 COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
@@ -261,15 +277,19 @@ def register_kind(
     Registering the same kind again with the same description is harmless; a
     different description is an error, so two plugins cannot silently disagree.
     """
+    return _register_kind(kind, name, wild, number, _caller(module))
+
+
+def _register_kind(kind: str, name: str, wild: bool, number: int | None, module: str | None) -> KindInfo:
+    """:func:`register_kind` for ``module`` (``None``: the core's own)."""
     kind = kind.upper()
     if not _KIND_TEXT.match(kind):
         raise ValueError(f"bad card kind {kind!r}: use 1-12 of A-Z, 0-9, '+' and '-'")
-    if module is None:
-        caller = sys._getframe(1).f_globals.get("__name__")
-        module = caller if isinstance(caller, str) and caller != __name__ else None
     info = KindInfo(kind, name, wild, number, module)
     known = _KINDS.get(kind)
-    if known is not None and known != info:
+    # Compared as objects: compiled code compares two attrs values of one class by
+    # identity (mypyc sees no __eq__ of attrs'), see tests/compiled.
+    if known is not None and cast(object, known) != info:
         raise ValueError(f"card kind {kind!r} is already registered as {known}")
     _KINDS[kind] = info
     return info
@@ -281,12 +301,12 @@ def kind_info(kind: str) -> KindInfo:
 
 
 for _n in range(10):
-    register_kind(str(_n), str(_n), wild=False, number=_n)
-register_kind("S", "Skip", wild=False)
-register_kind("R", "Reverse", wild=False)
-register_kind("+2", "Draw Two", wild=False)
-register_kind("W", "Wild", wild=True)
-register_kind("W+4", "Wild Draw Four", wild=True)
+    _register_kind(str(_n), str(_n), False, _n, None)
+_register_kind("S", "Skip", False, None, None)
+_register_kind("R", "Reverse", False, None, None)
+_register_kind("+2", "Draw Two", False, None, None)
+_register_kind("W", "Wild", True, None, None)
+_register_kind("W+4", "Wild Draw Four", True, None, None)
 
 
 @attrs.frozen(eq=False, repr=False, init=False)  # made by __new__ (interned)
