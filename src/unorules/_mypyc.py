@@ -14,6 +14,10 @@ What else the compiled modules do differently, each for a reason of mypyc's:
   (attrs' stubs type ``field(default=(), ...)`` or ``field(factory=dict)`` so, and
   compiled code checks the type at run time, which attrs' marker object fails):
   a plain default instead, or a factory that returns ``Any``;
+* two attrs values typed as one class are compared with :func:`equal`, not
+  ``==``: mypyc sees no ``__eq__`` on an attrs class (attrs adds it at run time)
+  and compiles ``==`` between them to identity (``tests/test_compiled.py`` finds
+  such a comparison in a compiled module);
 * ``object.__new__`` is called through a name (``_new_object``) in the classes
   that intern their objects, and no closure is made in a method of a class
   that stays a Python class;
@@ -27,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["mypyc_attr"]
+__all__ = ["equal", "mypyc_attr"]
 
 _T = TypeVar("_T")
 
@@ -42,3 +46,8 @@ except ImportError:  # pragma: no cover - mypy_extensions comes with mypy, a dev
             return cls
 
         return keep
+
+
+def equal(a: object, b: object) -> bool:
+    """``a == b``, run as Python whatever the build (see the module's docstring)."""
+    return a == b

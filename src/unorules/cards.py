@@ -25,11 +25,11 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import ClassVar, cast
+from typing import ClassVar
 
 import attrs
 
-from unorules._mypyc import mypyc_attr
+from unorules._mypyc import equal, mypyc_attr
 from unorules.errors import NotationError, excerpt
 
 _new_object = object.__new__
@@ -287,9 +287,7 @@ def _register_kind(kind: str, name: str, wild: bool, number: int | None, module:
         raise ValueError(f"bad card kind {kind!r}: use 1-12 of A-Z, 0-9, '+' and '-'")
     info = KindInfo(kind, name, wild, number, module)
     known = _KINDS.get(kind)
-    # Compared as objects: compiled code compares two attrs values of one class by
-    # identity (mypyc sees no __eq__ of attrs'), see tests/compiled.
-    if known is not None and cast(object, known) != info:
+    if known is not None and not equal(known, info):  # equal: see unorules._mypyc
         raise ValueError(f"card kind {kind!r} is already registered as {known}")
     _KINDS[kind] = info
     return info

@@ -4,10 +4,11 @@ them; ``unorules`` exports the public ones."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
+from unorules._mypyc import equal
 from unorules.cards import Card, Color
 
 __all__ = ["PLAY", "Event", "GoingOut", "Outcome", "Phase", "RoundResult", "Value", "draw_event", "hidden"]
@@ -57,9 +58,7 @@ PLAY = Phase("play")
 def _unpickle_phase(*fields: Any) -> Phase:
     """A pickled phase; the ordinary turn comes back as the shared :data:`PLAY`."""
     phase = Phase(*fields)
-    # Compared as objects: compiled code compares two attrs values of one class by
-    # identity (mypyc sees no __eq__ of attrs'), see tests/compiled.
-    return PLAY if cast(object, phase) == PLAY else phase
+    return PLAY if equal(phase, PLAY) else phase  # equal: see unorules._mypyc
 
 
 @attrs.frozen
