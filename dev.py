@@ -180,6 +180,10 @@ def setup(dev: bool, force: bool = False) -> None:
     say(f"set-up done in {time.monotonic() - started:.0f} s")
 
 
+NO_COMPILER = 3
+"""The exit code of ``dev.py build-compiled`` where no C compiler is found."""
+
+
 def compiled_hash() -> str:
     """A hash of everything the compiled core is built from: the Python version, the
     mypy (mypyc) installed, the list of compiled modules and every file of
@@ -201,8 +205,8 @@ def compiled_hash() -> str:
 def build_compiled(force: bool = False) -> int:
     """Build the compiled core into :data:`COMPILED` with the venv's mypyc (run in the
     venv's Python; ``dev.py build-compiled`` starts it there). Skipped when its stamp
-    says the same sources were built; 1 when no C compiler is found (the pure-Python
-    package is unaffected: nothing else uses the build)."""
+    says the same sources were built; :data:`NO_COMPILER` when no C compiler is found
+    (the pure-Python package is unaffected: nothing else uses the build)."""
     stamp = COMPILED / "unorules-compiled.json"
     wanted = compiled_hash()
     try:
@@ -215,7 +219,7 @@ def build_compiled(force: bool = False) -> int:
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         say("no C compiler (cc, gcc or $CC): the compiled core is not built; the pure-Python one runs")
-        return 1
+        return NO_COMPILER
     from mypyc.build import mypycify  # the venv's, with mypy
     from setuptools import Distribution
 
@@ -342,6 +346,7 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
             quick=False,
         ),
         Step("packaging", check_packaging, quick=False),
+        Step("compiled", test_compiled, quick=False),
         # The version matrix: the tests of VERSION_TESTS against the lowest and newest attrs and pluggy.
         *(
             Step(
@@ -374,6 +379,38 @@ VERSION_TESTS = [
 """The tests the version matrix (noxfile.py) runs against the lowest and the newest attrs and pluggy
 the core supports: the hook layer, rule-set building and plugin loading, pickling and JSON (attrs),
 errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
+
+
+COMPILED_TESTS = [
+    "tests/test_compiled.py",
+    "tests/test_golden.py",
+    "tests/classic",
+    "tests/test_hook_calls.py",
+    "tests/test_json.py",
+    "tests/test_record.py",
+    "tests/test_plugin_api_v2.py",
+    "tests/test_interning.py",
+]
+"""The tests the ``compiled`` step runs against the compiled core (``build/compiled``): the
+golden digests of every rule set, every classic rule, the hook layer, JSON, records, the
+draft's API and interning (slow ones included, ``-n 2``)."""
+
+
+def test_compiled() -> int:
+    """The ``compiled`` step: build the compiled core (unless up to date), then run
+    :data:`COMPILED_TESTS` against it, ``tests/test_compiled.py`` checking that the
+    modules imported are the compiled ones. Without a C compiler the step fails in
+    CI and is skipped elsewhere (the pure package is what every other step tests)."""
+    code = build_compiled_in_venv()
+    if code == NO_COMPILER and not os.environ.get("CI"):
+        say("no C compiler: the compiled step is skipped here (in CI it fails)")
+        return 0
+    if code:
+        return code
+    env = {**compiled_env(), "UNORULES_EXPECT_COMPILED": "1"}
+    command = [str(PY), "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *COMPILED_TESTS]
+    print("+ PYTHONPATH=build/compiled", " ".join(command[1:]), flush=True)
+    return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
 def named_paths(pytest_args: Sequence[str]) -> list[str]:
