@@ -95,7 +95,6 @@ def test_an_unpickled_ordinary_turn_is_the_shared_phase() -> None:
     assert pickle.loads(pickle.dumps(Phase("play", count=2))) is not PLAY
 
 
-@pytest.mark.slow
 def test_no_two_attrs_values_are_compared_with_eq_in_a_compiled_module() -> None:
     # mypyc sees no __eq__ on an attrs class (attrs adds it at run time), so compiled
     # code compares two values typed as one such class by identity: `phase == PLAY`
