@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from unorules._declared import WRITABLE
+from unorules._declared import WRITABLE as _WRITABLE
 from unorules._declared import Draft as _Guard
 from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
@@ -98,6 +98,9 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+
+WRITABLE = _WRITABLE
+"""The fields a hook may assign on a draft; the others change through mechanics."""
 
 _WINS = tuple(GoingOut(ends=True, winner=s) for s in range(16))
 """The core's answer for an emptied hand of each seat: the round ends and it wins (R-OUT)."""
