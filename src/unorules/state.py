@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import attrs
 
@@ -365,8 +365,16 @@ class SeatView:
         view: SeatView = _outer("view_from_data")(data)
         return view
 
+    @overload
     @classmethod
-    def from_json(cls, text: str) -> SeatView:
+    def from_json(cls, text: str) -> SeatView: ...
+
+    @overload
+    @classmethod
+    def from_json(cls, text: bytes) -> SeatView: ...
+
+    @classmethod
+    def from_json(cls, text: Any) -> SeatView:  # Any: see legal_actions
         """Read back :meth:`to_json` text; :class:`StateFormatError` names a bad part."""
         view: SeatView = _outer("view_from_json")(text)
         return view
@@ -451,7 +459,10 @@ class GameState(Position):
 
     # -- the game API ---------------------------------------------------------
 
-    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+    # A seat is SupportsIndex (a numpy integer is a seat) and an action Action | str
+    # (overloads): the checks below say what is wrong with anything else, which a
+    # compiled build would refuse before them with its own words.
+    def legal_actions(self, seat: SupportsIndex | None = None) -> tuple[Action, ...]:
         """Every legal action of every seat (or only ``seat``'s), in a fixed order.
 
         Out-of-turn actions (UNO calls, catches, jump-ins) are listed too;
@@ -459,7 +470,7 @@ class GameState(Position):
         that does not exist raises :class:`SeatError` (a ``ValueError``).
         Listed once per state (the state keeps the list).
         """
-        if seat is not None and (seat.__class__ is not int or not 0 <= seat < len(self.hands)):
+        if seat is not None and (seat.__class__ is not int or not 0 <= int(seat) < len(self.hands)):
             seat = self._seat(seat)
         fields = self.__dict__
         legal: tuple[Action, ...] | None = fields["_legal"]
@@ -479,7 +490,13 @@ class GameState(Position):
             return legal
         return tuple(a for a in legal if a.seat == seat)
 
-    def apply(self, action: Action | str) -> GameState:
+    @overload
+    def apply(self, action: Action) -> GameState: ...
+
+    @overload
+    def apply(self, action: str) -> GameState: ...
+
+    def apply(self, action: Any) -> GameState:
         """Return the state after ``action`` (an :class:`Action` or its text).
 
         Raises :class:`IllegalActionError` (a ``ValueError``) naming the rule
@@ -507,7 +524,13 @@ class GameState(Position):
             rules.annotate(exc, f"applying {action}")
             raise
 
-    def is_legal(self, action: Action | str) -> bool:
+    @overload
+    def is_legal(self, action: Action) -> bool: ...
+
+    @overload
+    def is_legal(self, action: str) -> bool: ...
+
+    def is_legal(self, action: Any) -> bool:
         """Whether ``action`` would be accepted by :meth:`apply`."""
         if not isinstance(action, Action | str):
             raise TypeError(f"is_legal takes an Action or action text, not {type(action).__name__}")
@@ -556,7 +579,13 @@ class GameState(Position):
         current = self.current_player
         return tuple(s for s in self.seats_to_act() if s != current)
 
-    def apply_for(self, seat: int, action: Action | str) -> GameState:
+    @overload
+    def apply_for(self, seat: SupportsIndex, action: Action) -> GameState: ...
+
+    @overload
+    def apply_for(self, seat: SupportsIndex, action: str) -> GameState: ...
+
+    def apply_for(self, seat: SupportsIndex, action: Any) -> GameState:
         """:meth:`apply` for a host that acts on behalf of ``seat``: text
         without a seat prefix is ``seat``'s action, and an action of another
         seat is refused with an :class:`IllegalActionError` (a client must
@@ -605,12 +634,13 @@ class GameState(Position):
             raise SeatError(f"no seat {index} in a {n}-seat game: seats are 0 to {n - 1}")
         return index
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: SupportsIndex) -> SeatView:
         """What ``seat`` may know of this state (:class:`SeatError` for a seat
         that does not exist)."""
-        if seat.__class__ is not int or not 0 <= seat < len(self.hands):
-            seat = self._seat(seat)
-        return self._view(seat)
+        index = int(seat) if seat.__class__ is int else -1
+        if not 0 <= index < len(self.hands):
+            index = self._seat(seat)
+        return self._view(index)
 
     def public_view(self) -> SeatView:
         """What a spectator may know: a :class:`SeatView` with ``seat=None``,
@@ -708,8 +738,16 @@ class GameState(Position):
         text: str = _outer("state_to_json")(self, indent)
         return text
 
+    @overload
     @classmethod
-    def from_json(cls, text: str | bytes, ruleset: Ruleset | None = None) -> GameState:
+    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> GameState: ...
+
+    @overload
+    @classmethod
+    def from_json(cls, text: bytes, ruleset: Ruleset | None = None) -> GameState: ...
+
+    @classmethod
+    def from_json(cls, text: Any, ruleset: Ruleset | None = None) -> GameState:  # Any: see legal_actions
         """Rebuild a state from :meth:`to_json` text.
 
         The rule set is rebuilt from the plugin names and options recorded in
