@@ -55,11 +55,13 @@ COMPILED_MODULES = (
     "draft",
     "scoring",
     "_hookcall",
-    "ruleset",
 )
 """The modules of ``src/unorules`` that mypyc compiles: the engine's hot path. Every
 other module (plugins included) stays Python, and imports them as it would the
-pure-Python ones."""
+pure-Python ones. (``ruleset`` is not compiled: its public entry points check
+untrusted arguments themselves, which compiled code would refuse first with
+mypyc's words; a game's steps call the draft's ``carry_out`` and the hook callers,
+which are compiled, and use the rule set's tables.)"""
 
 
 def say(text: str) -> None:
