@@ -21,6 +21,10 @@ What else the compiled modules do differently, each for a reason of mypyc's:
 * ``object.__new__`` is called through a name (``_new_object``) in the classes
   that intern their objects, and no closure is made in a method of a class
   that stays a Python class;
+* a public entry point that checks an untrusted argument itself takes it as a
+  type compiled code does not check (``SupportsIndex`` for a seat, ``Any`` in
+  the implementation under overloads): compiled code checks every annotated
+  argument first, with mypyc's words;
 * the fields of :class:`~unorules.Position` and :class:`~unorules.Draft` are
   declared for the type checker in :mod:`unorules._declared` (mypyc compiles no
   ``if TYPE_CHECKING:`` inside a class).
