@@ -4,7 +4,8 @@
     python3 dev.py demo            # set up, then simulate games under three rule sets and compare them
     python3 dev.py test            # set up, then every check CI runs (lint, types, tests, docs, packaging)
     python3 dev.py test --quick    # set up, then the quick tier: lint, types, tests not marked slow
-    python3 dev.py setup           # only set up (.venv with everything installed)
+    python3 dev.py setup           # only set up (.venv with everything installed, the compiled core built)
+    python3 dev.py build-compiled  # only (re)build the compiled core, build/compiled/ (mypyc and gcc)
 
 Needs only Python 3.11+ with pip and venv. Everything is installed into
 ``.venv`` next to this file: the core, every plugin under ``plugins/``, the
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,26 @@ PY = BIN / "python"
 STAMP = VENV / "unorules-setup.json"
 REQUIREMENTS = ROOT / "requirements-dev.txt"
 DOCS_OUT = ROOT / "docs" / "_build" / "html"
+COMPILED = ROOT / "build" / "compiled"
+"""The compiled core (``dev.py build-compiled``): the package ``unorules`` with its hot
+modules compiled by mypyc; ``PYTHONPATH=build/compiled`` runs it instead of ``src/``."""
+COMPILED_MODULES = (
+    "cards",
+    "actions",
+    "rng",
+    "values",
+    "state",
+    "moves",
+    "draft",
+    "scoring",
+    "_hookcall",
+)
+"""The modules of ``src/unorules`` that mypyc compiles: the engine's hot path. Every
+other module (plugins included) stays Python, and imports them as it would the
+pure-Python ones. (``ruleset`` is not compiled: its public entry points check
+untrusted arguments themselves, which compiled code would refuse first with
+mypyc's words; a game's steps call the draft's ``carry_out`` and the hook callers,
+which are compiled, and use the rule set's tables.)"""
 
 
 def say(text: str) -> None:
@@ -178,6 +200,94 @@ def setup(dev: bool, force: bool = False) -> None:
         say("skipped the development tools (requirements-dev.txt): 'dev.py test' adds only them")
 
 
+NO_COMPILER = 3
+"""The exit code of ``dev.py build-compiled`` where no C compiler is found."""
+
+
+def compiled_hash() -> str:
+    """A hash of everything the compiled core is built from: the Python version, the
+    mypy (mypyc) installed, the list of compiled modules and every file of
+    ``src/unorules`` (the build holds a copy of the package)."""
+    digest = hashlib.sha256(sys.version.encode() + repr(COMPILED_MODULES).encode())
+    for path in sorted((ROOT / "src" / "unorules").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in ("pyproject.toml", "docs/rules.rst"):
+        digest.update((ROOT / name).read_bytes())
+    try:
+        from mypy.version import __version__ as mypy_version
+    except ImportError:
+        mypy_version = "none"
+    digest.update(mypy_version.encode())
+    return digest.hexdigest()
+
+
+def build_compiled(force: bool = False) -> int:
+    """Build the compiled core into :data:`COMPILED` with the venv's mypyc (run in the
+    venv's Python; ``dev.py build-compiled`` starts it there). Skipped when its stamp
+    says the same sources were built; :data:`NO_COMPILER` when no C compiler is found
+    (the pure-Python package is unaffected: nothing else uses the build)."""
+    stamp = COMPILED / "unorules-compiled.json"
+    wanted = compiled_hash()
+    try:
+        built = json.loads(stamp.read_text(encoding="utf-8")).get("hash")
+    except (OSError, ValueError):
+        built = None
+    if built == wanted and not force:
+        say(f"{COMPILED.relative_to(ROOT)} is up to date: no build")
+        return 0
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        say("no C compiler (cc, gcc or $CC): the compiled core is not built; the pure-Python one runs")
+        return NO_COMPILER
+    from mypyc.build import mypycify  # the venv's, with mypy
+    from setuptools import Distribution
+
+    started = time.monotonic()
+    say(f"compiling {len(COMPILED_MODULES)} modules of the core with mypyc into {COMPILED.relative_to(ROOT)}")
+    staging = ROOT / "build" / "compiled.new"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(
+        ROOT / "src" / "unorules", staging / "unorules", ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    shutil.copyfile(ROOT / "docs" / "rules.rst", staging / "unorules" / "rules.rst")  # as the wheel ships it
+    paths = [f"src/unorules/{name}.py" for name in COMPILED_MODULES]
+    os.chdir(ROOT)  # mypy's paths (pyproject.toml: mypy_path) are the checkout's
+    extensions = mypycify(
+        ["--config-file", str(ROOT / "pyproject.toml"), *paths],
+        opt_level="3",
+        target_dir=str(ROOT / "build" / "mypyc"),
+        group_name="unorules_core",
+    )
+    # setuptools' build_ext without setup(): setup() would read pyproject.toml as
+    # setuptools' own configuration, and the project's is hatchling's.
+    dist = Distribution({"name": "unorules-compiled", "ext_modules": extensions})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(staging)  # type: ignore[attr-defined]
+    command.build_temp = str(ROOT / "build" / "mypyc-obj")  # type: ignore[attr-defined]
+    command.parallel = os.cpu_count() or 1  # type: ignore[attr-defined]
+    command.ensure_finalized()
+    command.run()
+    (staging / "unorules-compiled.json").write_text(json.dumps({"hash": wanted}), encoding="utf-8")
+    shutil.rmtree(COMPILED, ignore_errors=True)
+    staging.rename(COMPILED)
+    say(f"built the compiled core in {time.monotonic() - started:.0f} s: PYTHONPATH={COMPILED} runs it")
+    return 0
+
+
+def compiled_env() -> dict[str, str]:
+    """The environment that runs the compiled core: :data:`COMPILED` first on the path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(COMPILED), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def build_compiled_in_venv(force: bool = False) -> int:
+    """:func:`build_compiled`, run by the venv's Python (mypyc is a development tool)."""
+    args = [str(PY), str(Path(__file__).resolve()), "build-compiled", *(["--force"] if force else [])]
+    return subprocess.run(args, cwd=ROOT, check=False).returncode
+
+
 def demo(argv: list[str]) -> int:
     setup(dev=False)
     args = argv or [
@@ -256,6 +366,7 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
             quick=False,
         ),
         Step("packaging", check_packaging, quick=False),
+        Step("compiled", test_compiled, quick=False),
         # The version matrix: the tests of VERSION_TESTS against the lowest and newest attrs and pluggy.
         *(
             Step(
@@ -297,6 +408,41 @@ VERSION_TESTS = [
 """The tests the version matrix (noxfile.py) runs against the lowest and the newest attrs and pluggy
 the core supports: the hook layer, rule-set building and plugin loading, pickling and JSON (attrs),
 errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
+
+
+COMPILED_TESTS = [
+    "tests/test_compiled.py",
+    "tests/test_golden.py",
+    "tests/classic",
+    "tests/test_hook_calls.py",
+    "tests/test_json.py",
+    "tests/test_record.py",
+    "tests/test_plugin_api_v2.py",
+    "tests/test_interning.py",
+]
+"""The tests the ``compiled`` step runs against the compiled core (``build/compiled``), the
+quick tier of each (``-m "not slow"``, ``-n 2``): the golden digests of classic and of each
+plugin and option variant with classic, every classic rule, the hook layer, JSON, records,
+the draft's API and interning. (``PYTHONPATH=build/compiled .venv/bin/python
+tests/golden/games.py`` checks every golden rule set, pairs and triples included.)"""
+
+
+def test_compiled() -> int:
+    """The ``compiled`` step: build the compiled core (unless up to date), then run
+    :data:`COMPILED_TESTS` against it, ``tests/test_compiled.py`` checking that the
+    modules imported are the compiled ones. Without a C compiler the step fails in
+    CI and is skipped elsewhere (the pure package is what every other step tests)."""
+    code = build_compiled_in_venv()
+    if code == NO_COMPILER and not os.environ.get("CI"):
+        say("no C compiler: the compiled step is skipped here (in CI it fails)")
+        return 0
+    if code:
+        return code
+    env = {**compiled_env(), "UNORULES_EXPECT_COMPILED": "1"}
+    command = [str(PY), "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", "-m", "not slow"]
+    command += COMPILED_TESTS
+    print("+ PYTHONPATH=build/compiled", " ".join(command[1:]), flush=True)
+    return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
 OTHER_PYTHONS = ("3.12", "3.13")
@@ -350,13 +496,19 @@ def test(argv: list[str]) -> int:
 
 
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in ("demo", "test", "setup"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("demo", "test", "setup", "build-compiled"):
         print(__doc__)
         return 2
     command, argv = sys.argv[1], sys.argv[2:]
     if command == "setup":
         setup(dev=True, force="--force" in argv)
+        build_compiled_in_venv()  # where there is no C compiler, it says so: the pure package runs
         return 0
+    if command == "build-compiled":
+        if Path(sys.prefix).resolve() != VENV.resolve():  # mypyc is the venv's
+            setup(dev=True)
+            return build_compiled_in_venv(force="--force" in argv)
+        return build_compiled(force="--force" in argv)
     return demo(argv) if command == "demo" else test(argv)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from unorules._mypyc import mypyc_attr
 from unorules.errors import RulesetError
 from unorules.markers import ACTIVE_WHEN
 
@@ -178,6 +179,7 @@ def _none_listed(*args: Any) -> tuple[()]:
     return ()
 
 
+@mypyc_attr(native_class=False)  # a Python class with __slots__ in the compiled build, as in the pure one
 class Hooks:
     """The hooks the engine and the draft's mechanics call during play, one
     caller per hook taking the spec's arguments positionally (see

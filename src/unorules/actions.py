@@ -41,6 +41,10 @@ from unorules.cards import Card, Color, color_by_text
 from unorules.errors import NotationError, excerpt
 from unorules.texts import check_template
 
+_new_object = object.__new__
+"""``object.__new__``: called through a name, as the compiled build needs for the
+classes that intern their objects."""
+
 __all__ = ["INTERNED_SEATS", "Action", "VerbSpec", "register_verb", "verb_spec"]
 
 INTERNED_SEATS = 16
@@ -184,7 +188,7 @@ class Action:
             action = _OTHERS.get(key)
             if action is not None:
                 return action
-            action = object.__new__(cls)
+            action = _new_object(cls)
             for name, value in zip(_FIELDS, (seat, verb, card, color, target, nth), strict=True):
                 object.__setattr__(action, name, value)
             if (

@@ -29,7 +29,12 @@ from typing import ClassVar
 
 import attrs
 
+from unorules._mypyc import equal, mypyc_attr
 from unorules.errors import NotationError, excerpt
+
+_new_object = object.__new__
+"""``object.__new__``: called through a name, as the compiled build needs for the
+classes that intern their objects."""
 
 __all__ = [
     "COLORS",
@@ -45,6 +50,7 @@ __all__ = [
 ]
 
 
+@mypyc_attr(native_class=False)  # a metaclass: an ordinary class in the compiled build
 class _ColorClass(type):
     """The class of :class:`Color`: iterating over ``Color`` (or taking its
     ``len``) goes over every registered colour, as over an enum's members."""
@@ -77,10 +83,11 @@ class Color(metaclass=_ColorClass):
     """The module that registered it (``None`` for the core's four): a pickled
     colour imports it, and nothing else, to restore."""
 
-    RED: ClassVar[Color]
-    YELLOW: ClassVar[Color]
-    GREEN: ClassVar[Color]
-    BLUE: ClassVar[Color]
+    # Quoted: the compiled build would otherwise read the class it is still building.
+    RED: "ClassVar[Color]"  # noqa: UP037
+    YELLOW: "ClassVar[Color]"  # noqa: UP037
+    GREEN: "ClassVar[Color]"  # noqa: UP037
+    BLUE: "ClassVar[Color]"  # noqa: UP037
 
     def __new__(cls, value: str) -> Color:
         found = _COLOR_BY_LETTER.get(value) if isinstance(value, str) else None
@@ -124,10 +131,24 @@ _COLOR_BY_LETTER: dict[str, Color] = {}
 _COLOR_BY_NAME: dict[str, Color] = {}
 _COLOR_BY_TEXT: dict[str, Color] = {}
 _COLOR_NAME = re.compile(r"^[A-Za-z]{2,20}$")
+_CALLER_DEPTH = 2 if sys._getframe(0).f_globals.get("__name__") == __name__ else 0
+"""How many Python frames up from :func:`_caller` the caller of a ``register_*``
+function is: 2 when this module runs as Python; 0 when it is compiled (compiled
+functions have no frames of their own: the innermost frame is the caller's, as
+the frame running this module's top level is then the importer's)."""
+
+
+def _caller(module: str | None) -> str | None:
+    """``module``, or by default the module of the code that called the public
+    ``register_*`` function calling this (``None`` for this module itself)."""
+    if module is not None:
+        return module
+    caller = sys._getframe(_CALLER_DEPTH).f_globals.get("__name__")
+    return caller if isinstance(caller, str) and caller != __name__ else None
 
 
 def _make_color(letter: str, name: str, module: str | None) -> Color:
-    color: Color = object.__new__(Color)
+    color: Color = _new_object(Color)
     object.__setattr__(color, "value", letter)
     object.__setattr__(color, "name", name.upper())
     object.__setattr__(color, "module", module)
@@ -151,6 +172,11 @@ def register_color(letter: str, name: str, *, module: str | None = None) -> Colo
     another name for a letter, or a letter for a name already taken, is a
     ``ValueError``, so two plugins cannot silently disagree.
     """
+    return _register_color(letter, name, _caller(module))
+
+
+def _register_color(letter: str, name: str, module: str | None) -> Color:
+    """:func:`register_color` for ``module`` (``None``: the core's own)."""
     if not isinstance(letter, str) or len(letter) != 1 or not "A" <= letter.upper() <= "Z":
         raise ValueError(f"bad colour letter {letter!r}: use one letter A-Z")
     letter = letter.upper()
@@ -165,9 +191,6 @@ def register_color(letter: str, name: str, *, module: str | None = None) -> Colo
         return known
     if name.upper() in _COLOR_BY_NAME:
         raise ValueError(f"colour name {name!r} is already registered with another letter")
-    if module is None:
-        caller = sys._getframe(1).f_globals.get("__name__")
-        module = caller if isinstance(caller, str) and caller != __name__ else None
     color = _make_color(letter, name, module)
     _COLOR_BY_LETTER[letter] = color
     _COLOR_BY_NAME[color.name] = color
@@ -199,7 +222,7 @@ def _unpickle_color(letter: str, module: str | None = None) -> Color:
 
 
 for _letter, _name in (("R", "red"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
-    _core_color = register_color(_letter, _name)
+    _core_color = _register_color(_letter, _name, None)
     setattr(Color, _core_color.name, _core_color)
 
 COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
@@ -254,15 +277,17 @@ def register_kind(
     Registering the same kind again with the same description is harmless; a
     different description is an error, so two plugins cannot silently disagree.
     """
+    return _register_kind(kind, name, wild, number, _caller(module))
+
+
+def _register_kind(kind: str, name: str, wild: bool, number: int | None, module: str | None) -> KindInfo:
+    """:func:`register_kind` for ``module`` (``None``: the core's own)."""
     kind = kind.upper()
     if not _KIND_TEXT.match(kind):
         raise ValueError(f"bad card kind {kind!r}: use 1-12 of A-Z, 0-9, '+' and '-'")
-    if module is None:
-        caller = sys._getframe(1).f_globals.get("__name__")
-        module = caller if isinstance(caller, str) and caller != __name__ else None
     info = KindInfo(kind, name, wild, number, module)
     known = _KINDS.get(kind)
-    if known is not None and known != info:
+    if known is not None and not equal(known, info):  # equal: see unorules._mypyc
         raise ValueError(f"card kind {kind!r} is already registered as {known}")
     _KINDS[kind] = info
     return info
@@ -274,12 +299,12 @@ def kind_info(kind: str) -> KindInfo:
 
 
 for _n in range(10):
-    register_kind(str(_n), str(_n), wild=False, number=_n)
-register_kind("S", "Skip", wild=False)
-register_kind("R", "Reverse", wild=False)
-register_kind("+2", "Draw Two", wild=False)
-register_kind("W", "Wild", wild=True)
-register_kind("W+4", "Wild Draw Four", wild=True)
+    _register_kind(str(_n), str(_n), False, _n, None)
+_register_kind("S", "Skip", False, None, None)
+_register_kind("R", "Reverse", False, None, None)
+_register_kind("+2", "Draw Two", False, None, None)
+_register_kind("W", "Wild", True, None, None)
+_register_kind("W+4", "Wild Draw Four", True, None, None)
 
 
 @attrs.frozen(eq=False, repr=False, init=False)  # made by __new__ (interned)
@@ -304,7 +329,7 @@ class Card:
     """Its kind: ``"0"`` to ``"9"``, ``"S"`` (Skip), ``"R"`` (Reverse), ``"+2"``,
     ``"W"``, ``"W+4"`` or a kind a plugin registers (:func:`register_kind`); a
     two-faced card's first face's."""
-    faces: tuple[Card, ...] = attrs.field(default=(), init=False)
+    faces: tuple[Card, ...] = ()
     """The two faces of a two-faced card, first face first; ``()`` for a card
     printed on one side."""
 
@@ -320,7 +345,7 @@ class Card:
             if info.wild != (color is None):
                 what = "has no colour" if info.wild else "needs a colour"
                 raise NotationError(f"card kind {kind!r} ({info.name}) {what}")
-            card = object.__new__(cls)
+            card = _new_object(cls)
             object.__setattr__(card, "color", color)
             object.__setattr__(card, "kind", kind)
             object.__setattr__(card, "faces", ())
@@ -341,7 +366,7 @@ class Card:
         key = (first, second)
         card = _TWO_FACED.get(key)
         if card is None:
-            card = object.__new__(cls)
+            card = _new_object(cls)
             object.__setattr__(card, "color", first.color)
             object.__setattr__(card, "kind", first.kind)
             object.__setattr__(card, "faces", key)

@@ -40,8 +40,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from unorules._declared import WRITABLE as _WRITABLE
+from unorules._declared import Draft as _Guard
+from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
-from unorules.cards import Card, Color
+from unorules.cards import Card
 from unorules.moves import (
     _CALLS,
     _LATE_CALLS,
@@ -96,14 +99,15 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-WRITABLE = frozenset({"color", "direction", "current_player", "phase", "stalled"})
+WRITABLE = _WRITABLE
 """The fields a hook may assign on a draft; the others change through mechanics."""
 
 _WINS = tuple(GoingOut(ends=True, winner=s) for s in range(16))
 """The core's answer for an emptied hand of each seat: the round ends and it wins (R-OUT)."""
 
 
-class Draft(Position):
+@mypyc_attr(native_class=False)  # frozen in place into a GameState: its __class__ is swapped
+class Draft(Position, _Guard):
     """The next state while one action is carried out (see the module's docstring).
 
     A draft lives for one ``apply``: freezing it turns the object itself into
@@ -111,13 +115,6 @@ class Draft(Position):
     reference kept to it afterwards holds a frozen state, which no mechanic
     can change.
     """
-
-    if TYPE_CHECKING:  # the fields a hook assigns (WRITABLE); the others are read-only
-        color: Color | None
-        direction: int
-        current_player: int
-        phase: Phase
-        stalled: int
 
     @property
     def before(self) -> GameState | None:
@@ -130,28 +127,6 @@ class Draft(Position):
         """The action being carried out (``None`` while a new game is dealt)."""
         action: Action | None = self.__dict__["last_action"]
         return action
-
-    if not TYPE_CHECKING:  # at run time only: mypy then reports a write to a name that is no field
-
-        def __setattr__(self, name: str, value: Any) -> None:
-            # The five plain decisions (WRITABLE) are assigned; every other field changes
-            # through a mechanic, and a name that is no field at all is a mistake: refused
-            # here, so that it never becomes a field of the next state.
-            if name in WRITABLE:
-                self.__dict__[name] = value
-                return
-            raise AttributeError(
-                f"a draft's {name!r} cannot be assigned: "
-                + (
-                    "it changes only through the draft's mechanics (see unorules.draft)"
-                    if name in self.__dict__
-                    else "it is not a field of the game"
-                )
-                + f"; the fields a hook assigns are {', '.join(sorted(WRITABLE))}"
-            )
-
-        def __delattr__(self, name: str) -> None:
-            raise AttributeError(f"a draft's fields cannot be deleted ({name!r})")
 
     def __repr__(self) -> str:
         fields = self.__dict__
@@ -298,8 +273,13 @@ class Draft(Position):
             return
         ask = f["ruleset"].hooks.blocked_round
         answer = None if ask is None else ask(self)
-        if answer is None:
-            winner: int | None = min(active, key=lambda s: (self.hand_value(s), s))
+        if answer is None:  # the fewest points; of equals, the lowest seat (active is in seat order)
+            winner: int | None = None
+            fewest = 0
+            for s in active:
+                points = self.hand_value(s)
+                if winner is None or points < fewest:
+                    winner, fewest = s, points
         else:
             winner = answer.winner
         self.end_round(winner, "blocked")
@@ -785,7 +765,7 @@ class Draft(Position):
 
 _new = object.__new__
 _set_draft_dict: Any = vars(Draft)["__dict__"].__set__
-_set_class: Any = object.__dict__["__class__"].__set__
+_set_class: Any = vars(object)["__class__"].__set__
 
 
 def draft_of(state: GameState, action: Action | None = None) -> Draft:
@@ -853,35 +833,69 @@ def carry_out(state: GameState, action: Action, deal: bool = True) -> GameState:
     return draft  # type: ignore[return-value]  # the same object, now a GameState
 
 
+_BLANK_FIELDS = (
+    "ruleset",
+    "hands",
+    "draw_pile",
+    "discard_pile",
+    "color",
+    "direction",
+    "current_player",
+    "phase",
+    "dealer",
+    "scores",
+    "uno_declared",
+    "uno_exposed",
+    "stalled",
+    "left",
+    "rounds",
+    "outcome",
+    "rng",
+    "extras",
+    "last_action",
+    "events",
+    "side",
+    "_legal",
+)
+"""Every field of a state (``_legal`` included), in the order of a state's ``__dict__``."""
+
+
 def blank_draft(ruleset: Ruleset, players: int, rng: int) -> Draft:
     """The draft of a new game of ``players`` seats before its first deal
     (``Ruleset.new_game``): no cards anywhere, no scores, no rounds."""
-    draft: Draft = _new(Draft)
-    _set_draft_dict(
-        draft,
-        {
-            "ruleset": ruleset,
-            "hands": ((),) * players,
-            "draw_pile": (),
-            "discard_pile": (),
-            "color": None,
-            "direction": 1,
-            "current_player": 0,
-            "phase": PLAY,
-            "dealer": 0,
-            "scores": (0,) * players,
-            "uno_declared": (),
-            "uno_exposed": (),
-            "stalled": 0,
-            "left": (),
-            "rounds": (),
-            "outcome": None,
-            "rng": rng,
-            "extras": (),
-            "last_action": None,
-            "events": (),
-            "side": 0,
-            "_legal": None,
-        },
+    # dict(zip(...)), not a dict display: compiled code builds a display as a dict with
+    # general keys (24 bytes an entry), every state's dict is a copy of this one, and
+    # str keys alone make 16-byte entries (1,168 bytes a state's dict against 832).
+    fields = dict(
+        zip(
+            _BLANK_FIELDS,
+            (
+                ruleset,
+                ((),) * players,
+                (),
+                (),
+                None,
+                1,
+                0,
+                PLAY,
+                0,
+                (0,) * players,
+                (),
+                (),
+                0,
+                (),
+                (),
+                None,
+                rng,
+                (),
+                None,
+                (),
+                0,
+                None,
+            ),
+            strict=True,
+        )
     )
+    draft: Draft = _new(Draft)
+    _set_draft_dict(draft, fields)
     return draft

@@ -17,6 +17,8 @@ import struct
 from collections.abc import Callable, MutableSequence
 from typing import SupportsIndex, TypeVar
 
+from unorules._mypyc import mypyc_attr
+
 __all__ = ["Rng", "Seed", "seed_state"]
 
 Seed = int | str | SupportsIndex | None
@@ -47,6 +49,7 @@ def seed_state(seed: Seed) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test or a plugin may subclass it
 class Rng:
     """A mutable SplitMix64 generator around a ``state`` integer (kept to 64 bits).
 

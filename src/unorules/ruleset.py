@@ -26,6 +26,7 @@ import pluggy
 
 from unorules import hookspecs
 from unorules._hookcall import ClosedPluginManager, Hooks, annotate, impl_frames
+from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, parse_cards, registered_colors
 from unorules.discovery import (
@@ -83,6 +84,7 @@ def _plugin_name(plugin: Any) -> str:
     return name
 
 
+@mypyc_attr(native_class=False)  # a Python class in the compiled build: the spec cache keeps weak references
 class Ruleset:
     """A set of plugins with their options: everything needed to play.
 

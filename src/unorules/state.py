@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import attrs
 
+from unorules._declared import Position as _Fields
+from unorules._mypyc import mypyc_attr
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.errors import IllegalActionError, NotationError, RulesetError, SeatError
@@ -59,79 +61,13 @@ _CALLS = tuple(Action.of(s, "uno") for s in range(16))
 _CATCHES = tuple(tuple(Action.of(s, "catch", None, None, t) for t in range(16)) for s in range(16))
 
 
-class Position:
+@mypyc_attr(native_class=False)  # the base of GameState, an attrs class, and of Draft
+class Position(_Fields):
     """What a :class:`GameState` and a :class:`~unorules.Draft` both answer:
     facts derived from the fields of a moment of a game. Each subclass holds
-    the fields themselves."""
+    the fields themselves (their types: :class:`unorules._declared.Position`)."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:
-        # Read-only here: a GameState is frozen, and a Draft assigns only the five
-        # fields of unorules.draft.WRITABLE (which it declares writable), so that
-        # mypy refuses a plugin's write to any other field, as the draft does at run time.
-        @property
-        def ruleset(self) -> Ruleset: ...
-
-        @property
-        def hands(self) -> tuple[tuple[Card, ...], ...]: ...
-
-        @property
-        def draw_pile(self) -> tuple[Card, ...]: ...
-
-        @property
-        def discard_pile(self) -> tuple[Card, ...]: ...
-
-        @property
-        def color(self) -> Color | None: ...
-
-        @property
-        def direction(self) -> int: ...
-
-        @property
-        def current_player(self) -> int: ...
-
-        @property
-        def phase(self) -> Phase: ...
-
-        @property
-        def dealer(self) -> int: ...
-
-        @property
-        def scores(self) -> tuple[int, ...]: ...
-
-        @property
-        def uno_declared(self) -> tuple[int, ...]: ...
-
-        @property
-        def uno_exposed(self) -> tuple[int, ...]: ...
-
-        @property
-        def stalled(self) -> int: ...
-
-        @property
-        def left(self) -> tuple[int, ...]: ...
-
-        @property
-        def rounds(self) -> tuple[RoundResult, ...]: ...
-
-        @property
-        def outcome(self) -> Outcome | None: ...
-
-        @property
-        def rng(self) -> int: ...
-
-        @property
-        def extras(self) -> tuple[tuple[str, Value], ...]: ...
-
-        @property
-        def last_action(self) -> Action | None: ...
-
-        @property
-        def events(self) -> tuple[Event, ...]: ...
-
-        @property
-        def side(self) -> int: ...
 
     @property
     def players(self) -> int:
@@ -303,6 +239,13 @@ class Position:
         return seat
 
 
+def _no_backs() -> Any:
+    """A view's default :attr:`SeatView.backs`, an empty dict. (``factory=dict`` would
+    type the field's default as a dict, which the compiled build checks at run time
+    and attrs' marker object is not: see :mod:`unorules._mypyc`.)"""
+    return {}
+
+
 @attrs.frozen(slots=False)  # no slots, like GameState: a view is built as one dict
 class SeatView:
     """What one seat may know of a game, and nothing more: safe to send to
@@ -369,7 +312,7 @@ class SeatView:
     """Which face of every two-faced card is up (:attr:`GameState.side`); 0
     for a deck printed on one side. Every card of the view is the face it
     shows: :attr:`hand`, the piles, the events, the phase."""
-    backs: Mapping[int, tuple[Card, ...]] = attrs.field(factory=dict)
+    backs: Mapping[int, tuple[Card, ...]] = attrs.field(factory=_no_backs)
     """For a deck of two-faced cards: the faces turned away (the backs) of the
     hands this seat sees the backs of (the ``visible_backs`` hook: holding a
     two-faced card shows its back to the table), by seat, in hand order."""
@@ -422,8 +365,16 @@ class SeatView:
         view: SeatView = _outer("view_from_data")(data)
         return view
 
+    @overload
     @classmethod
-    def from_json(cls, text: str) -> SeatView:
+    def from_json(cls, text: str) -> SeatView: ...
+
+    @overload
+    @classmethod
+    def from_json(cls, text: bytes) -> SeatView: ...
+
+    @classmethod
+    def from_json(cls, text: Any) -> SeatView:  # Any: see legal_actions
         """Read back :meth:`to_json` text; :class:`StateFormatError` names a bad part."""
         view: SeatView = _outer("view_from_json")(text)
         return view
@@ -439,7 +390,8 @@ class GameState(Position):
     draft is frozen into a state by handing it its dict.
     """
 
-    ruleset: Ruleset
+    # Quoted: the compiled build would otherwise read Ruleset's class before its module runs.
+    ruleset: "Ruleset"  # noqa: UP037
     """The rule set the game is played under."""
     hands: tuple[tuple[Card, ...], ...]
     """Every seat's hand, by seat (a seat that has left holds none)."""
@@ -507,7 +459,10 @@ class GameState(Position):
 
     # -- the game API ---------------------------------------------------------
 
-    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+    # A seat is SupportsIndex (a numpy integer is a seat) and an action Action | str
+    # (overloads): the checks below say what is wrong with anything else, which a
+    # compiled build would refuse before them with its own words.
+    def legal_actions(self, seat: SupportsIndex | None = None) -> tuple[Action, ...]:
         """Every legal action of every seat (or only ``seat``'s), in a fixed order.
 
         Out-of-turn actions (UNO calls, catches, jump-ins) are listed too;
@@ -515,7 +470,7 @@ class GameState(Position):
         that does not exist raises :class:`SeatError` (a ``ValueError``).
         Listed once per state (the state keeps the list).
         """
-        if seat is not None and (seat.__class__ is not int or not 0 <= seat < len(self.hands)):
+        if seat is not None and (seat.__class__ is not int or not 0 <= int(seat) < len(self.hands)):
             seat = self._seat(seat)
         fields = self.__dict__
         legal: tuple[Action, ...] | None = fields["_legal"]
@@ -535,7 +490,13 @@ class GameState(Position):
             return legal
         return tuple(a for a in legal if a.seat == seat)
 
-    def apply(self, action: Action | str) -> GameState:
+    @overload
+    def apply(self, action: Action) -> GameState: ...
+
+    @overload
+    def apply(self, action: str) -> GameState: ...
+
+    def apply(self, action: Any) -> GameState:
         """Return the state after ``action`` (an :class:`Action` or its text).
 
         Raises :class:`IllegalActionError` (a ``ValueError``) naming the rule
@@ -563,7 +524,13 @@ class GameState(Position):
             rules.annotate(exc, f"applying {action}")
             raise
 
-    def is_legal(self, action: Action | str) -> bool:
+    @overload
+    def is_legal(self, action: Action) -> bool: ...
+
+    @overload
+    def is_legal(self, action: str) -> bool: ...
+
+    def is_legal(self, action: Any) -> bool:
         """Whether ``action`` would be accepted by :meth:`apply`."""
         if not isinstance(action, Action | str):
             raise TypeError(f"is_legal takes an Action or action text, not {type(action).__name__}")
@@ -603,7 +570,8 @@ class GameState(Position):
         n = len(self.hands)
         d = self.direction
         # Turn order from the seat after the seat to move; the seat to move (0) last.
-        return tuple(sorted(seats, key=lambda s: ((s - current) * d) % n or n))
+        # (No lambda: the compiled build's classes of states take no closures.)
+        return tuple(s for _, s in sorted((((s - current) * d) % n or n, s) for s in seats))
 
     def out_of_turn_seats(self) -> tuple[int, ...]:
         """The seats other than the seat to move that have a legal action now
@@ -611,7 +579,13 @@ class GameState(Position):
         current = self.current_player
         return tuple(s for s in self.seats_to_act() if s != current)
 
-    def apply_for(self, seat: int, action: Action | str) -> GameState:
+    @overload
+    def apply_for(self, seat: SupportsIndex, action: Action) -> GameState: ...
+
+    @overload
+    def apply_for(self, seat: SupportsIndex, action: str) -> GameState: ...
+
+    def apply_for(self, seat: SupportsIndex, action: Any) -> GameState:
         """:meth:`apply` for a host that acts on behalf of ``seat``: text
         without a seat prefix is ``seat``'s action, and an action of another
         seat is refused with an :class:`IllegalActionError` (a client must
@@ -660,12 +634,13 @@ class GameState(Position):
             raise SeatError(f"no seat {index} in a {n}-seat game: seats are 0 to {n - 1}")
         return index
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: SupportsIndex) -> SeatView:
         """What ``seat`` may know of this state (:class:`SeatError` for a seat
         that does not exist)."""
-        if seat.__class__ is not int or not 0 <= seat < len(self.hands):
-            seat = self._seat(seat)
-        return self._view(seat)
+        index = int(seat) if seat.__class__ is int else -1
+        if not 0 <= index < len(self.hands):
+            index = self._seat(seat)
+        return self._view(index)
 
     def public_view(self) -> SeatView:
         """What a spectator may know: a :class:`SeatView` with ``seat=None``,
@@ -763,8 +738,16 @@ class GameState(Position):
         text: str = _outer("state_to_json")(self, indent)
         return text
 
+    @overload
     @classmethod
-    def from_json(cls, text: str | bytes, ruleset: Ruleset | None = None) -> GameState:
+    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> GameState: ...
+
+    @overload
+    @classmethod
+    def from_json(cls, text: bytes, ruleset: Ruleset | None = None) -> GameState: ...
+
+    @classmethod
+    def from_json(cls, text: Any, ruleset: Ruleset | None = None) -> GameState:  # Any: see legal_actions
         """Rebuild a state from :meth:`to_json` text.
 
         The rule set is rebuilt from the plugin names and options recorded in

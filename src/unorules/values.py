@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from unorules._mypyc import equal
 from unorules.cards import Card, Color
 
 __all__ = ["PLAY", "Event", "GoingOut", "Outcome", "Phase", "RoundResult", "Value", "draw_event", "hidden"]
@@ -57,7 +58,7 @@ PLAY = Phase("play")
 def _unpickle_phase(*fields: Any) -> Phase:
     """A pickled phase; the ordinary turn comes back as the shared :data:`PLAY`."""
     phase = Phase(*fields)
-    return PLAY if phase == PLAY else phase
+    return PLAY if equal(phase, PLAY) else phase  # equal: see unorules._mypyc
 
 
 @attrs.frozen
