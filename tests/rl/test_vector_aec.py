@@ -106,3 +106,13 @@ def test_a_wrong_final_observation_is_found(monkeypatch: pytest.MonkeyPatch) -> 
     assert report.mismatches == 1
     assert "observation" in report.first
     assert "view:" in report.first
+
+
+def test_the_modules_example_runs() -> None:
+    import doctest
+
+    from unorules.vector import aec
+
+    failures, tried = doctest.testmod(aec)
+    assert tried > 0
+    assert failures == 0

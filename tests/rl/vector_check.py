@@ -155,11 +155,19 @@ def run(
     episode: str = "round",
     options: dict[str, Any] | None = None,
     limit: int | None = None,
+    jit: bool = False,
 ) -> Report:
     """Play until ``games`` episodes have ended over ``slots`` slots, comparing every
     step. With ``limit``, a game still running after ``limit`` actions counts as
-    played (compared that far) and its slot starts the next game."""
+    played (compared that far) and its slot starts the next game. With ``jit``, the
+    masks and observations compared are those of :class:`unorules.vector.jit.JaxKernels`
+    (beside the NumPy batch's, which must then be the same)."""
     batch = UnoBatch(slots, players, options=options, episode=episode, seed=seed)
+    kernels = None
+    if jit:
+        from unorules.vector.jit import JaxKernels
+
+        kernels = JaxKernels(batch)
     rules = batch.ruleset
     order = {str(c): i for i, c in enumerate(batch.cards)}
     keys = Keys(batch)
@@ -202,6 +210,17 @@ def run(
         to_act = batch.to_act
         mask = batch.mask()
         obs = batch.observe()
+        if kernels is not None:
+            state = kernels.state()
+            jit_mask, jit_obs = np.asarray(kernels.mask(state)), np.asarray(kernels.observe(state))
+            for slot in range(slots):
+                if jit_mask[slot].tobytes() != mask[slot].tobytes():
+                    return fail(slot, "the jitted mask", np.flatnonzero(jit_mask[slot]).tolist(),
+                                np.flatnonzero(mask[slot]).tolist())  # fmt: skip
+                if not np.array_equal(jit_obs[slot], obs[slot]):
+                    where = np.flatnonzero(jit_obs[slot] != obs[slot]).tolist()
+                    return fail(slot, f"the jitted observation at {where}", jit_obs[slot][where].tolist(),
+                                obs[slot][where].tolist())  # fmt: skip
         actions = np.zeros(slots, dtype=np.intp)
         for slot, env in enumerate(envs):
             agent = env.agent_selection
