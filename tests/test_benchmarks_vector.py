@@ -37,3 +37,16 @@ def test_the_vector_benchmark_prints_each_contender_and_the_memory(
     assert out.count("unorules raw_env") == 2
     assert "memory per game:" in out
     assert ("rlcard env" in out) != ("rlcard is not installed" in out)
+
+
+def test_the_jax_table_compares_the_kernels_with_numpy(
+    vector: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("jax", reason='the --jax table needs jax: pip install "unorules[jax]"')
+    arguments = ["--reps", "1", "--min-time", "0.05", "--players", "2", "--batches", "16", "--jax"]
+    assert vector.main(arguments) == 0
+    out = capsys.readouterr().out
+    assert "masks + observations per CPU second (median of 1):" in out
+    (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("16 ")]
+    assert float(row[1].replace(",", "")) > 0
+    assert float(row[2].replace(",", "")) > 0

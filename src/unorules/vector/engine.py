@@ -105,7 +105,9 @@ class UnoBatch:
     round, like ``unorules.rl.raw_env(..., episode="round")``. ``reward="win"``
     gives +1 to the winner and -1 to every other seat when an episode ends;
     ``"points"`` the game's scores (the round's points for ``episode="round"``)
-    divided by 100.
+    divided by 100. ``final_observations=True`` keeps every seat's observation
+    of each episode's last state (:attr:`final_observations`), as
+    :mod:`unorules.vector.aec` shows it to terminated agents.
 
     Each step one seat of each game acts: :attr:`to_act`, chosen by the
     out-of-turn window protocol of :class:`unorules.rl.UnoAECEnv` (after an

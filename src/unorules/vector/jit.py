@@ -108,11 +108,12 @@ class JaxKernels:
         may_keep = batch.ruleset.options["drawn_card"] == "may-keep"
         self._mask = jax.jit(lambda s: _mask(s, self.players, challenge, may_keep))
         self._observe = jax.jit(lambda s, seats: _observe(s, seats, self.players))
+        self._observe_asked = jax.jit(lambda s: _observe(s, _to_act(s, self.players), self.players))
 
     def state(self) -> State:
         """The batch's arrays now (:data:`STATE_FIELDS`), copied to JAX's default device."""
         b = self.batch
-        return {name: jax.device_put(getattr(b, name)) for name in STATE_FIELDS}
+        return cast(State, jax.device_put({name: getattr(b, name) for name in STATE_FIELDS}))
 
     def mask(self, state: State) -> jax.Array:
         """``(games, actions)`` ``int8``: :meth:`UnoBatch.mask` of ``state``."""
@@ -122,15 +123,12 @@ class JaxKernels:
         """``(games, observation_size)`` ``float32``: :meth:`UnoBatch.observe` of ``state``
         for ``seats`` (one per game; default the seat asked in each game)."""
         if seats is None:
-            seat = _to_act(state, self.players)
-        else:
-            seat = jnp.asarray(np.asarray(seats), dtype=jnp.int32)
-            games = state["current"].shape[0]
-            if seat.shape != (games,):
-                raise VectorError(
-                    f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)"
-                )
-        return cast(jax.Array, self._observe(state, seat))
+            return cast(jax.Array, self._observe_asked(state))
+        seat = np.asarray(seats)
+        games = state["current"].shape[0]
+        if seat.shape != (games,) or ((seat < 0) | (seat >= self.players)).any():
+            raise VectorError(f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)")
+        return cast(jax.Array, self._observe(state, jnp.asarray(seat, dtype=jnp.int32)))
 
 
 def _to_act(s: State, n: int) -> jax.Array:
