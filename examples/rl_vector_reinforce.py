@@ -11,8 +11,8 @@ and a value head as the baseline: REINFORCE with a learned baseline, each
 decision's return the round's outcome, or the value estimate where a
 rollout of ``--horizon`` steps cuts a round).
 
-    .venv/bin/python examples/rl_vector_reinforce.py                 # seconds: 20 updates
-    .venv/bin/python examples/rl_vector_reinforce.py --updates 150 --games 1000   # about a minute
+    .venv/bin/python examples/rl_vector_reinforce.py      # seconds: 20 updates, 50 games
+    .venv/bin/python examples/rl_vector_reinforce.py --updates 60 --games 1000   # minutes
 
 At the end the trained and the untrained policy each play the same 1,000
 seeded evaluation rounds as ``rl_reinforce.py`` (``unorules/Uno-v0`` against
@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--updates", type=int, default=20, help="rollouts (default 20)")
     parser.add_argument("--envs", type=int, default=256, help="games stepped at once (default 256)")
     parser.add_argument("--horizon", type=int, default=64, help="steps per rollout (default 64)")
-    parser.add_argument("--games", type=int, default=200, help="evaluation rounds per policy")
+    parser.add_argument("--games", type=int, default=50, help="evaluation rounds per policy (default 50)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     args = parser.parse_args(argv)
