@@ -43,6 +43,14 @@ def test_the_view_is_the_aec_env_step_for_step(
     assert report.games >= games
 
 
+@pytest.mark.parametrize("episode", ["round", "game"])
+def test_points_rewards_are_the_aec_envs(episode: str) -> None:
+    report = run_aec(3, 12, 12, seed=5, chooser="heuristic", episode=episode, options={"target_score": 120},
+                     reward="points")  # fmt: skip
+    assert report.mismatches == 0, report.first
+    assert report.games >= 12
+
+
 def test_the_spaces_are_the_aec_envs() -> None:
     view = UnoVectorAECEnv(4, players=3, seed=1)
     single = UnoAECEnv(["classic"], players=3)

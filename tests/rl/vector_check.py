@@ -291,6 +291,7 @@ def run_aec(
     chooser: str = "random",
     episode: str = "round",
     options: dict[str, Any] | None = None,
+    reward: str = "win",
 ) -> Report:
     """Play :class:`~unorules.vector.aec.UnoVectorAECEnv` until ``games`` episodes have
     ended, each slot shadowed by a :class:`~unorules.rl.UnoAECEnv` driven as PettingZoo's
@@ -300,11 +301,11 @@ def run_aec(
     (``None`` for a dead step)."""
     from unorules.vector.aec import UnoVectorAECEnv
 
-    view = UnoVectorAECEnv(slots, players, options=options, episode=episode, seed=seed)
+    view = UnoVectorAECEnv(slots, players, options=options, episode=episode, reward=reward, seed=seed)
     batch = view.batch
     rules = batch.ruleset
     pick = random.Random(seed)
-    envs = [UnoAECEnv(rules, players, episode=episode) for _ in range(slots)]
+    envs = [UnoAECEnv(rules, players, episode=episode, reward=reward) for _ in range(slots)]
     bots = [[HeuristicBot(seed * 1000 + slot * 10 + s) for s in range(players)] for slot in range(slots)]
     history: list[list[tuple[str, int | None]]] = [[] for _ in range(slots)]
     report = Report()
@@ -338,8 +339,8 @@ def run_aec(
             if str(selection[slot]) != agent:
                 return fail(slot, "the agent selected", str(selection[slot]), agent)
             obs, reward, term, trunc, _ = env.last()
-            mine = (float(rewards[slot]), bool(terminated[slot]), bool(truncated[slot]))
-            if mine != (reward, term, trunc):
+            mine = (rewards[slot], bool(terminated[slot]), bool(truncated[slot]))
+            if mine != (np.float32(reward), term, trunc):  # the view's rewards are float32
                 return fail(slot, f"{agent}'s reward, termination, truncation", mine, (reward, term, trunc))
             for name, got, ref in (
                 (f"{agent}'s mask", observation["action_mask"][slot], obs["action_mask"]),

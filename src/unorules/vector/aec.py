@@ -171,7 +171,8 @@ class UnoVectorAECEnv:
 
     def last(self) -> tuple[dict[str, npt.NDArray[Any]], F32, Bools, Bools, dict[str, Any]]:
         """For each game's selected agent: its observation and mask, its reward since its
-        last action, whether it is terminated and truncated, and an empty info dict."""
+        last action (``float32``), whether it is terminated and truncated, and an empty
+        info dict."""
         dying = self._dying()
         seat = self.selected.astype(np.intp)
         observation = self.batch.observe(seat)
