@@ -11,6 +11,7 @@ from unorules.actions import Action, register_verb
 from unorules.cards import COLORS, Card, Color, parse_cards, register_color, register_kind
 from unorules.codec import decode_value, encode_value
 from unorules.discovery import PluginLoadWarning, installed_plugins, load_plugin
+from unorules.display import CardLook, Display
 from unorules.draft import Draft
 from unorules.errors import (
     IllegalActionError,
@@ -48,7 +49,9 @@ __all__ = [
     "PLUGIN_API_VERSION",
     "Action",
     "Card",
+    "CardLook",
     "Color",
+    "Display",
     "Draft",
     "Event",
     "EventSpec",

@@ -53,7 +53,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unorules.rulebook import Rulebook
-from unorules.serve.describe import rules_data
+from unorules.serve.describe import name_rulebooks, rules_data
 from unorules.serve.errors import ServeError
 from unorules.serve.inputs import MESSAGE_LIMIT, decode_json, decode_message
 from unorules.serve.limits import AddressBuckets, CreationLimit, RateLimit
@@ -152,6 +152,7 @@ def create_app(
     the new-table page offers first, before the shipped presets.
     """
     offered = tuple(rulebooks)
+    name_rulebooks(offered)  # a table of a rulebook's rule set is titled by its name
     store = Store(db)
     tables = Tables(
         store,
@@ -386,9 +387,13 @@ async def _handle(tables: Tables, client: Client, message: Any, limit: RateLimit
         await tables.start(client.table, client.seat)
     elif kind == "back":
         await tables.back(client.table, client.seat)
+    elif kind == "undo":
+        await tables.take_back(client.table, client.seat, data.get("version"))
     elif kind == "rematch":
         await tables.rematch(client.table, client.seat, client.address)
     elif kind == "ping":
         client.push({"type": "pong"})
     else:
-        raise ServeError(f"unknown message type {str(kind)[:20]!r}; types: act, start, back, rematch, ping")
+        raise ServeError(
+            f"unknown message type {str(kind)[:20]!r}; types: act, start, back, undo, rematch, ping"
+        )

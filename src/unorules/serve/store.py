@@ -198,6 +198,10 @@ class Store:
             (table_id, number, action, now() if at is None else at),
         )
 
+    def truncate_actions(self, table_id: str, count: int) -> None:
+        """Keep only the table's first ``count`` actions (a take-back), committed on return."""
+        self._db.execute("DELETE FROM actions WHERE table_id = ? AND number >= ?", (table_id, count))
+
     def set_over(self, table_id: str) -> None:
         """Save that the table's game is over."""
         self._db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))

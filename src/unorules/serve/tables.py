@@ -32,7 +32,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,7 +41,7 @@ from unorules.actions import Action
 from unorules.bots import Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.protocol import QUIT_GRACE
-from unorules.record import GameRecord, RecordError
+from unorules.record import GameRecord, RecordError, SessionError, take_back_point
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from unorules.serve import compat
 from unorules.serve.describe import ruleset_data, ruleset_title
@@ -56,7 +56,7 @@ from unorules.serve.inputs import (
     seat_record,
 )
 from unorules.serve.limits import CreationLimit
-from unorules.serve.render import view_data
+from unorules.serve.render import feed_sentences, looks_data, view_data
 from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import SeatRecord, Store, TableRecord, now
 from unorules.state import GameState, Outcome
@@ -71,9 +71,13 @@ __all__ = [
     "Tables",
     "check_name",
     "game_record",
+    "take_back_from",
 ]
 
 _log = logging.getLogger("unorules.serve")
+
+FEED_KEPT = 200
+"""The most sentences of what happened so far a late page is sent (the page keeps as many)."""
 
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
@@ -235,7 +239,14 @@ class Table:
             "turn_seat": None if left is None else self.turn_seat,
             "time_left": left,
             "rematch": self.rematch,
+            "take_backs": self.take_backs(),
         }
+
+    def take_backs(self) -> bool:
+        """Whether its one person may take actions back (:meth:`Tables.take_back`): a table of
+        one person and the library's own bots (no bot program, which keeps its own memory)."""
+        people = sum(1 for s in self.seats if s.kind != "bot")
+        return people == 1 and not any(bot.holds_process for bot in self.bots.values())
 
     def record(self) -> GameRecord:
         """The game so far as a :class:`~unorules.record.GameRecord` (its ``Result`` is
@@ -275,13 +286,52 @@ class Table:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The message a page is sent once when it connects: its seat, the rule set in words
         and, for a seated player, the invitation code that takes an open seat (spectators are
-        not given it: their link is the table's own)."""
+        not given it: their link is the table's own), how each kind of card looks
+        (:func:`~unorules.serve.render.looks_data`) and what happened so far (:meth:`feed_so_far`)."""
         return {
             "type": "welcome",
             "you": seat,
             "ruleset": ruleset_data(self.spec),
             "invite": self.invite if seat is not None else None,
+            "looks": looks_data(self.state.ruleset),
+            "feed": self.feed_so_far(seat),
         }
+
+    def feed_so_far(self, seat: int | None) -> dict[str, Any] | None:
+        """What happened before the current state, for a page that comes late (a spectator, a
+        reload): ``{"version": N, "lines": [...]}``, the feed's sentences of every state before
+        version ``N`` (the current one, whose own sentences the state message brings), oldest
+        first, the last :data:`FEED_KEPT` of them, as ``seat`` saw them; ``None`` before the start."""
+        if not self.started or not self.actions:
+            return None
+        states = list(self.record().states())[:-1]
+        names = self.names()
+        lines: list[str] = []
+        for state in reversed(states):
+            view = compat.public_view(state) if seat is None else compat.seat_view(state, seat)
+            lines[:0] = feed_sentences(view, names, seat)
+            if len(lines) >= FEED_KEPT:
+                break
+        return {"version": self.version, "lines": lines[-FEED_KEPT:]}
+
+
+def take_back_from(
+    states: Sequence[GameState], actions: Sequence[Action], seat: int, bots: Iterable[int]
+) -> int | str:
+    """Where a take-back by ``seat`` goes back to, or why it may not, at a table of one person
+    against ``bots`` (the seats the program plays): the library's one rule of a take-back,
+    :func:`unorules.record.take_back_point`, which the terminal's ``undo`` follows too.
+
+    ``states`` are the game's states (the deal, then one after each of ``actions``). Returns
+    the number of actions that stay (the index of the state gone back to), else the reason,
+    in words, why not.
+    """
+    if len(states) != len(actions) + 1:
+        raise ValueError(f"{len(states)} states for {len(actions)} actions: one more state is the deal")
+    try:
+        return take_back_point(states, seat, frozenset(bots))
+    except SessionError as exc:
+        return str(exc)
 
 
 class Tables:
@@ -639,6 +689,42 @@ class Tables:
         if seat not in table.autopilot:
             raise ServeError("the autopilot is not playing your seat: it is yours", "stale")
         self._give_back(table, seat)
+        self._after_change(table, seat)
+
+    async def take_back(self, table: Table, seat: int | None, version: Any) -> None:
+        """The person of ``seat`` takes their last action back, with the bots' replies since
+        (:func:`take_back_from`), at a table of one person and the library's own bots, on the
+        state numbered ``version`` they saw. Refused (and nothing changes) with the reason:
+        ``not-your-seat`` for a spectator or a table of several people or of bot programs (a
+        program keeps its own memory of the game), ``not-started``, ``stale``, and ``illegal``
+        when the rule says no."""
+        if seat is None:
+            raise ServeError("spectators have no action to take back", "not-your-seat")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServeError("'version' must be the version number of the state you take back from")
+        async with table.lock:
+            if not table.started:
+                raise ServeError("the game has not started yet", "not-started")
+            if version != table.version:
+                raise ServeError(
+                    f"the table has moved on (you saw state {version}, it is at {table.version}): look again",
+                    "stale",
+                )
+            bots = [s for s, record in enumerate(table.seats) if record.kind == "bot"]
+            if not table.take_backs():
+                raise ServeError(
+                    "actions are taken back only at a table of one person and the library's own bots",
+                    "not-your-seat",
+                )
+            states = list(table.record().states())
+            found = take_back_from(states, table.actions, seat, bots)
+            if isinstance(found, str):
+                raise ServeError(f"cannot take your last action back: {found}", "illegal")
+            self.store.truncate_actions(table.id, found)
+            table.state = states[found]
+            del table.actions[found:]
+            table.touched = now()
+            self._show_bots(table)
         self._after_change(table, seat)
 
     # -- expiry ----------------------------------------------------------------
