@@ -9,7 +9,8 @@ observations and action indices as ``unorules/Uno-v0``), and the policy is a
 small torch network (one hidden layer, a masked softmax over the actions,
 and a value head as the baseline: REINFORCE with a learned baseline, each
 decision's return the round's outcome, or the value estimate where a
-rollout of ``--horizon`` steps cuts a round).
+rollout of ``--horizon`` steps cuts a round; Adam, its step size falling
+linearly to zero over the training).
 
     .venv/bin/python examples/rl_vector_reinforce.py      # seconds: 20 updates, 50 games
     .venv/bin/python examples/rl_vector_reinforce.py --updates 60 --games 1000   # minutes
@@ -81,12 +82,15 @@ def train(
     horizon: int = 64,
     seed: int = 0,
     lr: float = 3e-3,
+    entropy: float = 0.001,
     log: bool = False,
 ) -> tuple[Policy, list[tuple[int, float]]]:
     """Train for ``updates`` rollouts of ``horizon`` steps in ``envs`` games; returns the
     policy and its learning curve (rounds played, win rate of the rounds of that rollout)."""
     policy = make_policy(seed)
     optimiser = torch.optim.Adam(policy.parameters(), lr=lr)
+    # The step size falls linearly to zero over the training: late updates refine, not wander.
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda done: 1.0 - done / updates)
     vec = UnoVectorEnv(envs, players=PLAYERS, episode="round", reward="win", seed=seed)
     obs, info = vec.reset(seed=seed)
     x = torch.as_tensor(obs)
@@ -124,12 +128,13 @@ def train(
         loss = (
             -(torch.stack(log_probs) * advantage).mean()
             + 0.5 * (target - value_all).pow(2).mean()
-            - 0.01 * torch.stack(entropies).mean()
+            - entropy * torch.stack(entropies).mean()
         )
         optimiser.zero_grad()
         torch.autograd.backward(loss)
         nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
         optimiser.step()
+        schedule.step()
         ended = torch.stack(dones)
         played = int(ended.sum())
         if played:
