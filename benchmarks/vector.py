@@ -21,6 +21,11 @@ in turn in the same process. Ratios are against the reference env measured
 in the same run (and RLCard's env when present). Memory per game: the batch's
 state arrays (``UnoBatch.nbytes``) over its games, at the largest batch; the
 observation buffer a step returns is shown beside it.
+
+With ``--jax`` (jax installed), a second table: games' masks and observations
+computed per CPU second by NumPy (``UnoBatch.mask`` and ``observe``) and by
+:class:`unorules.vector.jit.JaxKernels` (the state copied to the device, both
+kernels, the results waited for), on batches of random positions.
 """
 
 from __future__ import annotations
@@ -73,12 +78,55 @@ def measure_env(runner: Runner, min_time: float, seed0: int) -> float:
             return steps / elapsed
 
 
+def measure_kernels(batch: UnoBatch, min_time: float, jitted: bool) -> float:
+    """Games' masks and observations per CPU second, by NumPy or by the JAX kernels."""
+    kernels = None
+    if jitted:
+        from unorules.vector.jit import JaxKernels
+
+        kernels = JaxKernels(batch)
+        state = kernels.state()
+        kernels.mask(state).block_until_ready()  # compiled outside the measurement
+        kernels.observe(state).block_until_ready()
+    calls = 0
+    start = time.process_time()
+    while True:
+        if kernels is None:
+            batch._mask_valid = False  # as after a step: the mask is computed, not the cached one
+            batch.mask()
+            batch.observe()
+        else:
+            state = kernels.state()
+            kernels.mask(state).block_until_ready()
+            kernels.observe(state).block_until_ready()
+        calls += 1
+        elapsed = time.process_time() - start
+        if elapsed >= min_time:
+            return calls * batch.num_games / elapsed
+
+
+def kernel_table(players: int, sizes: list[int], reps: int, min_time: float) -> None:
+    """The ``--jax`` table for ``players``."""
+    rows = []
+    for size in sizes:
+        batch = UnoBatch(size, players, episode="round", seed=size)
+        measure_batch(batch, 0.05, 0)  # random positions, not only deals
+        numpy_rates = [measure_kernels(batch, min_time, jitted=False) for _ in range(reps)]
+        jax_rates = [measure_kernels(batch, min_time, jitted=True) for _ in range(reps)]
+        rows.append((size, statistics.median(numpy_rates), statistics.median(jax_rates)))
+    print(f"  masks + observations per CPU second (median of {reps}):")
+    print(f"  {'batch':>8} {'numpy':>12} {'jax':>12}   {'jax / numpy':>11}")
+    for size, by_numpy, by_jax in rows:
+        print(f"  {size:>8} {by_numpy:>12,.0f} {by_jax:>12,.0f}   {by_jax / by_numpy:>10.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=3, help="repetitions (median reported)")
     parser.add_argument("--min-time", type=float, default=1.0, help="CPU seconds per measurement")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--batches", type=int, nargs="+", default=BATCHES)
+    parser.add_argument("--jax", action="store_true", help="also the JAX kernels' table (needs jax)")
     args = parser.parse_args(argv)
 
     for players in args.players:
@@ -116,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  memory per game: {per_game:,.0f} bytes of state (batch of {largest.num_games}), "
             f"plus {obs:,} bytes of observation and {largest.num_actions} of mask per step's output"
         )
+        if args.jax:
+            kernel_table(players, args.batches, args.reps, args.min_time)
     return 0
 
 

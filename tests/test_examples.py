@@ -16,8 +16,17 @@ def test_the_examples_are_there() -> None:
     assert {"game_loop", "bot_tournament", "custom_variant", "property_testing"} <= names
 
 
+NEEDS = {
+    "rl_vector_reinforce": ("torch", "pip install torch --index-url https://download.pytorch.org/whl/cpu")
+}
+"""Examples that need a package the test environment may lack: skipped without it."""
+
+
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_runs(script: Path) -> None:
+    if script.stem in NEEDS:
+        module, how = NEEDS[script.stem]
+        pytest.importorskip(module, reason=f"{script.name} needs {module}: {how}")
     # No standard input: the game-loop example must notice it has no terminal.
     done = subprocess.run(
         [sys.executable, str(script)],

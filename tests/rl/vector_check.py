@@ -155,11 +155,19 @@ def run(
     episode: str = "round",
     options: dict[str, Any] | None = None,
     limit: int | None = None,
+    jit: bool = False,
 ) -> Report:
     """Play until ``games`` episodes have ended over ``slots`` slots, comparing every
     step. With ``limit``, a game still running after ``limit`` actions counts as
-    played (compared that far) and its slot starts the next game."""
+    played (compared that far) and its slot starts the next game. With ``jit``, the
+    masks and observations compared are those of :class:`unorules.vector.jit.JaxKernels`
+    (beside the NumPy batch's, which must then be the same)."""
     batch = UnoBatch(slots, players, options=options, episode=episode, seed=seed)
+    kernels = None
+    if jit:
+        from unorules.vector.jit import JaxKernels
+
+        kernels = JaxKernels(batch)
     rules = batch.ruleset
     order = {str(c): i for i, c in enumerate(batch.cards)}
     keys = Keys(batch)
@@ -202,6 +210,17 @@ def run(
         to_act = batch.to_act
         mask = batch.mask()
         obs = batch.observe()
+        if kernels is not None:
+            state = kernels.state()
+            jit_mask, jit_obs = np.asarray(kernels.mask(state)), np.asarray(kernels.observe(state))
+            for slot in range(slots):
+                if jit_mask[slot].tobytes() != mask[slot].tobytes():
+                    return fail(slot, "the jitted mask", np.flatnonzero(jit_mask[slot]).tolist(),
+                                np.flatnonzero(mask[slot]).tolist())  # fmt: skip
+                if not np.array_equal(jit_obs[slot], obs[slot]):
+                    where = np.flatnonzero(jit_obs[slot] != obs[slot]).tolist()
+                    return fail(slot, f"the jitted observation at {where}", jit_obs[slot][where].tolist(),
+                                obs[slot][where].tolist())  # fmt: skip
         actions = np.zeros(slots, dtype=np.intp)
         for slot, env in enumerate(envs):
             agent = env.agent_selection
@@ -260,5 +279,94 @@ def run(
             report.games += len(restart)
             batch.reset_games(restart)
             for slot in restart:
+                shadow(slot)
+    return report
+
+
+def run_aec(
+    players: int,
+    games: int,
+    slots: int,
+    seed: int,
+    chooser: str = "random",
+    episode: str = "round",
+    options: dict[str, Any] | None = None,
+    reward: str = "win",
+) -> Report:
+    """Play :class:`~unorules.vector.aec.UnoVectorAECEnv` until ``games`` episodes have
+    ended, each slot shadowed by a :class:`~unorules.rl.UnoAECEnv` driven as PettingZoo's
+    agent loop drives it: at every step both must select the same agent and give it the
+    same ``last()`` (observation, mask, reward, termination), dead steps included, and
+    one more agent's ``observe`` (in turn) must match; then both take the same action
+    (``None`` for a dead step)."""
+    from unorules.vector.aec import UnoVectorAECEnv
+
+    view = UnoVectorAECEnv(slots, players, options=options, episode=episode, reward=reward, seed=seed)
+    batch = view.batch
+    rules = batch.ruleset
+    pick = random.Random(seed)
+    envs = [UnoAECEnv(rules, players, episode=episode, reward=reward) for _ in range(slots)]
+    bots = [[HeuristicBot(seed * 1000 + slot * 10 + s) for s in range(players)] for slot in range(slots)]
+    history: list[list[tuple[str, int | None]]] = [[] for _ in range(slots)]
+    report = Report()
+
+    def shadow(slot: int) -> None:
+        envs[slot].reset(options={"state": rules.new_game(players=players, seed=int(batch.seeds[slot]))})
+        history[slot] = []
+
+    def fail(slot: int, what: str, mine: Any, theirs: Any) -> Report:
+        report.mismatches += 1
+        said = [f"{a}: {i}" for a, i in history[slot]]
+        report.first = (
+            f"slot {slot}, game seed {int(batch.seeds[slot])}, players {players}, after {len(said)} steps; "
+            f"the last: {' | '.join(said[-12:])}\n  {what} differs:\n    view:      {mine!r}\n"
+            f"    reference: {theirs!r}"
+        )
+        return report
+
+    for slot in range(slots):
+        shadow(slot)
+    turn = 0
+    while report.games < games:
+        observation, rewards, terminated, truncated, _info = view.last()
+        selection = view.agent_selection
+        probe = view.possible_agents[turn % players]
+        probed = view.observe(probe)
+        turn += 1
+        actions = np.zeros(slots, dtype=np.intp)
+        for slot, env in enumerate(envs):
+            agent = env.agent_selection
+            if str(selection[slot]) != agent:
+                return fail(slot, "the agent selected", str(selection[slot]), agent)
+            obs, reward, term, trunc, _ = env.last()
+            mine = (rewards[slot], bool(terminated[slot]), bool(truncated[slot]))
+            if mine != (np.float32(reward), term, trunc):  # the view's rewards are float32
+                return fail(slot, f"{agent}'s reward, termination, truncation", mine, (reward, term, trunc))
+            for name, got, ref in (
+                (f"{agent}'s mask", observation["action_mask"][slot], obs["action_mask"]),
+                (f"{agent}'s observation", observation["observation"][slot], obs["observation"]),
+                (f"{probe}'s observe() mask", probed["action_mask"][slot], env.observe(probe)["action_mask"]),
+                (f"{probe}'s observe()", probed["observation"][slot], env.observe(probe)["observation"]),
+            ):
+                if not np.array_equal(got, ref):
+                    where = np.flatnonzero(got != ref).tolist()
+                    return fail(slot, f"{name} at {where}", got[where].tolist(), ref[where].tolist())
+            index: int | None
+            if term:
+                index = None
+            elif chooser == "heuristic":
+                seat = int(agent.rpartition("_")[2])
+                chosen = bots[slot][seat].choose(env.state_.view(seat))
+                index = NOOP if chosen is None else env.space.index(chosen, seat)
+            else:
+                index = pick.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            actions[slot] = -1 if index is None else index
+            history[slot].append((agent, index))
+            env.step(index)
+        view.step(actions)
+        report.actions += slots
+        for slot, env in enumerate(envs):
+            if not env.agents:
+                report.games += 1
                 shadow(slot)
     return report

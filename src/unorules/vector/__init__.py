@@ -10,8 +10,11 @@ exactly the states the reference engine produces for the same seed and the
 same actions: the test suite checks it game for game.
 
 The engine needs only NumPy (``pip install "unorules[vector]"``);
-:mod:`unorules.vector.env` adds a Gymnasium ``VectorEnv`` over it (the ``rl``
-extra). The core never imports this package.
+:mod:`unorules.vector.env` adds a Gymnasium ``VectorEnv`` over it and
+:mod:`unorules.vector.aec` a PettingZoo-style multi-agent view for self-play
+(both the ``rl`` extra); :mod:`unorules.vector.jit` computes its masks and
+observations as jitted JAX functions (the ``jax`` extra). The core never
+imports this package.
 
 Scope: the ``classic`` plugin alone with its options ``target_score``,
 ``uno_penalty``, ``challenge``, ``wd4_points``, ``drawn_card``,

@@ -105,7 +105,9 @@ class UnoBatch:
     round, like ``unorules.rl.raw_env(..., episode="round")``. ``reward="win"``
     gives +1 to the winner and -1 to every other seat when an episode ends;
     ``"points"`` the game's scores (the round's points for ``episode="round"``)
-    divided by 100.
+    divided by 100. ``final_observations=True`` keeps every seat's observation
+    of each episode's last state (:attr:`final_observations`), as
+    :mod:`unorules.vector.aec` shows it to terminated agents.
 
     Each step one seat of each game acts: :attr:`to_act`, chosen by the
     out-of-turn window protocol of :class:`unorules.rl.UnoAECEnv` (after an
@@ -130,6 +132,7 @@ class UnoBatch:
         episode: str = "game",
         reward: str = "win",
         seed: Seed = None,
+        final_observations: bool = False,
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise VectorError(f"num_games must be a positive integer, not {num_games!r}")
@@ -173,6 +176,16 @@ class UnoBatch:
         self.observation_size = _OBS_BASE + 2 + 7 * players
         """The length of an observation (``unorules.rl.ObservationEncoder(...).size``)."""
         self._limits = _limits(DECK_SIZE)
+        self.final_observations: F32 | None = (
+            np.zeros((num_games, players, self.observation_size), dtype=np.float32)
+            if final_observations
+            else None
+        )
+        """With ``final_observations=True``, ``(games, seats, observation_size)``: for each game
+        whose episode ended in the last :meth:`step` (``done``), every seat's observation of the
+        episode's last state, as :class:`unorules.rl.UnoAECEnv` shows it to a terminated agent
+        (the next round's deal when an ``episode="round"`` game goes on); rows of the other
+        games hold older values. ``None`` otherwise (the default: it costs memory and time)."""
 
         b, n = num_games, players
         self.hands: U8 = np.zeros((b, n, CARDS), dtype=np.uint8)
@@ -302,44 +315,51 @@ class UnoBatch:
             if out.shape != (b, self.observation_size) or out.dtype != np.float32:
                 raise VectorError(f"out must be a float32 array of shape {(b, self.observation_size)}")
             out.fill(0.0)
-        g = self._all
-        cur = self.current.astype(np.intp)
+        self._encode(self._all, seat, out)
+        return out
+
+    def _encode(self, g: Index, seat: Index, out: F32) -> None:
+        """Write games ``g``'s observations for ``seat`` (one per game) into the zeroed
+        rows of ``out`` (one row per game of ``g``)."""
+        n = self.players
+        r = np.arange(g.size)
+        cur = self.current[g].astype(np.intp)
         out[:, :CARDS] = self.hands[g, seat]
-        top = self.pile[g, self.discard_size - 1].astype(np.intp)
-        out[g, CARDS + top] = 1.0
-        colour = self.color.astype(np.intp)
+        top = self.pile[g, self.discard_size[g] - 1].astype(np.intp)
+        out[r, CARDS + top] = 1.0
+        colour = self.color[g].astype(np.intp)
         has_colour = colour >= 0
-        out[g[has_colour], 108 + colour[has_colour]] = 1.0
-        out[g, 112 + self.phase.astype(np.intp)] = 1.0
-        out[:, 117] = self.phase_count
-        card = self.phase_card.astype(np.intp)
-        shown = (card >= 0) & ((self.phase != DRAWN) | (cur == seat))
-        out[g[shown], 118 + card[shown]] = 1.0
+        out[r[has_colour], 108 + colour[has_colour]] = 1.0
+        phase = self.phase[g]
+        out[r, 112 + phase.astype(np.intp)] = 1.0
+        out[:, 117] = self.phase_count[g]
+        card = self.phase_card[g].astype(np.intp)
+        shown = (card >= 0) & ((phase != DRAWN) | (cur == seat))
+        out[r[shown], 118 + card[shown]] = 1.0
         at_seat = 172
-        ps = self.phase_seat.astype(np.intp)
+        ps = self.phase_seat[g].astype(np.intp)
         some = ps >= 0
-        out[g[some], at_seat + (ps[some] - seat[some]) % n] = 1.0
+        out[r[some], at_seat + (ps[some] - seat[some]) % n] = 1.0
         at_colour = at_seat + n
-        pc = self.phase_color.astype(np.intp)
+        pc = self.phase_color[g].astype(np.intp)
         some = pc >= 0
-        out[g[some], at_colour + pc[some]] = 1.0
+        out[r[some], at_colour + pc[some]] = 1.0
         at_move = at_colour + 4
-        out[g, at_move + (cur - seat) % n] = 1.0
+        out[r, at_move + (cur - seat) % n] = 1.0
         rel = (seat[:, None] + np.arange(n)[None, :]) % n  # entry k: the seat k places after
         at_sizes = at_move + n
         out[:, at_sizes : at_sizes + n] = self.hand_sizes[g[:, None], rel]
         at_declared = at_sizes + n
         out[:, at_declared : at_declared + n] = self.declared[g[:, None], rel]
         at_exposed = at_declared + n
-        ex = self.exposed.astype(np.intp)
+        ex = self.exposed[g].astype(np.intp)
         some = ex >= 0
-        out[g[some], at_exposed + (ex[some] - seat[some]) % n] = 1.0
+        out[r[some], at_exposed + (ex[some] - seat[some]) % n] = 1.0
         at_direction = at_exposed + 2 * n  # after ``left`` (no seat leaves a classic game)
-        out[:, at_direction] = self.direction
-        out[:, at_direction + 1] = DECK_SIZE - self.draw_at
+        out[:, at_direction] = self.direction[g]
+        out[:, at_direction + 1] = DECK_SIZE - self.draw_at[g]
         at_scores = at_direction + 2
         out[:, at_scores : at_scores + n] = self.scores[g[:, None], rel] / np.float32(100.0)
-        return out
 
     def step(self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None) -> StepResult:
         """Each game's seat :attr:`to_act` takes its index of ``actions`` (one per game).
@@ -795,6 +815,8 @@ class UnoBatch:
                 rewards[ge] = points[ends] / np.float32(100.0)
             else:
                 rewards[ge] = self.scores[ge] / np.float32(100.0)
+            if self.final_observations is not None:
+                self._final_views(ge, over[ends])
             self.scores[ge] = 0
             self._new_games(ge, None)
         gn = g[~ends]
@@ -803,6 +825,27 @@ class UnoBatch:
             self.rng[gn] = states
             dealer = (self.dealer[gn].astype(np.intp) + 1) % n
             self._deal(gn, dealer, orders)
+
+    def _final_views(self, g: Index, over: Bools) -> None:
+        """Every seat's observation of the last state of games ``g`` (their episode ended)
+        into :attr:`final_observations`: the state the round ended in for a game that is
+        over, else (an ``episode="round"`` game going on) its next round, dealt as the
+        reference engine deals it at once (the slot's new game replaces it after)."""
+        assert self.final_observations is not None
+        n = self.players
+        going = g[~over]
+        if going.size:
+            orders, states = self._shuffled_decks(self.rng[going])
+            self.rng[going] = states
+            self._deal(going, (self.dealer[going].astype(np.intp) + 1) % n, orders)
+        ended = g[over]
+        self.declared[ended] = False  # the game's outcome clears UNO calls and exposures
+        self.exposed[ended] = -1
+        rows = np.zeros((g.size, self.observation_size), dtype=np.float32)
+        for seat in range(n):
+            rows.fill(0.0)
+            self._encode(g, np.full(g.size, seat, dtype=np.intp), rows)
+            self.final_observations[g, seat] = rows
 
     def _new_games(self, g: Index, given: list[int] | None) -> None:
         """Deal a new game (``Ruleset.new_game``) in each slot of ``g``."""
