@@ -534,7 +534,8 @@ class Session:
 
     def why_not_take_back(self, seat: int, bots: Collection[int] = ()) -> str | None:
         """Why ``seat`` may not take its last action back now, in words, or ``None``
-        when it may (see :meth:`take_back` and :func:`take_back_point`)."""
+        when it may, the seats in ``bots`` being bots whose replies go back with it
+        (see :meth:`take_back` and :func:`take_back_point`)."""
         try:
             take_back_point(self._states, seat, bots)
         except SessionError as exc:

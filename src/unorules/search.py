@@ -52,7 +52,7 @@ import random
 import re
 import time as _time
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, Protocol
 
 from unorules.actions import Action
 from unorules.bots import HeuristicBot, Seed, _facts, _rng, _step
@@ -377,8 +377,18 @@ POLICIES = ("priority", "heuristic")
 (:meth:`~unorules.bots.HeuristicBot.choose_in`)."""
 
 
-Policy = Union["PriorityPolicy", HeuristicBot]
-"""A playout policy: what :func:`playout` asks for every seat's action."""
+class Policy(Protocol):
+    """A playout policy: what :func:`playout` asks for every seat's action
+    (:class:`PriorityPolicy` and :class:`~unorules.bots.HeuristicBot` are two)."""
+
+    rng: random.Random
+    """The policy's random generator, seeded again for every playout."""
+
+    def choose_in(
+        self, state: GameState, seat: int, legal: tuple[Action, ...] | None = None
+    ) -> Action | None:
+        """The action ``seat`` takes in ``state`` (``legal``: its legal actions, if known),
+        or ``None`` when it has none."""
 
 
 class PriorityPolicy:
