@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/run.py --reps 3 --min-time 0.5   # quicker, noisier
     .venv/bin/python benchmarks/run.py --against pre-engine      # that commit and this tree, side by side
     .venv/bin/python benchmarks/run.py --pythons 3.11,3.12,3.13  # this tree on each CPython, side by side
+    .venv/bin/python benchmarks/run.py --compiled                # pure and compiled core, side by side
 
 One run measures, interleaving the repetitions so that a busy machine slows
 every contender alike:
@@ -41,6 +42,10 @@ commit, then reused), and every repetition runs this script's measurement in
 a fresh process of each environment in turn, alternating which goes first.
 The same games are played on both sides through the public API; the table
 gives each side's medians and their ratio.
+
+``--compiled`` adds this CPython with the compiled core (``python3 dev.py
+build-compiled``; ``PYTHONPATH=build/compiled``) as one more side, alone or
+beside ``--pythons``.
 
 ``--pythons 3.11,3.12,3.13`` measures this tree on each of those CPythons
 the same way (an environment per version under ``.bench/``, made once from
@@ -80,6 +85,8 @@ import unorules
 from unorules import Action, Card, Color, GameState, Ruleset, RulesetError
 
 ROOT = Path(__file__).resolve().parent.parent
+COMPILED = ROOT / "build" / "compiled"
+"""Where ``python3 dev.py build-compiled`` puts the compiled core."""
 
 MODES = ("partners", "elimination", "penalties")
 """Shipped plugins that are game modes, not house rules: measured one at a
@@ -370,12 +377,17 @@ def measure_once(
 
 
 def alternate(
-    sides: dict[str, str], job: dict[str, Any], reps: int, rlcard: set[str]
+    sides: dict[str, str],
+    job: dict[str, Any],
+    reps: int,
+    rlcard: set[str],
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, dict[str, list[float]]]:
     """``reps`` repetitions of ``job`` (:func:`measure_once`'s arguments) in a
-    fresh process of each side's Python (``sides``: label to interpreter), the
-    order rotating each repetition; RLCard is measured on the ``rlcard`` sides.
-    Actions per CPU second by side and ``"label/players"``, one per repetition."""
+    fresh process of each side's Python (``sides``: label to interpreter, with
+    the environment ``envs`` gives that label, if any), the order rotating each
+    repetition; RLCard is measured on the ``rlcard`` sides. Actions per CPU
+    second by side and ``"label/players"``, one per repetition."""
     rates: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
     labels = list(sides)
     for rep in range(reps):
@@ -388,6 +400,7 @@ def alternate(
                 capture_output=True,
                 text=True,
                 cwd=ROOT,
+                env=(envs or {}).get(side),
             )
             for key, value in json.loads(done.stdout.strip().splitlines()[-1]).items():
                 rates[side].setdefault(key, []).append(value)
@@ -436,9 +449,18 @@ def pythons(args: argparse.Namespace, player_counts: list[int]) -> int:
     """The ``--pythons`` run: this tree on each CPython named, alternating, with
     each one's ratios (classic / RLCard, all plugins / classic, each mode /
     classic) measured within that interpreter."""
-    versions = [v.strip() for v in args.pythons.split(",") if v.strip()]
     here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    versions = [v.strip() for v in (args.pythons or here).split(",") if v.strip()]
     sides = {v: sys.executable if v == here else str(version_python(v)) for v in versions}
+    envs: dict[str, dict[str, str]] = {}
+    if args.compiled:  # this CPython again, with the compiled core first on the path
+        if not (COMPILED / "unorules-compiled.json").exists():
+            raise SystemExit(f"no compiled core in {COMPILED}: python3 dev.py build-compiled")
+        label = f"{here} compiled"
+        versions.append(label)
+        sides[label] = sys.executable
+        path = os.pathsep.join(p for p in (str(COMPILED), os.environ.get("PYTHONPATH", "")) if p)
+        envs[label] = dict(os.environ, PYTHONPATH=path, UNORULES_BENCH_COMPILED="1")
     shipped = shipped_plugins()
     everything, names, _ = all_plugins_ruleset(shipped)
     modes = [m for m in MODES if m in shipped and not args.no_modes]
@@ -457,7 +479,7 @@ def pythons(args: argparse.Namespace, player_counts: list[int]) -> int:
         " the first one rotating",
         flush=True,
     )
-    rates = alternate(sides, job, args.reps, rl)
+    rates = alternate(sides, job, args.reps, rl, envs)
     med = {v: {k: statistics.median(r) for k, r in found.items()} for v, found in rates.items()}
     print()
     print(f"{'contender':<42}" + "".join(f"{'CPython ' + v:>15}" for v in versions) + "   (actions/CPU s)")
@@ -569,16 +591,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pythons", metavar="VERSIONS", help="this tree on each CPython named (3.11,3.12,3.13), side by side"
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="also this CPython with the compiled core (dev.py build-compiled), side by side",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # one repetition, for --against and --pythons
     args = parser.parse_args(argv)
     if args.worker:
+        if os.environ.get("UNORULES_BENCH_COMPILED") == "1" and not unorules.state.__file__.endswith(".so"):
+            raise SystemExit(f"the compiled side imported {unorules.state.__file__}, not the compiled core")
         job = json.loads(args.worker)
         print(json.dumps(measure_once(**job)))
         return 0
     player_counts = [int(p) for p in args.players.split(",")]
     if args.against:
         return against(args, player_counts)
-    if args.pythons:
+    if args.pythons or args.compiled:
         return pythons(args, player_counts)
 
     classic = Ruleset.from_names(["classic"])
