@@ -120,7 +120,11 @@ class Budget:
     classic alone) or ``pair_seconds`` (with others) and ``max_games`` games.
     Without ``until_covered`` a combination plays for its whole time (or
     ``max_games``) however soon it is covered. With ``strict``, a declaration
-    left uncovered is a failure, not a warning.
+    left uncovered is a failure, not a warning. With ``to_the_end``, each
+    card of the plugin must also have been played as someone's last card
+    (its play ended a round or emptied the hand) with classic alone: a card
+    never legal, never played or never the last card is a violation
+    (``to-the-end``), with the reason.
 
     **The state machine.** ``machine_examples`` hypothesis state-machine runs
     of ``machine_steps`` steps (0: none; ``None``: the current hypothesis
@@ -148,6 +152,7 @@ class Budget:
     max_games: int = 400
     until_covered: bool = True
     strict: bool = False
+    to_the_end: bool = True
     machine_examples: int | None = None
     machine_steps: int | None = None
     machine_on_pairs: bool = False
@@ -198,6 +203,7 @@ QUICK_BUDGET = Budget(
     shrink_seconds=5.0,
     pairs=False,
     together=False,
+    to_the_end=False,
 )
 """The plugin with classic only, every declaration once (at most 10 s): for a
 quick check while writing a plugin."""
@@ -682,7 +688,8 @@ def run_combination(
         plugin = combo.objects[-1] if combo.objects else installed_plugins()[combo.names[-1]]
     focus = next((p for p in ruleset.plugins if p is plugin or p.name == plugin.name), plugin)
     others = [p for p in ruleset.plugins if p is not focus and p.name != "classic"]
-    coverage = Coverage([focus], cards_of=others, options=first)
+    to_the_end = first and budget.to_the_end and budget.coverage > 0
+    coverage = Coverage([focus], cards_of=others, options=first, to_the_end=to_the_end)
     coverage.add_ruleset(ruleset)
     target = budget.coverage if first else budget.pair_coverage
     cap = budget.seconds if first else budget.pair_seconds
@@ -707,22 +714,32 @@ def run_combination(
             if games >= budget.max_games:
                 break
         players, style, policy = game_plan(index, counts)
+        # Every third game, while a card of the plugin has not been anybody's last card,
+        # deals it and keeps it for last (a wild spent at once never ends a round).
+        unfinished = (
+            frozenset(d.name for d, _ in coverage.card_failures()) if index % 3 == 2 else frozenset()
+        )
+        if unfinished:
+            style, policy = "in-hands", "last"
         seed = budget.seed * 100_000 + index
         rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
         options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
         rules, options = _build(combo, options, rng) if options else (ruleset, options)
+        for _ in range(8 if unfinished else 0):
+            if any(card.kind in unfinished for card in rules.deck):
+                break  # the deck deals one (a card an option puts in the deck needs that option)
+            rules, options = _build(combo, _option_variant(combo, rng), rng)
         coverage.add_ruleset(rules)
         others_kinds = frozenset(k for p in rules.plugins if p in others for k in card_kinds(p, rules))
-        starters = sorted(
-            coverage.focus_kinds, key=lambda k: (coverage.starters[k], _plainness(k), rng.random())
-        )
-        deck, dealer = arranged_deal(rules, players, rng, style, coverage.focus_kinds, others_kinds, starters)
+        dealt = unfinished or coverage.focus_kinds
+        starters = sorted(dealt, key=lambda k: (coverage.starters[k], _plainness(k), rng.random()))
+        deck, dealer = arranged_deal(rules, players, rng, style, dealt, others_kinds, starters)
         if deck is not None and style == "starter":
             coverage.starters[deck[players * rules.hand_size].kind] += 1
         start = Replay(rules, players, seed, deck=deck, dealer=dealer)
         check = _GameCheck(budget.deep_every, seen=seen, coverage=coverage)
 
-        explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look)
+        explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look, keep=unfinished or None)
         replay, failure = _play(
             start, _chooser(explorer), budget.max_actions, check, monitor, _observer(coverage, options)
         )
@@ -741,6 +758,20 @@ def run_combination(
             if out is not None:
                 out(violation.format())
             break  # one shrunk replay per combination is enough to show it is broken
+    if to_the_end and not violations:
+        for declaration, reason in coverage.card_failures():
+            violation = Violation(
+                ruleset,
+                None,
+                "to-the-end",
+                f"card {declaration.name} of {declaration.owner}: {reason}; a card the plugin deals must "
+                "be playable, and playable as a last card (the explorer keeps it for last)",
+                f"coverage of {coverage.games} games, {coverage.actions} actions",
+            )
+            violations.append(violation)
+            if out is not None:
+                out(violation.format())
+            break
     machine_runs = 0
     examples = budget.machine_examples
     if machine and examples != 0 and not violations:

@@ -35,7 +35,13 @@ plugin's card), looking one action ahead, and plays the most novel one;
 ``eager`` prefers playing cards (rounds end, scoring and later rounds come);
 ``random`` takes any legal action; ``hoard`` draws whenever it may until
 the draw pile has been reshuffled (or nothing is left to draw), then plays
-as ``steer``: big hands, reshuffles in the middle of effects and empty piles.
+as ``steer``: big hands, reshuffles in the middle of effects and empty piles;
+``last`` keeps the plugin's cards for last: every seat plays any other card
+it may, draws rather than play the plugin's card, and plays the plugin's
+card only once its hand holds nothing else, so rounds end on it (a wild
+played as soon as it is drawn is never anybody's last card). The runner
+plays ``last`` games while a card of the plugin has not yet ended a round
+(:meth:`~unorules.testing.coverage.Coverage.card_failures`).
 
 Looking ahead applies actions the game does not take; each such state is
 handed to a check (the runner counts the cards and checks the UNO books of
@@ -61,8 +67,11 @@ __all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan"]
 STYLES = ("shuffled", "in-hands", "clumped", "starter", "combined")
 """The ways a game is dealt (see the module docstring)."""
 
-POLICIES = ("steer", "eager", "hoard", "random")
+POLICIES = ("steer", "eager", "hoard", "random", "last")
 """The ways a game is played (see the module docstring)."""
+
+_PLANNED = POLICIES[:4]
+"""The policies :func:`game_plan` goes through (``last`` is chosen by coverage)."""
 
 Check = Callable[[GameState, Action, GameState], None]
 
@@ -75,7 +84,7 @@ def game_plan(index: int, counts: Sequence[int]) -> tuple[int, str, str]:
     players = counts[index % len(counts)]
     lap = index // len(counts)
     style = STYLES[(lap + index) % len(STYLES)]
-    policy = POLICIES[(lap + 2 * index) % len(POLICIES)]
+    policy = _PLANNED[(lap + 2 * index) % len(_PLANNED)]
     return players, style, policy
 
 
@@ -215,7 +224,8 @@ class Explorer:
     ``steer`` is the share of steered choices (the rest are eager);
     ``lookahead`` the most legal actions applied to score one choice;
     ``check(before, action, after)`` is called with every state looked at
-    (and may raise: the action is then the one chosen)."""
+    (and may raise: the action is then the one chosen); ``keep``, the card
+    kinds the ``last`` policy keeps for last (default: the plugin's)."""
 
     def __init__(
         self,
@@ -227,6 +237,7 @@ class Explorer:
         steer: float = 0.6,
         lookahead: int = 12,
         check: Check | None = None,
+        keep: Iterable[str] | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
@@ -240,6 +251,8 @@ class Explorer:
         self.looked = 0
         """How many actions were applied to look ahead."""
         self._hoarding = policy == "hoard"
+        self.keep = coverage.focus_kinds if keep is None else frozenset(keep)
+        """The card kinds the ``last`` policy keeps for last (default: the plugin's)."""
 
     def choose(self, state: GameState) -> Action:
         """The next action of the game in ``state`` (not over)."""
@@ -249,6 +262,8 @@ class Explorer:
             return choose_action(state, rng, 0.0)
         if policy == "eager":
             return choose_action(state, rng, self.eager)
+        if policy == "last":
+            return self._last(state)
         if self._hoarding:
             hoarded = self._hoard(state)
             if hoarded is not None:
@@ -258,6 +273,30 @@ class Explorer:
             if chosen is not None:
                 return chosen
         return choose_action(state, rng, self.eager)
+
+    def _last(self, state: GameState) -> Action:
+        """The ``last`` policy: the plugin's cards kept for the last card."""
+        rng = self.rng
+        legal = state.legal_actions()
+        seat = state.current_player
+        focus = self.keep
+        hand = state.hands[seat]
+
+        def kept(action: Action) -> bool:
+            card = action.card
+            return action.verb == "play" and card is not None and card.kind in focus
+
+        plays = [a for a in legal if a.seat == seat and a.verb == "play" and a.card is not None]
+        if hand and all(card.kind in focus for card in hand):
+            mine = [a for a in plays if kept(a)]
+            if mine:
+                return rng.choice(mine)  # nothing else in the hand: the round may end on it
+        others = [a for a in plays if not kept(a)]
+        if others:
+            return rng.choice(others)
+        rest = [a for a in legal if not (a.seat == seat and kept(a))]
+        draws = [a for a in rest if a.seat == seat and a.verb in ("draw", "pass")]
+        return rng.choice(draws or rest or legal)
 
     def _hoard(self, state: GameState) -> Action | None:
         if any(event.kind == "reshuffle" for event in state.events) or (

@@ -101,6 +101,7 @@ from unorules.testing.step_invariants import (
     check_hidden_cards,
     check_left,
     check_scores,
+    check_shown_hands,
     check_step,
     check_uno,
 )
@@ -144,6 +145,7 @@ __all__ = [
     "check_replay_game",
     "check_round_ends",
     "check_scores",
+    "check_shown_hands",
     "check_state",
     "check_step",
     "check_turn",

@@ -29,7 +29,14 @@ from unorules.testing.violations import (
     describe_difference,
 )
 
-__all__ = ["check_hidden_cards", "check_left", "check_scores", "check_step", "check_uno"]
+__all__ = [
+    "check_hidden_cards",
+    "check_left",
+    "check_scores",
+    "check_shown_hands",
+    "check_step",
+    "check_uno",
+]
 
 
 # -- UNO calls, scores, seats that left, hidden cards --------------------------------------------
@@ -329,6 +336,82 @@ def check_hidden_cards(state: GameState, before: GameState | None = None, *, eve
             )
 
 
+def _open_hands(state: GameState) -> bool:
+    """Whether a plugin's declared open-hands rule is in force in ``state``
+    (:attr:`~unorules.TestHints.open_hands_while`: one of its extras keys is set)."""
+    if not state.extras:
+        return False
+    keys: frozenset[str] = _cached(
+        state.ruleset,
+        "open_hands_while",
+        lambda rules: frozenset(
+            key for p in rules.plugins for key in getattr(getattr(p, "testing", TestHints()), "open_hands_while")
+        ),
+    )
+    return bool(keys) and any(key in keys for key, _ in state.extras)
+
+
+def check_shown_hands(before: GameState, action: Action, after: GameState) -> None:
+    """``hidden``, of the hands a seat is shown (``visible_hands``): the
+    plugins' answer is not trusted alone. A seat may see another seat's hand
+    after ``action`` only while a declared open-hands rule is in force
+    (:attr:`~unorules.TestHints.open_hands_while`), when it could see that
+    hand before the action (the plugin ends the showing), or when an event
+    of the action showed that hand to that seat: a ``show`` event
+    (``draft.show_hand(seat, to)``) whose ``target`` is the hand's seat and
+    whose ``seat`` is the seat shown it (or every seat). Anything else is a
+    leak, reported with the event that should have said it."""
+    rules = after.ruleset
+    if rules.hooks.visible_hands is None or after.is_over or _open_hands(after):
+        return
+    shows: list[Event] | None = None
+    for seat in range(after.players):
+        seen = rules.visible_hands(after, seat)
+        if not seen:
+            continue
+        new = seen - rules.visible_hands(before, seat) if not _open_hands(before) else frozenset()
+        if not new:
+            continue
+        if shows is None:
+            shows = [e for e in after.events if e.kind == "show"]
+        for other in sorted(new):
+            if not after.hands[other]:
+                continue  # an empty hand shows nothing
+            if any(e.target == other and (e.seat is None or e.seat == seat) for e in shows):
+                continue
+            said = "; ".join(str(e) for e in shows) or "none"
+            raise _fail(
+                "hidden",
+                f"after {action}, seat {seat} is shown seat {other}'s hand (visible_hands) though no event "
+                f"showed it that hand: the show event that should have said it is "
+                f"draft.show_hand({other}, to={seat}) (show events of the action: {said}); a rule that "
+                "opens every hand declares the extras key it keeps while they are open "
+                "(TestHints(open_hands_while=...))",
+            )
+
+
+def _check_round_won(action: Action, after: GameState) -> None:
+    """``hands``, of a round just ended: a round won by going out (reason
+    ``"out"``) is won by a seat whose hand is empty (a last card's effect
+    that hands cards to the winner, or hands the winner's empty hand on, is
+    a rule run on the last card that should not be, R-OUT-LAST-DRAW)."""
+    result = after.rounds[-1]
+    winner = result.winner
+    if result.reason != "out" or winner is None or not 0 <= winner < len(result.hands):
+        return
+    hand = result.hands[winner]
+    if hand:
+        empty = [s for s, h in enumerate(result.hands) if not h and s != winner]
+        raise _fail(
+            "hands",
+            f"after {action}, round {result.number} ended won by seat {winner} going out, yet seat "
+            f"{winner} holds {len(hand)} card(s) ({_cards_text(Counter(hand))})"
+            + (f" while seat {_seats_text(empty)} holds none" if empty else "")
+            + ": a last card's effect ran after its player went out (a card's effect reads "
+            "draft.going_out(seat) and does only what a last card does, R-OUT-LAST-DRAW)",
+        )
+
+
 # -- one step: the state before an action and the state after it ---------------------------------
 
 
@@ -384,8 +467,11 @@ def check_step(
                     f"{event.count} card(s): a rule that names a seat names one still in the game "
                     "(draft.next_seat and active_seats skip the seats that left)",
                 )
+    if grew:
+        _check_round_won(action, after)
     if not grew and not after.is_over:
         _check_uno_step(before, action, after)
+    check_shown_hands(before, action, after)
     check_hidden_cards(after, before)
     if again:
         try:
