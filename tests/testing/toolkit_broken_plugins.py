@@ -17,6 +17,7 @@ from unorules import (
     COLORS,
     Action,
     Card,
+    CardEffect,
     Draft,
     Event,
     EventSpec,
@@ -25,10 +26,12 @@ from unorules import (
     GoingOut,
     Plugin,
     Ruleset,
+    TestHints,
     hookimpl,
     register_kind,
     register_verb,
 )
+from unorules.testing.scenario import Scenario
 
 register_verb(
     "dance",
@@ -484,3 +487,50 @@ class PeekShownToEveryone(Peek):
 
     name = "peek-everyone"
     to_everyone = True
+
+
+# -- issue 44: a Discard All that states what it does ---------------------------------------
+
+
+def discards_every_card_of_its_colour(rules: Ruleset) -> None:
+    """A scenario (TestHints.scenarios): the red Discard All takes both red 1s with it."""
+    Scenario(rules, hands={0: "RDA R1 R1 B2"}, top="R5").then("0: play RDA").expect(
+        hands={0: "B2"}, top="RDA", under="R1 R1", to_move=1, events=["discard-all"]
+    )
+
+
+class StatedDiscardAll(DiscardAll):
+    """The Discard All with its effect declared and a scenario (correct)."""
+
+    name = "stated-discard-all"
+    testing = TestHints(
+        effects=(CardEffect("DA", discards="color", passes=1),),
+        scenarios=(discards_every_card_of_its_colour,),
+    )
+
+
+class StatedDiscardAllKeepingADuplicate(StatedDiscardAll):
+    """Bug (issue 44): of two copies of a card of its colour, the Discard All
+    discards one and leaves the other in the hand. Every card is still
+    accounted for and every invariant holds: only what the card should do
+    (its declared effect, its scenario) shows it."""
+
+    name = "stated-discard-all-dup"
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DA" or draft.going_out(seat) is not None:
+            return None
+        hand = list(draft.hands[seat])
+        gone = list(dict.fromkeys(c for c in hand if c.color is card.color))  # the bug: one of each
+        for c in gone:
+            hand.remove(c)
+        draft.set_hands({seat: hand})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-all", seat, tuple(gone), None, count=len(gone)))
+        if draft.hands[seat] or not draft.went_out(seat).ends:
+            draft.pass_turn(1, seat)
+        return True

@@ -86,7 +86,7 @@ def _describe(exc: BaseException) -> str:
 _DEEP_KINDS = frozenset({"accepted", "pure", "refused", "json", "pickle", "view"})
 
 
-_STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay"})
+_STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay", "effect", "hands"})
 
 
 class _GameCheck:

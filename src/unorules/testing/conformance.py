@@ -54,6 +54,7 @@ import attrs
 from unorules.actions import Action
 from unorules.cards import kind_info
 from unorules.errors import RulesetError, UnorulesError
+from unorules.markers import PROJECT
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
 from unorules.testing.checking import Check as Check
@@ -77,6 +78,7 @@ from unorules.testing.invariants import (
     check_uno,
 )
 from unorules.testing.replay import Replay, choose_action, ruleset_line
+from unorules.testing.scenario import run_scenarios
 
 __all__ = [
     "BUDGETS",
@@ -91,12 +93,15 @@ __all__ = [
     "Violation",
     "check_conformance",
     "conformance_combinations",
+    "game_modes",
     "option_variant",
     "play_checked_game",
     "resolve_budget",
     "resolve_plugin",
     "run_combination",
     "run_conformance",
+    "scenario_violations",
+    "scenarios_elsewhere",
     "seconds_budget",
 ]
 
@@ -136,7 +141,10 @@ class Budget:
     caps it in time as well (a slow plugin then gets a less shrunk replay).
 
     ``pairs`` and ``together`` for the combinations with other plugins;
-    ``seed`` for the games.
+    without ``pairs``, ``modes`` still combines the plugin with each game
+    mode (:func:`game_modes`) and each plugin its
+    :attr:`TestHints.interacts_with <unorules.TestHints.interacts_with>`
+    names; ``seed`` for the games.
     """
 
     players: tuple[int, ...] = (2, 3, 4, 6, 10)
@@ -160,6 +168,7 @@ class Budget:
     shrink_seconds: float | None = 30.0
     pairs: bool = True
     together: bool = True
+    modes: bool = False
     seed: int = 0
 
 
@@ -195,7 +204,8 @@ QUICK_BUDGET = Budget(
     max_actions=300,
     deep_every=20,
     coverage=1,
-    seconds=10.0,
+    seconds=6.0,
+    pair_seconds=1.0,
     max_games=60,
     machine_examples=3,
     machine_steps=12,
@@ -203,10 +213,13 @@ QUICK_BUDGET = Budget(
     shrink_seconds=5.0,
     pairs=False,
     together=False,
+    modes=True,
     to_the_end=False,
 )
-"""The plugin with classic only, every declaration once (at most 10 s): for a
-quick check while writing a plugin."""
+"""The plugin with classic, every declaration once (at most 6 s), then beside
+each game mode and each plugin it declares interactions with (about a
+second each; some 12 s in all with the five shipped modes): for a quick
+check while writing a plugin. Its scenarios run beside every plugin."""
 
 
 BUDGETS: dict[str, Budget] = {"default": DEFAULT_BUDGET, "ci": CI_BUDGET, "quick": QUICK_BUDGET}
@@ -465,15 +478,40 @@ def _requirements(plugin: Any, installed: Any) -> list[str]:
     return found
 
 
+_MODE_HOOKS = ("teams", "game_outcome", "going_out")
+
+
+def game_modes() -> list[str]:
+    """The installed plugins that are game modes: rules that bring no cards
+    (no ``deck_cards``) and decide who plays on, wins or goes out (they
+    implement ``teams``, ``game_outcome`` or ``going_out``): partners,
+    elimination, last-loses, penalties among the shipped ones."""
+    found = []
+    for name, plugin in sorted(installed_plugins().items()):
+        if getattr(getattr(plugin, "deck_cards", None), f"{PROJECT}_impl", None) is not None:
+            continue  # a rule set of its own (classic, flip) or a card plugin
+        for hook in _MODE_HOOKS:
+            method = getattr(plugin, hook, None)
+            if method is not None and getattr(method, f"{PROJECT}_impl", None) is not None:
+                found.append(name)
+                break
+    return found
+
+
 def conformance_combinations(
     plugin: str | Any,
     *,
     pairs: bool = True,
     together: bool = True,
     others: Sequence[str] | None = None,
+    modes: bool = False,
 ) -> tuple[list[Combination], list[tuple[str, str]]]:
     """The combinations the runner checks for ``plugin`` (see the module
     docstring), and the ones refused when built, each with the reason.
+    Without ``pairs``, ``modes`` adds the combinations with each game mode
+    (:func:`game_modes`) and with each installed plugin the plugin's
+    :attr:`TestHints.interacts_with <unorules.TestHints.interacts_with>`
+    names.
 
     ``others`` are the installed plugins to combine it with (default: every
     installed one). A plugin object named like an installed plugin (a copy
@@ -501,6 +539,10 @@ def conformance_combinations(
     candidates = sorted(n for n in pool if n != name and n not in base)
     if pairs:
         wanted += [combo([other]) for other in candidates]
+    elif modes:
+        declared = getattr(getattr(obj, "testing", None), "interacts_with", ())
+        chosen = [*game_modes(), *(n.strip().lower() for n in declared)]
+        wanted += [combo([other]) for other in dict.fromkeys(chosen) if other in candidates]
     if together and len(candidates) > 1:
         chosen: list[str] = []
         for other in candidates:
@@ -758,6 +800,11 @@ def run_combination(
             if out is not None:
                 out(violation.format())
             break  # one shrunk replay per combination is enough to show it is broken
+    if not violations:
+        violations += scenario_violations(focus, ruleset)
+        for violation in violations:
+            if out is not None:
+                out(violation.format())
     if to_the_end and not violations:
         for declaration, reason in coverage.card_failures():
             violation = Violation(
@@ -791,6 +838,72 @@ def run_combination(
     if out is not None:
         out(("ok   " if not violations else "FAIL ") + summary + f" ({seconds:.1f} s)")
     return CombinationResult(combo.label, summary, tuple(violations), coverage, target, seconds)
+
+
+def scenario_violations(plugin: Any, ruleset: Ruleset) -> list[Violation]:
+    """The scenarios ``plugin`` declares (:attr:`TestHints.scenarios
+    <unorules.TestHints.scenarios>`) run under ``ruleset``
+    (:func:`~unorules.testing.scenario.run_scenarios`): a violation
+    (``scenario``) for each that fails or crashes; those whose position
+    cannot be arranged there are left out."""
+    found: list[Violation] = []
+    for name, outcome, detail in run_scenarios(plugin, ruleset):
+        if outcome in ("failed", "crashed"):
+            found.append(
+                Violation(
+                    ruleset,
+                    None,
+                    "scenario",
+                    f"the plugin's scenario {name} {outcome}: {detail}",
+                    f"scenario {name}",
+                )
+            )
+    return found
+
+
+def scenarios_elsewhere(
+    plugin: str | Any, checked: Sequence[Combination], others: Sequence[str] | None = None
+) -> tuple[list[str], list[Violation]]:
+    """The plugin's scenarios next to each other installed plugin it combines
+    with (or ``others``), in the combinations not among ``checked`` (a budget
+    that plays no pairs still runs the scenarios beside every plugin): the
+    labels of the combinations run, and one violation for each scenario that
+    passes with the plugin alone (the first of ``checked``) but not beside
+    some other plugin, naming them all."""
+    _, obj = resolve_plugin(plugin)
+    if not getattr(getattr(obj, "testing", None), "scenarios", ()):
+        return [], []
+    alone = checked[0].build() if checked else None
+    failing_alone = (
+        set() if alone is None else {n for n, o, _ in run_scenarios(obj, alone) if o in ("failed", "crashed")}
+    )
+    combos, _ = conformance_combinations(plugin, pairs=True, together=False, others=others)
+    done = {c.label for c in checked}
+    labels: list[str] = []
+    failures: dict[str, list[tuple[Ruleset, str, str]]] = {}
+    for combo in combos:
+        if combo.label in done:
+            continue
+        labels.append(combo.label)
+        rules = combo.build()
+        for name, outcome, detail in run_scenarios(obj, rules):
+            if outcome in ("failed", "crashed") and name not in failing_alone:
+                failures.setdefault(name, []).append((rules, outcome, detail))
+    found: list[Violation] = []
+    for name, where in failures.items():
+        rules, outcome, detail = where[0]
+        beside = ", ".join(ruleset_line(r) for r, _, _ in where)
+        found.append(
+            Violation(
+                rules,
+                None,
+                "scenario",
+                f"the plugin's scenario {name} passes with the plugin alone but {outcome} beside another "
+                f"plugin ({len(where)} rule set{'s' * (len(where) != 1)}: {beside}): {detail}",
+                f"scenario {name}",
+            )
+        )
+    return labels, found
 
 
 def _run_machine(
@@ -858,7 +971,7 @@ def run_conformance(
     require_hypothesis()
     name, obj = resolve_plugin(plugin)
     combos, skipped = conformance_combinations(
-        plugin, pairs=budget.pairs, together=budget.together, others=others
+        plugin, pairs=budget.pairs, together=budget.together, others=others, modes=budget.modes
     )
     if seconds is not None:
         budget = attrs.evolve(seconds_budget(seconds, len(combos), strict=budget.strict), seed=budget.seed)
@@ -875,6 +988,14 @@ def run_conformance(
         report.violations.extend(result.violations)
         if fail_fast and result.violations:
             break
+    if not budget.pairs and not (fail_fast and report.violations):
+        labels, found = scenarios_elsewhere(obj, combos, others)
+        if labels:
+            report.checked.append(f"the plugin's scenarios beside {len(labels)} other plugins")
+        report.violations.extend(found)
+        if out is not None:
+            for violation in found:
+                out(violation.format())
     return report
 
 

@@ -98,6 +98,7 @@ from unorules.testing.state_invariants import (
     check_views,
 )
 from unorules.testing.step_invariants import (
+    check_effect,
     check_hidden_cards,
     check_left,
     check_scores,
@@ -132,6 +133,7 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
+    "check_effect",
     "check_events",
     "check_hands",
     "check_hidden_cards",

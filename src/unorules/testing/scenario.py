@@ -39,7 +39,7 @@ from typing import Any
 
 from unorules.actions import Action
 from unorules.cards import Card, Color, parse_cards
-from unorules.errors import UnorulesError
+from unorules.errors import RulesetError, UnorulesError
 from unorules.ruleset import Ruleset
 from unorules.state import GameState, Phase
 from unorules.testing import rearranged
@@ -175,7 +175,10 @@ class Scenario:
         for seat in hands or {}:
             if not 0 <= seat < players:
                 raise ScenarioError(f"a hand for seat {seat}, but the game has seats 0 to {players - 1}")
-        state = ruleset.new_game(players, seed=seed, dealer=(to_move - 1) % players)
+        try:
+            state = ruleset.new_game(players, seed=seed, dealer=(to_move - 1) % players)
+        except RulesetError as exc:
+            raise ScenarioSkipped(f"this rule set does not deal for {players} players: {exc}") from None
         chosen_side = _side(side)
         picker = _Picker(ruleset, state.side if chosen_side is None else chosen_side)
         named = {seat: picker.cards(cards) for seat, cards in (hands or {}).items()}

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from unorules import TestHints
+from unorules import CardEffect, TestHints
 from unorules.actions import Action
 from unorules.cards import Card
 from unorules.ruleset import Ruleset
@@ -30,6 +30,7 @@ from unorules.testing.violations import (
 )
 
 __all__ = [
+    "check_effect",
     "check_hidden_cards",
     "check_left",
     "check_scores",
@@ -390,6 +391,100 @@ def check_shown_hands(before: GameState, action: Action, after: GameState) -> No
             )
 
 
+def _effects(ruleset: Ruleset) -> dict[str, tuple[CardEffect, ...]]:
+    """The declared card effects of the rule set's plugins, by card kind."""
+
+    def compute(rules: Ruleset) -> dict[str, tuple[CardEffect, ...]]:
+        found: dict[str, tuple[CardEffect, ...]] = {}
+        for plugin in rules.plugins:
+            for effect in getattr(getattr(plugin, "testing", TestHints()), "effects", ()):
+                found[effect.kind] = (*found.get(effect.kind, ()), effect)
+        return found
+
+    return _cached(ruleset, "effects", compute)
+
+
+def _selected(cards: Counter[Card], played: Card, color: Any, which: str) -> Counter[Card]:
+    if which == "all":
+        return Counter(cards)
+    if which == "kind":
+        return Counter({c: n for c, n in cards.items() if c.kind == played.kind})
+    return Counter({c: n for c, n in cards.items() if c.color is not None and c.color is color})
+
+
+def check_effect(before: GameState, action: Action, after: GameState) -> None:
+    """``effect``: a play of a card whose kind a plugin declares a
+    :class:`~unorules.CardEffect` for (:attr:`TestHints.effects
+    <unorules.TestHints.effects>`) did what the declaration says: its
+    player keeps exactly the cards the effect does not discard (cards it
+    drew in the action aside), the turn passed by the declared seats, the
+    next seat drew the declared cards. A last card is not checked (going
+    out is the core's), nor a play in a phase the declaration leaves out;
+    the turn and the draws only while the phase stays the same (another
+    plugin's phase, a stack, takes the effect over)."""
+    card = action.card
+    seat = action.seat
+    if card is None or seat is None:
+        return
+    face = before.face(card)
+    declared = _effects(after.ruleset).get(face.kind)
+    if not declared:
+        return
+    hand = before.hands[seat]
+    if len(hand) <= 1 or card not in hand:
+        return
+    ended = len(after.rounds) != len(before.rounds) or after.is_over
+    phase = before.phase.name
+    for effect in declared:
+        if effect.phases and phase not in effect.phases:
+            continue
+        what = f"after {action} (a {face.kind} played in the {phase!r} phase)"
+        if effect.discards is not None:
+            rest = Counter(before.face(c) for c in hand)
+            rest[face] -= 1
+            rest = +rest
+            color = face.color if face.color is not None else action.color
+            expected = rest - _selected(rest, face, color, effect.discards)
+            held = after.rounds[-1].hands[seat] if ended else after.hands[seat]
+            drew = Counter(after.face(c) for e in after.events if e.kind == "draw" and e.seat == seat for c in e.cards)
+            found = Counter(after.face(c) for c in held) - drew
+            if found != expected:
+                parts = []
+                if found - expected:
+                    parts.append(f"it still holds {_cards_text(found - expected)}, which the effect discards")
+                if expected - found:
+                    parts.append(f"it no longer holds {_cards_text(expected - found)}, which the effect keeps")
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {seat}'s hand is not what the declared effect leaves "
+                    f"(CardEffect({face.kind!r}, discards={effect.discards!r})): {'; '.join(parts)}",
+                )
+        if ended or after.phase.name != phase:
+            continue
+        if effect.passes is not None:
+            wanted = before.next_seat(seat, effect.passes) if effect.passes else seat
+            if after.current_player != wanted:
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {after.current_player} is to move, not seat {wanted}: the declared "
+                    f"effect passes the turn by {effect.passes} (CardEffect({face.kind!r}, passes={effect.passes}))",
+                )
+        if effect.next_draws is not None:
+            target = before.next_seat(seat)
+            drawn = sum(
+                e.count if e.count is not None else len(e.cards)
+                for e in after.events
+                if e.kind == "draw" and e.seat == target
+            )
+            if drawn != effect.next_draws:
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {target} drew {drawn} card(s), not {effect.next_draws}: the declared "
+                    f"effect makes the next seat draw {effect.next_draws} "
+                    f"(CardEffect({face.kind!r}, next_draws={effect.next_draws}))",
+                )
+
+
 def _check_round_won(action: Action, after: GameState) -> None:
     """``hands``, of a round just ended: a round won by going out (reason
     ``"out"``) is won by a seat whose hand is empty (a last card's effect
@@ -469,6 +564,8 @@ def check_step(
                 )
     if grew:
         _check_round_won(action, after)
+    if action.verb == "play" and _effects(after.ruleset):
+        check_effect(before, action, after)
     if not grew and not after.is_over:
         _check_uno_step(before, action, after)
     check_shown_hands(before, action, after)
