@@ -23,8 +23,8 @@ from unorules.texts import check_template
 
 __all__ = [
     "EVENT_FIELDS",
-    "CardEffect",
     "PLUGIN_API_VERSION",
+    "CardEffect",
     "EventSpec",
     "ExtraSpec",
     "Option",

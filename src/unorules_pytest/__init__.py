@@ -214,7 +214,7 @@ class _ConformanceRun:
                 )
                 self.items.append(item)
                 made.append(item)
-            if not budget.pairs and getattr(getattr(plugin, "testing", None), "scenarios", ()):
+            if not budget.pairs and bool(getattr(getattr(plugin, "testing", None), "scenarios", ())):
                 made.append(
                     ScenariosItem.from_parent(
                         session,
@@ -324,7 +324,9 @@ class ConformanceItem(pytest.Item):
 class ScenariosItem(pytest.Item):
     """The plugin's scenarios beside each other plugin, for a budget that plays no pairs."""
 
-    def __init__(self, *, plugin: Any, combos: list[Combination], others: list[str] | None, **kwargs: Any) -> None:
+    def __init__(
+        self, *, plugin: Any, combos: list[Combination], others: list[str] | None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.plugin = plugin
         self.combos = combos

@@ -126,7 +126,8 @@ def test_conformance_option_fails_a_broken_plugin_and_prints_its_replay(tmp_path
     )
     assert result.returncode == 1, result.stdout + result.stderr
     out = result.stdout
-    assert "conformance[loses-fives][classic+loses-fives]" in out and " failed in " in out
+    assert "conformance[loses-fives][classic+loses-fives]" in out
+    assert " failed in " in out
     assert "VIOLATION [cards] Ruleset.from_names(['classic', 'loses-fives'])" in out
     assert "replay = Replay(" in out
     # The replay, pasted into a test where the plugin is installed, fails the same way.

@@ -534,3 +534,53 @@ class StatedDiscardAllKeepingADuplicate(StatedDiscardAll):
         if draft.hands[seat] or not draft.went_out(seat).ends:
             draft.pass_turn(1, seat)
         return True
+
+
+class StatedDiscardAllBesideStacking(StatedDiscardAll):
+    """Bug: the discards are skipped when ``stacking`` is in the rule set (a
+    check meant for stacked Draw Twos): only beside stacking does the
+    scenario fail, which the runner finds by running it next to every plugin."""
+
+    name = "stated-discard-all-stacking"
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return [] if self._stacking else super().discarded(hand, card)
+
+    _stacking: ClassVar[bool] = False
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        type(self)._stacking = any(p.name == "stacking" for p in draft.ruleset.plugins)
+        return super().on_play(draft, action, previous)
+
+
+register_kind("RZ", "Rotate Zero", wild=False)
+
+
+class PassesHandsOnAllSeats(Plugin):
+    """Bug: a Rotate card passes every hand to the seat after it by seat
+    number, seats that left included (breaks ``left``, beside elimination: the
+    report names the seat handed a hand and the seat handed the empty one)."""
+
+    name = "passes-all-seats"
+    api_version = 2
+    requires = ("classic",)
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "RZ") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "RZ" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "RZ" or draft.going_out(seat) is not None:
+            return None
+        players = draft.players
+        draft.move_hands({s: (s + 1) % players for s in range(players)})  # the bug: not active_seats
+        draft.pass_turn(1, seat)
+        return True

@@ -541,8 +541,8 @@ def conformance_combinations(
         wanted += [combo([other]) for other in candidates]
     elif modes:
         declared = getattr(getattr(obj, "testing", None), "interacts_with", ())
-        chosen = [*game_modes(), *(n.strip().lower() for n in declared)]
-        wanted += [combo([other]) for other in dict.fromkeys(chosen) if other in candidates]
+        listed = [*game_modes(), *(n.strip().lower() for n in declared)]
+        wanted += [combo([other]) for other in dict.fromkeys(listed) if other in candidates]
     if together and len(candidates) > 1:
         chosen: list[str] = []
         for other in candidates:
@@ -758,9 +758,7 @@ def run_combination(
         players, style, policy = game_plan(index, counts)
         # Every third game, while a card of the plugin has not been anybody's last card,
         # deals it and keeps it for last (a wild spent at once never ends a round).
-        unfinished = (
-            frozenset(d.name for d, _ in coverage.card_failures()) if index % 3 == 2 else frozenset()
-        )
+        unfinished = frozenset(d.name for d, _ in coverage.card_failures()) if index % 3 == 2 else frozenset()
         if unfinished:
             style, policy = "in-hands", "last"
         seed = budget.seed * 100_000 + index

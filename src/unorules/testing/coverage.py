@@ -363,10 +363,10 @@ class Coverage:
                 tally = self.tallies[declared]
                 tally.used += 1
                 tally.endings[effect_ending(before, action, after)] += 1
-                phase = before.phase.name
-                tally.played_in[phase] += 1
+                played_in = before.phase.name
+                tally.played_in[played_in] += 1
                 if ends_a_hand(before, action, after):
-                    tally.ended_in[phase] += 1
+                    tally.ended_in[played_in] += 1
         self.observe_state(after)
 
     def deep_checked(self, state: GameState) -> None:
@@ -430,7 +430,9 @@ class Coverage:
                 held = f"held {tally.held} times by the seat to move" if tally.held else "never held"
                 found.append((declaration, f"never legal to play in {self.games} games ({held})"))
             elif not tally.used:
-                found.append((declaration, f"legal {tally.reached} times ({_phases(tally.legal_in)}), never played"))
+                found.append(
+                    (declaration, f"legal {tally.reached} times ({_phases(tally.legal_in)}), never played")
+                )
             elif not tally.ended:
                 found.append(
                     (

@@ -84,7 +84,7 @@ def _color(text: str | Color | None) -> Color | None:
     if text is None or isinstance(text, Color):
         return text
     wanted = text.strip().lower()
-    known = list(Color)  # type: ignore[call-overload]
+    known = list(Color)
     for color in known:
         if wanted in (str(color.name).lower(), str(color.value).lower()):
             return color
@@ -113,11 +113,13 @@ class _Picker:
             return card
         if self.two_faced and not card.faces:
             for candidate in self.deck:
-                if candidate.faces and candidate.faces[self.side] is card:
-                    if self.deck[candidate] > self.taken[candidate]:
-                        self.taken[candidate] += 1
-                        return candidate
-        held = self.deck[card] or sum(n for c, n in self.deck.items() if c.faces and c.faces[self.side] is card)
+                shows = candidate.faces and candidate.faces[self.side] is card
+                if shows and self.deck[candidate] > self.taken[candidate]:
+                    self.taken[candidate] += 1
+                    return candidate
+        held = self.deck[card] or sum(
+            n for c, n in self.deck.items() if c.faces and c.faces[self.side] is card
+        )
         if held:
             raise ScenarioError(f"the scenario names more {card} cards than the deck's {held}")
         raise ScenarioSkipped(f"the deck of this rule set holds no {card}")
@@ -295,7 +297,8 @@ class Scenario:
                     parts.append("lacks " + " ".join(sorted((expected - found).elements())))
                 if found - expected:
                     parts.append("has " + " ".join(sorted((found - expected).elements())) + " more")
-                wrong.append(f"seat {seat} holds {' '.join(sorted(found.elements())) or 'nothing'} ({'; '.join(parts)})")
+                now = " ".join(sorted(found.elements())) or "nothing"
+                wrong.append(f"seat {seat} holds {now} ({'; '.join(parts)})")
         for seat, size in (hand_sizes or {}).items():
             if len(state.hands[seat]) != size:
                 wrong.append(f"seat {seat} holds {len(state.hands[seat])} cards, not {size}")
@@ -320,7 +323,8 @@ class Scenario:
             names = _tokens(draw)
             found_list = self._shown(state.draw_pile[: len(names)], names)
             if found_list != self._shown(names, names):
-                wrong.append(f"the next cards to draw are {' '.join(found_list) or 'none'}, not {' '.join(map(str, names))}")
+                now = " ".join(found_list) or "none"
+                wrong.append(f"the next cards to draw are {now}, not {' '.join(map(str, names))}")
         if phase is not None and state.phase.name != phase:
             wrong.append(f"the phase is {state.phase.name!r}, not {phase!r}")
         if to_move is not None and state.current_player != to_move:
@@ -329,7 +333,9 @@ class Scenario:
             kinds = [e.kind for e in state.events]
             rest = iter(kinds)
             if not all(kind in rest for kind in events):
-                wrong.append(f"the events were {', '.join(kinds) or 'none'}, not {', '.join(events)} in this order")
+                wrong.append(
+                    f"the events were {', '.join(kinds) or 'none'}, not {', '.join(events)} in this order"
+                )
         for given in legal:
             action = Action.parse(given) if isinstance(given, str) else given
             if not state.is_legal(action):

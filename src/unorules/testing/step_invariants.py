@@ -346,7 +346,7 @@ def _open_hands(state: GameState) -> bool:
         state.ruleset,
         "open_hands_while",
         lambda rules: frozenset(
-            key for p in rules.plugins for key in getattr(getattr(p, "testing", TestHints()), "open_hands_while")
+            key for p in rules.plugins for key in getattr(p, "testing", TestHints()).open_hands_while
         ),
     )
     return bool(keys) and any(key in keys for key, _ in state.extras)
@@ -446,14 +446,18 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
             color = face.color if face.color is not None else action.color
             expected = rest - _selected(rest, face, color, effect.discards)
             held = after.rounds[-1].hands[seat] if ended else after.hands[seat]
-            drew = Counter(after.face(c) for e in after.events if e.kind == "draw" and e.seat == seat for c in e.cards)
+            drew = Counter(
+                after.face(c) for e in after.events if e.kind == "draw" and e.seat == seat for c in e.cards
+            )
             found = Counter(after.face(c) for c in held) - drew
             if found != expected:
                 parts = []
                 if found - expected:
                     parts.append(f"it still holds {_cards_text(found - expected)}, which the effect discards")
                 if expected - found:
-                    parts.append(f"it no longer holds {_cards_text(expected - found)}, which the effect keeps")
+                    parts.append(
+                        f"it no longer holds {_cards_text(expected - found)}, which the effect keeps"
+                    )
                 raise _fail(
                     "effect",
                     f"{what}, seat {seat}'s hand is not what the declared effect leaves "
@@ -467,7 +471,8 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
                 raise _fail(
                     "effect",
                     f"{what}, seat {after.current_player} is to move, not seat {wanted}: the declared "
-                    f"effect passes the turn by {effect.passes} (CardEffect({face.kind!r}, passes={effect.passes}))",
+                    f"effect passes the turn by {effect.passes} "
+                    f"(CardEffect({face.kind!r}, passes={effect.passes}))",
                 )
         if effect.next_draws is not None:
             target = before.next_seat(seat)
@@ -483,6 +488,37 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
                     f"effect makes the next seat draw {effect.next_draws} "
                     f"(CardEffect({face.kind!r}, next_draws={effect.next_draws}))",
                 )
+
+
+def _check_left_step(before: GameState, action: Action, after: GameState) -> None:
+    """``left``, of a step: a seat that had left and holds cards after the
+    action is reported with where its cards came from (the hand of which
+    seat, by the action) and which seat in the game was handed its empty
+    hand, so the report names the rule that moved hands among every seat
+    rather than the seats still in the game."""
+    for seat in before.left:
+        if before.hands[seat] or not after.hands[seat] or seat not in after.left:
+            continue
+        got = after.hands[seat]
+        origin = [
+            o for o, hand in enumerate(before.hands) if o != seat and hand and Counter(hand) == Counter(got)
+        ]
+        emptied = [
+            o for o, hand in enumerate(after.hands) if not hand and o not in after.left and before.hands[o]
+        ]
+        source = f"seat {origin[0]}'s hand" if origin else f"{len(got)} card(s)"
+        raise _fail(
+            "left",
+            f"after {action}, seat {seat}, which has left the game, was handed {source} "
+            f"({_cards_text(Counter(got))})"
+            + (
+                f", and seat {_seats_text(emptied)}, still in the game, was handed its empty hand"
+                if emptied
+                else ""
+            )
+            + ": a rule that passes or trades hands moves them among the seats still in the game "
+            "(draft.active_seats, draft.next_seat), never to or from a seat that left",
+        )
 
 
 def _check_round_won(action: Action, after: GameState) -> None:
@@ -551,6 +587,8 @@ def check_step(
             f"{len(after.rounds)}): one action ends at most one round; end_round is called once, by the "
             "plugin whose rule ends the round",
         )
+    if before.left and not grew:
+        _check_left_step(before, action, after)
     if before.left:
         for event in after.events:
             if event.kind == "round-end":
