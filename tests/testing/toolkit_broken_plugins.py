@@ -426,7 +426,9 @@ class NeverPlayableCard(Plugin):
         self, state: GameState
     ) -> Generator[None, list[Sequence[Action]], list[Sequence[Action]]]:
         lists = yield
-        kept = [[a for a in found if a.card is None or a.card.kind != "NP"] for found in lists]
+        kept: list[Sequence[Action]] = [
+            [a for a in found if a.card is None or a.card.kind != "NP"] for found in lists
+        ]
         if not any(kept) and any(lists):
             return [[Action.of(state.current_player, "pass")]]  # a drawn one: the turn passes
         return kept
