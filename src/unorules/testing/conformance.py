@@ -60,6 +60,7 @@ from unorules.state import GameState
 from unorules.testing.checking import Check as Check
 from unorules.testing.checking import (
     Chooser,
+    _cheap,
     _describe,
     _GameCheck,
     _kind_of,
@@ -69,7 +70,7 @@ from unorules.testing.checking import (
 )
 from unorules.testing.combinations import option_values, supported_players
 from unorules.testing.coverage import Coverage, card_kinds
-from unorules.testing.explore import Explorer, arranged_deal, game_plan
+from unorules.testing.explore import Explorer, arranged_deal, game_plan, last_card_positions
 from unorules.testing.invariants import (
     check_cards,
     check_hands,
@@ -311,6 +312,10 @@ class Violation:
     replay: Replay | None = None
     transcript: str = ""
     note: str = ""
+    position: str = ""
+    """For a violation found from an arranged position (a last-card probe):
+    the position as a :class:`~unorules.testing.scenario.Scenario`, to paste
+    into a test."""
 
     @property
     def action(self) -> Action | None:
@@ -343,6 +348,9 @@ class Violation:
             lines += [
                 "    " + line for line in self.replay.format(f"[{self.invariant}] {self.detail}").splitlines()
             ]
+        if self.position:
+            lines.append("  position (a last-card probe; paste into a test, it fails the same way):")
+            lines += ["    " + line for line in self.position.splitlines()]
         if self.transcript:
             lines.append("  hypothesis output:")
             lines += ["    " + line for line in self.transcript.rstrip().splitlines()]
@@ -525,7 +533,9 @@ def conformance_combinations(
             raise RulesetError(f"no plugin named {unknown[0]!r} is installed; installed plugins: {known}")
         others = [o.strip().lower() for o in others]
     is_installed = installed.get(name) is obj
-    base = ["classic"] if "classic" in installed and name != "classic" else []
+    # A whole edition that replaces classic (flip, no-mercy) is checked on its own.
+    replaces = "classic" in getattr(obj, "conflicts", {})
+    base = ["classic"] if "classic" in installed and name != "classic" and not replaces else []
     if name == "classic" and is_installed:
         base = ["classic"]
     base += [r for r in _requirements(obj, installed) if r not in base and r != name]
@@ -669,16 +679,91 @@ def _chooser(explorer: Explorer) -> Chooser:
     return choose
 
 
+class _LastCardProbe:
+    """Plays the plugin's cards as last cards from the states a game passes
+    through (:func:`~unorules.testing.explore.last_card_positions`), at most
+    ``limit`` times per card kind and phase over a combination (``probed`` is
+    shared by its games); counts each probe in the coverage and keeps the
+    first that fails a check."""
+
+    def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str]], limit: int = 2) -> None:
+        self.coverage = coverage
+        self.probed = probed
+        self.limit = limit
+        self.found: tuple[GameState, Action, BaseException] | None = None
+
+    def __call__(self, state: GameState) -> None:
+        if self.found is not None or state.is_over:
+            return
+        focus = self.coverage.focus_kinds
+        phase = state.phase.name
+        kinds = {
+            c.kind
+            for c in state.hands[state.current_player]
+            if c.kind in focus and self.probed[c.kind, phase] < self.limit
+        }
+        if not kinds:
+            return
+        for position, action in last_card_positions(state, kinds):
+            card = action.card
+            assert card is not None
+            self.probed[card.kind, phase] += 1
+            try:
+                after = position.apply(action)
+                check_step(position, action, after)
+                _cheap(after)
+            except Exception as exc:
+                self.found = (position, action, exc)
+                return
+            self.coverage.observe(position, action, after)
+
+
+def _position_text(state: GameState, action: Action) -> str:
+    """``state`` (a probe's position) and ``action`` as a scenario."""
+    rules = state.ruleset
+    hands = ", ".join(f'{seat}: "{" ".join(map(str, hand))}"' for seat, hand in enumerate(state.hands))
+    fields = [
+        ruleset_line(rules),
+        f"players={state.players}",
+        f"hands={{{hands}}}",
+        f'top="{state.top_card}"',
+    ]
+    if state.color is not None:
+        fields.append(f'color="{state.color}"')
+    if state.draw_pile:
+        fields.append(f'draw="{" ".join(map(str, state.draw_pile[:3]))}"')
+    fields.append(f"to_move={state.current_player}")
+    if state.phase.name != "play":
+        fields.append(f'phase="{state.phase.name}"')
+    if state.direction != 1:
+        fields.append(f"direction={state.direction}")
+    if rules.two_faced:
+        fields.append(f"side={state.side}")
+    body = ",\n    ".join(fields)
+    text = f'from unorules.testing.scenario import Scenario\n\nScenario(\n    {body},\n).then("{action}")'
+    if state.extras or state.phase.data:
+        text += "  # the position also held extras or phase data the scenario does not set"
+    return text
+
+
 def _observer(
-    coverage: Coverage, options: dict[str, Any]
+    coverage: Coverage, options: dict[str, Any], probe: _LastCardProbe | None = None
 ) -> Callable[[GameState, Action | None, GameState], None]:
     def observe(before: GameState, action: Action | None, after: GameState) -> None:
         if action is None:
             coverage.start_game(after.ruleset, options, after)
         else:
             coverage.observe(before, action, after)
+        if probe is not None:
+            probe(after)
 
     return observe
+
+
+def _only_cards_left(coverage: Coverage, target: int) -> bool:
+    """Whether what ``coverage`` still misses is cards only (their last-card endings)."""
+    missing = coverage.missing(target)
+    return bool(missing) and all(d.category == "card" for d in missing)
 
 
 def _plainness(kind: str) -> int:
@@ -746,6 +831,8 @@ def run_combination(
     played = 0
     games = 0
     index = 0
+    kept_for_last: Counter[str] = Counter()
+    probed: Counter[tuple[str, str]] = Counter()
     while counts:
         elapsed = time.monotonic() - started
         if games >= len(counts) and cap is not None and elapsed >= cap:
@@ -756,11 +843,18 @@ def run_combination(
             if games >= budget.max_games:
                 break
         players, style, policy = game_plan(index, counts)
-        # Every third game, while a card of the plugin has not been anybody's last card,
-        # deals it and keeps it for last (a wild spent at once never ends a round).
-        unfinished = frozenset(d.name for d, _ in coverage.card_failures()) if index % 3 == 2 else frozenset()
-        if unfinished:
-            style, policy = "in-hands", "last"
+        # Every third game (every game once nothing else is left to cover), while a card
+        # of the plugin has not been anybody's last card, the one tried least is dealt and
+        # kept for last at the smallest table (a wild spent at once never ends a round).
+        unfinished: frozenset[str] = frozenset()
+        if index >= len(counts) and (index % 3 == 2 or (target and _only_cards_left(coverage, target))):
+            kinds = sorted(d.name for d, _ in coverage.card_failures())
+            if kinds:
+                kind = min(kinds, key=lambda k: (kept_for_last[k], k))
+                kept_for_last[kind] += 1
+                unfinished = frozenset({kind})
+                players = counts[0]
+                style, policy = "in-hands", "last"
         seed = budget.seed * 100_000 + index
         rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
         options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
@@ -780,12 +874,29 @@ def run_combination(
         check = _GameCheck(budget.deep_every, seen=seen, coverage=coverage)
 
         explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look, keep=unfinished or None)
+        length = budget.max_actions * (2 if unfinished else 1)  # a round to its end, on the card kept
+        probe = _LastCardProbe(coverage, probed)
         replay, failure = _play(
-            start, _chooser(explorer), budget.max_actions, check, monitor, _observer(coverage, options)
+            start, _chooser(explorer), length, check, monitor, _observer(coverage, options, probe)
         )
         games += 1
         index += 1
         played += len(replay.actions)
+        if failure is None and probe.found is not None:
+            position, tried, exc = probe.found
+            violation = Violation(
+                rules,
+                players,
+                _kind_of(exc),
+                _describe(exc),
+                f"a last-card probe in game {index} ({style} deal, {policy} play), seed {seed}: "
+                f'seat {tried.seat} left holding only {tried.card}, then "{tried}"',
+                position=_position_text(position, tried),
+            )
+            violations.append(violation)
+            if out is not None:
+                out(violation.format())
+            break
         if failure is not None:
             found_by = f"game {index} ({style} deal, {policy} play), seed {seed}"
             replay, failure, note = _shrink(

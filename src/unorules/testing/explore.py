@@ -59,10 +59,11 @@ from unorules.actions import Action
 from unorules.cards import COLORS, Card
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
+from unorules.testing import rearranged
 from unorules.testing.coverage import Coverage, effect_ending
 from unorules.testing.play import choose_action
 
-__all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan"]
+__all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan", "last_card_positions"]
 
 STYLES = ("shuffled", "in-hands", "clumped", "starter", "combined")
 """The ways a game is dealt (see the module docstring)."""
@@ -382,3 +383,40 @@ class Explorer:
             card = action.card
             if action.seat == seat and action.verb == "play" and card is not None and card is not kept[0]:
                 static[action] += bonus / 2
+
+
+def last_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[GameState, Action]]:
+    """Last-card probes: for each card of ``kinds`` the seat to move may play
+    in ``state`` (one play per kind), the same position with that seat holding
+    that card alone (the rest of its hand put under the draw pile, its UNO
+    call used), and the play. The runner plays each probe, checks the step and
+    counts whether the card ended the round there: every card of the plugin is
+    so tried as a last card in each phase it is legal in, however rarely a game
+    keeps it to the end."""
+    if state.is_over:
+        return []
+    seat = state.current_player
+    hand = state.hands[seat]
+    if len(hand) < 2:
+        return []  # a real last card: the game itself plays it
+    wanted = frozenset(kinds)
+    found: list[tuple[GameState, Action]] = []
+    tried: set[str] = set()
+    for action in state.legal_actions(seat):
+        card = action.card
+        if action.verb != "play" or card is None or card.kind in tried or card.kind not in wanted:
+            continue
+        if card not in hand:
+            continue
+        tried.add(card.kind)
+        try:
+            position = rearranged(state, hands={seat: [card]})
+        except ValueError:
+            continue
+        position = position.replace(
+            uno_declared=tuple(s for s in position.uno_declared if s != seat),
+            uno_exposed=tuple(s for s in position.uno_exposed if s != seat),
+        )
+        if position.is_legal(action):
+            found.append((position, action))
+    return found
