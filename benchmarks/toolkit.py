@@ -730,6 +730,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0", help="budget seeds, comma-separated (default 0)")
     parser.add_argument("--only", default="", help="planted bugs to run, comma-separated (default all)")
     parser.add_argument("--no-clean", action="store_true", help="leave out the clean plugins")
+    parser.add_argument(
+        "--clean", default="", help="the clean plugins to run, comma-separated (default all of them)"
+    )
     parser.add_argument("--within", type=float, default=60.0, help="the time a catch must take at most (s)")
     args = parser.parse_args(argv)
     budgets = [b.strip() for b in args.budgets.split(",") if b.strip()]
@@ -754,7 +757,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(row(outcome, what), flush=True)
             if args.no_clean:
                 continue
+            chosen = {c.strip() for c in args.clean.split(",") if c.strip()}
             for name, clean in CLEAN.items():
+                if chosen and name not in chosen:
+                    continue
                 plugin = clean() if callable(clean) else clean
                 outcome = run_one(name, plugin, budget, seed, None, fail_fast=False)
                 clean_results.append(outcome)
