@@ -1,15 +1,23 @@
 """How many planted bugs the conformance runner catches, per budget, and how fast.
 
-Each planted bug is a copy of a plugin with one realistic bug of a class issue
-32 lists (cards lost, Python's global ``random``, a hidden card in a public
-event or a view, a round ended twice, a ``check_state`` refusing a valid
-state, an extra JSON cannot hold, an action listed but refused, a table of 7
-or more seats, a seat that left made to draw, a card that can never be
-played, going out on the plugin's card). They are forks of Discard Colour, a
-card plugin as a new author writes it from the docs (a copy of the Discard
-All of ``tests/testing/toolkit_broken_plugins.py`` under its own card kind),
-whose correct version is among the clean plugins with two shipped plugins,
-and one fork of the shipped elimination plugin.
+Each planted bug is a copy of a plugin with one realistic bug: cards lost,
+Python's global ``random``, a hidden card in a public event, a view or a
+public extra, a hand shown to every seat (by an event, or by
+``visible_hands`` after a peek), a round ended twice, a round that never
+ends, ``check_state`` refusing a valid state, an extra JSON cannot hold, an
+action listed but refused, a turn action listed out of turn, no legal
+action in a phase, a refusal that crashes, ``apply`` changing its input, an
+undeclared event kind, UNO books closed by hand, a table of 7 or more seats,
+a seat that left made to draw or handed a hand, a card that can never be
+played, going out on the plugin's card (a wild whose effect still runs on
+the last card), and a card's rule not carried out (a kept duplicate, an
+effect skipped in another phase, the turn passed against the direction, a
+rule broken only beside stacking: caught by the plugin's declared
+:class:`~unorules.CardEffect` and its scenario). They are forks of Discard
+Colour (a card plugin as a new author writes it from the docs), of a Pass
+Wild, of a Peek, of a never-playable card and of the shipped elimination
+plugin; the correct versions are among the clean plugins with two shipped
+plugins.
 
 For each budget, each planted bug is checked with
 :func:`~unorules.testing.conformance.run_conformance` (``fail_fast``: the run
@@ -17,10 +25,13 @@ stops at the first violation) and each clean plugin in full; the script
 prints, per plugin, whether a violation was found (the invariant), whether a
 declaration was left uncovered (a warning, a failure under ``--strict``
 budgets), and the seconds, then per budget the share caught and the share
-caught within 60 s. A clean plugin flagged is a false alarm.
+caught within 60 s, the median and slowest time to a catch, and the clean
+plugin runs flagged (a violation on a clean plugin is a false alarm).
 
-    .venv/bin/python benchmarks/toolkit.py                  # quick and ci, seed 0 (about 10 minutes)
+    .venv/bin/python benchmarks/toolkit.py                  # quick and ci, seed 0
     .venv/bin/python benchmarks/toolkit.py --budgets quick --seeds 0,1,2
+    .venv/bin/python benchmarks/toolkit.py --budgets default --no-clean
+    .venv/bin/python benchmarks/toolkit.py --budgets ci --clean peek,pass-wild
     .venv/bin/python benchmarks/toolkit.py --only dc-duplicates,dc-public-extra --no-clean
 
 Figures are the machine's: the time caps of the budgets are wall-clock

@@ -1,5 +1,5 @@
 """The invariants that also look at a step: ``uno``, ``scores``, ``left`` and
-``hidden`` as functions of a state, and :func:`check_step`, which checks the
+``hidden`` as functions of a state, ``effect``, and :func:`check_step`, which checks the
 state before an action against the state after it (see the table of
 :mod:`unorules.testing.invariants`).
 
@@ -570,7 +570,10 @@ def check_step(
       and no exposure (R-UNO-CALL, R-UNO-CATCH). The books are the same under
       every rule set: whether anyone may catch an open seat is the rule set's
       ``legal_actions`` (one without catches offers none);
-    * ``hidden``: see :func:`check_hidden_cards`;
+    * ``hidden``: see :func:`check_hidden_cards` and :func:`check_shown_hands`;
+    * ``hands``: a round the action ended by going out was won by a seat
+      holding no cards;
+    * ``effect``: see :func:`check_effect`;
     * ``replay`` (with ``again``): applying the action to ``before`` once more
       gives an equal state.
     """
