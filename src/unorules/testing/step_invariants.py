@@ -352,7 +352,9 @@ def _open_hands(state: GameState) -> bool:
     return bool(keys) and any(key in keys for key, _ in state.extras)
 
 
-def check_shown_hands(before: GameState, action: Action, after: GameState) -> None:
+def check_shown_hands(
+    before: GameState, action: Action, after: GameState, shown: set[tuple[int, int]] | None = None
+) -> None:
     """``hidden``, of the hands a seat is shown (``visible_hands``): the
     plugins' answer is not trusted alone. A seat may see another seat's hand
     after ``action`` only while a declared open-hands rule is in force
@@ -361,10 +363,26 @@ def check_shown_hands(before: GameState, action: Action, after: GameState) -> No
     of the action showed that hand to that seat: a ``show`` event
     (``draft.show_hand(seat, to)``) whose ``target`` is the hand's seat and
     whose ``seat`` is the seat shown it (or every seat). Anything else is a
-    leak, reported with the event that should have said it."""
+    leak, reported with the event that should have said it.
+
+    ``shown``, kept by a caller checking a whole game, holds the ``(seat,
+    other)`` pairs show events have shown so far this round (a rule that takes
+    an action back restores the showing with the position): they stay known.
+    An action that restores an earlier position (``draft.restore``, whose
+    ``move`` events name cards ``taken``) is not checked: the showing it
+    brings back was checked when it began."""
     rules = after.ruleset
+    if shown is not None:
+        if len(after.rounds) != len(before.rounds):
+            shown.clear()
+        for event in after.events:
+            if event.kind == "show" and event.target is not None:
+                seats = range(after.players) if event.seat is None else (event.seat,)
+                shown.update((seat, event.target) for seat in seats)
     if rules.hooks.visible_hands is None or after.is_over or _open_hands(after):
         return
+    if any(e.kind == "move" and "taken" in (e.value("from"), e.value("to")) for e in after.events):
+        return  # the action took an earlier one back (draft.restore): what was shown then is shown again
     shows: list[Event] | None = None
     for seat in range(after.players):
         seen = rules.visible_hands(after, seat)
@@ -380,6 +398,8 @@ def check_shown_hands(before: GameState, action: Action, after: GameState) -> No
                 continue  # an empty hand shows nothing
             if any(e.target == other and (e.seat is None or e.seat == seat) for e in shows):
                 continue
+            if shown is not None and (seat, other) in shown:
+                continue  # shown earlier this round: a position restored brings the showing back
             said = "; ".join(str(e) for e in shows) or "none"
             raise _fail(
                 "hidden",
@@ -557,8 +577,10 @@ def check_step(
     *,
     snapshot: tuple[Any, ...] | None = None,
     again: bool = False,
+    shown: set[tuple[int, int]] | None = None,
 ) -> None:
-    """The invariants of one step, ``after = before.apply(action)``:
+    """The invariants of one step, ``after = before.apply(action)`` (``shown``:
+    see :func:`check_shown_hands`):
 
     * ``pure``: ``before`` is as it was (give ``snapshot``, taken with
       ``_snapshot(before)`` before applying, to check it);
@@ -609,7 +631,7 @@ def check_step(
         check_effect(before, action, after)
     if not grew and not after.is_over:
         _check_uno_step(before, action, after)
-    check_shown_hands(before, action, after)
+    check_shown_hands(before, action, after, shown)
     check_hidden_cards(after, before)
     if again:
         try:
