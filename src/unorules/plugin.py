@@ -363,8 +363,8 @@ class CardEffect:
     toolkit can check every play of it (declared in
     :attr:`TestHints.effects`). Each field left ``None`` is not checked.
 
-    A play is checked when it is made in one of the ``phases`` and is not
-    the player's last card (going out is the core's)."""
+    A play is checked when it is made in one of the ``phases`` (default:
+    any) and is not the player's last card (going out is the core's)."""
 
     __test__: ClassVar[bool] = False  # not a pytest test class
 
@@ -380,8 +380,9 @@ class CardEffect:
     stays the same."""
     next_draws: int | None = None
     """How many cards the next seat draws, checked when the phase stays the same."""
-    phases: tuple[str, ...] = ("play",)
-    """The phases whose plays are checked."""
+    phases: tuple[str, ...] = ()
+    """The phases whose plays are checked (empty: every phase the card is
+    played in, a drawn card played at once included)."""
 
     def __attrs_post_init__(self) -> None:
         if self.discards not in (None, "color", "kind", "all"):

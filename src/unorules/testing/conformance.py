@@ -70,7 +70,13 @@ from unorules.testing.checking import (
 )
 from unorules.testing.combinations import option_values, supported_players
 from unorules.testing.coverage import Coverage, card_kinds
-from unorules.testing.explore import Explorer, arranged_deal, game_plan, last_card_positions
+from unorules.testing.explore import (
+    Explorer,
+    arranged_deal,
+    drawn_card_positions,
+    game_plan,
+    last_card_positions,
+)
 from unorules.testing.invariants import (
     check_cards,
     check_hands,
@@ -682,11 +688,13 @@ def _chooser(explorer: Explorer) -> Chooser:
 class _LastCardProbe:
     """Plays the plugin's cards as last cards from the states a game passes
     through (:func:`~unorules.testing.explore.last_card_positions`), at most
-    ``limit`` times per card kind and phase over a combination (``probed`` is
-    shared by its games); counts each probe in the coverage and keeps the
-    first that fails a check."""
+    ``limit`` times per card kind, phase and size of the hand left (the card
+    alone, or with a card of its colour), and as a card drawn and played at
+    once (:func:`~unorules.testing.explore.drawn_card_positions`), over a
+    combination (``probed`` is shared by its games); counts each probe in the
+    coverage and keeps the first that fails a check."""
 
-    def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str]], limit: int = 2) -> None:
+    def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str, int]], limit: int = 2) -> None:
         self.coverage = coverage
         self.probed = probed
         self.limit = limit
@@ -697,17 +705,26 @@ class _LastCardProbe:
             return
         focus = self.coverage.focus_kinds
         phase = state.phase.name
+        probed = self.probed
+        limit = self.limit
         kinds = {
             c.kind
             for c in state.hands[state.current_player]
-            if c.kind in focus and self.probed[c.kind, phase] < self.limit
+            if c.kind in focus and (probed[c.kind, phase, 1] < limit or probed[c.kind, phase, 2] < limit)
         }
         if not kinds:
             return
-        for position, action in last_card_positions(state, kinds):
+        positions = last_card_positions(state, kinds)
+        if any(probed[k, "drawn", 0] < limit for k in kinds):
+            positions += drawn_card_positions(state, kinds)
+        for position, action in positions:
             card = action.card
             assert card is not None
-            self.probed[card.kind, phase] += 1
+            size = len(position.hands[state.current_player])
+            key = (card.kind, phase, size) if size <= 2 else (card.kind, "drawn", 0)
+            if probed[key] >= limit:
+                continue
+            probed[key] += 1
             try:
                 after = position.apply(action)
                 check_step(position, action, after)
@@ -832,7 +849,7 @@ def run_combination(
     games = 0
     index = 0
     kept_for_last: Counter[str] = Counter()
-    probed: Counter[tuple[str, str]] = Counter()
+    probed: Counter[tuple[str, str, int]] = Counter()
     while counts:
         elapsed = time.monotonic() - started
         if games >= len(counts) and cap is not None and elapsed >= cap:

@@ -63,7 +63,15 @@ from unorules.testing import rearranged
 from unorules.testing.coverage import Coverage, effect_ending
 from unorules.testing.play import choose_action
 
-__all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan", "last_card_positions"]
+__all__ = [
+    "POLICIES",
+    "STYLES",
+    "Explorer",
+    "arranged_deal",
+    "drawn_card_positions",
+    "game_plan",
+    "last_card_positions",
+]
 
 STYLES = ("shuffled", "in-hands", "clumped", "starter", "combined")
 """The ways a game is dealt (see the module docstring)."""
@@ -389,7 +397,9 @@ def last_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[Ga
     """Last-card probes: for each card of ``kinds`` the seat to move may play
     in ``state`` (one play per kind), the same position with that seat holding
     that card alone (the rest of its hand put under the draw pile, its UNO
-    call used), and the play. The runner plays each probe, checks the step and
+    call used), and with that card and one other card of its colour if it
+    holds one (an effect taking cards of its colour along then empties the
+    hand), and the play. The runner plays each probe, checks the step and
     counts whether the card ended the round there: every card of the plugin is
     so tried as a last card in each phase it is legal in, however rarely a game
     keeps it to the end."""
@@ -399,6 +409,7 @@ def last_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[Ga
     hand = state.hands[seat]
     if len(hand) < 2:
         return []  # a real last card: the game itself plays it
+    # (A two-card hand is rearranged too: into the card alone.)
     wanted = frozenset(kinds)
     found: list[tuple[GameState, Action]] = []
     tried: set[str] = set()
@@ -409,14 +420,57 @@ def last_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[Ga
         if card not in hand:
             continue
         tried.add(card.kind)
-        try:
-            position = rearranged(state, hands={seat: [card]})
-        except ValueError:
-            continue
-        position = position.replace(
-            uno_declared=tuple(s for s in position.uno_declared if s != seat),
-            uno_exposed=tuple(s for s in position.uno_exposed if s != seat),
+        rest = list(hand)
+        rest.remove(card)
+        mates = [c for c in rest if card.color is not None and c.color is card.color]
+        # The card alone; and with one other card of its colour (an effect that
+        # takes such cards along empties the hand: going out on its effect).
+        for kept in ([card], [card, mates[0]] if mates else None):
+            if kept is None:
+                continue
+            try:
+                position = rearranged(state, hands={seat: kept})
+            except ValueError:
+                continue
+            position = position.replace(
+                uno_declared=tuple(s for s in position.uno_declared if s != seat),
+                uno_exposed=tuple(s for s in position.uno_exposed if s != seat),
+            )
+            if position.is_legal(action):
+                found.append((position, action))
+    return found
+
+
+def drawn_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[GameState, Action]]:
+    """Drawn-card probes: for each of ``kinds`` with a copy outside the hand
+    of the seat to move, when that seat may draw for its turn, the position
+    after it drew that card (put on top of the draw pile first), if the rule
+    set then lets it play the card at once, and that play: the plugin's card
+    played in the phase a drawn card is played in (classic's ``drawn``),
+    with the rest of the hand still held."""
+    if state.is_over:
+        return []
+    seat = state.current_player
+    draw = Action.of(seat, "draw")
+    if not state.is_legal(draw):
+        return []
+    hand = state.hands[seat]
+    found: list[tuple[GameState, Action]] = []
+    for kind in sorted(set(kinds)):
+        # A copy of the colour in play (else any), so the card drawn may be played.
+        spare = sorted(
+            (c for c in state.draw_pile if c.kind == kind), key=lambda c: c.color is not state.color
         )
-        if position.is_legal(action):
-            found.append((position, action))
+        if not spare or any(c.kind == kind for c in hand):
+            continue
+        try:
+            position = rearranged(state, draw=[spare[0]])
+            drawn = position.apply(draw)
+        except Exception:
+            continue  # the draw itself is checked where the game draws
+        if drawn.current_player != seat or not drawn.hands[seat] or drawn.hands[seat][-1] is not spare[0]:
+            continue
+        plays = [a for a in drawn.legal_actions(seat) if a.verb == "play" and a.card is spare[0]]
+        if plays:
+            found.append((drawn, plays[0]))
     return found
