@@ -818,6 +818,7 @@ def run_combination(
     out: Callable[[str], None] | None = None,
     plugin: Any | None = None,
     first: bool = True,
+    scenarios: bool = True,
 ) -> CombinationResult:
     """Check one combination: games steered by the coverage of ``plugin``'s
     declarations (default: the combination's last plugin object, else its
@@ -825,7 +826,8 @@ def run_combination(
     the time cap or ``max_games`` (see :class:`Budget`; ``first`` says this is
     the plugin with classic alone, whose target and cap are ``coverage`` and
     ``seconds``), then (if ``machine`` and the budget allows) the hypothesis
-    state machine. Returns the :class:`CombinationResult`."""
+    state machine. With ``scenarios``, the plugin's scenarios run under the
+    combination too. Returns the :class:`CombinationResult`."""
     started = time.monotonic()
     ruleset = combo.build()
     if plugin is None:
@@ -926,7 +928,7 @@ def run_combination(
             if out is not None:
                 out(violation.format())
             break  # one shrunk replay per combination is enough to show it is broken
-    if not violations:
+    if scenarios and not violations:
         violations += scenario_violations(focus, ruleset)
         for violation in violations:
             if out is not None:
@@ -1106,22 +1108,29 @@ def run_conformance(
     if out is not None:
         for label, reason in skipped:
             out(f"skip {label}: {reason}")
+    # The plugin's scenarios first, everywhere (they take milliseconds): with the
+    # plugin alone, then beside each other plugin it combines with.
+    if combos and bool(getattr(getattr(obj, "testing", None), "scenarios", ())):
+        found = scenario_violations(obj, combos[0].build())
+        labels, elsewhere = scenarios_elsewhere(obj, combos[:1], others)
+        found += elsewhere
+        report.checked.append(f"the plugin's scenarios alone and beside {len(labels)} other plugins")
+        report.violations.extend(found)
+        if out is not None:
+            for violation in found:
+                out(violation.format())
+        if fail_fast and found:
+            return report
     for i, combo in enumerate(combos):
         machine = i == 0 or budget.machine_on_pairs
-        result = run_combination(combo, budget, machine=machine, out=out, plugin=obj, first=i == 0)
+        result = run_combination(
+            combo, budget, machine=machine, out=out, plugin=obj, first=i == 0, scenarios=False
+        )
         report.checked.append(result.summary)
         report.results.append(result)
         report.violations.extend(result.violations)
         if fail_fast and result.violations:
             break
-    if not budget.pairs and not (fail_fast and report.violations):
-        labels, found = scenarios_elsewhere(obj, combos, others)
-        if labels:
-            report.checked.append(f"the plugin's scenarios beside {len(labels)} other plugins")
-        report.violations.extend(found)
-        if out is not None:
-            for violation in found:
-                out(violation.format())
     return report
 
 
