@@ -144,3 +144,17 @@ def test_the_left_report_names_the_seat_handed_a_hand_not_the_seat_that_left() -
     assert "[left]" in text
     assert "seat 2, which has left the game, was handed seat 1's hand" in text
     assert "seat 3, still in the game, was handed its empty hand" in text
+
+
+def test_a_misplayed_card_taken_back_is_no_play_of_its_effect() -> None:
+    # turn-rules' misplay_penalty (R-HOUSE-MISPLAY): a card that does not match is
+    # shown, taken back, and the seat draws; the Discard All's effect did not happen.
+    rules = Ruleset.from_names(
+        ["classic", "turn-rules"], options={"misplay_penalty": 1}, plugins=[StatedDiscardAll()]
+    )
+    game = Scenario(rules, hands={0: "BDA B1 R2"}, top="R5")
+    action = Action.parse("0: play BDA")
+    after = game.then(action).state
+    assert after.hands[0].count(action.card) == 1  # taken back
+    check_effect(game.state, action, after)
+    check_step(game.state, action, after)

@@ -439,7 +439,8 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
     player keeps exactly the cards the effect does not discard (cards it
     drew in the action aside), the turn passed by the declared seats, the
     next seat drew the declared cards. A last card is not checked (going
-    out is the core's), nor a play in a phase the declaration leaves out;
+    out is the core's), nor a play after which its player still holds the
+    card (a misplay taken back), nor a play in a phase the declaration leaves out;
     the turn and the draws only while the phase stays the same (another
     plugin's phase, a stack, takes the effect over)."""
     card = action.card
@@ -454,6 +455,9 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
     if len(hand) <= 1 or card not in hand:
         return
     ended = len(after.rounds) != len(before.rounds) or after.is_over
+    held_after = after.rounds[-1].hands[seat] if ended else after.hands[seat]
+    if held_after.count(card) >= hand.count(card):
+        return  # not carried out as a play: refused as a misplay and kept (R-HOUSE-MISPLAY), say
     phase = before.phase.name
     for effect in declared:
         if effect.phases and phase not in effect.phases:
@@ -465,7 +469,7 @@ def check_effect(before: GameState, action: Action, after: GameState) -> None:
             rest = +rest
             color = face.color if face.color is not None else action.color
             expected = rest - _selected(rest, face, color, effect.discards)
-            held = after.rounds[-1].hands[seat] if ended else after.hands[seat]
+            held = held_after
             drew = Counter(
                 after.face(c) for e in after.events if e.kind == "draw" and e.seat == seat for c in e.cards
             )
