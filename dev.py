@@ -12,6 +12,8 @@ sample plugin under ``examples/``, and the tools in ``requirements-dev.txt``.
 The installs are skipped when nothing they depend on changed since the last
 set-up (a stamp in ``.venv`` holds a hash of every ``pyproject.toml`` and of
 ``requirements-dev.txt``); ``python3 dev.py setup --force`` reinstalls.
+``demo`` installs the distributions without the tools and says so; a ``test``
+or ``setup`` after it adds only the tools.
 
 Arguments after ``test`` (or ``test --quick``) are passed on to pytest. When they
 name test files or folders (``python3 dev.py test --quick tests/test_json.py``,
@@ -92,12 +94,17 @@ def setup_hash() -> str:
     return digest.hexdigest()
 
 
-def _up_to_date(dev: bool) -> bool:
+def _installed() -> str:
+    """What the stamp says is installed and still up to date: ``"dev"`` (the distributions
+    and the tools), ``"distributions"`` (the distributions only, as ``demo`` installs them) or
+    ``""`` (nothing, or something it depends on changed)."""
     try:
         stamp = json.loads(STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return PY.exists() and stamp.get("hash") == setup_hash() and (stamp.get("dev") or not dev)
+        return ""
+    if not PY.exists() or not isinstance(stamp, dict) or stamp.get("hash") != setup_hash():
+        return ""
+    return "dev" if stamp.get("dev") else "distributions"
 
 
 def _pip(args: Sequence[str | Path], what: str) -> None:
@@ -135,10 +142,19 @@ def setup(dev: bool, force: bool = False) -> None:
     tools), unless the stamp says the same set-up is already there."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
         sys.exit(f"unorules needs Python 3.11 or newer; this is {sys.version.split()[0]}")
-    if not force and _up_to_date(dev):
+    installed = "" if force else _installed()
+    if installed == "dev" or (installed and not dev):
         say(f"{VENV.name} is up to date (no pyproject.toml or requirements-dev.txt changed): no install")
+        if not dev and installed != "dev":
+            say("the development tools are not installed: 'dev.py test' adds only them")
         return
     started = time.monotonic()
+    if installed:  # ``demo``'s set-up: the distributions are there, only the tools are missing
+        say("the core and the plugins are installed and up to date: adding only the development tools")
+        _pip(["-r", REQUIREMENTS], "the development tools (requirements-dev.txt)")
+        STAMP.write_text(json.dumps({"hash": setup_hash(), "dev": True}), encoding="utf-8")
+        say(f"set-up done in {time.monotonic() - started:.0f} s")
+        return
     if not PY.exists():
         say(f"creating {VENV} (a first set-up takes a few minutes)")
         venv.EnvBuilder(with_pip=True).create(VENV)
@@ -158,6 +174,8 @@ def setup(dev: bool, force: bool = False) -> None:
     _pip(editable, f"the core, {plugins} plugins and {examples} example plugin(s), editable")
     STAMP.write_text(json.dumps({"hash": setup_hash(), "dev": dev}), encoding="utf-8")
     say(f"set-up done in {time.monotonic() - started:.0f} s")
+    if not dev:
+        say("skipped the development tools (requirements-dev.txt): 'dev.py test' adds only them")
 
 
 def demo(argv: list[str]) -> int:
@@ -247,6 +265,15 @@ def steps(pytest_args: list[str], quick: bool) -> list[Step]:
             )
             for bounds in ("lowest", "newest")
         ),
+        # The core's tests and the golden digests on the other supported CPythons (noxfile.PYTHONS).
+        *(
+            Step(
+                f"python-{version}",
+                [PY, "-m", "nox", "-s", f"pythons-{version}", "--", *VERSION_TESTS, *PYTHON_TESTS],
+                quick=False,
+            )
+            for version in OTHER_PYTHONS
+        ),
     ]
 
 
@@ -270,6 +297,13 @@ VERSION_TESTS = [
 """The tests the version matrix (noxfile.py) runs against the lowest and the newest attrs and pluggy
 the core supports: the hook layer, rule-set building and plugin loading, pickling and JSON (attrs),
 errors, records and every classic rule. The whole suite runs against the versions dev.py installs."""
+
+
+OTHER_PYTHONS = ("3.12", "3.13")
+"""The CPythons besides 3.11 the core supports (``noxfile.PYTHONS``, pyproject's classifiers)."""
+PYTHON_TESTS = ["-m", "not slow", "tests/test_golden.py"]
+"""What the CPython matrix runs besides :data:`VERSION_TESTS`: the golden digests of the quick
+tier: the same games on every CPython."""
 
 
 def named_paths(pytest_args: Sequence[str]) -> list[str]:

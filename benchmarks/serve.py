@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/serve.py                 # 200 tables x 4 clients, about a minute
     .venv/bin/python benchmarks/serve.py --tables 20 --seconds 10
+    .venv/bin/python benchmarks/serve.py --db postgres --processes 3   # a cluster on PostgreSQL
 
 Starts the server in a separate process on 127.0.0.1 (an SQLite file in a
 temporary folder, so every action is committed as in real use; no bot delay,
@@ -18,6 +19,16 @@ measures its throughput instead). Measured during
 second (all tables), latency p50/p90/p99/max, refused actions, the mean size
 of the messages the clients received. Loopback only,
 every loop bounded (by time and by ``--max-actions`` per table).
+
+``--db postgres`` keeps the tables in PostgreSQL instead: a temporary cluster
+started for the run (Debian's binaries, ``fsync`` on, as a real server), or
+``--db postgresql://…`` for a database of your own (it gets the tables).
+``--processes N`` starts N server processes on it; table *i*'s seat *s*
+connects to process (*i* + *s*) mod N, so with N > 1 most pushes cross
+processes. Also reported then: the *cross-process* latency (from a client
+sending an action to a client of the same table on another process receiving
+the state it produced), each process's CPU per action, and the database's
+commits per second.
 """
 
 from __future__ import annotations
@@ -67,10 +78,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: Path, profile: str | None = None) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, folder: Path, profile: str | None = None) -> subprocess.Popen[bytes]:
     code = (
         "from unorules.serve import run; "
-        f"run(host={HOST!r}, port={port}, db={str(db)!r}, "
+        f"run(host={HOST!r}, port={port}, db={db!r}, "
         # every client is on this machine's one address: no per-address limit applies here
         "bot_delay=0, rate=1e9, burst=1e9, max_tables=100000, creates_per_address=10**9, "
         "creates_total=10**9, max_connections_per_address=10**6)"
@@ -78,7 +89,7 @@ def start_server(port: int, db: Path, profile: str | None = None) -> subprocess.
     if profile is None:
         process = subprocess.Popen([sys.executable, "-c", code])
     else:  # the server under cProfile, its figures written to PROFILE when it stops
-        script = db.parent / "server.py"
+        script = folder / "server.py"
         script.write_text(code + "\n")
         process = subprocess.Popen([sys.executable, "-m", "cProfile", "-o", str(profile), str(script)])
     deadline = time.monotonic() + 30
@@ -100,6 +111,9 @@ class Stats:
         self.games_over = 0
         self.messages = 0
         self.message_bytes = 0
+        self.cross: list[float] = []
+        self.sent: dict[tuple[str, int], tuple[float, int]] = {}
+        """When each action was sent, by (table, version acted on), and from which process."""
 
 
 async def seat_client(
@@ -111,8 +125,9 @@ async def seat_client(
     ready: asyncio.Barrier,
     limit: int,
     think: float,
+    process: int = 0,
 ) -> None:
-    async with connect(ws_url + "/ws/" + table, max_size=2**22) as ws:
+    async with connect(ws_url + "/ws/" + table, max_size=2**22, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None  # (version acted on, when)
         sent_for = -1
@@ -138,6 +153,9 @@ async def seat_client(
                 continue
             table_meta, view = message["table"], message["view"]
             version = table_meta["version"]
+            sent = stats.sent.get((table, version - 1))
+            if sent is not None and sent[1] != process and stats.measuring:
+                stats.cross.append(time.perf_counter() - sent[0])
             if pending is not None and version > pending[0]:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - pending[1])
@@ -153,68 +171,112 @@ async def seat_client(
                 plays = [a for a in mine if a["verb"] == "play"]
                 action = (plays or mine)[0]["text"]
                 pending = (version, time.perf_counter())
+                stats.sent[(table, version)] = (pending[1], process)
                 sent_for = version
                 await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
                 stats.actions += stats.measuring
 
 
+def _commits(db: str) -> int:
+    """The transactions committed so far in the PostgreSQL database ``db`` (0 for SQLite)."""
+    if not db.startswith("postgresql://"):
+        return 0
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as connection:
+        connection.execute("SELECT pg_stat_force_next_flush()")
+        row = connection.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    base, ws_url = f"http://{HOST}:{port}", f"ws://{HOST}:{port}"
+    postgres: Any = None
+    db = args.db
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "tables.sqlite", args.profile)
+        if db == "postgres":  # a temporary cluster, durable as a real one
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serve"))
+            from postgres_server import TempPostgres  # type: ignore[import-not-found]
+
+            postgres = TempPostgres(durable=True).start()
+            db = postgres.new_database()
+        elif db == "sqlite":
+            db = str(Path(folder) / "tables.sqlite")
         try:
-            tokens: list[tuple[str, str]] = []
-            for i in range(args.tables):
-                created = post(
-                    base,
-                    "/api/tables",
-                    {"rules": args.rules.split(","), "seats": ["open"] * 3, "name": "P0", "seed": i},
-                )
-                tokens.append((created["table"], created["token"]))
-                for seat in (1, 2, 3):
-                    joined = post(
-                        base,
-                        f"/api/tables/{created['table']}/join",
-                        {"name": f"P{seat}", "invite": created["invite"]},
-                    )
-                    tokens.append((created["table"], joined["token"]))
-            stats, stop = Stats(), asyncio.Event()
-            ready = asyncio.Barrier(len(tokens) + 1)
-            clients = [
-                asyncio.create_task(
-                    seat_client(ws_url, t, k, stats, stop, ready, args.max_actions, args.think)
-                )
-                for t, k in tokens
-            ]
-            await asyncio.wait_for(ready.wait(), 120)  # every client connected and greeted
-            hosts = {}
-            for table, token in tokens[::4]:
-                hosts[table] = token
-            # start every table (its host's own connection would do; a separate one keeps the clients simple)
-            for table, token in hosts.items():
-                async with connect(ws_url + "/ws/" + table) as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": token}))
-                    await ws.send(json.dumps({"type": "start"}))
-                    await ws.recv()
-            stats.measuring = True
-            began = time.perf_counter()
-            server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
-            done, _ = await asyncio.wait(clients, timeout=args.seconds)
-            elapsed = time.perf_counter() - began
-            server_cpu, client_cpu = cpu_seconds(server.pid) - server_cpu, time.process_time() - client_cpu
-            stats.measuring = False
-            stop.set()
-            await asyncio.wait(clients, timeout=10)
-            for task in clients:
-                task.cancel()
+            return await measure(args, db, Path(folder))
         finally:
+            if postgres is not None:
+                postgres.stop()
+
+
+async def measure(args: argparse.Namespace, db: str, folder: Path) -> dict[str, Any]:
+    ports = [free_port() for _ in range(args.processes)]
+    bases = [f"http://{HOST}:{port}" for port in ports]
+    ws_urls = [f"ws://{HOST}:{port}" for port in ports]
+    ws_url = ws_urls[0]
+    servers = [start_server(ports[0], db, folder, args.profile)]
+    servers += [start_server(port, db, folder) for port in ports[1:]]
+    count = len(servers)
+    try:
+        tokens: list[tuple[str, str, int]] = []
+        for i in range(args.tables):
+            created = post(
+                bases[i % count],
+                "/api/tables",
+                {"rules": args.rules.split(","), "seats": ["open"] * 3, "name": "P0", "seed": i},
+            )
+            tokens.append((created["table"], created["token"], i % count))
+            for seat in (1, 2, 3):
+                joined = post(
+                    bases[(i + seat) % count],
+                    f"/api/tables/{created['table']}/join",
+                    {"name": f"P{seat}", "invite": created["invite"]},
+                )
+                tokens.append((created["table"], joined["token"], (i + seat) % count))
+        stats, stop = Stats(), asyncio.Event()
+        ready = asyncio.Barrier(len(tokens) + 1)
+        clients = [
+            asyncio.create_task(
+                seat_client(ws_urls[p], t, k, stats, stop, ready, args.max_actions, args.think, p)
+            )
+            for t, k, p in tokens
+        ]
+        await asyncio.wait_for(ready.wait(), 120)  # every client connected and greeted
+        hosts = {}
+        for table, token, _ in tokens[::4]:
+            hosts[table] = token
+        # start every table (its host's own connection would do; a separate one keeps the clients simple)
+        for table, token in hosts.items():
+            async with connect(ws_url + "/ws/" + table) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.send(json.dumps({"type": "start"}))
+                await ws.recv()
+        stats.measuring = True
+        began = time.perf_counter()
+        commits = _commits(db)
+        cpus, client_cpu = [cpu_seconds(s.pid) for s in servers], time.process_time()
+        done, _ = await asyncio.wait(clients, timeout=args.seconds)
+        elapsed = time.perf_counter() - began
+        cpus = [cpu_seconds(s.pid) - c for s, c in zip(servers, cpus, strict=True)]
+        client_cpu = time.process_time() - client_cpu
+        commits = _commits(db) - commits
+        server_cpu = sum(cpus)
+        stats.measuring = False
+        stop.set()
+        await asyncio.wait(clients, timeout=10)
+        for task in clients:
+            task.cancel()
+    finally:
+        for server in servers:
             server.send_signal(signal.SIGINT)
+        for server in servers:
             server.wait(15)
     lat = sorted(stats.latencies)
+    cross = sorted(stats.cross)
 
-    def pct(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+    def pct(p: float, values: list[float] = lat) -> float:
+        return 1000 * values[min(len(values) - 1, int(p * len(values)))] if values else float("nan")
 
     return {
         "tables": args.tables,
@@ -230,6 +292,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
         },
         "think_seconds": args.think,
+        "processes": count,
+        "store": "postgresql" if db.startswith("postgresql://") else "sqlite",
+        "cross_process_ms": {
+            "count": len(cross),
+            "p50": round(pct(0.50, cross), 2),
+            "p99": round(pct(0.99, cross), 2),
+            "max": round(1000 * cross[-1], 2) if cross else None,
+        },
+        "cpu_ms_per_action_per_process": [round(1000 * c / max(stats.actions, 1), 3) for c in cpus],
+        "commits_per_second": round(commits / elapsed, 1) if commits else None,
         "server_cpu_ms_per_action": round(1000 * server_cpu / max(stats.actions, 1), 3),
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "clients_cpu_share": round(client_cpu / elapsed, 2),
@@ -260,10 +332,21 @@ def main() -> None:
     parser.add_argument(
         "--profile", metavar="FILE", help="run the server under cProfile, its stats into FILE"
     )
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a temporary file, the default), postgres (a temporary PostgreSQL cluster) or a "
+        "postgresql:// URL",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes on the same database (PostgreSQL)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600:
         parser.error("--tables from 1 to 2000, --seconds from 0 to 600")
+    if not 1 <= args.processes <= 8 or (args.processes > 1 and args.db == "sqlite"):
+        parser.error("--processes from 1 to 8, more than 1 only with a PostgreSQL --db")
     figures = asyncio.run(run(args))
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -281,6 +364,14 @@ def main() -> None:
         f"  server CPU {figures['server_cpu_ms_per_action']} ms per action; CPU used during the run: "
         f"server {figures['server_cpu_share']}, clients {figures['clients_cpu_share']} (1.0 = one core)"
     )
+    if figures["processes"] > 1 or figures["store"] != "sqlite":
+        cross = figures["cross_process_ms"]
+        print(
+            f"  {figures['processes']} process(es) on {figures['store']}: CPU per action per process "
+            f"{figures['cpu_ms_per_action_per_process']} ms; {figures['commits_per_second']} commits/s\n"
+            f"  cross-process push (action -> a page on another process): {cross['count']} pushes, "
+            f"p50 {cross['p50']} ms, p99 {cross['p99']} ms, max {cross['max']} ms"
+        )
 
 
 if __name__ == "__main__":

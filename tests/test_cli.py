@@ -7,12 +7,14 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 from unorules.cli import simulate as simulate_command
+from unorules.cli.common import UsageError
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -336,7 +338,9 @@ def test_play_shows_the_table_numbers_playable_cards_and_explains_refusals(
     assert "not understood: 'ZZ top' is neither a card nor an action" in out
     assert "not understood: there is no choice 9; the choices are 1 to 4" in out
     assert out.count("round 1 · your turn") == 2  # the status, and again after 'look'
-    assert out.rstrip().endswith("game stopped")
+    assert out.rstrip().endswith(
+        "game stopped after 0 actions; not saved (play with --record FILE to go on later with --resume)"
+    )
 
 
 def test_play_one_digit_plays_a_card_and_the_events_read_as_words(
@@ -360,9 +364,14 @@ def test_play_asks_the_colour_of_a_wild_by_number(
     number, wild = "1", "1:W"
     code, out, _ = play(f"{number}\n4\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
     assert code == EXIT_OK
-    assert "which one? 1:red  2:yellow  3:green  4:blue" in out
+    assert "which colour? 1:red  2:yellow  3:green  4:blue" in out
     assert f"you played {wild.split(':')[1]} (Wild" in out
     assert "and named blue" in out
+    # issue 46: undo at the question takes the choice back, and is not read as a colour
+    code, out, _ = play(f"{number}\nundo\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
+    assert "which colour? (undo: none of them) > undo\nnothing played: your move again\n" in out
+    assert "not understood" not in out
+    assert "you played" not in out
     code, out, _ = play(f"{number} G\nquit\n", ["--seed", "8", "--players", "2"], monkeypatch, capsys)
     assert "and named green" in out
 
@@ -416,7 +425,9 @@ def test_play_answers_strange_input_and_goes_on(
     assert code == EXIT_OK, err
     assert err == ""
     assert "not understood" in out or "refused" in out
-    assert out.rstrip().endswith("game stopped")
+    assert out.rstrip().endswith(
+        "game stopped after 0 actions; not saved (play with --record FILE to go on later with --resume)"
+    )
     assert max(len(line) for line in out.splitlines()) < 400
 
 
@@ -571,3 +582,38 @@ def test_an_option_brings_the_plugin_that_declares_it(capsys: pytest.CaptureFixt
     code, _, err = run(["simulate", "--rules", "classic", "--option", "nosuch=1", "--games", "1"], capsys)
     assert code != EXIT_OK
     assert "option 'nosuch' belongs to no plugin of classic" in err
+
+
+def test_check_finds_a_plugin_module_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46: ``unorules check module:object`` failed with ModuleNotFoundError for a module in
+    the current folder unless PYTHONPATH=. was set: the console script, unlike ``python -m``,
+    does not put the current folder on the path. Here the path is the console script's."""
+    from unorules.cli.check import load_plugin_object
+
+    (tmp_path / "nothing_rule.py").write_text(
+        textwrap.dedent(
+            '''
+            """A house rule that changes nothing: the smallest plugin there is."""
+
+            from unorules import Plugin
+
+
+            class NothingRule(Plugin):
+                """A house rule that changes nothing."""
+
+                name = "nothing-rule"
+                api_version = 2
+                requires = ("classic",)
+            '''
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path), ".")])
+    monkeypatch.delitem(sys.modules, "nothing_rule", raising=False)
+    plugin = load_plugin_object("nothing_rule:NothingRule")
+    assert plugin.name == "nothing-rule"
+    with pytest.raises(UsageError, match="cannot import 'no_such_module'"):
+        load_plugin_object("no_such_module:Plugin")

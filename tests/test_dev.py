@@ -85,3 +85,32 @@ def test_the_readmes_example_runs_the_file_and_nothing_else() -> None:
     steps = [line for line in done.stdout.splitlines() if line.startswith("[dev.py] step ")]
     assert steps == ["[dev.py] step pytest"], done.stdout[-3000:]
     assert "the named tests passed" in done.stdout
+
+
+def test_test_after_demo_adds_only_the_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 46: the README's ``dev.py demo`` then ``dev.py test FILE`` reinstalled the core and every
+    plugin that demo had just installed; now the second adds only the development tools, and demo
+    says what it skipped."""
+    dev = _dev()
+    python = tmp_path / "python"
+    python.write_text("", encoding="utf-8")
+    monkeypatch.setattr(dev, "PY", python)
+    monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp.json")
+    monkeypatch.setattr(dev, "VENV", tmp_path)
+    installs: list[str] = []
+    monkeypatch.setattr(dev, "_pip", lambda args, what: installs.append(what))
+    said: list[str] = []
+    monkeypatch.setattr(dev, "say", said.append)
+    dev.setup(dev=False)  # demo's set-up
+    assert [w.split(" (")[0].split(",")[0] for w in installs] == ["the build backend", "the core"]
+    assert any("skipped the development tools" in s for s in said)
+    installs.clear()
+    dev.setup(dev=False)  # demo again: nothing
+    assert installs == []
+    dev.setup(dev=True)  # test's set-up after demo: only the tools
+    assert installs == ["the development tools (requirements-dev.txt)"]
+    installs.clear()
+    dev.setup(dev=True)
+    dev.setup(dev=False)
+    assert installs == []
+    assert json.loads((tmp_path / "stamp.json").read_text(encoding="utf-8"))["dev"] is True

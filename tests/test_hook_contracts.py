@@ -686,6 +686,36 @@ def test_hook_visible_hands_shows_other_seats_hands_in_views() -> None:
     assert state.public_view().visible_hands == {}
 
 
+def test_hook_display_names_cards_sides_and_phases_for_people() -> None:
+    from unorules.display import CardLook, Display, display_of
+
+    class Looks(V2):
+        """Renames the Wild, names two sides and the play phase (a look changes no game)."""
+
+        name = "looks"
+
+        @hookimpl
+        def display(self, ruleset: Ruleset) -> Display:
+            self.calls.append((ruleset,))
+            return Display(
+                cards=(CardLook("W", name="Rainbow", icon="*"),),
+                sides=("up", "down"),
+                phases={"play": "thinking"},
+            )
+
+    plugin = Looks()
+    rules = Ruleset.from_names(["classic"], plugins=[plugin])
+    shown = display_of(rules)
+    assert display_of(rules) is shown
+    assert plugin.calls == [(rules,)]  # once per rule set
+    assert shown.card_name(Card.parse("W")) == "Rainbow"
+    assert shown.look(Card.parse("W")).icon == "*"
+    assert shown.look(Card.parse("W+4")).name == "Wild Draw Four"  # the core's look, kept
+    assert (shown.side_name(1), shown.phase_words("play")) == ("down side", "thinking")
+    state = rules.new_game(players=2, seed=1)
+    assert state == Ruleset.from_names(["classic"]).new_game(players=2, seed=1).replace(ruleset=rules)
+
+
 def test_hook_visible_backs_shows_the_backs_of_two_faced_hands() -> None:
     class OwnBacks(V2):
         """Lets each seat (and a spectator, seat 0's) see its own backs, on top of flip's."""

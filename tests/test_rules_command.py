@@ -75,6 +75,27 @@ def test_a_plugins_rule_id_outside_the_reference_names_its_plugin(capsys: pytest
     assert code == EXIT_OK
     assert "not in the rules reference" in out
     assert "implemented by: draw-until-playable" in out
+    # issue 46: a plugin's own rule has the title and text its documentation gives it
+    assert out.startswith("DUP-DRAW — When a seat draws for its turn")
+    assert "until it draws a playable card" in out
+
+
+def test_a_plugins_page_lists_its_own_rule_ids_with_titles(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["rules", "draw-until-playable"], capsys)
+    assert code == EXIT_OK
+    assert (
+        "    DUP-LIMIT — Option draw_limit (default 0, no limit): the most cards one turn's draw takes.\n"
+        in out
+    )
+    assert "    DUP-EMPTY — When the draw pile runs out" in out
+
+
+def test_an_unknown_name_suggests_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 46: a misspelt plugin, preset or rule id gets a "did you mean"."""
+    for typed, meant in (("stackng", "'stacking'"), ("parti", "'party'"), ("DUP-DRAWS", "'DUP-DRAW'")):
+        code, _, err = _run(["rules", typed], capsys)
+        assert code == EXIT_USAGE
+        assert f"did you mean {meant}" in err, err
 
 
 def test_an_unknown_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,7 +103,7 @@ def test_an_unknown_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     code, out, err = _run(["rules", unknown], capsys)
     assert code == EXIT_USAGE
     assert out == ""
-    assert f"no plugin named {unknown!r} is installed, and no rule has that id" in err
+    assert f"no plugin named {unknown!r} is installed, no preset has that name and no rule that id" in err
 
 
 def test_a_plugin_page_shows_its_documentation_rules_options_and_players(

@@ -129,8 +129,8 @@ def test_a_run_streams_any_number_of_games() -> None:
     made: list[sim.Chunk] = []
     real = sim.chunks
 
-    def counting(*args: Any) -> Any:
-        for chunk in real(*args):
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        for chunk in real(*args, **kwargs):
             made.append(chunk)
             yield chunk
 

@@ -18,8 +18,8 @@ import pytest
 
 from unorules.bots import make_bot, next_action
 from unorules.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
-from unorules.record import GameRecord, Session, SessionError
-from unorules.testing import arrange_deck
+from unorules.record import GameRecord, Session, SessionError, take_back_point
+from unorules.testing import arrange_deck, rearranged
 
 HANDS = ["R1 R2 G3 G4 B5 B6 Y7", "R3 R4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
 RULE_ID = re.compile(r"\bR-[A-Z]")
@@ -48,29 +48,94 @@ def _run(
 def test_take_back_only_the_last_action_of_the_game_that_showed_nothing() -> None:
     session = Session("classic", 3, deck=arrange_deck(HANDS, "W", draw="Y4", dealer=2), dealer=2)
     start = session.state
-    with pytest.raises(SessionError, match="seat 0 has taken no action"):
+    with pytest.raises(SessionError, match="you have taken no action"):
         session.take_back(0)
     session.apply("0: color Y")
     assert session.why_not_take_back(0) is None
-    assert str(session.take_back(0)) == "0: color Y"
+    assert [str(a) for a in session.take_back(0)] == ["0: color Y"]
     assert session.state == start
     session.apply("0: color Y")
     drew = session.apply("0: draw")  # Y4, playable: still seat 0's decision
     assert drew.current_player == 0
-    with pytest.raises(SessionError, match="brought cards to light"):
+    with pytest.raises(SessionError, match="it showed you cards you had not seen"):
         session.take_back(0)
     assert session.state == drew  # refused: nothing changed
     session.apply("0: play Y4")
     bots = [make_bot("heuristic", seed=s) for s in range(3)]
     session.apply(next_action(session.state, bots))
     with pytest.raises(SessionError, match="seat 1 acted after it"):
-        session.take_back(0)
+        session.take_back(0)  # without bots: another seat's action is its own
+
+
+# -- take-backs against bots (issue 46) --------------------------------------------------------------
+
+BOT_HANDS = ["R1 R2 G3 G4 B5 B6 Y7", "Y3 Y4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
+
+
+def test_take_back_with_the_bots_replies_restores_the_position() -> None:
+    """The player's action and the bots' replies since go back together, the player's first."""
+    deck = arrange_deck(BOT_HANDS, "R9", draw="G2 Y8 B3", dealer=2)
+    session = Session("classic", 3, deck=deck, dealer=2, seed=1)
+    before = session.state
+    session.apply("0: play R1")
+    session.apply("1: draw")  # seat 1 has no red and no 1: it draws G2 unseen by seat 0, and keeps it
+    assert session.state.current_player == 2
+    session.apply("2: play R5")
+    assert session.why_not_take_back(0, {1, 2}) is None
+    taken = session.take_back(0, {1, 2})
+    assert [str(a) for a in taken] == ["0: play R1", "1: draw", "2: play R5"]
+    assert session.state == before
+    assert session.history == ()
+    with pytest.raises(SessionError, match="you have taken no action"):
+        session.take_back(0, {1, 2})
+
+
+def test_take_back_refuses_what_showed_the_player_a_card_or_ended_the_round() -> None:
+    deck = arrange_deck(BOT_HANDS, "R9", draw="G2 Y8 B3", dealer=2)
+    session = Session("classic", 3, deck=deck, dealer=2, seed=1)
+    session.apply("0: play R1")
+    session.apply("1: draw")
+    session.apply("2: play R5")
+    session.apply("0: draw")  # G2 went to seat 1 unseen; the player draws Y8 and sees it
+    with pytest.raises(SessionError, match="it showed you cards you had not seen") as refused:
+        session.take_back(0, {1, 2})
+    assert "what was seen cannot be unseen" in str(refused.value)
+    # a bot's reply that makes another bot draw shows the player nothing: the take-back stands;
+    # one that makes the player draw (a Draw Two aimed at the player) refuses it
+    hands = ["R1 R2 G3 G4 B5 B6 Y7", "R+2 Y4 G5 G6 B7 B8 Y9", "R5 R+2 G7 G8 B9 B1 Y2"]
+    game = Session("classic", 3, deck=arrange_deck(hands, "R9", draw="G2 Y8 B3 B4", dealer=2), dealer=2)
+    game.apply("0: play R1")
+    game.apply("1: play R+2")
+    game.apply("2: draw")  # seat 2 draws two, unseen by seat 0
+    assert game.why_not_take_back(0, {1, 2}) is None
+    traded = ["R1 R2 G3 G4 B5 B6 Y7", "R7 Y4 G5 G6 B7 B8 Y9", "R5 R6 G7 G8 B9 B1 Y2"]
+    seven = Session("classic,seven-o", 3, deck=arrange_deck(traded, "R9", draw="G2", dealer=2), dealer=2)
+    seven.apply("0: play R1")
+    seven.apply("1: play R7 0")  # seat 1 trades hands with the player: the player sees new cards
+    assert seven.why_not_take_back(0, {1, 2}) == (
+        "seat 1's reply showed you cards you had not seen (new cards in your hand): "
+        "what was seen cannot be unseen"
+    )
+
+
+def test_take_back_refuses_another_persons_action_and_the_end_of_a_round() -> None:
+    deck = arrange_deck(BOT_HANDS, "R9", draw="G2 Y8 B3", dealer=2)
+    session = Session("classic", 3, deck=deck, dealer=2, seed=1)
+    session.apply("0: play R1")
+    session.apply("1: draw")
+    assert session.why_not_take_back(0, {2}) == (
+        "seat 1 acted after it: only the bots' replies are taken back with it"
+    )
+    last_card = rearranged(Session("classic", 3, deck=deck, dealer=2, seed=1).state, hands={0: "R1"})
+    ended = last_card.apply("0: play R1")  # the player's last card: the round is over
+    with pytest.raises(SessionError, match=r"^it ended the round$"):
+        take_back_point([last_card, ended], 0, {1, 2})
 
 
 # -- play: undo ------------------------------------------------------------------------------------
 
 
-def test_play_undo_takes_back_a_colour_named_and_refuses_what_others_answered(
+def test_play_undo_takes_back_a_colour_named_and_a_card_with_the_bots_replies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     saved = _wild_start(tmp_path / "wild.unorules")
@@ -84,7 +149,11 @@ def test_play_undo_takes_back_a_colour_named_and_refuses_what_others_answered(
     assert "\nyou named red\n" in out
     assert "\ntaken back: you named red\n" in out
     assert "\nyou named green\n" in out  # the colour named again after the take-back
-    assert "cannot take it back: seat 1 and seat 2 acted after it" in out
+    assert "\ntaken back: you played G3, seat 1 played G6, and seat 2 played G8\n" in out
+    assert (
+        out.split("taken back: you played G3")[1].count("your hand (7 cards): R1 R2 Y7 1:G3 2:G4 B5 B6") == 1
+    )
+    assert "cannot take it back" not in out
     assert "not understood" not in out
 
 
@@ -95,7 +164,7 @@ def test_play_undo_refuses_a_draw(
     code, out, _ = _run(["play", "--resume", str(saved)], "color Y\nd\nundo\nquit\n", monkeypatch, capsys)
     assert code == EXIT_OK
     assert "\nyou drew Y4\n" in out
-    assert "cannot take it back: it brought cards to light (a draw, a shuffle)" in out
+    assert "cannot take it back: it showed you cards you had not seen (new cards in your hand)" in out
 
 
 def test_play_undo_before_any_action(
@@ -175,7 +244,7 @@ def test_replay_step_shows_every_position_in_words(
     out = capsys.readouterr().out
     assert "seen by a spectator" in out
     assert re.search(r"^seat \d dealt round 1; the first card is ", out, re.M)
-    assert len(re.findall(r"action \d+ · round \d", out)) == len(record.actions)
+    assert len(re.findall(r"^position \d+ of \d+: action \d+, round \d$", out, re.M)) == len(record.actions)
     assert re.search(r"went out and won the round, scoring \d+ points", out)
     assert re.search(r"^game over: seat \d reached the target score and won$", out, re.M)
     assert "your hand" not in out
@@ -188,6 +257,24 @@ def test_replay_step_shows_every_position_in_words(
     assert mine.count("your hand: ") >= len(record.actions) // 2
     assert re.search(r"^you drew [RYGBW]", mine, re.M)  # seat 2 sees its own draws' cards
     assert re.search(r"^seat [01] drew (a card|\d+ cards)", mine, re.M)  # the others' only counted
+
+
+def test_replay_step_from_a_position_with_every_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 46: ``--from N`` begins after action N; ``--all-hands`` shows every hand."""
+    path = _finished(tmp_path)
+    record = GameRecord.parse(path.read_text(encoding="utf-8"))
+    assert main(["replay", "--step", "--from", "5", "--seat", "0", "--all-hands", str(path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "position 4 of" not in out
+    assert f"\nposition 5 of {len(record.actions)}: action 5, round 1\n" in out
+    assert re.search(r"^  seat 1's hand: [RYGBW]", out, re.M)
+    assert re.search(r"^  seat 2's hand: [RYGBW]", out, re.M)
+    assert "seat 0's hand" not in out  # the reader's own is "your hand"
+    assert main(["replay", "--step", "--from", "9999", str(path)]) == EXIT_USAGE
+    assert "--from 9999: the record has positions 0 to" in capsys.readouterr().err
+    assert main(["replay", "--all-hands", str(path)]) == EXIT_USAGE
 
 
 def test_replay_step_seat_must_exist_and_needs_step(

@@ -124,7 +124,9 @@ def test_uno_exposed_outside_the_table(seat: int) -> None:
 def test_phase_drawn_without_a_card() -> None:
     state = _new()
     # Once the game is over the last phase stays as it was (a seat went out by a jump-in from it).
-    validate_state(state.replace(phase=Phase("drawn", secret=True), outcome=Outcome((0,), "target-score")))
+    over = _played(_new(target_score=1), 3000)  # one round is the game
+    assert over.is_over
+    validate_state(over.replace(phase=Phase("drawn", secret=True)))
     _refused(state.replace(phase=Phase("drawn", secret=True)), "phase.card", "R-TURN-DRAW")
     # A card the seat to move does not hold.
     other = state.hands[(state.current_player + 1) % 4][0]

@@ -11,6 +11,7 @@ from unorules.actions import Action, register_verb
 from unorules.cards import COLORS, Card, Color, parse_cards, register_color, register_kind
 from unorules.codec import decode_value, encode_value
 from unorules.discovery import PluginLoadWarning, installed_plugins, load_plugin
+from unorules.display import CardLook, Display
 from unorules.draft import Draft
 from unorules.errors import (
     IllegalActionError,
@@ -50,7 +51,9 @@ __all__ = [
     "Action",
     "Card",
     "CardEffect",
+    "CardLook",
     "Color",
+    "Display",
     "Draft",
     "Event",
     "EventSpec",

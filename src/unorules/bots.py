@@ -46,7 +46,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import COLORS, Card, Color, kind_info
-from unorules.errors import UnorulesError
+from unorules.errors import UnorulesError, nearest
 from unorules.ruleset import Ruleset
 from unorules.state import GameState, Phase, SeatView
 
@@ -779,8 +779,8 @@ def check_bot_name(name: str) -> str:
         return name
     if name not in BOTS:
         raise ValueError(
-            f"unknown bot {name[:40]!r}; bots: {', '.join(BOTS)}, or "
-            + ", ".join(_EXAMPLES.get(k, f"{k}:...") for k in BOT_KINDS)
+            f"unknown bot {name[:40]!r}; {nearest(name, BOTS, 'bots')}, or "
+            + ", ".join(_EXAMPLES.get(k, f"{k}:ARGUMENT") for k in BOT_KINDS)
         )
     return name
 

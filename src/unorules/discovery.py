@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, nearest
 from unorules.plugin import check_api_version
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginLoadWarning", "installed_plugins", "load_plugin"]
@@ -68,8 +68,8 @@ def load_plugin(name: str) -> Any:
     eps = _entry_points()
     ep = eps.get(key)
     if ep is None:
-        known = ", ".join(sorted(eps)) or "none"
-        raise RulesetError(f"no plugin named {short(name)} is installed; installed plugins: {known}")
+        known = nearest(key, sorted(eps), "installed plugins")
+        raise RulesetError(f"no plugin named {short(name)} is installed; {known}")
     with _load_lock:
         try:
             plugin = ep.load()

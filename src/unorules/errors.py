@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import reprlib
+from collections.abc import Iterable
 
 __all__ = [
     "MAX_MESSAGE",
@@ -13,7 +15,9 @@ __all__ = [
     "SeatError",
     "StateFormatError",
     "UnorulesError",
+    "did_you_mean",
     "excerpt",
+    "nearest",
 ]
 
 
@@ -34,6 +38,30 @@ def excerpt(value: object, limit: int = 80) -> str:
     if isinstance(value, str) and len(value) > limit:
         shown += f" ({len(value)} characters)"
     return shown
+
+
+def nearest(given: object, allowed: Iterable[str], what: str) -> str:
+    """The end of every "unknown name" message (a plugin, an option, an option's value, a
+    preset, a rulebook key, a rule id, a bot): the allowed names nearest to ``given``
+    (:func:`difflib.get_close_matches`, ignoring case), then every allowed name, in full,
+    after ``what``: ``nearest("plugin", KEYS, "a rulebook has the keys")`` is
+    ``"did you mean 'plugins'? a rulebook has the keys: name, description, plugins, ..."``
+    (without the dots). ``allowed`` is listed in its own order, each name once."""
+    names = list(dict.fromkeys(allowed))
+    listed = f"{what}: {', '.join(names) if names else 'none'}"
+    return did_you_mean(given, names) + listed
+
+
+def did_you_mean(given: object, allowed: Iterable[str]) -> str:
+    """``"did you mean 'plugins'? "`` (the up to three names of ``allowed`` nearest to
+    ``given``, ignoring case), or ``""`` when none is near: the first half of :func:`nearest`,
+    for a message that lists the allowed names itself."""
+    by_case: dict[str, str] = {}
+    for name in allowed:
+        by_case.setdefault(name.lower(), name)
+    text = given if isinstance(given, str) else str(given)
+    near = difflib.get_close_matches(text.strip().lower()[:200], list(by_case), n=3, cutoff=0.6)
+    return f"did you mean {' or '.join(repr(by_case[n]) for n in near)}? " if near else ""
 
 
 @functools.cache

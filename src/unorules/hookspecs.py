@@ -10,8 +10,9 @@ returning a result or steps aside by returning ``None``. ``tryfirst`` and
 its defaults ``trylast``. A ``wrapper=True`` implementation sees the other
 implementations' result and may change it, as in pluggy.
 
-Hooks fall into five groups: *building a rule set* (called once, when a
-:class:`~unorules.Ruleset` is built), *dealing*, *the questions every rule
+Hooks fall into six groups: *building a rule set* (called once, when a
+:class:`~unorules.Ruleset` is built), *showing it to people* (called once per
+rule set, by the user interfaces), *dealing*, *the questions every rule
 shares* (asked by every plugin through :class:`~unorules.Position` and the
 draft's mechanics, so that a house rule answering one is obeyed by every card
 of every plugin), *taking actions* (called on every action: keep them cheap)
@@ -46,6 +47,7 @@ from unorules.markers import hookspec
 if TYPE_CHECKING:
     from unorules.actions import Action
     from unorules.cards import Card
+    from unorules.display import Display
     from unorules.draft import Draft
     from unorules.rng import Rng
     from unorules.ruleset import Ruleset
@@ -228,6 +230,27 @@ def set_aside_cards(state: GameState) -> Iterable[Card]:
     Called by the testing toolkit and :func:`~unorules.validate_state` when
     they count the cards of a state (every card of the deck is in a hand, in
     a pile, or set aside by a plugin). All results are concatenated.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Showing the game to people: called once per rule set by the user interfaces
+# (the terminal, the browser table, the narrator), results kept. Nothing of
+# play reads them: a look never changes a game.
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def display(ruleset: Ruleset) -> Display | None:
+    """Say how this plugin's part of ``ruleset`` is shown to people: a
+    :class:`~unorules.display.Display` with a :class:`~unorules.display.CardLook`
+    for each card kind it registers (name, short symbol, face word, icon, paint
+    and ink), the names of the sides of two-faced cards, and words for its phases.
+
+    Every implementation is called, once per rule set
+    (:func:`unorules.display.display_of`); the answers are merged in
+    registration order, so a plugin that requires another overrides its looks.
+    Return ``None`` for nothing to say.
     """
 
 
@@ -480,4 +503,10 @@ def game_outcome(draft: Draft) -> Outcome | None:
     ``draft`` is the game as the round's end leaves it (scores updated). Called
     after ``on_round_end``. Stops at the first non-``None`` result;
     ``None`` everywhere deals the next round.
+
+    :func:`~unorules.validate_state` asks it too, of a draft of a state read
+    from outside that has ended a round (the draft is then thrown away): a
+    finished game's ``outcome`` must be this answer, and a game that goes on
+    must get ``None``. So the answer depends only on what a round's end
+    leaves (scores, rounds, seats in the game, extras), not on the play since.
     """

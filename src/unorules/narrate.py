@@ -57,6 +57,7 @@ import attrs
 
 from unorules.actions import Action, verb_spec
 from unorules.cards import Card, Color
+from unorules.display import display_of
 from unorules.plugin import EventSpec
 from unorules.ruleset import Ruleset
 from unorules.state import Event, SeatView
@@ -364,6 +365,12 @@ class Narrator:
         if self.names is not None and 0 <= seat < len(self.names):
             return self.names[seat]
         return f"seat {seat}"
+
+    def words(self, sentence: Sentence, *, capital: bool = False) -> str:
+        """``sentence`` as text, each card named as the rule set shows it
+        (:meth:`unorules.display.Display.card_name`: a plugin's own name for its card),
+        ``capital``: its first letter upper-cased."""
+        return sentence.render(display_of(self.ruleset).card_name, capital=capital)
 
     # -- one event, one action --------------------------------------------------------------
 

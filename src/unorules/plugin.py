@@ -17,12 +17,13 @@ from typing import Any, ClassVar
 
 import attrs
 
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, did_you_mean
 from unorules.markers import PROJECT, hookimpl, hookspec
 from unorules.texts import check_template
 
 __all__ = [
     "EVENT_FIELDS",
+    "MAX_OPTION_NUMBER",
     "PLUGIN_API_VERSION",
     "CardEffect",
     "EventSpec",
@@ -129,8 +130,13 @@ class Option:
     """What ``check`` accepts, in words (``"on, off"``), for error messages and help."""
 
     def validate(self, value: Any) -> Any:
-        """The canonical value for ``value``; ``ValueError`` if not allowed."""
-        return self.check(value)
+        """The canonical value for ``value``; ``ValueError`` if not allowed,
+        and for every whole number (given, or in the canonical value) past
+        :data:`MAX_OPTION_NUMBER` either way, whatever the option's own check says."""
+        _check_bounded(value)
+        checked = self.check(value)
+        _check_bounded(checked)
+        return checked
 
     def from_text(self, text: str) -> Any:
         """The canonical value for the command-line text ``text`` (``--option
@@ -163,6 +169,30 @@ class Option:
         return str(value)
 
 
+MAX_OPTION_NUMBER = 10**9
+"""The largest whole number, either way, an option's value may be or hold (the
+largest score a state may hold, :data:`unorules.validate.MAX_SCORE`): checked
+by :meth:`Option.validate` for every option, so no option needs a bound of its
+own against numbers such as ``2**63``."""
+
+
+def _check_bounded(value: Any) -> None:
+    pending = [value]
+    while pending:  # a stack, not recursion: a value given through the API may nest deeply
+        item = pending.pop()
+        if isinstance(item, list | tuple):
+            pending += item
+        elif (
+            isinstance(item, int)
+            and not isinstance(item, bool)
+            and not -MAX_OPTION_NUMBER <= item <= MAX_OPTION_NUMBER
+        ):
+            shown = str(item) if abs(item) < 10**30 else f"a number of {item.bit_length()} bits"
+            raise ValueError(
+                f"{shown} is out of range: an option's number is at most {MAX_OPTION_NUMBER:,} either way"
+            )
+
+
 _SWITCH_WORDS = {
     "on": True,
     "true": True,
@@ -186,7 +216,9 @@ def one_of(*values: Any) -> Callable[[Any], Any]:
                 return allowed
             if isinstance(value, str) and not isinstance(allowed, str) and value == str(allowed):
                 return allowed
-        raise ValueError(f"{value!r} is not one of {', '.join(map(repr, values))}")
+        near = did_you_mean(str(value), [str(v) for v in values]).rstrip()
+        shown = ", ".join(map(repr, values))
+        raise ValueError(f"{value!r} is not one of {shown}" + (f"; {near}" if near else ""))
 
     check.choices = values  # type: ignore[attr-defined]  # what the check accepts, for forms
     return check

@@ -61,7 +61,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -69,10 +70,11 @@ import attrs
 from unorules.actions import Action
 from unorules.cards import Card, parse_cards
 from unorules.errors import IllegalActionError, NotationError, RulesetError, UnorulesError, excerpt
+from unorules.moves import DRAW, TAKEN
 from unorules.narrate import Narrator
 from unorules.rng import Seed
 from unorules.ruleset import Ruleset
-from unorules.state import GameState
+from unorules.state import GameState, SeatView
 
 __all__ = [
     "RECORD_FORMAT",
@@ -85,6 +87,7 @@ __all__ = [
     "comment",
     "play_bots",
     "split_comment",
+    "take_back_point",
 ]
 
 RECORD_FORMAT = "unorules.record/1"
@@ -529,34 +532,27 @@ class Session:
         self._states.pop()
         return self._history.pop()
 
-    def why_not_take_back(self, seat: int) -> str | None:
+    def why_not_take_back(self, seat: int, bots: Collection[int] = ()) -> str | None:
         """Why ``seat`` may not take its last action back now, in words, or ``None``
-        when it may (see :meth:`take_back`)."""
-        own = [i for i, action in enumerate(self._history) if action.seat == seat]
-        if not own:
-            return f"seat {seat} has taken no action to take back"
-        last = own[-1]
-        after = self._history[last + 1 :]
-        if after:
-            seats = list(dict.fromkeys(f"seat {a.seat}" for a in after))
-            others = ", ".join(seats[:-1]) + " and " + seats[-1] if len(seats) > 1 else seats[0]
-            return f"{others} acted after it: an action can be taken back only before anyone else acts"
-        before, now = self._states[last], self._states[last + 1]
-        if len(now.rounds) != len(before.rounds) or now.is_over:
-            return "it ended the round"
-        if now.draw_pile != before.draw_pile or now.rng != before.rng or any(e.private for e in now.events):
-            return "it brought cards to light (a draw, a shuffle): what was seen cannot be unseen"
+        when it may (see :meth:`take_back` and :func:`take_back_point`)."""
+        try:
+            take_back_point(self._states, seat, bots)
+        except SessionError as exc:
+            return str(exc)
         return None
 
-    def take_back(self, seat: int) -> Action:
-        """Take back ``seat``'s last action, as a friendly game allows: only while it is
-        the last action of the game (nobody else has acted since), and only when it
-        showed nobody a hidden card (no draw, no shuffle) and did not end the round.
-        Returns the action; :class:`SessionError` says why not, and changes nothing."""
-        why = self.why_not_take_back(seat)
-        if why is not None:
-            raise SessionError(f"cannot take back seat {seat}'s last action: {why}")
-        return self.undo()
+    def take_back(self, seat: int, bots: Collection[int] = ()) -> tuple[Action, ...]:
+        """Take back ``seat``'s last action and the replies of the seats in ``bots`` since, as a
+        friendly game allows (the rule is :func:`take_back_point`): the actions taken back, the
+        seat's own first; :class:`SessionError` says why not, and changes nothing."""
+        try:
+            keep = take_back_point(self._states, seat, bots)
+        except SessionError as exc:
+            raise SessionError(f"cannot take back seat {seat}'s last action: {exc}") from None
+        taken = tuple(self._history[keep:])
+        del self._states[keep + 1 :]
+        del self._history[keep:]
+        return taken
 
     def record(self, *, comments: bool = True) -> GameRecord:
         """The game so far as a :class:`GameRecord` (the result is ``"*"`` until it is over),
@@ -579,6 +575,83 @@ class Session:
             headers=tuple(self.headers.items()),
             comments=tuple(comment(state) for state in self._states[1:]) if comments else (),
         )
+
+
+def take_back_point(states: Sequence[GameState], seat: int, bots: Collection[int] = ()) -> int:
+    """The rule of a take-back, for every user interface (the terminal's ``undo``, the game
+    server's through :func:`unorules.serve.tables.take_back_from`): how many actions of the
+    game stay when ``seat`` takes its last action back, with every action taken since by a
+    seat in ``bots`` (the bots' replies), or :class:`SessionError` saying why it may not, in
+    words.
+
+    ``states`` is the game so far: the deal, then the state after each action (as
+    :attr:`Session.states`). A take-back is refused when
+
+    * ``seat`` has taken no action;
+    * a seat not in ``bots`` acted after it (another person's action is theirs to keep);
+    * it, or a reply since, ended the round (or the game);
+    * it, or a reply since, showed ``seat`` a card it had not seen: a card put into its hand (a
+      draw, a trade), a hand shown to it (a challenge), cards turned face up from the draw pile
+      (an event kind that :attr:`~unorules.EventSpec.reveals` them, a ``draw`` or ``move``
+      event naming cards), a new back on the draw pile, or the deck turned over. What was seen
+      cannot be unseen.
+
+    What the bots played is not hidden from a person who undoes: their replies are what the
+    take-back is for. Cards the bots drew unseen, and a reshuffle nobody saw the order of,
+    do not refuse it: the game replays them the same from the same state."""
+    last = max((i for i in range(1, len(states)) if _seat_of(states[i]) == seat), default=0)
+    if not last:
+        raise SessionError("you have taken no action to take back")
+    later = (_seat_of(states[i]) for i in range(last + 1, len(states)))
+    people = list(dict.fromkeys(s for s in later if s not in bots))
+    if people:
+        names = [f"seat {s}" for s in people]
+        who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        if bots:
+            raise SessionError(f"{who} acted after it: only the bots' replies are taken back with it")
+        raise SessionError(f"{who} acted after it: an action can be taken back only before anyone else acts")
+    start = states[last - 1]
+    if len(states[-1].rounds) != len(start.rounds) or states[-1].is_over:
+        raise SessionError("it ended the round" if len(states) == last + 1 else "the round has ended since")
+    before = start.view(seat)
+    for i in range(last, len(states)):
+        after = states[i].view(seat)
+        seen = _newly_seen(before, after)
+        if seen is not None:
+            whose = "it" if i == last else f"seat {_seat_of(states[i])}'s reply"
+            raise SessionError(f"{whose} showed you {seen}: what was seen cannot be unseen")
+        before = after
+    return last - 1
+
+
+def _seat_of(state: GameState) -> int | None:
+    return None if state.last_action is None else state.last_action.seat
+
+
+def _newly_seen(before: SeatView, after: SeatView) -> str | None:
+    """What ``after`` shows its seat that ``before`` did not, in words (see
+    :func:`take_back_point`), or ``None``."""
+    if Counter(after.hand) - Counter(before.hand):
+        return "cards you had not seen (new cards in your hand)"
+    for s, shown in after.visible_hands.items():
+        if s != after.seat and Counter(shown) - Counter(before.visible_hands.get(s, ())):
+            return f"cards of seat {s}'s hand"
+    if after.side != before.side:
+        return "the other faces of the cards (the deck was turned over)"
+    if after.draw_pile_back != before.draw_pile_back:
+        return "a new back on the draw pile"
+    events = after.rules.events
+    for event in after.events:
+        if not event.cards:
+            continue
+        spec = events.get(event.kind)
+        if event.kind == "show":
+            return "a hand" if event.target is None else f"seat {event.target}'s hand"
+        if event.kind == "draw" or (spec is not None and spec.reveals):
+            return "cards you had not seen (cards drawn or turned up)"
+        if event.kind == "move" and event.value("from") in (DRAW, TAKEN):
+            return "cards you had not seen (turned up from the draw pile)"
+    return None
 
 
 def comment(state: GameState) -> str:

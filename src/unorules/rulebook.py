@@ -50,6 +50,14 @@ Nothing else is allowed, so a misspelt key is an error rather than a rule
 silently left out. Every error is a :class:`~unorules.RulesetError` naming
 the file, the line and the key.
 
+A rulebook may come from anyone, so reading one is bounded: ``extends`` opens
+only regular files (a FIFO or a device is refused before a byte is read), a
+file holds at most :data:`MAX_BYTES` bytes, a chain of ``extends`` goes through
+at most :data:`MAX_EXTENDS` rulebooks, values nest at most :data:`MAX_NESTING`
+deep and keys have at most :data:`MAX_KEY_PARTS` parts, and the lines are
+scanned in linear time (no regular expression). Option numbers are bounded by
+:meth:`Option.validate <unorules.Option.validate>` (:data:`unorules.plugin.MAX_OPTION_NUMBER`).
+
 A rulebook names plugins and options and nothing more, so the rule set it
 builds (:meth:`Ruleset.from_rulebook <unorules.Ruleset.from_rulebook>`) is the
 one its spec text names: records, simulations and saved states name it by
@@ -60,9 +68,11 @@ by ``unorules rules``.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -72,11 +82,15 @@ from typing import Any
 import attrs
 
 from unorules.discovery import load_plugin, short
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, nearest
 from unorules.plugin import Option
 from unorules.spec import option_owners
 
 __all__ = [
+    "MAX_BYTES",
+    "MAX_EXTENDS",
+    "MAX_KEY_PARTS",
+    "MAX_NESTING",
     "PRESET_FOLDER",
     "Rulebook",
     "is_rules_path",
@@ -109,6 +123,21 @@ _CUSTOM_KEYS = {
     "count": "customizable_wilds",
 }
 _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
+
+MAX_BYTES = 1_000_000
+"""The largest rulebook read, in bytes of a file (characters of a text): a
+rulebook is a few lines, and a larger file is a mistake (or ``/dev/zero``)."""
+
+MAX_EXTENDS = 16
+"""The most rulebooks a chain of ``extends`` may go through, the first included."""
+
+MAX_NESTING = 32
+"""The deepest a rulebook's arrays and inline tables may nest (an option's value
+is a word, a number or a flat list)."""
+
+MAX_KEY_PARTS = 8
+"""The most dotted parts a key or a table header of a rulebook may have
+(``options.stack_mix`` has two)."""
 
 
 def _freeze(value: Any) -> Any:
@@ -248,17 +277,45 @@ def _toml(value: Any) -> str:
 
 def _read_file(path: Path, seen: tuple[str, ...], source: str | None = None) -> Rulebook:
     source = str(path) if source is None else source
+    text = _file_text(path, source)
+    return _read(text, source, path.parent, (*seen, str(path.resolve())), default_name=path.stem)
+
+
+def _file_text(path: Path, source: str) -> str:
+    """The text of the rulebook file ``path``: a regular file (never a FIFO, a
+    device or a folder, which could block or never end) of at most
+    :data:`MAX_BYTES` bytes of UTF-8."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        data = path.read_bytes()
+        # Opened without blocking (a FIFO opens at once) and checked before a byte is read.
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise RulesetError(f"no rules file {short(source)}: give the path of a .toml rulebook") from None
     except OSError as exc:
         raise RulesetError(f"cannot read rules file {short(source)}: {exc.strerror or exc}") from None
     try:
-        text = data.decode("utf-8")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise RulesetError(
+                f"cannot read rules file {short(source)}: it is {kind}; a rulebook is a .toml file"
+            )
+        data = os.read(fd, MAX_BYTES + 1)
+        while len(data) <= MAX_BYTES:
+            more = os.read(fd, MAX_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError as exc:
+        raise RulesetError(f"cannot read rules file {short(source)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise RulesetError(f"{source}: more than {MAX_BYTES:,} bytes; a rulebook is a short file")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesetError(f"{source}: not UTF-8 text (byte {exc.start})") from None
-    return _read(text, source, path.parent, (*seen, str(path.resolve())), default_name=path.stem)
 
 
 def _read(
@@ -266,11 +323,16 @@ def _read(
 ) -> Rulebook:
     if not isinstance(text, str):
         raise RulesetError(f"a rulebook is TOML text, not {type(text).__name__}")
+    if len(text) > MAX_BYTES:
+        raise RulesetError(f"{source}: more than {MAX_BYTES:,} characters; a rulebook is a short text")
+    # Scanned first: the scan is linear, and it refuses values nested too deep for tomllib.
+    lines = _key_lines(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{source}: not valid TOML: {exc}") from None
-    lines = _key_lines(text)
+    except ValueError as exc:  # a number of more digits than int() reads (sys.get_int_max_str_digits)
+        raise RulesetError(f"{source}: not a rulebook: {exc}") from None
     where = functools.partial(_where, source, lines)
 
     def fail(key: str | None, message: str) -> RulesetError:
@@ -278,7 +340,8 @@ def _read(
 
     unknown = [k for k in data if k not in KEYS]
     if unknown:
-        raise fail(unknown[0], f"unknown key {unknown[0]!r}; a rulebook has the keys {', '.join(KEYS)}")
+        keys = nearest(unknown[0], KEYS, "a rulebook has the keys")
+        raise fail(unknown[0], f"unknown key {unknown[0]!r}; {keys}")
 
     def text_of(key: str) -> str | None:
         value = data.get(key)
@@ -364,7 +427,9 @@ def _read(
         if key not in _CUSTOM_KEYS:
             raise fail(
                 f"custom_wilds.{key}",
-                f"unknown key {key!r}; the custom_wilds table has CW1, CW2, CW3 (an effect each) and count",
+                f"unknown key {key!r}; "
+                + nearest(key, _CUSTOM_KEYS, "the custom_wilds table has the keys")
+                + " (CW1 to CW3 an effect each)",
             )
         option_name = _CUSTOM_KEYS[key]
         if option_name in options_table:
@@ -374,10 +439,8 @@ def _read(
         given.append((option_name, value, f"custom_wilds.{key}"))
     for option_name, value, key in given:
         if option_name not in declared:
-            known = ", ".join(sorted(declared)) or "none"
-            raise fail(
-                key, f"no plugin of this rule set has an option {option_name!r}; their options: {known}"
-            )
+            known = nearest(option_name, sorted(declared), "their options")
+            raise fail(key, f"no plugin of this rule set has an option {option_name!r}; {known}")
         plugin_name, option = declared[option_name]
         try:
             if isinstance(value, str):
@@ -439,6 +502,11 @@ def _players(value: Any, fail: Any) -> tuple[int, ...]:
 
 def _extended(extends: str, folder: Path | None, source: str, seen: tuple[str, ...], fail: Any) -> Rulebook:
     """The rulebook ``extends`` names: a rulebook path or a preset."""
+    if len(seen) >= MAX_EXTENDS:
+        raise fail(
+            "extends",
+            f"rulebooks extend each other more than {MAX_EXTENDS} deep: {short(extends)} is one too many",
+        )
     if is_rules_path(extends):
         path = Path(extends)
         if not path.is_absolute():
@@ -448,61 +516,188 @@ def _extended(extends: str, folder: Path | None, source: str, seen: tuple[str, .
         try:
             return _read_file(path, seen)
         except RulesetError as exc:
-            raise fail("extends", str(exc)) from None
+            raise _through(exc, seen, fail) from None
     name = extends.strip().lower()
     if name in seen:
         raise fail("extends", f"preset {name!r} extends itself")
     if name not in preset_names():
         raise fail(
             "extends",
-            f"no preset named {short(extends)}; presets: {', '.join(preset_names())} "
+            f"no preset named {short(extends)}; {nearest(extends, preset_names(), 'presets')} "
             "(or give the path of a .toml rulebook)",
         )
     try:
         return _preset(name, (*seen, name))
     except RulesetError as exc:
-        raise fail("extends", str(exc)) from None
+        raise _through(exc, seen, fail) from None
 
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
-_KEY = re.compile(
-    r"""^\s*((?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*="""
-)
+def _through(exc: RulesetError, seen: tuple[str, ...], fail: Any) -> RulesetError:
+    """The error of a rulebook extended, as the rulebook named first reports it:
+    its own ``extends`` line, then the error (which names the file where it is);
+    the rulebooks between pass it on as it is, so a long chain keeps a short message."""
+    return fail("extends", str(exc)) if len(seen) <= 1 else exc
 
 
-def _unquote(part: str) -> str:
-    part = part.strip()
-    if len(part) >= 2 and part[0] == part[-1] and part[0] in "\"'":
-        return part[1:-1]
-    return part
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_BLANK = " \t"
 
 
-def _key_lines(text: str) -> dict[str, int]:
+class _Scan:
+    """One pass over a TOML text, in time linear in its length (no regular
+    expression, nothing that backtracks): where each key is, and how deeply
+    values nest. It reads text that tomllib has not checked yet, so it never
+    fails on a mistake: tomllib reports those."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.breaks = [i for i, c in enumerate(text) if c == "\n"]
+        self.lines: dict[str, int] = {}
+
+    def line(self, at: int) -> int:
+        """The line (from 1, as tomllib counts) of the character at ``at``."""
+        return bisect.bisect_left(self.breaks, at) + 1
+
+    def run(self) -> dict[str, int]:
+        text, n, i, table = self.text, len(self.text), 0, ""
+        while i < n:
+            c = text[i]
+            if c in _BLANK or c in "\r\n":
+                i += 1
+            elif c == "#":
+                i = self.end_of_line(i)
+            elif c == "[":
+                if text.startswith("[[", i):  # an array of tables: a rulebook has none (tomllib says so)
+                    i = self.end_of_line(i)
+                    continue
+                found = self.key(i + 1)
+                if found is None:
+                    i = self.end_of_line(i)
+                    continue
+                parts, i = found
+                table = ".".join(parts)
+                self.lines.setdefault(table, self.line(i))
+                i = self.end_of_line(i)
+            else:
+                found = self.key(i)
+                if found is None or not text.startswith("=", self.skip_blank(found[1])):
+                    i = self.end_of_line(i)
+                    continue
+                parts, i = found
+                name = ".".join(parts)
+                self.lines.setdefault(f"{table}.{name}" if table else name, self.line(i))
+                i = self.value(self.skip_blank(i) + 1)
+        return self.lines
+
+    def skip_blank(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        while i < n and text[i] in _BLANK:
+            i += 1
+        return i
+
+    def end_of_line(self, i: int) -> int:
+        end = self.text.find("\n", i)
+        return len(self.text) if end < 0 else end
+
+    def key(self, i: int) -> tuple[list[str], int] | None:
+        """The parts of the dotted key starting at ``i`` (quotes taken off) and
+        where it ends, or ``None`` if none starts there."""
+        text, n = self.text, len(self.text)
+        parts: list[str] = []
+        while True:
+            i = self.skip_blank(i)
+            if i < n and text[i] in "\"'":
+                end = self.string(i)
+                if end > n or text[end - 1] != text[i] or end - i < 2:
+                    return None
+                parts.append(text[i + 1 : end - 1])
+                i = end
+            else:
+                start = i
+                while i < n and text[i] in _BARE:
+                    i += 1
+                if i == start:
+                    return None
+                parts.append(text[start:i])
+            i = self.skip_blank(i)
+            if i < n and text[i] == ".":
+                if len(parts) >= MAX_KEY_PARTS:  # tomllib's time grows with the square of a key's parts
+                    raise RulesetError(
+                        f"{self.source}, line {self.line(i)}: a key of more than {MAX_KEY_PARTS} dotted "
+                        "parts; a rulebook's keys are a table and a name"
+                    )
+                i += 1
+                continue
+            return parts, i
+
+    def string(self, i: int) -> int:
+        """Where the string opening at ``i`` ends (just past its closing quotes;
+        at the end of the line or text for one left open)."""
+        text, n = self.text, len(self.text)
+        quote = text[i]
+        if text.startswith(quote * 3, i):
+            j = i + 3
+            while j < n:
+                if quote == '"' and text[j] == "\\":
+                    j += 2
+                elif text.startswith(quote * 3, j):
+                    j += 3
+                    while j < n and text[j] == quote:  # up to two quotes may end the string's text
+                        j += 1
+                    return j
+                else:
+                    j += 1
+            return n
+        j = i + 1
+        while j < n and text[j] != "\n":
+            if quote == '"' and text[j] == "\\":
+                j += 2
+                continue
+            if text[j] == quote:
+                return j + 1
+            j += 1
+        return j
+
+    def value(self, i: int) -> int:
+        """Where the value starting at ``i`` ends (its last line's end): arrays
+        may run over lines; a value nested more than :data:`MAX_NESTING` deep is
+        refused here, at its line, before tomllib's recursion meets it."""
+        text, n = self.text, len(self.text)
+        depth = 0
+        while i < n:
+            c = text[i]
+            if c in "\"'":
+                i = self.string(i)
+                continue
+            if c == "#":
+                i = self.end_of_line(i)
+                continue
+            if c == "\n" and depth == 0:
+                return i
+            if c in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise RulesetError(
+                        f"{self.source}, line {self.line(i)}: arrays or tables nested more than "
+                        f"{MAX_NESTING} deep; a rulebook's values are flat"
+                    )
+            elif c in "]}" and depth:
+                depth -= 1
+            i += 1
+        return i
+
+
+def _key_lines(text: str, source: str = "<rulebook>") -> dict[str, int]:
     """The line (from 1) of each key of a TOML text, dotted with its table
     (``"options.stack_mix"``): enough to point at the line of a mistake
-    (multi-line strings are skipped; inline tables count as their key)."""
-    lines: dict[str, int] = {}
-    table = ""
-    in_string: str | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        if in_string is not None:
-            if line.count(in_string) % 2 == 1:
-                in_string = None
-            continue
-        header = _HEADER.match(line)
-        if header and not line.lstrip().startswith("[["):
-            table = ".".join(_unquote(p) for p in header.group(1).split("."))
-            lines.setdefault(table, number)
-            continue
-        key = _KEY.match(line)
-        if key:
-            name = ".".join(_unquote(p) for p in key.group(1).split("."))
-            lines.setdefault(f"{table}.{name}" if table else name, number)
-            rest = line[key.end() :]
-            for quote in ('"""', "'''"):
-                if rest.count(quote) % 2 == 1:
-                    in_string = quote
-    return lines
+    (inline tables count as their key). Linear in the text's length.
+
+    :raises RulesetError: naming ``source`` and the line, for arrays or inline
+        tables nested more than :data:`MAX_NESTING` deep, or a key of more than
+        :data:`MAX_KEY_PARTS` dotted parts.
+    """
+    return _Scan(text, source).run()
 
 
 # -- presets ---------------------------------------------------------------------------------
@@ -526,7 +721,7 @@ def preset_names() -> tuple[str, ...]:
 def _preset(name: str, seen: tuple[str, ...]) -> Rulebook:
     entry = _preset_files().get(name)
     if entry is None:
-        raise RulesetError(f"no preset named {short(name)}; presets: {', '.join(preset_names())}")
+        raise RulesetError(f"no preset named {short(name)}; {nearest(name, preset_names(), 'presets')}")
     return _read(entry.read_text(encoding="utf-8"), f"preset {name!r}", None, seen, default_name=name)
 
 

@@ -36,7 +36,14 @@ from unorules.discovery import (
     short,
 )
 from unorules.draft import blank_draft, carry_out
-from unorules.errors import IllegalActionError, NotationError, RulesetError, StateFormatError, excerpt
+from unorules.errors import (
+    IllegalActionError,
+    NotationError,
+    RulesetError,
+    StateFormatError,
+    excerpt,
+    nearest,
+)
 from unorules.events import CORE_EVENTS
 from unorules.markers import PROJECT
 from unorules.plugin import VERB_USES, EventSpec, ExtraSpec, Option, PhaseSpec, TestHints, check_api_version
@@ -369,10 +376,9 @@ class Ruleset:
         options: dict[str, Any] = {}
         for name, value in texts.items():
             if name not in declared:
-                allowed = ", ".join(sorted(declared)) or "none"
                 raise RulesetError(
                     f"rule-set spec {short(text)}: no plugin of it has an option {name!r}; "
-                    f"options of these plugins: {allowed}"
+                    + nearest(name, sorted(declared), "options of these plugins")
                 )
             plugin_name, option = declared[name]
             try:
@@ -861,8 +867,8 @@ def _declared_options(plugins: Sequence[Any]) -> dict[str, tuple[str, Option]]:
 def _check_options(declared: Mapping[str, tuple[str, Option]], given: dict[str, Any]) -> dict[str, Any]:
     unknown = [k for k in given if k not in declared]
     if unknown:
-        allowed = ", ".join(f"{n} ({p})" for n, (p, _) in sorted(declared.items())) or "none"
-        raise RulesetError(f"unknown option {excerpt(unknown[0], 40)}; options of these plugins: {allowed}")
+        allowed = nearest(str(unknown[0]), sorted(declared), "options of these plugins")
+        raise RulesetError(f"unknown option {excerpt(unknown[0], 40)}; {allowed}")
     values: dict[str, Any] = {}
     for name, (plugin_name, option) in declared.items():
         if name in given:

@@ -486,13 +486,20 @@ def play_chunk(chunk: Chunk) -> list[GameResult]:
     return [chunk.simulation.play(i) for i in range(chunk.start, chunk.stop)]
 
 
-def chunks(simulations: Sequence[Simulation], games: int, size: int) -> Iterator[Chunk]:
+def chunks(simulations: Sequence[Simulation], games: int, size: int, probe: bool = False) -> Iterator[Chunk]:
     """The chunks of ``size`` games of a run of ``games`` games of each of ``simulations``,
-    made lazily: every game of the first simulation, then the next one's."""
+    made lazily: every game of the first simulation, then the next one's. With ``probe``,
+    game 0 of every simulation comes first, each a chunk of its own, so that every
+    simulation's speed is known early in the run (the time left of a round robin whose
+    pairs play at different speeds); the games are the same either way."""
     if size < 1:
         raise ValueError(f"chunk size must be positive, not {size}")
+    first = 1 if probe and games > 1 else 0
+    if first:
+        for simulation in simulations:
+            yield Chunk(simulation, 0, 1)
     for simulation in simulations:
-        for start in range(0, games, size):
+        for start in range(first, games, size):
             yield Chunk(simulation, start, min(games, start + size))
 
 
@@ -789,9 +796,11 @@ def run(
     *,
     engine: Engine | None = None,
     chunk_size: int | None = None,
+    probe: bool = False,
 ) -> Generator[GameResult, None, None]:
     """Play games ``0`` to ``games - 1`` of every simulation of ``simulations`` with ``engine``,
     in chunks of ``chunk_size`` games (default: :func:`default_chunk_size`); yield each result.
+    ``probe`` plays game 0 of every simulation first (see :func:`chunks`).
 
     Results come as chunks finish, so their order depends on the engine;
     each result is the same whatever the engine (see the module's seeding).
@@ -803,7 +812,7 @@ def run(
         raise ValueError(f"games must not be negative, not {games}")
     engine = engine if engine is not None else InProcess()
     size = chunk_size if chunk_size is not None else default_chunk_size(games, engine.workers)
-    stream = engine.results(chunks(simulations, games, size))
+    stream = engine.results(chunks(simulations, games, size, probe=probe))
     try:
         for results in stream:
             yield from results

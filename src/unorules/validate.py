@@ -26,11 +26,26 @@ may call it too. The core checks what it owns:
 * sizes, proportionate to the rule set: at most :data:`MAX_ROUNDS` rounds,
   :func:`max_events` events, plugin values of at most :func:`max_value_items`
   items, texts of at most :data:`MAX_TEXT` characters;
+* progress: the scores are the rounds' points added up (only a round's end
+  scores); a game marked over has ended a round, its hands hold as many cards
+  as its last round ended with, it has no UNO call or catch window left, and its
+  ``outcome`` is what the rule set's ``game_outcome`` hook answers for it
+  (winners and reason: ``target-score`` needs a score at the target); a game
+  that goes on is one that hook does not end (no score past a target, no
+  single seat left under elimination);
+* hands, while a round runs: every seat in the game holds cards (except in a
+  phase declared ``PhaseSpec(empty_hand=True)``, which settles a last card),
+  and every seat that left holds none;
+* UNO books: a seat open to a catch holds exactly one card and did not call;
+  a seat that called holds cards (any number: a call stands through the
+  cards drawn after it, for the card played next);
 * and, once everything else holds, a seat has a legal action while the game
   is not over.
 
-Then each plugin checks its own phases, phase data and extras through the
-:func:`~unorules.hookspecs.check_state` hook, with the helpers below.
+Then each plugin checks its own phases, phase data, extras and limits through the
+:func:`~unorules.hookspecs.check_state` hook, with the helpers below (No Mercy:
+no seat in the hand at the mercy limit, every seat knocked out has left;
+elimination: no seat in the game at the points limit).
 Every refusal is a :class:`~unorules.StateFormatError` whose message starts
 with the field (``"uno_exposed[0]: ..."``) and says the rule it breaks; its
 ``field`` attribute holds the field.
@@ -44,6 +59,7 @@ from typing import TYPE_CHECKING, Any
 
 from unorules.actions import Action
 from unorules.cards import Card, Color
+from unorules.draft import draft_of
 from unorules.errors import StateFormatError, excerpt
 from unorules.state import Event, GameState, Outcome, Phase, RoundResult, lend
 
@@ -161,6 +177,7 @@ class _Facts:
             (impl.plugin_name, impl.function)
             for impl in reversed(ruleset.hook.set_aside_cards.get_hookimpls())
         )
+        self.empty_hand_phases = frozenset(name for name, spec in ruleset.phases.items() if spec.empty_hand)
         hook = ruleset.hook.check_state
         # In pluggy's order (the last registered first); each called alone so a
         # failure is reported with the plugin's name.
@@ -299,6 +316,7 @@ def validate_state(state: GameState) -> None:
                 f"plugin {name!r} could not check the state: {type(exc).__name__}: {exc}", None
             ) from exc
     _check_conservation(state, facts)
+    _check_progress(state, facts)
     if state.outcome is None:
         try:
             legal = state.legal_actions()
@@ -483,6 +501,107 @@ def _check_pairs(state: GameState, pairs: Any, field: str) -> None:
         require(name not in seen, field, f"the name {excerpt(name, 40)} is given twice")
         seen.add(name)
         check_value(state, value, f"{field}.{name}")
+
+
+def _check_progress(state: GameState, facts: _Facts) -> None:
+    """What the engine keeps between the rounds and the hands: the scores are the
+    rounds' points added up; a game is over only as a round left it, as its rule set
+    ends it, and a game that goes on is one its rule set does not end; while a round
+    runs, every seat in it holds cards and every seat that left holds none; the UNO
+    books agree with the hands."""
+    hands = state.hands
+    players = len(hands)
+    totals = [0] * players
+    for result in state.rounds:
+        totals = [a + b for a, b in zip(totals, result.points, strict=True)]
+    for seat, (score, total) in enumerate(zip(state.scores, totals, strict=True)):
+        require(
+            score == total,
+            f"scores[{seat}]",
+            f"{score} points, but the rounds played give seat {seat} {total} "
+            "(R-SCORE: only a round's end scores)",
+        )
+    outcome = state.outcome
+    rounds = state.rounds
+    if outcome is not None:
+        require(
+            bool(rounds),
+            "outcome",
+            "the game is marked over, but no round has ended: a game ends only at a round's end",
+        )
+        # By size: a world sampled for a seat (unorules.worlds) deals the hidden cards anew.
+        require(
+            [len(hand) for hand in hands] == [len(hand) for hand in rounds[-1].hands],
+            "outcome",
+            f"the game is marked over mid-round: the hands are not as round {len(rounds)} left them",
+        )
+        require(
+            not state.uno_declared and not state.uno_exposed,
+            "uno_declared" if state.uno_declared else "uno_exposed",
+            "the game is over: every UNO call and catch window ended with its last round",
+        )
+    answer = _game_outcome(state) if rounds else None
+    scores = list(state.scores)
+    if outcome is not None and answer != outcome:
+        said = "that the game goes on"
+        if answer is not None:
+            said = f"winners {list(answer.winners)}, {answer.reason!r}"
+        raise _refuse(
+            "outcome",
+            f"winners {list(outcome.winners)}, {outcome.reason!r} is not how this rule set ends the game: "
+            f"by the scores {scores} and the rounds played, its plugins say {said}",
+        )
+    if outcome is None and answer is not None:
+        raise _refuse(
+            "outcome",
+            f"the game goes on, but by the scores {scores} and the rounds played its rule set ends it "
+            f"(winners {list(answer.winners)}, {answer.reason!r}): a score past the target ends the game",
+        )
+    if outcome is None:
+        phase = state.phase.name
+        empty_allowed = phase in facts.empty_hand_phases
+        left = state.left
+        for seat, hand in enumerate(hands):
+            if seat in left:
+                require(
+                    not hand,
+                    f"hands[{seat}]",
+                    f"seat {seat} has left the game, yet holds {len(hand)} card(s) while the round goes on",
+                )
+            else:
+                require(
+                    bool(hand) or empty_allowed,
+                    f"hands[{seat}]",
+                    f"seat {seat} is in the round with no cards while it goes on (R-OUT: an emptied hand "
+                    f"ends the round, or the seat leaves it; phase {phase!r} keeps no emptied hand)",
+                )
+    for i, seat in enumerate(state.uno_exposed):
+        require(
+            len(hands[seat]) == 1 and seat not in state.uno_declared,
+            f"uno_exposed[{i}]",
+            f"seat {seat} is open to an UNO catch holding {len(hands[seat])} card(s): only a seat left "
+            "holding one card without a call may be caught (R-UNO-CATCH)",
+        )
+    for i, seat in enumerate(state.uno_declared):
+        # A call stands through the cards drawn after it (it is for the card played next):
+        # a seat that called may hold any number of cards, but some.
+        require(
+            bool(hands[seat]),
+            f"uno_declared[{i}]",
+            f"seat {seat} called UNO for its next card but holds none (R-UNO-CALL)",
+        )
+
+
+def _game_outcome(state: GameState) -> Outcome | None:
+    """How the rule set's ``game_outcome`` hook ends the game at ``state`` (asked of
+    a draft of it, as at a round's end), or ``None`` if it goes on."""
+    try:
+        answer = state.ruleset.hooks.game_outcome(draft_of(state))
+    except Exception as exc:
+        raise StateFormatError(
+            f"outcome: the rule set's plugins fail on this state ({type(exc).__name__}: {exc})", "outcome"
+        ) from exc
+    return answer if isinstance(answer, Outcome) else None
 
 
 def _set_aside(state: GameState, facts: _Facts) -> list[Card]:

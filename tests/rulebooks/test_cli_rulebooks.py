@@ -158,7 +158,7 @@ def test_play_takes_the_rulebooks_player_count_and_refuses_others(
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, _ = run(["play", "--rules", "./our-family.toml", "--seed", "1"], capsys)
     assert code == EXIT_OK
-    assert "unorules play: classic,last-card,seven-o,stacking, 3 players" in out
+    assert "unorules play: The Smiths (classic,last-card,seven-o,stacking), 3 players" in out  # its name
     code, _, err = run(["play", "--rules", "./our-family.toml", "--players", "6"], capsys)
     assert code == EXIT_USAGE
     assert "'The Smiths' (./our-family.toml) is for 3 or 4 players, not 6" in one_error_line(err)
@@ -170,7 +170,7 @@ def test_play_a_preset_with_an_option_on_top(
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, _ = run(["play", "--rules", "party", "--option", "stack_mix=on", "--seed", "2"], capsys)
     assert code == EXIT_OK
-    assert "unorules play: classic,jump-in,seven-o,stacking, 4 players" in out
+    assert "unorules play: party (classic,jump-in,seven-o,stacking), 4 players" in out
 
 
 def test_simulate_compares_presets_and_a_rulebook(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,7 +284,7 @@ def test_a_whole_game_in_a_terminal_with_a_preset_or_a_family_file(rules: list[s
     child.close()  # type: ignore[attr-defined]
     assert child.exitstatus == 0  # type: ignore[attr-defined]
     text = re.sub(r"\x1b\[[0-9;]*m", "", "".join(transcript).replace("\r\n", "\n"))
-    assert re.search(r"^unorules play: classic,", text, re.M)
+    assert re.search(r"^unorules play: (party|The Smiths) \(classic,", text, re.M)
     assert re.search(r"^round 1 is over: ", text, re.M)
     assert re.search(r"^game over: ", text, re.M)
     assert "Traceback" not in text

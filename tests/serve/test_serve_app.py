@@ -19,7 +19,7 @@ from unorules.cli import main as cli_main
 from unorules.record import GameRecord
 from unorules.ruleset import Ruleset
 from unorules.serve.render import feed_sentences
-from unorules.serve.store import SCHEMA_VERSION, Store, StoreError
+from unorules.serve.store import SCHEMA_VERSION, Store, StoreError, open_store
 from unorules.serve.tables import ServeError, Tables, hash_token
 from unorules.state import GameState
 
@@ -28,18 +28,17 @@ OPTIONS = {"target_score": "30"}
 EVENT_FIELDS = ("kind", "seat", "cards", "rule", "detail", "private", "target", "count", "color", "data")
 
 
-def saved_actions(db: Path, table: str) -> list[str]:
-    with sqlite3.connect(db) as connection:
-        return [
-            a
-            for (a,) in connection.execute(
-                "SELECT action FROM actions WHERE table_id=? ORDER BY number", (table,)
-            )
-        ]
+def saved_actions(db: str | Path, table: str) -> list[str]:
+    """The actions of ``table`` as the store holds them (an SQLite file or a PostgreSQL URL)."""
+    store = open_store(db)
+    try:
+        return store.actions_from(table, 0)
+    finally:
+        store.close()
 
 
-def test_a_person_and_three_bots_play_a_whole_game(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite"
+def test_a_person_and_three_bots_play_a_whole_game(store_db: str, tmp_path: Path) -> None:
+    db = store_db
     with serving(db, bot_delay=0, rate=1000, burst=1000) as server:
         created = server.create(
             RULES, ["bot:heuristic", "bot:random", "bot:heuristic"], options={"target_score": "200"}, seed=5
@@ -227,8 +226,8 @@ def test_a_tables_file_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
         Store(db)
 
 
-def test_a_restarted_server_resumes_every_table_and_clients_reconnect(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite"
+def test_a_restarted_server_resumes_every_table_and_clients_reconnect(store_db: str) -> None:
+    db = store_db
     server = Server(db, bot_delay=0, rate=1000, burst=1000).start()
     try:
         created = server.create(RULES, ["open", "bot:heuristic", "bot:heuristic"], options=OPTIONS, seed=11)

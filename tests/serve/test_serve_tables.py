@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +22,8 @@ def quick_grace(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def server(tmp_path: Path, quick_grace: None) -> Iterator[Server]:
-    with serving(tmp_path / "t.sqlite", bot_delay=0, rate=1000, burst=1000) as running:
+def server(store_db: str, quick_grace: None) -> Iterator[Server]:
+    with serving(store_db, bot_delay=0, rate=1000, burst=1000) as running:
         yield running
 
 

@@ -1,7 +1,8 @@
 """``unorules check``: run the conformance suite of the testing toolkit over a plugin.
 
 The plugin is an installed plugin's name, or ``module:object`` for a plugin
-object that is not installed yet (a plugin being written). The report is
+object that is not installed yet (a plugin being written; the module is found in
+the current folder too). The report is
 printed as it goes: a line per combination, each violation with its shrunk
 replay, then the coverage of the plugin's declarations and a closing line.
 Exit status 0 when every invariant held (and, with ``--strict``, every
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -81,10 +83,15 @@ def _seconds(text: str) -> float:
 
 
 def load_plugin_object(spec: str) -> Any:
-    """The plugin object named by ``module:object`` (``UsageError`` if it cannot be loaded)."""
+    """The plugin object named by ``module:object`` (``UsageError`` if it cannot be loaded).
+    The module is looked for in the current folder first, as ``python -m`` does (a plugin
+    being written next to its tests needs no install and no ``PYTHONPATH``)."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise UsageError(f"{spec!r}: name an installed plugin, or a plugin object as module:object")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:

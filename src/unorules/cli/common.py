@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
+import statistics
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from unorules.bots import check_bot_name
-from unorules.errors import RulesetError
+from unorules.errors import MAX_MESSAGE, RulesetError, did_you_mean, nearest
 from unorules.plugin import Option
-from unorules.rulebook import Rulebook, resolve
+from unorules.rulebook import Rulebook, preset_names, resolve
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 from unorules.spec import option_owners
 
@@ -41,9 +43,9 @@ class Parser(argparse.ArgumentParser):
 
 def error(message: str) -> None:
     """Print ``unorules: error: MESSAGE`` on one line of standard error."""
-    first = " ".join(message.split())
-    if len(first) > 400:
-        first = first[:400] + "..."
+    first = " ".join(message.split())  # a list of allowed names is never cut: only a huge message
+    if len(first) > MAX_MESSAGE:
+        first = first[:MAX_MESSAGE] + f" [... {len(first) - MAX_MESSAGE} characters cut]"
     print(f"{PROG}: error: {first}", file=sys.stderr)
 
 
@@ -115,6 +117,11 @@ def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
     command line on top: a rulebook file (``./our-family.toml``), a preset
     (``party``) or plugin names (``classic,stacking``)."""
     book = rulebook(spec)
+    if book is None:
+        installed = installed_plugins()
+        for name in split_names(spec):
+            if name.lower() not in installed:
+                raise no_such_plugin(name)
     try:
         if book is None:
             return Ruleset.from_names(split_names(spec), options)
@@ -123,6 +130,41 @@ def build_ruleset(spec: str, options: Mapping[str, Any]) -> Ruleset:
         return Ruleset.from_names(book.plugins, {**book.option_values, **options})
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
+
+
+def wilson(rate: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``rate`` observed in ``n`` trials (a win rate
+    over ``n`` games), at ``confidence``: ``(low, high)``, both between 0 and 1; ``(0, 1)``
+    for no trials. Unlike the normal approximation it stays inside 0 to 1 and is honest at
+    rates near 0 or 1 and for few games."""
+    if n <= 0:
+        return 0.0, 1.0
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    z2 = z * z
+    centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_words(rate: float, n: int, confidence: float = 0.95) -> str:
+    """A win rate with its Wilson interval (:func:`wilson`): ``"45.0% (25.8-65.8)"``."""
+    low, high = wilson(rate, n, confidence)
+    return f"{100 * rate:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
+
+
+INTERVALS = "win rates: in brackets, the {:.0%} Wilson score interval of each (from the games played)"
+"""The note under a table of win rates with intervals (:func:`rate_words`)."""
+
+
+def rules_label(spec: str | None, names: Sequence[str], title: str | None = None) -> str:
+    """How a command names the rule set it plays: the plugins' names, after the rulebook's (or
+    preset's) name when ``--rules`` named one: ``"Family night (classic,stacking)"``."""
+    plugins = ",".join(names)
+    if title is None and spec is not None:
+        book = rulebook(spec)
+        preset = spec.strip().lower() in preset_names()  # named as typed: "party", "classic"
+        title = None if book is None else spec.strip().lower() if preset else book.name
+    return f"{title} ({plugins})" if title and title != plugins else plugins
 
 
 def players_for(spec: str, given: int | None, default: int = 4) -> int:
@@ -142,10 +184,27 @@ def players_for(spec: str, given: int | None, default: int = 4) -> int:
 
 
 def no_such_plugin(name: str) -> UsageError:
-    """The error for a plugin name nobody installed."""
-    installed = installed_plugins()
+    """The error for a plugin name nobody installed (in ``--rules``, where a preset's name
+    may stand too: the nearest plugins and presets are suggested)."""
+    if "=" in name:
+        return UsageError(
+            f"--rules names plugins, a preset or a rulebook, not options: give {name[:60]!r} "
+            f"as --option {name[:60]}"
+        )
+    installed = sorted(installed_plugins())
+    mean = did_you_mean(name, [*installed, *preset_names()])
     return UsageError(
-        f"no plugin named {name[:40]!r} is installed; installed plugins: {', '.join(sorted(installed))}"
+        f"no plugin named {name[:40]!r} is installed and no preset has that name; {mean}"
+        f"installed plugins: {', '.join(installed)}; presets: {', '.join(preset_names())}"
+    )
+
+
+def unknown_option(name: str, rules: str) -> UsageError:
+    """The error for an ``--option`` that no installed plugin declares (so none of ``rules``),
+    with the nearest of the options installed plugins declare."""
+    known = nearest(name, sorted(_declared_options()), "the installed plugins' options")
+    return UsageError(
+        f"option {name[:60]!r} belongs to no plugin of {rules} nor to any installed plugin; {known}"
     )
 
 

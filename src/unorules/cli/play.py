@@ -5,8 +5,9 @@ terminal or ``NO_COLOR`` is set), the hand sorted by colour and number, the
 playable cards numbered so that one digit plays them, every action said in
 plain words from your seat (:mod:`unorules.cli.words`), a recap of what the
 bots did since your last turn, and the scores as a table when a round ends.
-``undo`` takes your last action back while nobody has acted since (a friendly
-game's take-back, :meth:`unorules.record.Session.take_back`); ``--resume
+``undo`` takes your last action back with the bots' replies since, while nothing
+new was shown to you (a friendly game's take-back, the rule of
+:func:`unorules.record.take_back_point`); ``--resume
 RECORD`` goes on with a game saved with ``--record``.
 """
 
@@ -39,10 +40,12 @@ from unorules.cli.common import (
     players_arg,
     players_for,
     random_seed,
+    rulebook,
+    rules_label,
     seed_arg,
 )
+from unorules.display import display_of
 from unorules.errors import IllegalActionError, NotationError, RulesetError
-from unorules.narrate import Narrator
 from unorules.record import GameRecord, RecordError, Session
 from unorules.state import GameState, SeatView
 
@@ -100,6 +103,15 @@ class Undo(Exception):
     """The player typed ``undo`` and may take the last action back."""
 
 
+class Cancel(Exception):
+    """The player typed ``undo`` (or ``back``) when asked which play of a card they mean:
+    the card is not played, and they are asked for their move again."""
+
+
+_CANCEL = ("undo", "back", "cancel", "b")
+"""What takes back a choice not made yet, at the "which one?" question."""
+
+
 _SHORT = {
     "d": "draw",
     "p": "pass",
@@ -119,30 +131,76 @@ takes its colour after it (2 B) and a card that names a seat takes the seat (2 3
 are asked. Or type a card (R7, W+4 B, R7 2), draw (d), pass (p), uno (u), catch SEAT (c 2),
 challenge, accept, color R, or full notation (0: play R7).
 Other commands: ? or help (this text and your choices), look (the table again), undo (take
-your last action back while nobody has acted since, unless it showed you a card), quit."""
+your last action back with the bots' replies, unless they showed you a card you had not seen
+or ended the round), quit."""
 
-_PHASE_HINTS = {
-    "play": "your turn: play a card or draw",
-    "drawn": "you drew a playable card: play it or pass",
-    "penalty": "you must draw {count}",
-    "challenge": "a Wild Draw Four hit you: challenge it or accept and draw {count}",
-    "color": "the starter is a wild: name its colour",
+_SITUATIONS = {
+    "play": "your turn",
+    "drawn": "you drew a playable card",
+    "penalty": "you have {count} to draw",
+    "challenge": "a Wild Draw Four hit you",
+    "color": "the starter is a wild",
 }
+"""Classic's phases in words: what the seat to move faces (what it may do is said from its
+legal actions, :func:`_choices`)."""
+
+_VERB_CHOICES = {
+    "play": "play a card",
+    "draw": "draw",
+    "pass": "pass",
+    "color": "name a colour",
+    "challenge": "challenge it",
+    "accept": "accept and draw",
+    "uno": "call UNO",
+    "catch": "catch a player",
+}
+"""How each core and classic verb reads as a choice; a plugin's verb reads as its name."""
 
 
 def _hint(view: SeatView) -> str:
-    """What the seat to move is asked to do: classic's phases in words, any
-    other plugin's phase by its declared description."""
+    """What the seat to move faces and may do: the situation from the phase (the base game's
+    phases in words, any other phase in the rule set's words, :meth:`Display.phase_words
+    <unorules.display.Display.phase_words>`, else by its declared description), the choices from the seat's
+    legal actions (:func:`_choices`), so that a rule set that forbids drawing is not told to draw."""
     name = view.phase.name
     rules = view.rules
-    if rules.phase_owners.get(name, "classic") == "classic" and name in _PHASE_HINTS:
-        return _PHASE_HINTS[name].format(count=view.phase.count)
-    spec = rules.phases.get(name)
-    if spec is None or not spec.doc:
-        return f"phase {name}"
-    doc = _RULE_CODES.sub("", spec.doc).strip()
     count = view.phase.count
-    return f"your turn ({count} to draw): {doc}" if count else f"your turn: {doc}"
+    choices = _choices(view)
+    if name in _SITUATIONS:  # the base game's phases, whichever plugin runs them (flip, no-mercy)
+        many = words.plural(count, "card") if count else "cards"
+        situation = _SITUATIONS[name].format(count=many)
+    else:
+        spec = rules.phases.get(name)
+        doc = display_of(rules).phase_words(name) or (  # the rule set's words, else the phase's doc
+            "" if spec is None or not spec.doc else _RULE_CODES.sub("", spec.doc).strip().rstrip(".")
+        )
+        situation = f"your turn ({words.plural(count, 'card')} to draw)" if count else "your turn"
+        if doc:
+            situation += f": {doc}"
+        elif not choices:
+            situation += f" (phase {name})"
+    if not choices:
+        return situation
+    return f"{situation}; you may {choices}" if ":" in situation else f"{situation}: {choices}"
+
+
+def _choices(view: SeatView) -> str:
+    """The seat's legal actions as choices in words, one a verb: ``"play a card or draw"``,
+    ``"play it or pass"``, ``"challenge it or accept and draw 4"``."""
+    seat = view.seat
+    verbs = list(dict.fromkeys(a.verb for a in view.legal_actions if a.seat == seat))
+    count = view.phase.count
+    said = []
+    for verb in verbs:
+        text = _VERB_CHOICES.get(verb, verb.replace("_", " "))
+        if verb == "play" and view.phase.name == "drawn":
+            text = "play it"
+        elif verb in ("draw", "accept") and count and view.phase.name in ("penalty", "challenge"):
+            text = f"{text} {count}"
+        said.append(text)
+    if len(said) > 1:
+        return ", ".join(said[:-1]) + " or " + said[-1]
+    return said[0] if said else ""
 
 
 _RULE_CODES = re.compile(r"\s*\((?:R-[A-Z0-9-]+(?:,\s*)?)+\)")
@@ -168,6 +226,18 @@ def _is_color(word: str) -> bool:
     except NotationError:
         return False
     return True
+
+
+def _which(options: Sequence[Action]) -> str:
+    """The question for the plays of one card: "which colour" when they differ only by
+    the colour named, "which seat" by the seat chosen, else "which one"."""
+    colors = {a.color for a in options}
+    targets = {a.target for a in options}
+    if len(colors) == len(options) and len(targets) == 1:
+        return "which colour"
+    if len(targets) == len(options) and len(colors) == 1:
+        return "which seat"
+    return "which one"
 
 
 def _option_label(action: Action, me: int) -> Text:
@@ -202,6 +272,8 @@ class TerminalPlayer:
         self.session: Session | None = None
         """The game's session, set by the command: to say whether ``undo`` may
         take the player's last action back."""
+        self.bots: frozenset[int] = frozenset()
+        """The seats the bots play, whose replies ``undo`` takes back with the player's action."""
 
     def say(self, *parts: str | Text) -> None:
         self.console.print(*parts, sep="", highlight=False, soft_wrap=True)
@@ -238,7 +310,7 @@ class TerminalPlayer:
                 plays.setdefault(action.card, []).append(action)
         for card in dict.fromkeys(words.sorted_hand(view.hand)):  # two R9s are one choice
             if card in plays:
-                found.append(Entry(words.card(card), tuple(plays[card]), card))
+                found.append(Entry(words.card(card, display_of(view.rules)), tuple(plays[card]), card))
         held = set(view.hand)
         for action in mine:
             if action.verb == "play" and action.card in held:
@@ -254,11 +326,11 @@ class TerminalPlayer:
                 line.append(" ")
             number = numbers.get(card)
             if number is None:
-                line.append_text(words.card(card).copy())
+                line.append_text(words.card(card, display_of(view.rules)).copy())
                 line.stylize("dim", len(line) - len(str(card)))
             else:
                 line.append(f"{number}:", style="bold")
-                line.append_text(words.card(card))
+                line.append_text(words.card(card, display_of(view.rules)))
         return line
 
     def status(self, view: SeatView) -> None:
@@ -271,9 +343,9 @@ class TerminalPlayer:
         if view.draw_pile_back is not None:  # two-faced cards: the face up on the draw pile
             pile.append(" (showing ").append_text(words.card(view.draw_pile_back)).append(")")
         if view.rules.two_faced:
-            pile.append(f"  side {view.side}" + (" (turned over)" if view.side else ""))
+            pile.append(f"  {words.side_words(view)}")
         self.say(
-            Text("top ").append_text(words.card(view.top_card)),
+            Text("top ").append_text(words.card(view.top_card, display_of(view.rules))),
             Text("  colour ").append_text(words.color(view.color)),
             pile,
         )
@@ -366,7 +438,8 @@ class TerminalPlayer:
                 raise NotationError("that choice takes nothing after its number")
             return Action.parse(f"play {entry.card} {' '.join(rest)}", default_seat=self.seat)
         options = entry.actions
-        line = Text("which one? ")
+        asked = _which(options)
+        line = Text(f"{asked}? ")
         for i, action in enumerate(options, 1):
             if i > 1:
                 line.append("  ")
@@ -374,9 +447,11 @@ class TerminalPlayer:
             line.append_text(_option_label(action, self.seat))
         self.say(line)
         while True:
-            answer = self.read("which? > ")
+            answer = self.read(f"{asked}? (undo: none of them) > ")
             if answer.lower() in ("quit", "q", "exit"):
                 raise Quit(eof=False)
+            if answer.lower() in _CANCEL:
+                raise Cancel
             if answer.isascii() and answer.isdigit() and 1 <= int(answer[:6]) <= len(options):
                 return options[int(answer) - 1]
             if answer and entry.card is not None:
@@ -422,9 +497,9 @@ class TerminalPlayer:
             if lowered in ("undo", "takeback", "take back"):
                 why = "the game has only begun" if self.session is None else None
                 if self.session is not None:
-                    why = self.session.why_not_take_back(seat)
+                    why = self.session.why_not_take_back(seat, self.bots)
                 if why is not None:
-                    self.say(f"cannot take it back: {why.replace(f'seat {seat} has', 'you have')}")
+                    self.say(f"cannot take it back: {why}")
                     continue
                 raise Undo
             if not text:
@@ -433,6 +508,9 @@ class TerminalPlayer:
                 continue
             try:
                 action = self.parse(text, view)
+            except Cancel:
+                self.say("nothing played: your move again")
+                continue
             except ValueError as exc:  # NotationError, or a number too long for Python's int
                 self.say(f"not understood: {_short(str(exc))}")
                 continue
@@ -476,7 +554,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``unorules play``."""
     if args.resume:
         session, me = _resume(args)
-        names = session.ruleset.names
+        title = session.headers.get("Rulebook")
+        names = [rules_label(None, session.ruleset.names, str(title) if title else None)]
         seed: int | str = session.seed
     else:
         options = parse_options(args.option)
@@ -487,11 +566,15 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= me < players:
             raise UsageError(f"--seat {me}: seats are 0 to {players - 1}")
         seed = args.seed if args.seed is not None else random_seed()
+        book = rulebook(spec)
+        headers: dict[str, str | int] = {"Human": me}
+        if book is not None:
+            headers["Rulebook"] = book.name  # --resume names it again
         try:
-            session = Session(rules, players, seed=seed, headers={"Human": me})
+            session = Session(rules, players, seed=seed, headers=headers)
         except RulesetError as exc:
             raise UsageError(str(exc)) from None
-        names = rules.names
+        names = [rules_label(spec, rules.names)]
     try:
         return _play(args, session, me, names, seed)
     finally:
@@ -544,6 +627,7 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
     echo = not getattr(sys.stdin, "isatty", lambda: False)()
     human = TerminalPlayer(me, sys.stdin, console, echo)
     human.session = session
+    human.bots = frozenset(s for s in range(players) if s != me)
     bots: list[Bot] = []
     for s in range(players):
         if s == me:
@@ -567,7 +651,7 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
             human.say(line)
         human.say(Text("you are dealt ").append_text(words.cards(view.hand)))
     try:
-        return _rounds(session, state, bots, human, me)
+        return _rounds(session, state, bots, human, me, args.record)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
@@ -575,7 +659,22 @@ def _play(args: argparse.Namespace, session: Session, me: int, names: Sequence[s
                 close()  # a bot program is stopped
 
 
-def _rounds(session: Session, state: GameState, bots: list[Bot], human: TerminalPlayer, me: int) -> int:
+def stopped_words(actions: int, record: str | None) -> str:
+    """What ``quit`` says: where the game is kept and how to go on with it, or that it is not."""
+    played = words.plural(actions, "action")
+    if record:
+        return f"game stopped after {played}; saved in {record}: 'unorules play --resume {record}' goes on"
+    return f"game stopped after {played}; not saved (play with --record FILE to go on later with --resume)"
+
+
+def _rounds(
+    session: Session,
+    state: GameState,
+    bots: list[Bot],
+    human: TerminalPlayer,
+    me: int,
+    record: str | None = None,
+) -> int:
     """Play the game to its end: the bots and the player at the terminal, every bot shown every view."""
     finished = len(state.rounds)
     try:
@@ -585,10 +684,10 @@ def _rounds(session: Session, state: GameState, bots: list[Bot], human: Terminal
             try:
                 action = next_action(state, bots)
             except Undo:
-                taken = session.take_back(me)
+                taken = session.take_back(me, human.bots)
                 state = session.state
-                said = words.sentence(Narrator(state.ruleset, me).action(taken))
-                human.say(Text("taken back: ").append_text(said))
+                human.say(words.taken_back_words(state.ruleset, taken, me))
+                human.recap.clear()
                 continue
             state = session.apply(action)
             after = state.view(me)
@@ -609,7 +708,7 @@ def _rounds(session: Session, state: GameState, bots: list[Bot], human: Terminal
     except Quit as stop:
         if stop.eof:
             raise Failure("the input ended before the game did") from None
-        human.say("game stopped")
+        human.say(stopped_words(len(session.history), record))
         return EXIT_OK
     human.say(Text(words.outcome_words(state.view(me), me), style="bold"))
     return EXIT_OK

@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 
 from unorules.cli.common import EXIT_OK, UsageError, build_ruleset, parse_options, rulebook
-from unorules.errors import RulesetError
+from unorules.errors import RulesetError, did_you_mean
 from unorules.plugin import summary as plugin_summary
 from unorules.rulebook import Rulebook, preset_names, presets
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
@@ -177,16 +177,66 @@ def _implementers(rule_id: str) -> list[str]:
     )
 
 
+def plugin_rules(plugin: Any) -> dict[str, Rule]:
+    """The rules a plugin states in its documentation (its module's docstring and its
+    class's), by id: a paragraph that starts with the id in bold, ``**HP-PASS** Every seat
+    passes its hand ...`` (or ``**HP-PASS** — title`` and the text on the lines below, as the
+    rules reference writes them). The title is the text after a dash, else the paragraph's
+    first sentence. Only the ids the plugin declares in ``rules`` are read."""
+    declared = set(getattr(plugin, "rules", ()))
+    module = sys.modules.get(type(plugin).__module__)
+    docs = [inspect.getdoc(module) if module is not None else None, inspect.getdoc(plugin)]
+    found: dict[str, Rule] = {}
+    for doc in docs:
+        for paragraph in re.split(r"\n\s*\n", doc or ""):
+            match = _PLUGIN_RULE.match(paragraph.strip())
+            if match is None or match.group(1) not in declared or match.group(1) in found:
+                continue
+            rest = plain(match.group(2))
+            if rest.startswith(("—", "-")):
+                head, _, body = rest.lstrip("—- ").partition("\n")
+                title, text = head.strip(), textwrap.dedent(body).strip() or head.strip()
+            else:
+                text = " ".join(rest.split())
+                title = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+            found[match.group(1)] = Rule(match.group(1), title, (), text)
+    return found
+
+
+_PLUGIN_RULE = re.compile(r"^\*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\*\*[ :]*(.*)$", re.S)
+
+
+def _plugin_rule(rule_id: str) -> Rule | None:
+    for plugin in installed_plugins().values():
+        found = plugin_rules(plugin).get(rule_id)
+        if found is not None:
+            return found
+    return None
+
+
+def rule_ids() -> list[str]:
+    """Every rule id ``unorules rules`` knows: the rules reference's, then the installed plugins' own."""
+    ids = dict.fromkeys(reference())
+    for plugin in installed_plugins().values():
+        ids.update(dict.fromkeys(getattr(plugin, "rules", ())))
+    return list(ids)
+
+
 def rule_info(rule_id: str) -> dict[str, Any] | None:
     """What ``unorules rules RULE-ID`` says, as JSON-able data, or ``None`` for an id that
-    neither the rules reference nor an installed plugin knows."""
+    neither the rules reference nor an installed plugin knows. A plugin's own rule (not in the
+    reference) has the title and text its plugin's documentation gives it (:func:`plugin_rules`)."""
     rule = reference().get(rule_id)
     plugins = _implementers(rule_id)
     if rule is None and not plugins:
         return None
+    own = None if rule is not None else _plugin_rule(rule_id)
+    if own is not None:
+        rule = own
     return {
         "id": rule_id,
         "title": rule.title if rule is not None else "",
+        "own": own is not None,
         "sources": {tag: sources().get(tag.split()[0], "") for tag in rule.sources} if rule else {},
         "text": rule.text if rule is not None else "",
         "plugins": plugins,
@@ -202,6 +252,8 @@ def _print_rule(info: dict[str, Any]) -> None:
     if info["text"]:
         print(f"{info['id']} — {info['title']}")
         print(textwrap.indent(info["text"], "    "))
+        if info.get("own"):
+            print("  (a rule of its plugin, from the plugin's documentation: not in the rules reference)")
     else:
         print(f"{info['id']}: not in the rules reference; it is a rule of the plugin(s) that implement it")
     if info["sources"]:
@@ -294,7 +346,12 @@ def plugin_info(name: str, plugin: Any, *, full: bool = False) -> dict[str, Any]
     }
     if full:
         info["doc"] = plugin_doc(plugin)
-        info["rule_titles"] = {r: reference()[r].title for r in info["rules"] if r in reference()}
+        own = plugin_rules(plugin)
+        info["rule_titles"] = {
+            r: reference()[r].title if r in reference() else own[r].title
+            for r in info["rules"]
+            if r in reference() or r in own
+        }
         names = _with_requirements(name)
         base = ""
         try:
@@ -360,11 +417,13 @@ def _print_page(info: dict[str, Any]) -> None:
 
 
 def _unknown(name: str) -> UsageError:
-    installed = ", ".join(sorted(installed_plugins()))
+    installed = sorted(installed_plugins())
+    names = [*installed, *preset_names(), *rule_ids()]
+    mean = did_you_mean(name, names)
     return UsageError(
-        f"no plugin named {name[:40]!r} is installed, and no rule has that id; installed plugins: "
-        f"{installed}; presets: {', '.join(preset_names())}; rule ids are such as R-STACK "
-        "(the rules reference)"
+        f"no plugin named {name[:40]!r} is installed, no preset has that name and no rule that id; "
+        f"{mean}installed plugins: {', '.join(installed)}; presets: {', '.join(preset_names())}; "
+        "rule ids are such as R-STACK ('unorules rules PLUGIN' lists a plugin's)"
     )
 
 
@@ -430,12 +489,19 @@ def _check(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data, indent=2, default=show))
         return EXIT_OK
+    base = rulebook(args.check)
+    if base is not None:
+        print(f"rulebook: {base.name}" + (f": {base.description}" if base.description else ""))
     print(f"rule set OK: plugins in registration order {', '.join(rules.names)}")
     print(f"deck: {len(rules.deck)} cards; hand size {rules.hand_size}")
     said = players_words(counts)
-    print(f"players: {said[0]}")
-    for line in said[1:]:
-        print(f"  {line}")
+    if base is not None and base.players:  # the rulebook's own counts, which the rule set deals
+        dealt = [n for n in base.players if counts.get(n) is None]
+        print(f"players: {_spans(dealt)} (the rulebook's players; the rule set alone deals {said[0]})")
+    else:
+        print(f"players: {said[0]}")
+        for line in said[1:]:
+            print(f"  {line}")
     for key, value in sorted(rules.options.items()):
         print(f"  {key} = {show(value)}")
     return EXIT_OK

@@ -10,7 +10,8 @@ import os
 import re
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,6 +32,7 @@ from unorules.bots import BOT_KINDS, BOTS
 from unorules.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    INTERVALS,
     Failure,
     UsageError,
     add_rules_arguments,
@@ -44,11 +46,15 @@ from unorules.cli.common import (
     players_for,
     positive,
     random_seed,
+    rate_words,
+    rulebook,
     seed_arg,
     split_names,
+    unknown_option,
 )
 from unorules.errors import RulesetError
 from unorules.record import play_bots
+from unorules.rulebook import preset_names
 from unorules.sim import Tally
 
 
@@ -138,14 +144,75 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-class _Progress:
-    """rich's progress bar on standard error (games done, rate, time left), only on a terminal."""
+class TimeLeft:
+    """The time a run has left, from each simulation's own measured speed: the wall time
+    between results is put down to the simulation of the result that ends it, so that a
+    simulation's seconds per game are what it cost the run. A simulation not measured yet
+    is estimated from its bots' costs in the simulations measured (half a heads-up game's
+    seconds to each of its two bots), else from the typical bot's. The overall rate of the
+    games so far (rich's estimate) is far too low while the fast pairs of a round robin
+    play first; run the pairs with :func:`unorules.sim.run`'s ``probe`` to measure each early."""
 
-    def __init__(self, total: int, enabled: bool, stream: IO[str]) -> None:
+    def __init__(
+        self,
+        bots: Mapping[str, Sequence[str]],
+        games: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bots = dict(bots)
+        """Each simulation's label and the bots of its seats."""
+        self.games = games
+        self.clock = clock
+        self.done: Counter[str] = Counter()
+        self.spent: dict[str, float] = dict.fromkeys(self.bots, 0.0)
+        self.last = clock()
+
+    def add(self, label: str) -> None:
+        """One game of the simulation ``label`` came back now."""
+        now = self.clock()
+        self.spent[label] = self.spent.get(label, 0.0) + now - self.last
+        self.last = now
+        self.done[label] += 1
+
+    def seconds(self) -> float | None:
+        """The seconds the run has left, or ``None`` before any game came back."""
+        rates = {label: self.spent[label] / n for label, n in self.done.items() if n}
+        if not rates:
+            return None
+        costs: dict[str, list[float]] = {}
+        for label, measured in rates.items():
+            seats = self.bots.get(label) or ("",)
+            for bot in seats:
+                costs.setdefault(bot, []).append(measured / len(seats))
+        per_bot = {bot: sum(c) / len(c) for bot, c in costs.items()}
+        typical = sum(per_bot.values()) / len(per_bot)
+        left = 0.0
+        for label, seats in self.bots.items():
+            rest = self.games - self.done[label]
+            if rest > 0:
+                own = rates.get(label)
+                left += rest * (own if own is not None else sum(per_bot.get(b, typical) for b in seats))
+        return left
+
+
+def _clock_words(seconds: float | None) -> str:
+    if seconds is None:
+        return "-:--:--"
+    whole = int(seconds + 0.5)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+class _Progress:
+    """rich's progress bar on standard error (games done, rate, time left), only on a terminal.
+    With a :class:`TimeLeft`, the time left is its estimate, else rich's (the overall rate)."""
+
+    def __init__(self, total: int, enabled: bool, stream: IO[str], time_left: TimeLeft | None = None) -> None:
         self.total = total
         self.done = 0
         self.bar: Progress | None = None
+        self.time_left = time_left
         if enabled and total > 0:
+            left = TextColumn("{task.fields[left]}") if time_left is not None else TimeRemainingColumn()
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
@@ -154,19 +221,22 @@ class _Progress:
                 TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
                 TextColumn("left"),
-                TimeRemainingColumn(),
+                left,
                 console=Console(file=stream),
                 transient=True,
             )
-            self.task = self.bar.add_task("playing", total=total, rate="")
+            self.task = self.bar.add_task("playing", total=total, rate="", left=_clock_words(None))
             self.bar.start()
 
-    def advance(self, n: int) -> None:
+    def advance(self, n: int, label: str | None = None) -> None:
         self.done += n
+        if self.time_left is not None and label is not None:
+            self.time_left.add(label)
         if self.bar is not None:
             speed = self.bar.tasks[0].speed
             rate = f"{speed:.1f}/s" if speed else ""
-            self.bar.update(self.task, advance=n, rate=rate)
+            left = _clock_words(self.time_left.seconds()) if self.time_left is not None else ""
+            self.bar.update(self.task, advance=n, rate=rate, left=left)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -199,16 +269,32 @@ def _summary_rows(summaries: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     if any(s["failed"] or s["lost"] for s in summaries):
         rows.append(["games failed/lost", *(f"{s['failed']}/{s['lost']}" for s in summaries)])
     for seat, bot in enumerate(first["seat_bots"]):
-        rows.append([f"wins, seat {seat} ({bot})", *(_percent(s["seat_win_rate"][seat]) for s in summaries)])
+        rates = (rate_words(s["seat_win_rate"][seat], s["games"]) for s in summaries)
+        rows.append([f"wins, seat {seat} ({bot})", *rates])
     if len(first["bot_seats"]) > 1:
         for bot, seats in first["bot_seats"].items():
             plural = "seat" if seats == 1 else "seats"
-            rows.append(
-                [f"wins, {bot} ({seats} {plural})", *(_percent(s["bot_win_rate"][bot]) for s in summaries)]
-            )
+            rates = (rate_words(s["bot_win_rate"][bot], s["games"]) for s in summaries)
+            rows.append([f"wins, {bot} ({seats} {plural})", *rates])
         for bot in first["bot_seats"]:
-            rows.append([f"rounds won, {bot}", *(_percent(s["bot_round_win_rate"][bot]) for s in summaries)])
+            rates = (
+                rate_words(s["bot_round_win_rate"][bot], round(s["rounds_per_game"] * s["games"]))
+                for s in summaries
+            )
+            rows.append([f"rounds won, {bot}", *rates])
     return rows
+
+
+def _heading(label: str) -> str:
+    """A rule set's column heading: its label, after its rulebook's name when it is a rulebook file."""
+    spec = label.partition(":")[0]
+    if spec.strip().lower() in preset_names():
+        return label
+    try:
+        book = rulebook(spec)
+    except UsageError:  # pragma: no cover - the label was read as a rule set already
+        return label
+    return label if book is None else f"{book.name} ({label})"
 
 
 def summary_table(summaries: Sequence[Mapping[str, Any]]) -> Table:
@@ -216,7 +302,7 @@ def summary_table(summaries: Sequence[Mapping[str, Any]]) -> Table:
     table = Table(show_edge=False, header_style="bold")
     table.add_column("")
     for s in summaries:
-        table.add_column(s["rules"], justify="right")
+        table.add_column(_heading(s["rules"]), justify="right")
     for row in _summary_rows(summaries):
         table.add_row(*row)
     return table
@@ -319,7 +405,7 @@ def _simulations(args: argparse.Namespace, seed: int | str) -> list[sim.Simulati
     unused = [k for k in options if not any(k in o for _, _, o in specs)]
     if unused:
         rules = " ".join(specs_text)
-        raise UsageError(f"option {unused[0]!r} belongs to no plugin of {rules}; see 'unorules rules'")
+        raise unknown_option(unused[0], rules)
     simulations = []
     for label, names, own in specs:
         ruleset = build_ruleset(names, own)
@@ -410,6 +496,7 @@ def print_summaries(summaries: Sequence[Mapping[str, Any]], heading: str, partia
         console.print(partial)
     console.print()
     console.print(summary_table(summaries))
+    console.print(INTERVALS.format(0.95))
 
 
 def _write_record(folder: Path, simulation: sim.Simulation, index: int) -> None:

@@ -19,6 +19,7 @@ from unorules.bots import BOT_KINDS, BOTS
 from unorules.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
+    INTERVALS,
     Failure,
     UsageError,
     add_rules_arguments,
@@ -30,9 +31,12 @@ from unorules.cli.common import (
     parse_options,
     positive,
     random_seed,
+    rate_words,
+    rules_label,
     seed_arg,
+    unknown_option,
 )
-from unorules.cli.simulate import _engine, _Progress
+from unorules.cli.simulate import TimeLeft, _engine, _Progress
 from unorules.errors import RulesetError
 
 __all__ = ["DEFAULT_BOTS", "add_parser", "run"]
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     own = options_for(args.rules, options)
     unused = [k for k in options if k not in own]
     if unused:
-        raise UsageError(f"option {unused[0]!r} belongs to no plugin of {args.rules}; see 'unorules rules'")
+        raise unknown_option(unused[0], args.rules)
     ruleset = build_ruleset(args.rules, own)
     label = ",".join(ruleset.names)
     try:
@@ -112,13 +116,14 @@ def run(args: argparse.Namespace) -> int:
     results: list[sim.GameResult] = []
     interrupted = False
     engine = _engine(args, total)
-    bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr)
+    time_left = TimeLeft({s.label: s.seat_bots for s in simulations}, games)
+    bar = _Progress(total, not args.quiet and sys.stderr.isatty(), sys.stderr, time_left)
     started = time.monotonic()
     try:
-        with contextlib.closing(sim.run(simulations, games, engine=engine)) as stream:
+        with contextlib.closing(sim.run(simulations, games, engine=engine, probe=True)) as stream:
             for result in stream:
                 results.append(result)
-                bar.advance(1)
+                bar.advance(1, result.rules)
     except KeyboardInterrupt:
         interrupted = True
     except sim.EngineError as exc:
@@ -136,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_data(args, bots, seed, ratings, wins, elapsed, len(results), total), indent=2))
     else:
-        _print(args, bots, seed, ratings, wins, elapsed, engine.workers, len(results), total)
+        shown = rules_label(args.rules, ruleset.names)
+        _print(args, shown, bots, seed, ratings, wins, elapsed, engine.workers, len(results), total)
     if interrupted:
         error(f"interrupted after {len(results)} of {total} games; the ratings above cover those")
         return EXIT_INTERRUPTED
@@ -176,6 +182,7 @@ def _data(
 
 def _print(
     args: argparse.Namespace,
+    shown: str,
     bots: list[str],
     seed: int | str,
     ratings: list[sim.Rating],
@@ -189,7 +196,8 @@ def _print(
     if not console.is_terminal:
         console.width = 200
     console.print(
-        f"{len(bots)} bots heads-up on {args.rules}, {2 * args.games} games per pair (half with each bot "
+        f"{len(bots)} bots heads-up on {shown}, {2 * args.games} games per "
+        "pair (half with each bot "
         f"first), seed {seed!r}, {elapsed:.1f}s on {workers} worker(s)"
     )
     if played != total:
@@ -211,9 +219,10 @@ def _print(
         cells = []
         for b in order:
             n = wins[a, b] + wins[b, a]
-            cells.append("" if a == b or not n else f"{100 * wins[a, b] / n:.0f}%")
+            cells.append("" if a == b or not n else rate_words(wins[a, b] / n, n, args.confidence))
         grid.add_row(a, *cells)
     console.print(grid)
+    console.print(INTERVALS.format(args.confidence))
     overlap = [f"{hi.bot} and {lo.bot}" for hi, lo in itertools.pairwise(ratings) if hi.low <= lo.high]
     console.print()
     if overlap:

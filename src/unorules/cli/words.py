@@ -17,7 +17,9 @@ from rich.text import Text
 
 from unorules.actions import Action
 from unorules.cards import Card, Color, kind_info, registered_colors
+from unorules.display import Display, display_of
 from unorules.narrate import Narrator, Sentence
+from unorules.ruleset import Ruleset
 from unorules.state import Event, RoundResult, SeatView
 
 CARD_STYLES: dict[Color | None, str] = {
@@ -74,8 +76,14 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
     return sorted(hand, key=card_key)
 
 
-def card(c: Card) -> Text:
-    """One card in its colours (plain notation without colour)."""
+def card(c: Card, display: Display | None = None) -> Text:
+    """One card in its colours (plain notation without colour); with the rule set's
+    ``display``, a card of no colour that its rule set paints in its paint and ink
+    (:class:`~unorules.display.CardLook`)."""
+    if display is not None and c.color is None:
+        look = display.look(c)
+        if look.paint:
+            return Text(str(c), style=f"bold {look.ink or '#ffffff'} on {look.paint}")
     return Text(str(c), style=_styles(c.color)[0])
 
 
@@ -106,6 +114,13 @@ def color(c: Color | None) -> Text:
     return Text(c.name.lower(), style=_styles(c)[1])
 
 
+def side_words(view: SeatView) -> str:
+    """Which side of a deck of two-faced cards is up, for the status line: the one place the
+    terminal names a side, as the rule set calls it (:meth:`unorules.display.Display.side_name`:
+    FLIP!'s "light side" and "dark side"), else ``"side N"``."""
+    return display_of(view.rules).side_name(view.side)
+
+
 def who(seat: int | None, me: int, *, subject: bool = True) -> str:
     """``"you"`` for ``me``, else ``"seat N"``."""
     if seat is None:
@@ -125,15 +140,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def sentence(said: Sentence) -> Text:
+def sentence(said: Sentence, display: Display | None = None) -> Text:
     """A narrated sentence as rich text: each card in its colours (its notation,
-    with the kind's name after a card without a number), each colour in its colour."""
+    with the kind's name after a card without a number: the rule set's name for it
+    with its ``display``), each colour in its colour."""
     out = Text()
     for part in said.parts:
         if isinstance(part, Card):
-            out.append_text(card(part))
+            out.append_text(card(part, display))
             if part.number is None:
-                out.append(f" ({kind_info(part.kind).name})")
+                name = kind_info(part.kind).name if display is None else display.look(part).name
+                out.append(f" ({name})")
         elif isinstance(part, Color):
             out.append_text(color(part))
         else:
@@ -242,6 +259,18 @@ def choice_words(action: Action, me: int) -> Text:
         out.append(" ").append_text(color(action.color))
     if action.target is not None:
         out.append(f" {who(action.target, me)}")
+    return out
+
+
+def taken_back_words(rules: Ruleset, taken: Sequence[Action], me: int) -> Text:
+    """What ``undo`` took back: ``"taken back: you played R7, and seat 1 played R3"``."""
+    narrator = Narrator(rules, me)
+    display = display_of(rules)
+    out = Text("taken back: ")
+    for i, action in enumerate(taken):
+        if i:
+            out.append(", and " if i == len(taken) - 1 else ", ")
+        out.append_text(sentence(narrator.action(action), display))
     return out
 
 

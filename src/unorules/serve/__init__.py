@@ -4,8 +4,10 @@ The reference game server, built only on the public API: the server decides
 everything (each message is an action the library validates), each seat is
 bound to a secret token, each client gets only its seat's view (spectators
 the public view), and every action is committed to SQLite before anyone
-hears of it, so a restarted server resumes every table. Needs the ``serve``
-extra (``pip install 'unorules[serve]'``: Starlette, uvicorn, websockets).
+hears of it, so a restarted server resumes every table; or to PostgreSQL,
+which any number of server processes share (:mod:`unorules.serve.cluster`).
+Needs the ``serve`` extra (``pip install 'unorules[serve]'``: Starlette,
+uvicorn, websockets), and for PostgreSQL the ``postgres`` extra (psycopg).
 
 >>> from unorules.serve import create_app      # doctest: +SKIP
 >>> app = create_app("tables.sqlite")          # any ASGI server can run it

@@ -53,12 +53,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unorules.rulebook import Rulebook
-from unorules.serve.describe import rules_data
+from unorules.serve.cluster import Cluster
+from unorules.serve.describe import name_rulebooks, rules_data
 from unorules.serve.errors import ServeError
 from unorules.serve.inputs import MESSAGE_LIMIT, decode_json, decode_message
 from unorules.serve.limits import AddressBuckets, CreationLimit, RateLimit
 from unorules.serve.origins import OriginPolicy
-from unorules.serve.store import Store
+from unorules.serve.store import PostgresStore, open_store
 from unorules.serve.tables import Client, Table, Tables
 
 __all__ = ["BODY_LIMIT", "HELLO_TIMEOUT", "MESSAGE_LIMIT", "RateLimit", "create_app", "rules_data"]
@@ -134,7 +135,9 @@ def create_app(
     body_timeout: float = 10.0,
     rulebooks: Iterable[Rulebook] = (),
 ) -> Starlette:
-    """The server's ASGI app, keeping its tables in the SQLite file ``db``.
+    """The server's ASGI app, keeping its tables in ``db``: an SQLite file, or a PostgreSQL
+    database (``postgresql://…``) that any number of these apps share
+    (:mod:`unorules.serve.cluster`).
 
     ``bot_delay``: seconds before a bot (or the autopilot) acts;
     ``rate``/``burst``: each websocket's message budget (:class:`RateLimit`;
@@ -152,15 +155,18 @@ def create_app(
     the new-table page offers first, before the shipped presets.
     """
     offered = tuple(rulebooks)
-    store = Store(db)
+    name_rulebooks(offered)  # a table of a rulebook's rule set is titled by its name
+    store = open_store(db)
+    shared = store if store.shared else None
     tables = Tables(
         store,
         bot_delay=bot_delay,
         max_tables=max_tables,
         keep_finished=keep_finished,
         keep_idle=keep_idle,
-        creation=CreationLimit(creates_per_address, creates_total),
+        creation=CreationLimit(creates_per_address, creates_total, shared=shared),
     )
+    cluster = Cluster(tables, store) if isinstance(store, PostgresStore) else None
     origins = OriginPolicy(allow_origins)
     addresses = AddressBuckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR)
     sweep_every = min(60.0, max(0.2, min(keep_finished, keep_idle) / 4))
@@ -170,18 +176,24 @@ def create_app(
             await asyncio.sleep(sweep_every)
             try:
                 tables.sweep()
+                if shared is not None:
+                    shared.forget_old_buckets()
             except Exception:  # a failing sweep is logged; the next one tries again
                 _log.exception("removing expired tables failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tables.load()
+        if cluster is not None:
+            await cluster.start()
         tables.sweep()
         task = asyncio.ensure_future(sweeper())
         try:
             yield
         finally:
             task.cancel()
+            if cluster is not None:
+                await cluster.stop()
             await tables.close()
             store.close()
 
@@ -324,6 +336,7 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.state.cluster = cluster
     app.state.origins = origins
     return app
 
@@ -386,9 +399,13 @@ async def _handle(tables: Tables, client: Client, message: Any, limit: RateLimit
         await tables.start(client.table, client.seat)
     elif kind == "back":
         await tables.back(client.table, client.seat)
+    elif kind == "undo":
+        await tables.take_back(client.table, client.seat, data.get("version"))
     elif kind == "rematch":
         await tables.rematch(client.table, client.seat, client.address)
     elif kind == "ping":
         client.push({"type": "pong"})
     else:
-        raise ServeError(f"unknown message type {str(kind)[:20]!r}; types: act, start, back, rematch, ping")
+        raise ServeError(
+            f"unknown message type {str(kind)[:20]!r}; types: act, start, back, undo, rematch, ping"
+        )

@@ -1,6 +1,6 @@
 """The ``serve`` command: its arguments and what running it does.
 
-``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--bot-delay S] [--running-records]
+``unorules serve [--host 127.0.0.1] [--port 8000] [--db FILE|URL] [--bot-delay S] [--running-records]
 [--rules RULES] [--max-tables N] [--keep-finished TIME] [--keep-idle TIME] [--create-rate N]
 [--create-rate-total N] [--max-connections N] [--max-connections-per-address N]
 [--header-timeout S] [--allow-origin ORIGIN]``
@@ -112,8 +112,10 @@ def _arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--db",
         default=DEFAULT_DB,
-        metavar="FILE",
-        help=f"SQLite file keeping every table, resumed on restart (default {DEFAULT_DB})",
+        metavar="FILE|URL",
+        help=f"where every table is kept, resumed on restart: an SQLite file (default {DEFAULT_DB}; "
+        "one server process), or a PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/NAME, "
+        "that any number of server processes share (needs the 'postgres' extra)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -262,9 +264,19 @@ def run(args: argparse.Namespace) -> int:
     for name, command in args.bot:
         _offer_program(name, command)
 
+    from unorules.errors import UnorulesError
+    from unorules.serve.store import PostgresStore, is_postgres_url
+
+    if is_postgres_url(args.db) and importlib.util.find_spec("psycopg") is None:
+        print(
+            "unorules: error: a PostgreSQL --db needs psycopg: pip install 'unorules[postgres]'",
+            file=sys.stderr,
+        )
+        return 2
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    kept = PostgresStore.shown(args.db) if is_postgres_url(args.db) else args.db
     print(
-        f"unorules serve: open http://{shown}:{args.port}/ (tables kept in {args.db}; Ctrl-C stops)",
+        f"unorules serve: open http://{shown}:{args.port}/ (tables kept in {kept}; Ctrl-C stops)",
         flush=True,
     )
     try:
@@ -287,6 +299,9 @@ def run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 130
+    except UnorulesError as exc:  # the tables database cannot be used (StoreError)
+        print(f"unorules: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     return 0
 
 

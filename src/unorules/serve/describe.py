@@ -18,15 +18,16 @@ docstring; each :class:`~unorules.Option`'s
   shipped ones and the rulebooks the server was started with), each as the
   plugins and option texts that fill the form;
   :func:`ruleset_data` describes one table's rule set: its name (the
-  plugins' titles joined by "+") and, per plugin, its description and every
-  option's value in words.
+  plugins' titles joined by "+", after the name of the server's rulebook of
+  that rule set: :func:`name_rulebooks`) and, per plugin, its description (its
+  numbers as the table plays them) and every option's value in words.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from unorules.bots import BOTS
@@ -37,6 +38,7 @@ from unorules.rulebook import Rulebook, presets
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset, installed_plugins
 
 __all__ = [
+    "name_rulebooks",
     "option_data",
     "plain_words",
     "plugin_title",
@@ -243,10 +245,43 @@ def rules_data(rulebooks: Iterable[Rulebook] = ()) -> dict[str, Any]:
     }
 
 
+_BOOK_NAMES: dict[str, str] = {}
+"""The names of the rulebooks servers offer, by the canonical spec text of their rule sets."""
+
+
+def name_rulebooks(books: Iterable[Rulebook]) -> None:
+    """Name the tables whose rule set is one of ``books`` (a server's own rulebooks) by the
+    rulebook's name in their title (:func:`ruleset_title`). A rule set chosen by hand that is the
+    same as a rulebook's is that rulebook's: the title says so too."""
+    for book in books:
+        try:
+            spec = Ruleset.from_rulebook(book).spec_text
+        except RulesetError:
+            continue
+        _BOOK_NAMES.setdefault(spec, book.name)
+    ruleset_title.cache_clear()
+    ruleset_data.cache_clear()
+
+
 @functools.lru_cache(maxsize=256)
 def ruleset_title(spec: str) -> str:
-    """A rule set's name for people: its plugins' titles joined by "+" (``"Classic UNO + Stacking"``)."""
-    return " + ".join(plugin_title(name) for name in Ruleset.from_spec_text(spec).names)
+    """A rule set's name for people: its plugins' titles joined by "+" (``"Classic UNO + Stacking"``),
+    after the rulebook's name when a server offers a rulebook of this rule set
+    (``"Family night (Classic UNO + Stacking)"``, :func:`name_rulebooks`)."""
+    plugins = " + ".join(plugin_title(name) for name in Ruleset.from_spec_text(spec).names)
+    book = _BOOK_NAMES.get(spec)
+    return plugins if book is None else f"{book} ({plugins})"
+
+
+def _as_played(words: str, plugin: Any, options: Mapping[str, Any]) -> str:
+    """A plugin's blurb with the numbers it says of its options as the table plays them: a whole
+    number in the words equal to an integer option's default is that option's value ("scoring to
+    500" at a table playing to 300 reads "scoring to 300")."""
+    for option in plugin.options:
+        default, value = option.default, options.get(option.name, option.default)
+        if type(default) is int and type(value) is int and value != default:
+            words = re.sub(rf"(?<![\d.,]){default}(?![\d,]|\.\d)", str(value), words)
+    return words
 
 
 @functools.lru_cache(maxsize=256)
@@ -259,6 +294,7 @@ def ruleset_data(spec: str) -> dict[str, Any]:
     for name in rules.names:
         plugin = installed_plugins()[name]
         words, codes = _plugin_words(name)
+        words = _as_played(words, plugin, rules.options)
         options = []
         for option in plugin.options:
             described = option_data(option)

@@ -5,7 +5,9 @@ spends one. :class:`AddressBuckets` keeps one bucket per client address, at
 most ``max_addresses`` of them (a bucket that has filled up again is the same
 as a new one, so those are forgotten first). :class:`CreationLimit` is the
 budget of new tables: per address and for the whole server, spent only by a
-table actually created (a refused request costs nothing).
+table actually created (a refused request costs nothing). Server processes that share a
+PostgreSQL store share the creation budget too: its buckets are rows of the store
+(:meth:`~unorules.serve.store.TableStore.bucket`), spent atomically.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from unorules.serve.errors import ServeError
+
+if TYPE_CHECKING:
+    from unorules.serve.store import TableStore
 
 __all__ = ["AddressBuckets", "CreationLimit", "RateLimit"]
 
@@ -105,20 +111,52 @@ def _per_hour(count: int) -> tuple[float, float]:
     return count / 3600.0, float(max(1, math.ceil(count / 6)))
 
 
+class _SharedBucket:
+    """A token bucket kept in the store, spent by every process sharing it."""
+
+    def __init__(self, store: TableStore, key: str, rate: float, burst: float) -> None:
+        self._store, self._key, self.rate, self.burst = store, key, rate, burst
+
+    def ready(self) -> bool:
+        return self._store.bucket(self._key, self.rate, self.burst) >= 1.0
+
+    def wait(self) -> float:
+        tokens = self._store.bucket(self._key, self.rate, self.burst)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def spend(self) -> None:
+        self._store.spend_bucket(self._key, self.rate, self.burst)
+
+
 class CreationLimit:
     """How many tables one client address and the whole server may create: ``per_address``
-    and ``total`` an hour, each in bursts of a sixth of that (at least 1)."""
+    and ``total`` an hour, each in bursts of a sixth of that (at least 1). With ``shared`` (the
+    store of a cluster) the buckets are kept there, for all its processes together."""
 
-    def __init__(self, per_address: int = 30, total: int = 600, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        per_address: int = 30,
+        total: int = 600,
+        clock: Clock = time.monotonic,
+        shared: TableStore | None = None,
+    ) -> None:
         self.per_address = per_address
         self.total = total
+        self._shared = shared
         self._addresses = AddressBuckets(*_per_hour(per_address), clock=clock)
-        self._total = RateLimit(*_per_hour(total), clock=clock)
+        self._total: RateLimit | _SharedBucket = RateLimit(*_per_hour(total), clock=clock)
+        if shared is not None:
+            self._total = _SharedBucket(shared, "total", *_per_hour(total))
+
+    def _mine(self, address: str) -> RateLimit | _SharedBucket:
+        if self._shared is None:
+            return self._addresses.get(address)
+        return _SharedBucket(self._shared, f"address {address}", *_per_hour(self.per_address))
 
     def check(self, address: str) -> None:
         """:class:`ServeError` ``too-many`` (with the seconds to wait) if ``address`` may not
         create a table now; counts nothing."""
-        mine = self._addresses.get(address)
+        mine = self._mine(address)
         if not mine.ready():
             raise ServeError(
                 f"too many new tables from your address: at most {self.per_address} an hour; "
@@ -136,5 +174,5 @@ class CreationLimit:
 
     def spend(self, address: str) -> None:
         """Count a table created by ``address``."""
-        self._addresses.get(address).spend()
+        self._mine(address).spend()
         self._total.spend()

@@ -15,10 +15,12 @@ from typing import Any
 from unorules.actions import Action
 from unorules.cards import Card, Color
 from unorules.codec import encode_value
+from unorules.display import display_of
 from unorules.narrate import Narrator
+from unorules.ruleset import Ruleset
 from unorules.state import Event, RoundResult, SeatView
 
-__all__ = ["action_data", "event_data", "feed_sentences", "view_data"]
+__all__ = ["action_data", "event_data", "feed_sentences", "looks_data", "view_data"]
 
 DISCARD_SHOWN = 6
 """How many discard-pile cards (the top ones) a client is shown."""
@@ -56,10 +58,45 @@ def _palette(colors: Sequence[Color]) -> dict[str, dict[str, str]]:
     }
 
 
-@functools.cache
-def _card_data(card: Card) -> tuple[str, dict[str, Any]]:
-    # cards are interned and immutable: each one's text and data are computed once per process
-    return str(card), {"color": _color(card.color), "kind": card.kind, "name": card.name}
+def _cards_data(view: SeatView, shown: Sequence[Card]) -> dict[str, dict[str, Any]]:
+    """The colour, kind and name (the rule set's: :meth:`~unorules.display.Display.card_name`)
+    of each card of ``shown``, by its notation; the kinds' looks are sent once, with the welcome
+    (:func:`looks_data`)."""
+    # cards are interned and immutable, a rule set's names fixed: each card's data is made once
+    # per rule set
+    made: dict[Card, dict[str, Any]] = view.rules.cached(("unorules.serve.render", "cards"), lambda _: {})
+    out = {}
+    for card in shown:
+        data = made.get(card)
+        if data is None:
+            name = display_of(view.rules).card_name(card)
+            data = made[card] = {"color": _color(card.color), "kind": card.kind, "name": name}
+        out[_text(card)] = data
+    return out
+
+
+def _looks(rules: Ruleset) -> dict[str, dict[str, Any]]:
+    display = display_of(rules)
+    kinds = {face.kind: face for card in rules.deck for face in (card.faces or (card,))}
+    out = {}
+    for kind, face in sorted(kinds.items()):
+        look = display.look(face)
+        out[kind] = {
+            "symbol": look.symbol,
+            "label": look.label,
+            "icon": look.icon,
+            "paint": look.paint or None,
+            "ink": look.ink or None,
+        }
+    return out
+
+
+def looks_data(rules: Ruleset) -> dict[str, dict[str, Any]]:
+    """How each kind of card of ``rules``' deck (every face of a two-faced card) looks, by kind:
+    ``symbol``, ``label`` (the word on its face), ``icon``, ``paint`` and ``ink`` (``null`` but
+    for a kind of no colour its rule set paints): :class:`~unorules.display.CardLook`. A page is
+    sent them once, with the welcome; made once per rule set."""
+    return rules.cached(("unorules.serve.render", "looks"), _looks)
 
 
 @functools.cache
@@ -91,12 +128,13 @@ def feed_sentences(view: SeatView, names: Sequence[str], me: int | None) -> list
     with the players' names ("you" for ``me``), no rule codes and nothing said twice.
 
     The words are the library's (:mod:`unorules.narrate`: each event kind's own text, so a
-    plugin's events read as its author wrote them), each sentence capitalised: the action's own
+    plugin's events read as its author wrote them, its cards by the names the rule set shows
+    them with, :meth:`~unorules.narrate.Narrator.words`), each sentence capitalised: the action's own
     sentence is left out when an event says it (a draw's draw event, a catch's "caught", a
     jump-in, a stack); a seat's draws of one action make one sentence; the cards a seat drew
     are named only in that seat's own view (the others' views do not hold them)."""
     narrator = Narrator(view.rules, me, names)
-    return [sentence.render(capital=True) for sentence in narrator.view(view)]
+    return [narrator.words(sentence, capital=True) for sentence in narrator.view(view)]
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -131,8 +169,12 @@ def _round_data(result: RoundResult) -> dict[str, Any]:
 
 
 def _phase_doc(view: SeatView, name: str) -> str:
-    """What the phase asks, as its plugin declares it, without rule codes (for phases the page
-    has no words of its own for)."""
+    """What a seat in the phase is doing, in the rule set's words for people
+    (:meth:`~unorules.display.Display.phase_words`), else as its plugin declares it, without
+    rule codes (for phases the page has no words of its own for)."""
+    words = display_of(view.rules).phase_words(name)
+    if words is not None:
+        return words
     spec = view.rules.phases.get(name)
     return "" if spec is None else _CODES.sub("", spec.doc).strip(" :;,")
 
@@ -161,7 +203,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
             shown += hand
     return {
         "seat": seat,
-        "cards": dict(map(_card_data, shown)),
+        "cards": _cards_data(view, shown),
         "hand": list(map(_text, view.hand)),
         "hand_sizes": list(view.hand_sizes),
         "visible_hands": {
@@ -176,6 +218,7 @@ def view_data(view: SeatView, names: Sequence[str], seat: int | None) -> dict[st
         "palette": _palette(view.rules.colors),
         "two_faced": view.rules.two_faced,
         "side": view.side,
+        "side_name": display_of(view.rules).side_name(view.side) if view.rules.two_faced else None,
         "backs": {str(s): list(map(_text, backs)) for s, backs in sorted(view.backs.items())},
         "draw_pile_back": None if view.draw_pile_back is None else _text(view.draw_pile_back),
         "direction": view.direction,

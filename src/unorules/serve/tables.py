@@ -32,8 +32,8 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,7 +41,7 @@ from unorules.actions import Action
 from unorules.bots import Bot, BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.protocol import QUIT_GRACE
-from unorules.record import GameRecord, RecordError
+from unorules.record import GameRecord, RecordError, SessionError, take_back_point
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from unorules.serve import compat
 from unorules.serve.describe import ruleset_data, ruleset_title
@@ -56,10 +56,13 @@ from unorules.serve.inputs import (
     seat_record,
 )
 from unorules.serve.limits import CreationLimit
-from unorules.serve.render import view_data
+from unorules.serve.render import feed_sentences, looks_data, view_data
 from unorules.serve.seatbots import SeatBot
-from unorules.serve.store import SeatRecord, Store, TableRecord, now
+from unorules.serve.store import Conflict, SeatRecord, TableRecord, TableStore, now
 from unorules.state import GameState, Outcome
+
+if TYPE_CHECKING:
+    from unorules.serve.cluster import Cluster
 
 __all__ = [
     "AWAY_GRACE",
@@ -71,9 +74,13 @@ __all__ = [
     "Tables",
     "check_name",
     "game_record",
+    "take_back_from",
 ]
 
 _log = logging.getLogger("unorules.serve")
+
+FEED_KEPT = 200
+"""The most sentences of what happened so far a late page is sent (the page keeps as many)."""
 
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
@@ -185,6 +192,9 @@ class Table:
     turn_seat: int | None = None
     turn_deadline: float | None = None
     turn_timer: asyncio.TimerHandle | None = None
+    remote: dict[int, tuple[frozenset[int], int]] = attrs.Factory(dict)
+    """The pages open on the other processes of a cluster, by process: their seats and how
+    many spectators (:mod:`unorules.serve.cluster`)."""
 
     @property
     def version(self) -> int:
@@ -206,8 +216,16 @@ class Table:
         return found
 
     def online(self) -> set[int]:
-        """The seats with a page open."""
-        return {c.seat for c in self.clients if c.seat is not None}
+        """The seats with a page open (on any process of a cluster)."""
+        seats = {c.seat for c in self.clients if c.seat is not None}
+        for remote, _ in self.remote.values():
+            seats |= remote
+        return seats
+
+    def local_presence(self) -> tuple[frozenset[int], int]:
+        """The seats with a page open on this process, and its spectators."""
+        seats = frozenset(c.seat for c in self.clients if c.seat is not None)
+        return seats, sum(1 for c in self.clients if c.seat is None)
 
     def meta(self) -> dict[str, Any]:
         """What everyone may know of the table itself."""
@@ -226,7 +244,8 @@ class Table:
             "bots": [s.bot for s in self.seats],
             "online": [s.kind == "bot" or seat in online for seat, s in enumerate(self.seats)],
             "autopilot": [seat in self.autopilot for seat in range(len(self.seats))],
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": sum(1 for c in self.clients if c.seat is None)
+            + sum(count for _, count in self.remote.values()),
             "started": self.started,
             "version": self.version,
             "winners": [] if outcome is None else list(outcome.winners),
@@ -235,7 +254,14 @@ class Table:
             "turn_seat": None if left is None else self.turn_seat,
             "time_left": left,
             "rematch": self.rematch,
+            "take_backs": self.take_backs(),
         }
+
+    def take_backs(self) -> bool:
+        """Whether its one person may take actions back (:meth:`Tables.take_back`): a table of
+        one person and the library's own bots (no bot program, which keeps its own memory)."""
+        people = sum(1 for s in self.seats if s.kind != "bot")
+        return people == 1 and not any(bot.holds_process for bot in self.bots.values())
 
     def record(self) -> GameRecord:
         """The game so far as a :class:`~unorules.record.GameRecord` (its ``Result`` is
@@ -275,13 +301,52 @@ class Table:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The message a page is sent once when it connects: its seat, the rule set in words
         and, for a seated player, the invitation code that takes an open seat (spectators are
-        not given it: their link is the table's own)."""
+        not given it: their link is the table's own), how each kind of card looks
+        (:func:`~unorules.serve.render.looks_data`) and what happened so far (:meth:`feed_so_far`)."""
         return {
             "type": "welcome",
             "you": seat,
             "ruleset": ruleset_data(self.spec),
             "invite": self.invite if seat is not None else None,
+            "looks": looks_data(self.state.ruleset),
+            "feed": self.feed_so_far(seat),
         }
+
+    def feed_so_far(self, seat: int | None) -> dict[str, Any] | None:
+        """What happened before the current state, for a page that comes late (a spectator, a
+        reload): ``{"version": N, "lines": [...]}``, the feed's sentences of every state before
+        version ``N`` (the current one, whose own sentences the state message brings), oldest
+        first, the last :data:`FEED_KEPT` of them, as ``seat`` saw them; ``None`` before the start."""
+        if not self.started or not self.actions:
+            return None
+        states = list(self.record().states())[:-1]
+        names = self.names()
+        lines: list[str] = []
+        for state in reversed(states):
+            view = compat.public_view(state) if seat is None else compat.seat_view(state, seat)
+            lines[:0] = feed_sentences(view, names, seat)
+            if len(lines) >= FEED_KEPT:
+                break
+        return {"version": self.version, "lines": lines[-FEED_KEPT:]}
+
+
+def take_back_from(
+    states: Sequence[GameState], actions: Sequence[Action], seat: int, bots: Iterable[int]
+) -> int | str:
+    """Where a take-back by ``seat`` goes back to, or why it may not, at a table of one person
+    against ``bots`` (the seats the program plays): the library's one rule of a take-back,
+    :func:`unorules.record.take_back_point`, which the terminal's ``undo`` follows too.
+
+    ``states`` are the game's states (the deal, then one after each of ``actions``). Returns
+    the number of actions that stay (the index of the state gone back to), else the reason,
+    in words, why not.
+    """
+    if len(states) != len(actions) + 1:
+        raise ValueError(f"{len(states)} states for {len(actions)} actions: one more state is the deal")
+    try:
+        return take_back_point(states, seat, frozenset(bots))
+    except SessionError as exc:
+        return str(exc)
 
 
 class Tables:
@@ -296,7 +361,7 @@ class Tables:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         bot_delay: float = 0.6,
         max_tables: int = 5000,
@@ -312,6 +377,10 @@ class Tables:
         self.creation = CreationLimit() if creation is None else creation
         self._tables: dict[str, Table] = {}
         self._dormant: dict[str, float] = {}
+        self.cluster: Cluster | None = None
+        """The other processes sharing the store, once :class:`~unorules.serve.cluster.Cluster`
+        joined them: then this process runs a table's bots and timers only while it holds the
+        table's lease, and follows what the others commit."""
         """Finished tables not replayed since the server started, with when they were touched:
         replayed when first asked for (:meth:`get`)."""
 
@@ -330,10 +399,11 @@ class Tables:
         it does not keep the other tables from being served."""
         count = 0
         for table_id, touched in self.store.finished():
-            self._dormant[table_id] = touched
+            if table_id not in self._tables:
+                self._dormant[table_id] = touched
             count += 1
         for record in self.store.tables(finished=False):
-            if self._wake(record) is not None:
+            if record.id in self._tables or self._wake(record) is not None:
                 count += 1
         return count
 
@@ -476,23 +546,35 @@ class Tables:
                 touched=created,
             )
         )
-        self._make_bots(table)
         self._tables[table.id] = table
+        if started and self.cluster is not None:
+            self.cluster.claim(table.id)
+        self._make_bots(table)
         return table
 
     def get(self, table_id: str) -> Table:
         """The table ``table_id``; :class:`ServeError` ``unknown-table`` if there is none."""
         table = self._tables.get(table_id) if _TABLE_ID.match(table_id) else None
-        if table is None and table_id in self._dormant:
-            self._dormant.pop(table_id)
+        if table is None and (table_id in self._dormant or (self.cluster and _TABLE_ID.match(table_id))):
+            self._dormant.pop(table_id, None)  # or made by another process, not heard of yet
             record = self.store.table(table_id)
             table = None if record is None else self._wake(record)
+        elif table is not None and self.cluster is not None:
+            self.follow(table)  # a page arrives: it sees what every process committed
         if table is None:
             raise ServeError(f"there is no table {table_id[:40]!r} on this server", "unknown-table")
         return table
 
     def __len__(self) -> int:
         return len(self._tables) + len(self._dormant)
+
+    def tables(self) -> list[Table]:
+        """The tables in memory (not the finished games not looked at since the start)."""
+        return list(self._tables.values())
+
+    def loaded(self, table_id: str) -> Table | None:
+        """The table ``table_id`` if it is in memory, else ``None`` (nothing is read)."""
+        return self._tables.get(table_id)
 
     async def join(self, table: Table, name: str, invite: Any = None) -> tuple[int, str]:
         """Seat a new player at the first open seat; returns the seat and its token.
@@ -509,36 +591,65 @@ class Tables:
                 "bad-invite",
             )
         async with table.lock:
-            if table.started:
-                raise ServeError("the game has started: you can watch it but not join", "not-started")
-            taken = {name_key(s.name) for s in table.seats if s.kind != "open"}
-            if name_key(name) in taken:
-                raise ServeError(f"somebody at this table is already called {name!r}: choose another name")
-            for seat, record in enumerate(table.seats):
-                if record.kind == "open":
-                    token = secrets.token_urlsafe(24)
-                    table.seats[seat] = SeatRecord("human", name, "", hash_token(token))
-                    table.touched = now()
-                    self.store.update_seats(table.id, tuple(table.seats), table.started, table.touched)
-                    break
+            for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
+                if table.started:
+                    raise ServeError("the game has started: you can watch it but not join", "not-started")
+                taken = {name_key(s.name) for s in table.seats if s.kind != "open"}
+                if name_key(name) in taken:
+                    raise ServeError(
+                        f"somebody at this table is already called {name!r}: choose another name"
+                    )
+                seat = next((n for n, record in enumerate(table.seats) if record.kind == "open"), None)
+                if seat is None:
+                    raise ServeError("every seat at this table is taken: you can watch", "full")
+                token = secrets.token_urlsafe(24)
+                seats = list(table.seats)
+                seats[seat] = SeatRecord("human", name, "", hash_token(token))
+                touched = now()
+                try:
+                    self._save_seats(table, seats, table.started, touched)
+                except Conflict:
+                    continue
+                break
             else:
-                raise ServeError("every seat at this table is taken: you can watch", "full")
+                raise ServeError("too many people are joining this table at once: try again", "busy")
         self.broadcast(table)
         return seat, token
+
+    def _save_seats(self, table: Table, seats: list[SeatRecord], started: bool, touched: float) -> None:
+        """Save and keep the table's new seats; :class:`Conflict` (the table read again, nothing
+        changed) if another process changed them first."""
+        # only processes sharing the store can race (and a file of an older version may keep
+        # the seats in other words)
+        before = (tuple(table.seats), table.started) if self.store.shared else None
+        try:
+            self.store.update_seats(table.id, tuple(seats), started, touched, before=before)
+        except Conflict:
+            self.reload(table)
+            raise
+        table.seats, table.started, table.touched = seats, started, touched
 
     async def start(self, table: Table, seat: int | None) -> None:
         """Start the game (the host only); open seats get heuristic bots."""
         if seat != 0:
             raise ServeError("only the player who created the table (seat 0) can start it", "not-your-seat")
         async with table.lock:
-            if table.started:
-                raise ServeError("the game has already started", "stale")
-            for other, record in enumerate(table.seats):
-                if record.kind == "open":
-                    table.seats[other] = seat_record(other, "bot:heuristic")
-            table.started = True
-            table.touched = now()
-            self.store.update_seats(table.id, tuple(table.seats), True, table.touched)
+            for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
+                if table.started:
+                    raise ServeError("the game has already started", "stale")
+                seats = list(table.seats)
+                for other, record in enumerate(seats):
+                    if record.kind == "open":
+                        seats[other] = seat_record(other, "bot:heuristic")
+                try:
+                    self._save_seats(table, seats, True, now())
+                except Conflict:
+                    continue
+                break
+            else:
+                raise ServeError("too many people are joining this table at once: try again", "busy")
+            if self.cluster is not None:
+                self.cluster.claim(table.id)
             self._make_bots(table)
         self._arm_away(table)
         self._after_change(table, None)
@@ -588,7 +699,17 @@ class Tables:
         """Apply ``action`` (validated by the library), save it, then keep the new state."""
         new = table.state.apply(action)  # IllegalActionError: nothing changed
         moment = now()
-        self.store.append_action(table.id, table.version, str(action), moment)
+        try:
+            self.store.append_action(table.id, table.version, str(action), moment)
+        except Conflict:  # another process took this action's number first
+            version = table.version
+            self._catch_up(table)
+            asyncio.get_running_loop().call_soon(self._after_change, table, None)
+            raise ServeError(
+                f"the table has moved on (you acted on state {version}, it is at {table.version}): "
+                "look again and act on what you see",
+                "stale",
+            ) from None
         table.state = new
         table.actions.append(action)
         table.touched = moment
@@ -599,7 +720,10 @@ class Tables:
 
     def _show_bots(self, table: Table) -> None:
         """Show every bot at ``table`` that follows the game its seat's view of the
-        new state (a bot that fails at it is replaced, see :meth:`_replace_bot`)."""
+        new state (a bot that fails at it is replaced, see :meth:`_replace_bot`); in a cluster,
+        only the process that runs the table's bots does."""
+        if not self._leads(table):
+            return
         for seat, bot in list(table.bots.items()):
             try:
                 bot.observe(compat.seat_view(table.state, seat))  # a program's: in its worker
@@ -625,8 +749,15 @@ class Tables:
             records = [SeatRecord(s.kind, s.name, s.bot, s.token_hash) for s in table.seats]
             new = self._new_table(ruleset, records, None, turn_seconds=table.turn_seconds, started=True)
             self.creation.spend(address)
+            try:
+                self.store.set_rematch(table.id, new.id)
+            except Conflict:  # another process made the rematch at the same moment: that one it is
+                self._remove(new, "the rematch was made twice")
+                self.reload(table)
+                if table.rematch is None:
+                    raise ServeError("the rematch could not be made: try again", "busy") from None
+                return self.get(table.rematch)
             table.rematch = new.id
-            self.store.set_rematch(table.id, new.id)
         self.broadcast(table)
         self._arm_away(new)
         self._after_change(new, None)
@@ -638,7 +769,50 @@ class Tables:
             raise ServeError("spectators have no seat to take back", "not-your-seat")
         if seat not in table.autopilot:
             raise ServeError("the autopilot is not playing your seat: it is yours", "stale")
+        if not self._leads(table) and self.cluster is not None:
+            self.cluster.ask_back(table.id, seat)  # the process running the autopilot gives it back
+            return
         self._give_back(table, seat)
+        self._after_change(table, seat)
+
+    async def take_back(self, table: Table, seat: int | None, version: Any) -> None:
+        """The person of ``seat`` takes their last action back, with the bots' replies since
+        (:func:`take_back_from`), at a table of one person and the library's own bots, on the
+        state numbered ``version`` they saw. Refused (and nothing changes) with the reason:
+        ``not-your-seat`` for a spectator or a table of several people or of bot programs (a
+        program keeps its own memory of the game), ``not-started``, ``stale``, and ``illegal``
+        when the rule says no."""
+        if seat is None:
+            raise ServeError("spectators have no action to take back", "not-your-seat")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServeError("'version' must be the version number of the state you take back from")
+        async with table.lock:
+            if not table.started:
+                raise ServeError("the game has not started yet", "not-started")
+            if version != table.version:
+                raise ServeError(
+                    f"the table has moved on (you saw state {version}, it is at {table.version}): look again",
+                    "stale",
+                )
+            bots = [s for s, record in enumerate(table.seats) if record.kind == "bot"]
+            if not table.take_backs():
+                raise ServeError(
+                    "actions are taken back only at a table of one person and the library's own bots",
+                    "not-your-seat",
+                )
+            states = list(table.record().states())
+            found = take_back_from(states, table.actions, seat, bots)
+            if isinstance(found, str):
+                raise ServeError(f"cannot take your last action back: {found}", "illegal")
+            if not self._leads(table) and self.cluster is not None:
+                # the process running the table's bots takes it back, after what they are doing
+                self.cluster.ask_take_back(table.id, seat, version)
+                return
+            self.store.truncate_actions(table.id, found)
+            table.state = states[found]
+            del table.actions[found:]
+            table.touched = now()
+            self._show_bots(table)
         self._after_change(table, seat)
 
     # -- expiry ----------------------------------------------------------------
@@ -661,6 +835,9 @@ class Tables:
         removed = []
         for table in list(self._tables.values()):
             reason = self.expired(table, moment)
+            if reason is not None and self.cluster is not None:
+                self.reload(table)  # what the other processes did there counts too
+                reason = self.expired(table, moment) if table.id in self._tables else None
             if reason is not None:
                 self._remove(table, reason)
                 removed.append(table.id)
@@ -674,13 +851,14 @@ class Tables:
             _log.info("%d table(s) expired", len(removed))
         return removed
 
-    def _remove(self, table: Table, reason: str) -> None:
+    def _remove(self, table: Table, reason: str, *, delete: bool = True) -> None:
         self._tables.pop(table.id, None)
         self._stop_timers(table)
         if table.bot_task is not None:
             table.bot_task.cancel()
         self._close_bots(table)
-        self.store.delete_table(table.id)
+        if delete:
+            self.store.delete_table(table.id)
         notice = {"type": "error", "code": "closed", "message": f"this table was closed: {reason}"}
         for client in list(table.clients):
             client.push(notice)
@@ -700,12 +878,18 @@ class Tables:
             timer = table.away.pop(seat, None)
             if timer is not None:
                 timer.cancel()
-            if seat in table.autopilot:
+            if seat in table.autopilot and self._leads(table):
                 self._give_back(table, seat)
                 self._after_change(table, seat)
+                self._present(table)
                 return client
         self.broadcast(table)
+        self._present(table)
         return client
+
+    def _present(self, table: Table) -> None:
+        if self.cluster is not None:
+            self.cluster.present(table)
 
     async def disconnect(self, client: Client) -> None:
         """Forget a page that went away (at a table with a turn timer, its seat goes to the
@@ -718,6 +902,7 @@ class Tables:
                 table.touched = now()
             self._arm_away(table)
         self.broadcast(table)
+        self._present(table)
 
     def broadcast(self, table: Table) -> None:
         """Send every client of ``table`` the state as its seat sees it."""
@@ -777,7 +962,12 @@ class Tables:
         return stopping
 
     def _running(self, table: Table) -> bool:
-        return table.started and not table.state.is_over and table.id in self._tables
+        """Whether the bots and timers of ``table`` run here (in a cluster: on one process)."""
+        return table.started and not table.state.is_over and table.id in self._tables and self._leads(table)
+
+    def _leads(self, table: Table) -> bool:
+        """Whether this process runs the bots and timers of ``table`` (it holds its lease)."""
+        return self.cluster is None or self.cluster.holds(table.id)
 
     def _after_change(self, table: Table, actor: int | None) -> None:
         """After anything changed at ``table`` (``actor``: the seat that acted, if one did): run
@@ -785,6 +975,8 @@ class Tables:
         self._arm_turn(table, actor)
         self.broadcast(table)
         self.schedule_bots(table)
+        if self.cluster is not None and self._leads(table):
+            self.cluster.tell_timers(table)
 
     def _arm_turn(self, table: Table, actor: int | None) -> None:
         """Run the turn timer for the seat to move, if a person plays it: a new deadline when
@@ -908,8 +1100,130 @@ class Tables:
                     break
             if chosen is None:
                 return False  # the people at the table decide
-            self._commit(table, chosen)
+            try:
+                self._commit(table, chosen)
+            except ServeError:  # another process moved first (its lease ran out meanwhile)
+                return False
         return chosen.seat
+
+    # -- the other processes of a cluster (unorules.serve.cluster) ------------------------
+
+    def follow(self, table: Table, number: int | None = None, text: str = "") -> None:
+        """Take the actions other processes committed at ``table`` since this one last looked
+        (``number`` and ``text``: the one just announced, if it is the next), and tell its pages."""
+        if self._catch_up(table, [text] if number == table.version and text else None):
+            self._after_change(table, None)
+
+    def _catch_up(self, table: Table, texts: list[str] | None = None) -> int:
+        """Apply the table's actions committed by other processes (``texts``: the next ones,
+        else read from the store), each checked by the rules again; how many. An action of a
+        seat the autopilot played gives the seat back."""
+        if texts is None:
+            texts = self.store.actions_from(table.id, table.version)
+        for text in texts:
+            try:
+                action = Action.parse(text)
+                table.state = table.state.apply(action)
+            except (NotationError, IllegalActionError):  # pragma: no cover - another version's rules
+                _log.exception(
+                    "table %s: action %d of another process does not apply", table.id, table.version
+                )
+                self._remove(table, "its record no longer replays here", delete=False)
+                return 0
+            table.actions.append(action)
+            table.touched = now()
+            if table.seats[action.seat].kind == "human":
+                table.autopilot.pop(action.seat, None)
+        if texts:
+            self._show_bots(table)
+            if table.state.is_over:
+                self._close_bots(table)
+        return len(texts)
+
+    def rewind(self, table: Table, count: int) -> None:
+        """Another process took actions back: keep the table's first ``count`` actions."""
+        if count >= table.version:
+            return
+        del table.actions[count:]
+        table.state = game_record(
+            table.id, table.spec, table.players, table.seed, table.seats, table.created, table.actions
+        ).replay()
+        table.touched = now()
+        self._show_bots(table)
+        self._after_change(table, None)
+
+    def reload(self, table: Table) -> None:
+        """Read the table's row again (seats, start, rematch, when it was touched) and its
+        new actions: another process changed it."""
+        record = self.store.table(table.id)
+        if record is None:
+            self.forget(table.id)
+            return
+        started = not table.started and record.started
+        table.seats, table.started, table.rematch = list(record.seats), record.started, record.rematch
+        table.touched = max(table.touched, record.touched)
+        if started:
+            self._make_bots(table)
+            self._arm_away(table)
+        if not self._catch_up(table) and not started:
+            self.broadcast(table)
+            return
+        self._after_change(table, None)
+
+    def adopt(self, table_id: str) -> None:
+        """Serve a table another process created."""
+        if table_id not in self._tables:
+            record = self.store.table(table_id)
+            if record is not None:
+                self._wake(record)
+
+    def forget(self, table_id: str) -> None:
+        """Another process deleted the table (it expired): stop serving it, tell its pages."""
+        self._dormant.pop(table_id, None)
+        table = self._tables.get(table_id)
+        if table is not None:
+            self._remove(table, "it expired", delete=False)
+
+    def lead(self, table: Table) -> None:
+        """This process now holds the table's lease: catch up, then run its bots and timers (a
+        turn timer that another process ran goes on with the time it had left)."""
+        self._catch_up(table)
+        if self._running(table) and table.turn_deadline is not None and table.turn_seat is not None:
+            seat, left = table.turn_seat, max(0.0, table.turn_deadline - time.monotonic())
+            if seat == table.state.current_player and seat not in table.autopilot:
+                loop = asyncio.get_running_loop()
+                table.turn_timer = loop.call_later(left, self._turn_over, table, seat)
+        self._arm_away(table)
+        self._after_change(table, None)
+
+    def unlead(self, table: Table) -> None:
+        """Another process took the table's lease: stop running its bots and timers here."""
+        if table.turn_timer is not None:
+            table.turn_timer.cancel()
+            table.turn_timer = None
+        for timer in table.away.values():
+            timer.cancel()
+        table.away.clear()
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+
+    def presence_changed(self, table: Table, before: set[int]) -> None:
+        """The pages open on other processes changed (``before``: the seats online until now):
+        a seat whose page came back is its player's again, one whose pages all closed gets its
+        grace; the pages here are told."""
+        online = table.online()
+        if self._leads(table):
+            for seat in online - before:
+                timer = table.away.pop(seat, None)
+                if timer is not None:
+                    timer.cancel()
+                if seat in table.autopilot:
+                    self._give_back(table, seat)
+            if before - online:
+                self._arm_away(table)
+            self._after_change(table, None)
+        else:
+            self.broadcast(table)
 
     async def close(self) -> None:
         """Stop every bot, timer and client (the store stays open); bot programs are given

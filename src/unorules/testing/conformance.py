@@ -53,7 +53,7 @@ import attrs
 
 from unorules.actions import Action
 from unorules.cards import kind_info
-from unorules.errors import RulesetError, UnorulesError
+from unorules.errors import RulesetError, UnorulesError, nearest
 from unorules.markers import PROJECT
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
@@ -469,8 +469,8 @@ def resolve_plugin(plugin: str | Any) -> tuple[str, Any]:
         installed = installed_plugins()
         key = plugin.strip().lower()
         if key not in installed:
-            known = ", ".join(sorted(installed)) or "none"
-            raise RulesetError(f"no plugin named {plugin!r} is installed; installed plugins: {known}")
+            known = nearest(key, sorted(installed), "installed plugins")
+            raise RulesetError(f"no plugin named {plugin!r} is installed; {known}")
         return key, installed[key]
     name = getattr(plugin, "name", None)
     if not isinstance(name, str) or not name:
@@ -535,8 +535,8 @@ def conformance_combinations(
     if others is not None:
         unknown = [o for o in others if o.strip().lower() not in installed]
         if unknown:
-            known = ", ".join(sorted(installed)) or "none"
-            raise RulesetError(f"no plugin named {unknown[0]!r} is installed; installed plugins: {known}")
+            known = nearest(unknown[0].strip().lower(), sorted(installed), "installed plugins")
+            raise RulesetError(f"no plugin named {unknown[0]!r} is installed; {known}")
         others = [o.strip().lower() for o in others]
     is_installed = installed.get(name) is obj
     # A whole edition that replaces classic (flip, no-mercy) is checked on its own.

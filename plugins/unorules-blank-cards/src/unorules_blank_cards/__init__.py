@@ -91,6 +91,8 @@ from typing import Any, ClassVar
 from unorules import (
     Action,
     Card,
+    CardLook,
+    Display,
     Draft,
     Event,
     EventSpec,
@@ -223,6 +225,11 @@ class BlankCardsPlugin(Plugin):
             "a whole number from 0",
         ),
     )
+
+    @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # how the card looks at a table
+        return Display(cards=(CardLook("BLANK", symbol="?", label="Blank"),))
 
     @hookimpl(wrapper=True)
     def deck_cards(self, ruleset: Ruleset) -> Generator[None, list[Iterable[Card]], list[Iterable[Card]]]:

@@ -180,6 +180,14 @@ class EliminationPlugin(Plugin):
         # R-ELIM: only seats at the limit leave, and they hold no cards while the game goes on.
         limit = state.ruleset.options["elimination_limit"]
         by_points = state.ruleset.options["elimination_by"] == "points"
+        if by_points and state.outcome is None:
+            for seat in state.active_seats:
+                require(
+                    state.scores[seat] < limit,
+                    f"scores[{seat}]",
+                    f"R-ELIM: seat {seat} has {state.scores[seat]} points, the limit {limit} or more, "
+                    "yet is still in the game: it left at the end of the round that took it there",
+                )
         for i, seat in enumerate(state.left):
             require(
                 state.scores[seat] >= limit or not by_points,

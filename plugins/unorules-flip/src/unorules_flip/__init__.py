@@ -131,7 +131,9 @@ from unorules import (
     MAX_PLAYERS,
     PLAY,
     Action,
+    CardLook,
     Color,
+    Display,
     Event,
     EventSpec,
     Option,
@@ -425,6 +427,12 @@ class FlipPlugin(Plugin):
     # -- building ---------------------------------------------------------------
 
     @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # How people call FLIP!'s things: its sides light and dark (side 0 and 1 of
+        # GameState.side), its own phases, the faces of the kinds it adds.
+        return _DISPLAY
+
+    @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
         options = ruleset.options
         return deck(options["flip_pairing"], options["flip_pairing_seed"])  # R-FLIP-DECK, R-FLIP-PAIR
@@ -537,8 +545,33 @@ class FlipPlugin(Plugin):
 # -- the turn --------------------------------------------------------------------------------
 
 
+_DISPLAY = Display(
+    cards=(
+        CardLook("+1", symbol="+1", label="Draw 1"),
+        CardLook("+5", symbol="+5", label="Draw 5"),
+        CardLook("F", symbol="⇅", label="Flip"),
+        CardLook("SE", symbol="⊘⊘", label="Skip all"),
+        CardLook("W+2", symbol="+2", label="Wild"),
+        CardLook("W+C", symbol="+C", label="Wild"),
+    ),
+    sides=SIDE_NAMES,
+    phases={"flip-color": "naming the colour of the wild a Flip turned up"},
+)
+"""How FLIP! is shown to people (the ``display`` hook)."""
+
+
 def _side_colors(state: Position) -> tuple[Color, ...]:
     return SIDE_COLORS[state.side]
+
+
+def _drawn_index(hand: tuple[Card, ...], card: Card | None) -> int:
+    """Where the card just drawn (phase ``drawn``'s card) is in ``hand``: the last
+    copy of it, the last card unless another plugin's rule made the seat draw
+    since (penalties' coaching penalty)."""
+    for index in range(len(hand) - 1, -1, -1):
+        if hand[index] is card:
+            return index
+    return len(hand) - 1
 
 
 def _face_plays(state: GameState, seat: int, index: int) -> list[Action]:
@@ -574,7 +607,7 @@ def _legal(state: GameState) -> list[Action]:
         if state.draw_pile or len(state.discard_pile) > 1 or not acts:
             acts.append(_DRAW[seat])
     elif name == "drawn":
-        index = len(hand) - 1  # the card just drawn is the last of the hand
+        index = _drawn_index(hand, phase.card)
         playable = state.matches(seat, hand[index].faces[side])
         if playable:
             acts += _face_plays(state, seat, index)
@@ -855,9 +888,9 @@ def _check_state(state: GameState) -> None:
     if name == "drawn":
         hand = state.hands[seat]
         require(
-            phase.card is not None and bool(hand) and hand[-1] is phase.card,
+            phase.card is not None and any(card is phase.card for card in hand),
             "phase.card",
-            "R-FLIP-MATCH: phase 'drawn' names the card just drawn, the last of the hand of the seat to move",
+            "R-FLIP-MATCH: phase 'drawn' names the card just drawn, which the seat to move holds",
         )
     elif name in ("penalty", "challenge"):
         card = phase.card
@@ -885,8 +918,10 @@ def _check_state(state: GameState) -> None:
                 "phase.seat",
                 "R-FLIP-CHALLENGE: the seat that played the wild, another seat still in the game",
             )
+            # A wild jumped in while a Flip's colour was still to be named (jump-in) has no
+            # colour before it: nothing to bluff against.
             require(
-                phase.color is not None,
+                phase.color is not None or "jump-in" in state.ruleset.names,
                 "phase.color",
                 "R-FLIP-CHALLENGE: the colour before the wild, against which a bluff is judged",
             )
@@ -958,7 +993,7 @@ def _explain(state: GameState, action: Action) -> tuple[str, str] | None:
     except ValueError:
         which = "" if action.nth is None else f" {action.nth}"
         return "R-FLIP-MATCH", f"seat {seat} holds no{which} card showing {card}"
-    if phase.name == "drawn" and index != len(state.hands[seat]) - 1:
+    if phase.name == "drawn" and index != _drawn_index(state.hands[seat], phase.card):
         return "R-FLIP-MATCH", "after drawing you may play only the card just drawn"
     if card.color is None:
         if action.color is None:

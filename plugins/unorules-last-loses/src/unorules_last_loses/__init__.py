@@ -18,9 +18,13 @@ Rules
     draw, ...).
 
 The game is that one round. ``state.outcome.winners`` is the first seat
-out (reason ``"last-loses"``); ``state.extra("last-loses.out")`` holds the
-seats in the order they went out, and the round's ``last-loses`` event
-names the loser and the whole ranking.
+out (reason ``"last-loses"``). While the round goes on, the seats that went
+out are in ``state.left`` and, in the order they went out, in the public
+extra ``state.extra("last-loses.out")``. The seat whose last card ends the
+round (one of the last two) never leaves it, so the extra leaves it out, and
+the loser too: the whole ranking, from the first seat out to the loser, is in
+the round's ``last-loses`` event, ``event.value("order")`` (its ``seat`` is
+the loser).
 
 Options
 -------

@@ -143,7 +143,9 @@ from unorules import (
     PLAY,
     Action,
     Card,
+    CardLook,
     Color,
+    Display,
     Draft,
     Event,
     EventSpec,
@@ -165,6 +167,7 @@ from unorules import (
     one_of,
     switch,
 )
+from unorules.markers import active_when
 from unorules.scoring import draw_for_dealer, target_outcome, winner_takes_all
 from unorules.validate import require
 from unorules_no_mercy.cards import DRAW_VALUES, deck, may_stack
@@ -416,6 +419,21 @@ class NoMercyPlugin(Plugin):
     # -- building ---------------------------------------------------------------
 
     @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # how the edition's own kinds of card look at a table
+        return Display(
+            cards=(
+                CardLook("+4", symbol="+4", label="Draw 4"),
+                CardLook("SE", symbol="⊘⊘", label="Skip all"),
+                CardLook("DA", symbol="≡", label="Discard all"),
+                CardLook("WR+4", symbol="⇄4", label="Wild"),
+                CardLook("W+6", symbol="+6", label="Wild"),
+                CardLook("W+10", symbol="+10", label="Wild"),
+                CardLook("WCR", symbol="◎", label="Roulette"),
+            )
+        )
+
+    @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
         return deck(ruleset.options["nm_deck"])  # R-NM-DECK
 
@@ -478,6 +496,20 @@ class NoMercyPlugin(Plugin):
         draft.set_extra(_EXTRA_KNOCKED, None)
         draft.set_extra(_EXTRA_OUT, None)
         return True
+
+    @hookimpl
+    @active_when(lambda ruleset: bool(ruleset.options["mercy_limit"]) and len(ruleset.names) > 1)
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        # R-NM-MERCY for the cards another plugin's rule makes a seat draw (penalties'
+        # coaching penalty): this plugin's own draws check every card (_take).
+        limit = draft.ruleset.options["mercy_limit"]
+        for seat in draft.active_seats:
+            if draft.outcome is not None:
+                return
+            if len(draft.hands[seat]) < limit:
+                continue
+            if not _knock_out(draft, seat) and draft.current_player == seat:
+                draft.pass_turn(1, seat)
 
     # -- checking states read from outside ----------------------------------------
 
@@ -884,6 +916,14 @@ def _check_state(state: GameState) -> None:
             )
     if state.outcome is not None:
         return
+    limit = state.ruleset.options["mercy_limit"]
+    for held in state.active_seats if limit else ():
+        require(
+            len(state.hands[held]) < limit,
+            f"hands[{held}]",
+            f"R-NM-MERCY: seat {held} holds {len(state.hands[held])} cards, the limit {limit} or more, "
+            "yet is still in the hand: it was knocked out",
+        )
     phase = state.phase
     name = phase.name
     seat = state.current_player

@@ -83,6 +83,8 @@ from typing import ClassVar
 from unorules import (
     Action,
     Card,
+    CardLook,
+    Display,
     Draft,
     Event,
     EventSpec,
@@ -138,6 +140,11 @@ class ShuffleHandsPlugin(Plugin):
             "on, off",
         ),
     )
+
+    @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # how the card looks at a table
+        return Display(cards=(CardLook("SH", symbol="✣", label="Shuffle"),))
 
     @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:

@@ -78,6 +78,8 @@ from typing import ClassVar
 from unorules import (
     Action,
     Card,
+    CardLook,
+    Display,
     Draft,
     Event,
     EventSpec,
@@ -122,6 +124,11 @@ class SwapHandsPlugin(Plugin):
     )
     requires = ("classic",)
     rules = ("R-SWAP", "R-DECK-112", "R-SETUP-STARTER", "R-SCORE")
+
+    @hookimpl
+    def display(self, ruleset: Ruleset) -> Display:
+        # how the card looks at a table
+        return Display(cards=(CardLook("SW", symbol="⇆", label="Swap"),))
 
     @hookimpl
     def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:

@@ -14,6 +14,8 @@ let seenRounds = null;    // rounds already shown in the results panel
 let lastHands = null;     // {number, hands}: the hands the last round ended with, when the server sent them
 let lastVersion = -1;     // the version whose feed lines are shown
 let askedRematch = false; // this page asked for the rematch: it goes there by itself
+let looks = {};           // how each kind of card looks under the rule set, by kind (from the welcome)
+let history = null;       // {version, lines}: what happened before the page came (the welcome's feed)
 let invite = null;        // the invitation code: from the welcome (seated players) or the link's #join=CODE
 const linkCode = /(?:^#|&)join=([A-Za-z0-9_-]+)/.exec(location.hash);
 if (linkCode) invite = linkCode[1];
@@ -25,14 +27,8 @@ const COLORS = {
   B: { word: "blue", mark: "◆" },
 };
 const COLOR_ORDER = { R: 0, Y: 1, G: 2, B: 3 };
-// what each kind of card shows: its symbol, and a word where the card is big enough
-const KINDS = {
-  S: ["⊘", "Skip"], R: ["⇄", "Reverse"], "+2": ["+2", "Draw 2"], W: ["W", "Wild"], "W+4": ["+4", "Wild"],
-  SW: ["⇆", "Swap"], SH: ["✣", "Shuffle"], BLANK: ["?", "Blank"],
-  "+1": ["+1", "Draw 1"], "+4": ["+4", "Draw 4"], "+5": ["+5", "Draw 5"], F: ["⇅", "Flip"], SE: ["⊘⊘", "Skip all"],
-  DA: ["≡", "Discard all"], "W+2": ["+2", "Wild"], "W+C": ["+C", "Wild"], "WR+4": ["⇄4", "Wild"], "W+6": ["+6", "Wild"],
-  "W+10": ["+10", "Wild"], WCR: ["◎", "Roulette"],
-};
+// what each kind of card shows (its symbol, the word and icon on its face, the paint of a card of no
+// colour) is the rule set's, sent once with the welcome (looks: the library's unorules.display)
 const KIND_ORDER = { S: 10, R: 11, "+2": 12, W: 20, "W+4": 21 };
 const $ = (id) => document.getElementById(id);
 
@@ -109,6 +105,8 @@ function showError(text) {
 
 function onWelcome(data) {
   if (data.invite) invite = data.invite;
+  if (data.feed) history = data.feed;
+  looks = data.looks || {};
   const rules = data.ruleset;
   $("rules").textContent = rules.title;
   $("rules-title").textContent = rules.title;
@@ -130,8 +128,9 @@ function onWelcome(data) {
 // -- cards and words ----------------------------------------------------------
 
 function cardInfo(text) {
-  const info = message.view.cards[text];
-  return info || { color: null, kind: text, name: text };
+  const info = message.view.cards[text] || { color: null, kind: text, name: text };
+  const look = looks[info.kind] || { symbol: info.kind, label: "", icon: info.kind, paint: null, ink: null };
+  return { ...info, ...look };
 }
 
 // a colour: the four's own, or one a plugin registers (word, paint and mark from the server's palette)
@@ -142,17 +141,20 @@ function colorInfo(code) {
 function cardNode(text, size, tag) {
   const info = cardInfo(text);
   const color = info.color && colorInfo(info.color) ? info.color : null;
-  const [symbol, word] = KINDS[info.kind] || [info.kind, ""];
-  const custom = color && !COLORS[color];
+  const symbol = info.symbol, word = info.label;
+  // a card of no colour that its rule set paints: its own face colour (and ink) instead of the wild's
+  const painted = !color && info.paint;
+  const custom = (color && !COLORS[color]) || painted;
   const node = el(tag || "div", {
-    class: "card " + (custom ? "custom" : color || "wild") + (size ? " " + size : ""), "data-card": text,
-    title: info.name, "aria-label": info.name,
+    class: "card " + (custom ? "custom" : color || "wild") + (painted ? " painted" : "") + (size ? " " + size : ""),
+    "data-card": text, title: info.name, "aria-label": info.name,
   });
-  if (custom) node.style.setProperty("--c", colorInfo(color).css);
+  if (custom) node.style.setProperty("--c", painted ? info.paint : colorInfo(color).css);
+  if (painted && info.ink) node.style.setProperty("--ink", info.ink);
   node.append(
     el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "kind" }, symbol),
       el("span", { class: "mark" }, color ? colorInfo(color).mark : "")),
-    el("span", { class: "face", "aria-hidden": "true" }, symbol),
+    el("span", { class: "face", "aria-hidden": "true" }, info.icon || symbol),
     el("span", { class: "word", "aria-hidden": "true" }, word || (color ? colorInfo(color).word : "")),
   );
   return node;
@@ -216,33 +218,58 @@ function variantLabel(action) {
   return parts.join(", ") || "play";
 }
 
+function listed(items) {
+  return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " or " + items[items.length - 1];
+}
+
+// What the seat to move may do now, in words, from its legal actions (the rule set decides: no
+// "or draw" where drawing is not allowed, no "keep it" where the drawn card must be played).
+function choicesText() {
+  const { view, you } = message;
+  const phase = view.phase;
+  const wild = phase.card ? cardInfo(phase.card).name : "wild";
+  const verbs = [...new Set(view.legal_actions.filter((a) => a.seat === you).map((a) => a.verb))];
+  const words = {
+    play: phase.name === "drawn" ? "play the card you drew" : "play a raised card",
+    draw: phase.count > 1 ? "draw " + phase.count : "draw",
+    pass: phase.name === "drawn" ? "keep it" : "pass",
+    uno: "call UNO",
+    challenge: "challenge the " + wild,
+    accept: "accept" + (phase.count ? " and draw " + phase.count : ""),
+    color: "name the colour",
+  };
+  return listed(verbs.map((verb) => words[verb] || verb.replace(/[_-]/g, " ")));
+}
+
 function statusText() {
   const { view, table } = message;
-  if (!table.started) return "Waiting for the host to start the game";
+  if (!table.started) {
+    if (message.you === 0) return "Start the game when everyone is here";
+    return "Waiting for the host to start the game";
+  }
   if (view.is_over) {
     const names = table.winners.map(name);
     return "Game over: " + (names.length ? names.join(" and ") + (names.includes("you") && names.length === 1 ? " win!" : " won") : "nobody won");
   }
   const phase = view.phase;
-  const mine = view.current_player === message.you;
-  const who = mine ? "Your turn" : name(view.current_player) + "'s turn";
-  const wild = phase.card ? cardInfo(phase.card).name : "Wild Draw Four";
-  const prompts = {
-    play: mine ? "play a raised card or draw" : "playing",
-    drawn: mine ? "play the card you drew, or keep it" : "deciding on the drawn card",
-    penalty: phase.count ? "draw " + phase.count : "draw",
-    challenge: mine ? "challenge the " + wild + ", or accept and draw" + (phase.count ? " " + phase.count : "")
-      : "challenge or accept the " + wild,
-    color: "name the colour",
+  if (view.current_player === message.you) return "Your turn: " + (choicesText() || phase.doc || phase.name);
+  const wild = phase.card ? cardInfo(phase.card).name : "wild";
+  // another seat's turn: what it is doing (the rule set's words for its own phases, phase.doc)
+  const doing = {
+    play: "playing",
+    drawn: "deciding on the drawn card",
+    penalty: phase.count ? "drawing " + phase.count : "drawing",
+    challenge: "deciding whether to challenge the " + wild,
+    color: "naming the colour",
   };
-  return who + ": " + (prompts[phase.name] || phase.doc || phase.name.replace(/[_-]/g, " "));
+  return name(view.current_player) + "'s turn: " + (doing[phase.name] || phase.doc || phase.name.replace(/[_-]/g, " "));
 }
 
 // -- rendering ----------------------------------------------------------------
 
 function render() {
   const { view, table, you } = message;
-  document.title = "unorules: " + (you === null ? "watching" : table.names[you]);
+  document.title = "unorules: " + (you === null ? "watching" : table.names[you]) + " · " + table.title;
   document.body.dataset.version = table.version;
   document.body.dataset.started = table.started;
   document.body.dataset.over = view.is_over;
@@ -260,6 +287,7 @@ function render() {
   renderTimer();
   $("autopilot-note").hidden = !(you !== null && table.autopilot[you] && !view.is_over);
   renderActions();
+  renderTakeBack();
   renderHand();
   renderFeed();
   renderResults();
@@ -370,6 +398,9 @@ function renderMiddle() {
   chip.querySelector(".word").textContent = color ? colorWord(color) : "no colour yet";
   chip.title = "colour to match: " + (color ? colorWord(color) : "none yet");
   chip.dataset.color = view.color || "";
+  // two-faced cards: the side in play, as the rule set calls it ("dark side")
+  $("side").hidden = !view.side_name;
+  $("side").textContent = view.side_name || "";
   $("direction").textContent = view.direction > 0 ? "↻ clockwise" : "↺ anticlockwise";
   $("direction").title = view.direction > 0 ? "play goes left (clockwise)" : "play goes right";
 }
@@ -395,6 +426,20 @@ function renderTimer() {
   const status = $("status");
   const base = status.textContent.replace(/ · \d+ s left$/, "");
   status.textContent = base + " · " + Math.ceil(left) + " s left";
+}
+
+// A table of one person and bots: your last action may be taken back with the bots' replies (the
+// server says why not when it may not). Apart from the actions: it is no move of the game.
+function renderTakeBack() {
+  const { view, you, table } = message;
+  const box = $("take-back");
+  box.replaceChildren();
+  if (you === null || !table.take_backs || !table.started || view.is_over || table.version === 0) return;
+  if (table.autopilot[you]) return;
+  const button = el("button", { type: "button", id: "undo", class: "quiet" }, "Take back");
+  button.title = "take back your last action and the bots' replies since, while nothing new was shown to you";
+  button.addEventListener("click", () => send({ type: "undo", version: message.table.version }));
+  box.append(button);
 }
 
 function renderActions() {
@@ -432,6 +477,7 @@ function renderHand() {
   const { view, table, you } = message;
   const box = $("hand");
   box.replaceChildren();
+  if (!table.started) return;  // nobody holds a hand before the start
   const plays = {};
   const autopilot = you !== null && table.autopilot[you];
   for (const action of view.legal_actions) {
@@ -490,7 +536,20 @@ function renderFeed() {
   // names of the players who took the seats)
   if (!table.started || table.version === lastVersion) return;
   const feed = $("feed");
-  if (lastVersion === -1) feed.replaceChildren();
+  if (lastVersion === -1) {
+    // a page that comes late (a spectator, a reload): what happened so far, then this action
+    feed.replaceChildren();
+    if (history && history.version === table.version) {
+      for (const text of history.lines) feed.prepend(el("li", {}, text));
+    }
+    history = null;
+  } else if (table.version < lastVersion) {
+    // a take-back: the table went back to an earlier state
+    const back = lastVersion - table.version;
+    feed.prepend(el("li", { class: "taken-back" }, "Taken back: the last " + (back === 1 ? "action" : back + " actions")));
+    lastVersion = table.version;
+    return;
+  }
   lastVersion = table.version;
   // newest first: this action's sentences, in the order they happened, above the older ones
   const lines = view.feed.map((text) => el("li", {}, text));
