@@ -134,8 +134,10 @@ def test_card_effect_refuses_a_bad_declaration() -> None:
 
 def test_the_left_report_names_the_seat_handed_a_hand_not_the_seat_that_left() -> None:
     rules = Ruleset.from_names(["classic", "elimination"], plugins=[PassesHandsOnAllSeats()])
-    game = Scenario(rules, players=4, hands={0: "RRZ R1", 2: ""}, top="R5")
-    state = game.state.replace(left=(2,))
+    game = Scenario(rules, players=4, hands={0: "RRZ R1"}, top="R5")
+    hands = list(game.state.hands)
+    gone, hands[2] = hands[2], ()
+    state = game.state.replace(left=(2,), hands=tuple(hands), draw_pile=game.state.draw_pile + gone)
     action = Action.parse("0: play RRZ")
     after = state.apply(action)
     with pytest.raises(InvariantViolation) as info:
