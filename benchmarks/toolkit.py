@@ -1,15 +1,23 @@
 """How many planted bugs the conformance runner catches, per budget, and how fast.
 
-Each planted bug is a copy of a plugin with one realistic bug of a class issue
-32 lists (cards lost, Python's global ``random``, a hidden card in a public
-event or a view, a round ended twice, a ``check_state`` refusing a valid
-state, an extra JSON cannot hold, an action listed but refused, a table of 7
-or more seats, a seat that left made to draw, a card that can never be
-played, going out on the plugin's card). They are forks of Discard Colour, a
-card plugin as a new author writes it from the docs (a copy of the Discard
-All of ``tests/testing/toolkit_broken_plugins.py`` under its own card kind),
-whose correct version is among the clean plugins with two shipped plugins,
-and one fork of the shipped elimination plugin.
+Each planted bug is a copy of a plugin with one realistic bug: cards lost,
+Python's global ``random``, a hidden card in a public event, a view or a
+public extra, a hand shown to every seat (by an event, or by
+``visible_hands`` after a peek), a round ended twice, a round that never
+ends, ``check_state`` refusing a valid state, an extra JSON cannot hold, an
+action listed but refused, a turn action listed out of turn, no legal
+action in a phase, a refusal that crashes, ``apply`` changing its input, an
+undeclared event kind, UNO books closed by hand, a table of 7 or more seats,
+a seat that left made to draw or handed a hand, a card that can never be
+played, going out on the plugin's card (a wild whose effect still runs on
+the last card), and a card's rule not carried out (a kept duplicate, an
+effect skipped in another phase, the turn passed against the direction, a
+rule broken only beside stacking: caught by the plugin's declared
+:class:`~unorules.CardEffect` and its scenario). They are forks of Discard
+Colour (a card plugin as a new author writes it from the docs), of a Pass
+Wild, of a Peek, of a never-playable card and of the shipped elimination
+plugin; the correct versions are among the clean plugins with two shipped
+plugins.
 
 For each budget, each planted bug is checked with
 :func:`~unorules.testing.conformance.run_conformance` (``fail_fast``: the run
@@ -17,10 +25,13 @@ stops at the first violation) and each clean plugin in full; the script
 prints, per plugin, whether a violation was found (the invariant), whether a
 declaration was left uncovered (a warning, a failure under ``--strict``
 budgets), and the seconds, then per budget the share caught and the share
-caught within 60 s. A clean plugin flagged is a false alarm.
+caught within 60 s, the median and slowest time to a catch, and the clean
+plugin runs flagged (a violation on a clean plugin is a false alarm).
 
-    .venv/bin/python benchmarks/toolkit.py                  # quick and ci, seed 0 (about 10 minutes)
+    .venv/bin/python benchmarks/toolkit.py                  # quick and ci, seed 0
     .venv/bin/python benchmarks/toolkit.py --budgets quick --seeds 0,1,2
+    .venv/bin/python benchmarks/toolkit.py --budgets default --no-clean
+    .venv/bin/python benchmarks/toolkit.py --budgets ci --clean peek,pass-wild
     .venv/bin/python benchmarks/toolkit.py --only dc-duplicates,dc-public-extra --no-clean
 
 Figures are the machine's: the time caps of the budgets are wall-clock
@@ -43,6 +54,7 @@ from unorules import (
     COLORS,
     Action,
     Card,
+    CardEffect,
     Draft,
     Event,
     EventSpec,
@@ -52,10 +64,12 @@ from unorules import (
     Plugin,
     RoundResult,
     Ruleset,
+    TestHints,
     hookimpl,
     register_kind,
 )
 from unorules.testing.conformance import BUDGETS, run_conformance
+from unorules.testing.scenario import Scenario
 from unorules.validate import require
 
 register_kind("DC", "Discard Colour", wild=False)
@@ -266,6 +280,39 @@ class NeverPlayable(DiscardColour):
         return [[a for a in found if a.card is None or a.card.kind != "DC"] for found in lists]
 
 
+register_kind("NP", "Never Played", wild=False)
+
+
+class NeverPlayableCard(Plugin):
+    """A coloured card the deck deals whose every play a filter drops (where
+    that leaves nothing, the turn passes): it is never legal, and nothing else
+    breaks."""
+
+    name = "never-playable"
+    api_version = 2
+    requires = ("classic",)
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "NP") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "NP" else None
+
+    @hookimpl(wrapper=True)
+    def legal_actions(
+        self, state: GameState
+    ) -> Generator[None, list[Sequence[Action]], list[Sequence[Action]]]:
+        lists = yield
+        kept: list[Sequence[Action]] = [
+            [a for a in found if a.card is None or a.card.kind != "NP"] for found in lists
+        ]
+        if not any(kept) and any(lists):
+            return [[Action.of(state.current_player, "pass")]]
+        return kept
+
+
 class EliminatesEarly(EliminationPlugin):
     """A fork of elimination that adds the round's points to scores that
     already include them: seats under the limit leave."""
@@ -298,6 +345,311 @@ class EliminatesEarly(EliminationPlugin):
         )
 
 
+class UndeclaredEvent(DiscardColour):
+    """The discards are announced with an event kind nobody declared."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over":
+            draft.add_event(Event("discard-colour-done", action.seat, (), None))  # the bug: not declared
+        return done
+
+
+class ClosesTheCatchWindow(DiscardColour):
+    """Discards that leave one card close the UNO catch window (meant as
+    "discards do not count as playing down to one"): the seat is not open
+    to a catch though its own action left it one card."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and len(draft.hands[action.seat]) == 1:
+            draft.end_exposure([action.seat])  # the bug
+        return done
+
+
+class CountsOnThePreviousState(DiscardColour):
+    """Keeps a count of Discard Colours on the state it was given (in place)."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        if action.card is not None and action.card.kind == "DC":
+            object.__setattr__(previous, "stalled", previous.stalled + 1)  # the bug: mutates its input
+        return super().on_play(draft, action, previous)
+
+
+class ExplainsWithAKeyError(DiscardColour):
+    """Explaining why a Discard Colour is refused looks it up in a table that lacks it."""
+
+    @hookimpl(tryfirst=True)
+    def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
+        if action.card is not None and action.card.kind == "DC":
+            return {"W": ("R-DC", "a Discard Colour is not a wild")}[action.card.kind]  # KeyError
+        return None
+
+
+class ShowsASeatTooMany(DiscardColour):
+    """While a Discard Colour is on top, every seat is shown "the next seat's"
+    hand, counted past the last seat."""
+
+    @hookimpl
+    def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
+        top = state.top_card
+        return (seat + 1,) if top is not None and top.kind == "DC" else ()  # the bug: no modulo
+
+
+class DrawForTheWrongSeat(DiscardColour):
+    """After a Discard Colour, lists a draw for the seat that played it, out of turn."""
+
+    @hookimpl
+    def legal_actions(self, state: GameState) -> Sequence[Action]:
+        top = state.top_card
+        if state.phase.name == "play" and top is not None and top.kind == "DC" and state.last_action:
+            seat = state.last_action.seat
+            if seat is not None and seat != state.current_player:
+                return (Action.of(seat, "draw"),)
+        return ()
+
+
+class NothingAfterADrawnDiscardColour(DiscardColour):
+    """Drops every action while a drawn Discard Colour waits to be played or kept."""
+
+    @hookimpl(wrapper=True)
+    def legal_actions(
+        self, state: GameState
+    ) -> Generator[None, list[Sequence[Action]], list[Sequence[Action]]]:
+        lists = yield
+        card = state.phase.card
+        if state.phase.name == "drawn" and card is not None and card.kind == "DC":
+            return []  # the bug
+        return lists
+
+
+class StallsAfterADiscardColour(DiscardColour):
+    """Once a Discard Colour has been played, a draw for the turn passes the
+    turn without drawing (nor counting a stall): when nobody can play, the
+    round goes round in a circle."""
+
+    extras = (ExtraSpec("discard-colour", "a Discard Colour was played this round"),)
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over" and len(draft.rounds) == len(previous.rounds):
+            draft.set_extra("discard-colour", True)
+        return done
+
+    @hookimpl(tryfirst=True)
+    def apply_action(self, draft: Draft, action: Action) -> bool | None:
+        if action.verb == "draw" and draft.phase.name == "play" and draft.extra("discard-colour"):
+            draft.pass_turn(1, action.seat)  # the bug: nothing drawn, and no stall counted
+            return True
+        return None
+
+
+class ShowsTheNextHandToAll(DiscardColour):
+    """The Discard Colour's player peeks at the next hand, shown to every seat."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over" and len(draft.rounds) == len(previous.rounds):
+            draft.show_hand(draft.next_seat(action.seat))  # the bug: to=None, every seat
+        return done
+
+
+class StatedDiscardColour(DiscardColour):
+    """The correct Discard Colour with its effect declared and a scenario."""
+
+    name = "stated-discard-colour"
+    testing = TestHints(
+        effects=(CardEffect("DC", discards="color", passes=1),),
+        scenarios=(lambda rules: discards_its_colour(rules),),
+    )
+
+
+def discards_its_colour(rules: Ruleset) -> None:
+    """The red Discard Colour takes both red 1s along; the next seat is to move."""
+    Scenario(rules, hands={0: "RDC R1 R1 B2"}, top="R5").then("0: play RDC").expect(
+        hands={0: "B2"}, top="RDC", under="R1 R1", to_move=1
+    )
+
+
+class KeepsADuplicate(StatedDiscardColour):
+    """Of two copies of a card of its colour, one stays in the hand (every card still accounted for)."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DC" or not draft.hands[seat]:
+            return None
+        hand = list(draft.hands[seat])
+        gone = list(dict.fromkeys(c for c in hand if c.color is card.color))  # the bug: one of each
+        for c in gone:
+            hand.remove(c)
+        draft.set_hands({seat: hand})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-colour", seat, tuple(gone), None, count=len(gone)))
+        if draft.hands[seat]:
+            draft.pass_turn(1, seat)
+        else:
+            draft.end_round(seat, "out")
+        return True
+
+
+class SkipsTheDiscardsAfterADraw(StatedDiscardColour):
+    """A Discard Colour drawn and played at once (the ``drawn`` phase) discards nothing."""
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return super().discarded(hand, card) if not self._drawn else []
+
+    _drawn = False
+
+    @hookimpl(tryfirst=True)
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        type(self)._drawn = previous.phase.name == "drawn"
+        card = action.card
+        if self._drawn and card is not None and card.kind == "DC" and draft.hands[action.seat]:
+            draft.pass_turn(1, action.seat)  # the bug: the effect is skipped in the drawn phase
+            return True
+        return super().on_play(draft, action, previous)
+
+
+class PassesByNumber(StatedDiscardColour):
+    """The turn passes to the seat numbered after the player, whatever the direction."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        done = super().on_play(draft, action, previous)
+        if done and draft.phase.name != "over" and len(draft.rounds) == len(previous.rounds):
+            draft.current_player = (action.seat + 1) % draft.players  # the bug: not next_seat
+        return done
+
+
+class KeepsTheColourBesideStacking(StatedDiscardColour):
+    """Beside stacking (a check meant for stacked Draw Twos), the discards are skipped."""
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return [] if self._stacking else super().discarded(hand, card)
+
+    _stacking = False
+
+    @hookimpl(tryfirst=True)
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        type(self)._stacking = any(p.name == "stacking" for p in draft.ruleset.plugins)
+        return super().on_play(draft, action, previous)
+
+
+register_kind("PW", "Pass Wild", wild=True)
+
+
+class PassWild(Plugin):
+    """Pass Wild: a wild; every seat passes its hand to the next seat (correct:
+    as a last card it only goes out)."""
+
+    name = "pass-wild"
+    api_version = 2
+    requires = ("classic",)
+    on_last_card = False
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.parse("PW")] * 4
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 50 if card.kind == "PW" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "PW":
+            return None
+        if draft.going_out(seat) is not None and not self.on_last_card:
+            return None
+        draft.move_hands({s: draft.next_seat(s) for s in draft.active_seats})
+        if draft.going_out(seat) is None:
+            draft.pass_turn(1, seat)
+        return True
+
+
+class PassWildOnTheLastCard(PassWild):
+    """The effect also runs on the last card: the next seat is handed the empty hand."""
+
+    on_last_card = True
+
+
+class PassWildPastTheSeatsThatLeft(PassWild):
+    """Hands pass to the seat numbered next, seats that left included."""
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "PW" or draft.going_out(seat) is not None:
+            return None
+        players = draft.players
+        draft.move_hands({s: (s + 1) % players for s in range(players)})  # the bug
+        draft.pass_turn(1, seat)
+        return True
+
+
+register_kind("PK", "Peek", wild=False)
+
+
+class Peek(Plugin):
+    """Peek: its player sees the next seat's hand until its next turn (correct)."""
+
+    name = "peek"
+    api_version = 2
+    requires = ("classic",)
+    extras = (ExtraSpec("peek", "(peeker, seat peeked at) while the peek lasts"),)
+    to_everyone = False
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "PK") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "PK" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "PK" or draft.going_out(seat) is not None:
+            return None
+        target = draft.next_seat(seat)
+        draft.show_hand(target, seat)
+        draft.set_extra("peek", (seat, target))
+        draft.pass_turn(1, seat)
+        return True
+
+    @hookimpl
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        peek: Any = before.extra("peek")
+        if peek is not None and (draft.current_player == peek[0] or len(draft.rounds) != len(before.rounds)):
+            draft.set_extra("peek", None)
+
+    @hookimpl
+    def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
+        peek: Any = state.extra("peek") if state.extras else None
+        if peek is None or (seat != peek[0] and not self.to_everyone):
+            return ()
+        return (peek[1],)
+
+
+class PeekShownToEveryone(Peek):
+    """The peeked hand is shown to every seat (``visible_hands``), not to the peeker."""
+
+    to_everyone = True
+
+
 PLANTED: dict[str, tuple[Callable[[], Any], str, tuple[str, ...] | None]] = {
     # name: (plugin factory, the bug's class, the other plugins it is checked with; None: all)
     "dc-duplicates": (LosesDuplicates, "cards lost (a duplicate)", None),
@@ -313,10 +665,30 @@ PLANTED: dict[str, tuple[Callable[[], Any], str, tuple[str, ...] | None]] = {
     "dc-left-seats-draw": (DrawsForEverySeat, "a seat that left made to draw", ("elimination",)),
     "elimination-early": (EliminatesEarly, "a round's points counted twice (fork of elimination)", None),
     "dc-never-playable": (NeverPlayable, "a card that can never be played", None),
+    "dc-undeclared-event": (UndeclaredEvent, "an event kind nobody declared", None),
+    "dc-closes-catch": (ClosesTheCatchWindow, "UNO books: a catch window closed by hand", None),
+    "dc-mutates-input": (CountsOnThePreviousState, "apply changing its input", None),
+    "dc-explain-crash": (ExplainsWithAKeyError, "a refusal that crashes", None),
+    "dc-ghost-seat": (ShowsASeatTooMany, "a view of a seat that does not exist", None),
+    "dc-draw-out-of-turn": (DrawForTheWrongSeat, "a turn action listed out of turn", None),
+    "dc-nothing-legal": (NothingAfterADrawnDiscardColour, "no legal action in a phase", None),
+    "dc-stalls": (StallsAfterADiscardColour, "a round that never ends", None),
+    "dc-shows-next-hand": (ShowsTheNextHandToAll, "a hand shown to every seat by an event", None),
+    "dc-keeps-duplicate": (KeepsADuplicate, "a card's rule not carried out (declared effect)", None),
+    "dc-skips-when-drawn": (SkipsTheDiscardsAfterADraw, "an effect skipped in another phase", None),
+    "dc-passes-by-number": (PassesByNumber, "the turn passed against the direction", None),
+    "dc-beside-stacking": (KeepsTheColourBesideStacking, "a rule broken only beside stacking", None),
+    "pw-last-card": (PassWildOnTheLastCard, "going out on a wild whose effect still runs", None),
+    "pw-left-seats": (PassWildPastTheSeatsThatLeft, "hands passed to seats that left", ("elimination",)),
+    "pk-everyone": (PeekShownToEveryone, "a peeked hand shown to every seat", None),
+    "np-never-playable": (NeverPlayableCard, "a card never legal (to the end)", None),
 }
 
 CLEAN: dict[str, Callable[[], Any] | str] = {
     "discard-colour": DiscardColour,
+    "stated-discard-colour": StatedDiscardColour,
+    "pass-wild": PassWild,
+    "peek": Peek,
     "draw-until-playable": "draw-until-playable",
     "seven-o": "seven-o",
 }
@@ -369,6 +741,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0", help="budget seeds, comma-separated (default 0)")
     parser.add_argument("--only", default="", help="planted bugs to run, comma-separated (default all)")
     parser.add_argument("--no-clean", action="store_true", help="leave out the clean plugins")
+    parser.add_argument(
+        "--clean", default="", help="the clean plugins to run, comma-separated (default all of them)"
+    )
     parser.add_argument("--within", type=float, default=60.0, help="the time a catch must take at most (s)")
     args = parser.parse_args(argv)
     budgets = [b.strip() for b in args.budgets.split(",") if b.strip()]
@@ -393,7 +768,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(row(outcome, what), flush=True)
             if args.no_clean:
                 continue
+            chosen = {c.strip() for c in args.clean.split(",") if c.strip()}
             for name, clean in CLEAN.items():
+                if chosen and name not in chosen:
+                    continue
                 plugin = clean() if callable(clean) else clean
                 outcome = run_one(name, plugin, budget, seed, None, fail_fast=False)
                 clean_results.append(outcome)
@@ -401,22 +779,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     for budget in budgets:
         mine = [r for r in results if r.budget == budget]
-        if not mine:
+        checked = [r for r in clean_results if r.budget == budget]
+        if not mine and not checked:
             continue
         caught = [r for r in mine if r.invariant is not None]
         quick = [r for r in caught if r.seconds <= args.within]
         warned = [r for r in mine if r.invariant is None and r.uncovered]
         times = sorted(r.seconds for r in caught)
         median = times[len(times) // 2] if times else 0.0
-        checked = [r for r in clean_results if r.budget == budget]
+        slowest = times[-1] if times else 0.0
         false = [r for r in checked if r.invariant is not None]
+        share = f"{100 * len(caught) / len(mine):.0f}%" if mine else "-"
+        within = f"{100 * len(quick) / len(mine):.0f}%" if mine else "-"
         print(
-            f"{budget}: caught {len(caught)} of {len(mine)} planted bugs "
-            f"({100 * len(caught) / len(mine):.0f}%), "
-            f"{len(quick)} within {args.within:.0f} s ({100 * len(quick) / len(mine):.0f}%); "
-            f"median {median:.1f} s to a catch; {len(warned)} more only warned of (a declaration uncovered); "
-            f"clean plugins flagged: {len(false)} of {len(checked)}"
+            f"{budget}: caught {len(caught)} of {len(mine)} planted bug runs ({share}), "
+            f"{len(quick)} within {args.within:.0f} s ({within}); "
+            f"median {median:.1f} s, slowest {slowest:.1f} s to a catch; {len(warned)} more only warned of; "
+            f"false alarms: {len(false)} of {len(checked)} clean plugin runs"
+            + (f" ({', '.join(f'{r.name}: {r.invariant}' for r in false)})" if false else "")
         )
+        missed = sorted({r.name for r in mine if r.invariant is None})
+        if missed:
+            print(f"  missed: {', '.join(missed)}")
     return 0
 
 

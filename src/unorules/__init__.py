@@ -24,6 +24,7 @@ from unorules.errors import (
 from unorules.markers import active_when, hookimpl, hookspec
 from unorules.plugin import (
     PLUGIN_API_VERSION,
+    CardEffect,
     EventSpec,
     ExtraSpec,
     Option,
@@ -49,6 +50,7 @@ __all__ = [
     "PLUGIN_API_VERSION",
     "Action",
     "Card",
+    "CardEffect",
     "CardLook",
     "Color",
     "Display",

@@ -25,6 +25,7 @@ __all__ = [
     "EVENT_FIELDS",
     "MAX_OPTION_NUMBER",
     "PLUGIN_API_VERSION",
+    "CardEffect",
     "EventSpec",
     "ExtraSpec",
     "Option",
@@ -367,6 +368,64 @@ class TestHints:
     seat that played down to one (``no-mercy``'s
     ``nm_uno_when_handed=must-call``, R-NM-UNO). With one of them set, the
     toolkit's ``uno`` invariant lets such a seat be open to a catch."""
+    open_hands_while: tuple[str, ...] = ()
+    """Extras keys while which the plugin's rules open every hand to every
+    seat (``custom-wilds``' open-hands card, C7). The toolkit's ``hidden``
+    invariant accepts a seat seeing another seat's hand (``visible_hands``)
+    only while one of these keys is set, or after an event that showed that
+    hand to that seat (``show``: ``draft.show_hand``)."""
+    effects: tuple[CardEffect, ...] = ()
+    """What some of the plugin's cards do, as data (:class:`CardEffect`): the
+    toolkit checks every play of such a card against it."""
+    scenarios: tuple[Callable[[Any], None], ...] = ()
+    """The plugin's scenario tests, each a function of a rule set that
+    arranges a position and states what follows
+    (:class:`unorules.testing.scenario.Scenario`), raising ``AssertionError``
+    when the rule is not carried out. The conformance runner runs them under
+    the plugin alone and next to every other plugin it combines with."""
+    interacts_with: tuple[str, ...] = ()
+    """Installed plugins whose rules meet this plugin's (a card the other
+    plugin's stacking or elimination changes): the ``quick`` budget checks
+    these combinations too, besides every game mode."""
+
+
+@attrs.frozen
+class CardEffect:
+    """What playing a card of ``kind`` does, stated as data so the testing
+    toolkit can check every play of it (declared in
+    :attr:`TestHints.effects`). Each field left ``None`` is not checked.
+
+    A play is checked when it is made in one of the ``phases`` (default:
+    any) and is not the player's last card (going out is the core's)."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    kind: str
+    """The card kind (``"DA"``)."""
+    discards: str | None = None
+    """Which other cards of the player's hand go onto the discard pile with
+    it: ``"color"`` (every card of its colour), ``"kind"`` (every card of its
+    kind), ``"all"``; the player keeps exactly the rest."""
+    passes: int | None = None
+    """How many seats the turn passes by, in the direction of play before
+    the card (1: the next seat; 2: one seat skipped), checked when the phase
+    stays the same."""
+    next_draws: int | None = None
+    """How many cards the next seat draws, checked when the phase stays the same."""
+    phases: tuple[str, ...] = ()
+    """The phases whose plays are checked (empty: every phase the card is
+    played in, a drawn card played at once included)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.discards not in (None, "color", "kind", "all"):
+            raise ValueError(
+                f"CardEffect({self.kind!r}): discards is 'color', 'kind', 'all' or None, "
+                f"not {self.discards!r}"
+            )
+        for name in ("passes", "next_draws"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise ValueError(f"CardEffect({self.kind!r}): {name} is a count, not {value!r}")
 
 
 class Plugin:

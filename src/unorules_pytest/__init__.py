@@ -27,7 +27,8 @@ Command line
     (``UncoveredWarning``), or a failure with ``--unorules-strict``.
 
     ``--unorules-budget ci`` uses the bounded budget CI uses;
-    ``--unorules-budget quick`` checks the plugin with classic only;
+    ``--unorules-budget quick`` checks the plugin with classic and beside each
+    game mode (its scenarios beside every plugin);
     ``--unorules-seconds N`` spends about N seconds on each plugin instead;
     ``--unorules-with OTHER`` (repeatable) combines the plugin with these
     installed plugins only; ``--unorules-seed N`` plays other games.
@@ -67,7 +68,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="default",
         dest="unorules_budget",
         help="how much the conformance suite plays: 'default'; 'ci' (bounded, seconds a combination); "
-        "'quick' (the plugin with classic only)",
+        "'quick' (the plugin with classic, then beside each game mode)",
     )
     group.addoption(
         "--unorules-seconds",
@@ -189,7 +190,11 @@ class _ConformanceRun:
         for name, plugin in self.plugins:
             try:
                 combos, skipped = conformance_combinations(
-                    plugin, pairs=self.budget.pairs, together=self.budget.together, others=self.others
+                    plugin,
+                    pairs=self.budget.pairs,
+                    together=self.budget.together,
+                    others=self.others,
+                    modes=self.budget.modes,
                 )
             except RulesetError as exc:
                 raise pytest.UsageError(f"--unorules-with: {exc}") from None
@@ -209,6 +214,16 @@ class _ConformanceRun:
                 )
                 self.items.append(item)
                 made.append(item)
+            if not budget.pairs and bool(getattr(getattr(plugin, "testing", None), "scenarios", ())):
+                made.append(
+                    ScenariosItem.from_parent(
+                        session,
+                        name=f"conformance[{name}][scenarios beside the other plugins]",
+                        plugin=plugin,
+                        combos=combos,
+                        others=self.others,
+                    )
+                )
             for label, reason in skipped:
                 made.append(
                     SkippedCombination.from_parent(
@@ -296,6 +311,33 @@ class ConformanceItem(pytest.Item):
             if self.budget.strict:
                 raise ConformanceFailure(text + "\n\n" + result.coverage.format(result.target))
             warnings.warn(UncoveredWarning(text), stacklevel=1)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ConformanceFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+class ScenariosItem(pytest.Item):
+    """The plugin's scenarios beside each other plugin, for a budget that plays no pairs."""
+
+    def __init__(
+        self, *, plugin: Any, combos: list[Combination], others: list[str] | None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.plugin = plugin
+        self.combos = combos
+        self.others = others
+
+    def runtest(self) -> None:
+        from unorules.testing.conformance import scenarios_elsewhere
+
+        _, violations = scenarios_elsewhere(self.plugin, self.combos, self.others)
+        if violations:
+            raise ConformanceFailure("\n\n".join(v.format() for v in violations))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ConformanceFailure):

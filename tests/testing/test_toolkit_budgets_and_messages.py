@@ -41,7 +41,11 @@ def test_an_unknown_budget_name_is_refused_naming_the_known_ones(bad: object) ->
 def test_check_conformance_takes_a_budget_name() -> None:
     report = conformance.check_conformance("draw-until-playable", budget="quick")
     assert report.ok
-    assert len(report.checked) == 1  # the quick budget: the plugin with classic only
+    # The quick budget: the plugin with classic, then beside each game mode.
+    assert [line.split(":")[0] for line in report.checked] == [
+        "classic+draw-until-playable",
+        *(f"classic+draw-until-playable+{mode}" for mode in conformance.game_modes()),
+    ]
 
 
 def test_run_conformance_refuses_a_bad_budget_before_playing() -> None:
@@ -70,8 +74,10 @@ def test_conformance_run_reports_its_items_as_collected(tmp_path: Path) -> None:
     result = _pytest(tmp_path, "--unorules-conformance", "classic", "--unorules-budget", "quick", "--co")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "collected 0 items" not in result.stdout
-    assert "collected 1 item" in result.stdout
+    # The quick budget: classic, then classic beside each game mode.
+    assert f"{1 + len(conformance.game_modes())} tests collected" in result.stdout
     assert "conformance[classic][classic]" in result.stdout
+    assert "conformance[classic][classic+elimination]" in result.stdout
 
 
 @pytest.mark.slow

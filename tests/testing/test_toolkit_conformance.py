@@ -82,7 +82,7 @@ def test_the_runner_catches_a_planted_broken_plugin_and_prints_a_replay_that_rep
 def test_the_quick_budget_catches_a_skip_that_forgets_the_empty_hand_with_a_shrunk_replay() -> None:
     # Issue 12: on_play handling a Skip as pass_turn without checking for an
     # empty hand left the round running with a seat holding no cards.
-    report = run_conformance(SkipsWithoutGoingOut(), QUICK_BUDGET)
+    report = run_conformance(SkipsWithoutGoingOut(), QUICK_BUDGET, fail_fast=True)
     (violation,) = report.violations
     assert violation.invariant == "hands"
     assert violation.replay is not None

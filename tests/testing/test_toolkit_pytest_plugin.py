@@ -126,7 +126,8 @@ def test_conformance_option_fails_a_broken_plugin_and_prints_its_replay(tmp_path
     )
     assert result.returncode == 1, result.stdout + result.stderr
     out = result.stdout
-    assert "conformance[loses-fives][classic+loses-fives] FAILED" in out or "1 failed" in out
+    assert "conformance[loses-fives][classic+loses-fives]" in out
+    assert " failed in " in out
     assert "VIOLATION [cards] Ruleset.from_names(['classic', 'loses-fives'])" in out
     assert "replay = Replay(" in out
     # The replay, pasted into a test where the plugin is installed, fails the same way.
@@ -165,3 +166,46 @@ def test_the_package_loads_its_submodules_only_when_their_names_are_used() -> No
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+SCENARIO_MODULE = '''
+from unorules import Plugin, TestHints
+from unorules.testing.scenario import Scenario
+
+
+def a_draw_two_makes_the_next_seat_draw(rules):
+    """Fails beside stacking, which lets the next seat answer with its own Draw Two."""
+    game = Scenario(rules, hands={0: "R+2 R1", 1: "B+2 G5"}, top="R5").then("0: play R+2")
+    game.expect(to_move=1, illegal=["1: play B+2"]).then("1: draw").expect(hand_sizes={1: 4})
+
+
+class StatesADrawTwo(Plugin):
+    """Adds nothing but a scenario of classic's Draw Two."""
+
+    name = "states-a-draw-two"
+    api_version = 2
+    requires = ("classic",)
+    testing = TestHints(scenarios=(a_draw_two_makes_the_next_seat_draw,))
+
+
+plugin = StatesADrawTwo()
+'''
+
+
+def test_the_quick_budget_runs_the_plugins_scenarios_beside_every_plugin(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "states_a_draw_two.py").write_text(SCENARIO_MODULE)
+    info = site / "states_a_draw_two-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: states-a-draw-two\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[unorules]\nstates-a-draw-two = states_a_draw_two:plugin\n")
+    result = run_pytest(
+        tmp_path, "--unorules-conformance", "states-a-draw-two", "--unorules-budget", "quick", site=site
+    )
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert "conformance[states-a-draw-two][scenarios beside the other plugins]" in out
+    assert "VIOLATION [scenario]" in out
+    assert "passes with the plugin alone but failed beside another plugin" in out
+    assert "stacking" in out

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from unorules import (
     COLORS,
     Action,
     Card,
+    CardEffect,
     Draft,
     Event,
     EventSpec,
@@ -25,10 +26,12 @@ from unorules import (
     GoingOut,
     Plugin,
     Ruleset,
+    TestHints,
     hookimpl,
     register_kind,
     register_verb,
 )
+from unorules.testing.scenario import Scenario
 
 register_verb(
     "dance",
@@ -349,3 +352,237 @@ class DiscardAllLosingDuplicates(DiscardAll):
 
     def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
         return list(dict.fromkeys(c for c in hand if c.color is card.color))
+
+
+# -- issue 44: a wild whose effect runs on the last card, a card never playable, a peek -------
+
+register_kind("PW", "Pass Wild", wild=True)
+
+
+class PassWild(Plugin):
+    """Pass Wild: a wild card; its player names the colour and every seat
+    passes its hand to the next seat in the direction of play. As a last
+    card it only goes out (correct)."""
+
+    name = "pass-wild"
+    api_version = 2
+    requires = ("classic",)
+    runs_on_last_card: ClassVar[bool] = False
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.parse("PW")] * 4
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 50 if card.kind == "PW" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "PW":
+            return None
+        if draft.going_out(seat) is not None and not self.runs_on_last_card:
+            return None  # its last card: it went out, nothing is passed
+        seats = draft.active_seats
+        draft.move_hands({s: draft.next_seat(s) for s in seats})
+        if draft.going_out(seat) is None:
+            draft.pass_turn(1, seat)
+        return True
+
+
+class PassWildOnTheLastCard(PassWild):
+    """Bug (issue 44): the effect also runs on the last card, so the player's
+    empty hand goes to the next seat and the winner holds the previous seat's
+    hand (breaks ``hands``; only when a Pass Wild is someone's last card, which
+    random play almost never makes it: a wild is spent at once)."""
+
+    name = "pass-wild-last"
+    runs_on_last_card = True
+
+
+register_kind("NP", "Never Played", wild=False)
+
+
+class NeverPlayableCard(Plugin):
+    """Bug (issue 44): a coloured card dealt into the deck whose plays a filter
+    meant to keep it off a Wild drops everywhere: it can never be played."""
+
+    name = "never-playable"
+    api_version = 2
+    requires = ("classic",)
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "NP") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "NP" else None
+
+    @hookimpl(wrapper=True)
+    def legal_actions(
+        self, state: GameState
+    ) -> Generator[None, list[Sequence[Action]], list[Sequence[Action]]]:
+        lists = yield
+        kept: list[Sequence[Action]] = [
+            [a for a in found if a.card is None or a.card.kind != "NP"] for found in lists
+        ]
+        if not any(kept) and any(lists):
+            return [[Action.of(state.current_player, "pass")]]  # a drawn one: the turn passes
+        return kept
+
+
+register_kind("PK", "Peek", wild=False)
+
+
+class Peek(Plugin):
+    """Peek: a coloured card; its player sees the next seat's hand until its
+    own next turn (a ``show`` event private to the player, then
+    ``visible_hands``). Correct."""
+
+    name = "peek"
+    api_version = 2
+    requires = ("classic",)
+    extras = (ExtraSpec("peek", "(peeker, seat peeked at) while the peek lasts"),)
+    to_everyone: ClassVar[bool] = False
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "PK") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "PK" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "PK" or draft.going_out(seat) is not None:
+            return None
+        target = draft.next_seat(seat)
+        draft.show_hand(target, seat)
+        draft.set_extra("peek", (seat, target))
+        draft.pass_turn(1, seat)
+        return True
+
+    @hookimpl
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        peek: Any = before.extra("peek")
+        if peek is not None and (draft.current_player == peek[0] or len(draft.rounds) != len(before.rounds)):
+            draft.set_extra("peek", None)
+
+    @hookimpl
+    def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
+        peek: Any = state.extra("peek") if state.extras else None
+        if peek is None or (seat != peek[0] and not self.to_everyone):
+            return ()
+        return (peek[1],)
+
+
+class PeekShownToEveryone(Peek):
+    """Bug (issue 44): the peeked hand is shown to every seat instead of to the
+    peeker (``visible_hands`` answers for every seat): breaks ``hidden``, which
+    no longer takes ``visible_hands`` at its word."""
+
+    name = "peek-everyone"
+    to_everyone = True
+
+
+# -- issue 44: a Discard All that states what it does ---------------------------------------
+
+
+def discards_every_card_of_its_colour(rules: Ruleset) -> None:
+    """A scenario (TestHints.scenarios): the red Discard All takes both red 1s with it."""
+    Scenario(rules, hands={0: "RDA R1 R1 B2"}, top="R5").then("0: play RDA").expect(
+        hands={0: "B2"}, top="RDA", under="R1 R1", to_move=1, events=["discard-all"]
+    )
+
+
+class StatedDiscardAll(DiscardAll):
+    """The Discard All with its effect declared and a scenario (correct)."""
+
+    name = "stated-discard-all"
+    testing = TestHints(
+        effects=(CardEffect("DA", discards="color", passes=1),),
+        scenarios=(discards_every_card_of_its_colour,),
+    )
+
+
+class StatedDiscardAllKeepingADuplicate(StatedDiscardAll):
+    """Bug (issue 44): of two copies of a card of its colour, the Discard All
+    discards one and leaves the other in the hand. Every card is still
+    accounted for and every invariant holds: only what the card should do
+    (its declared effect, its scenario) shows it."""
+
+    name = "stated-discard-all-dup"
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DA" or draft.going_out(seat) is not None:
+            return None
+        hand = list(draft.hands[seat])
+        gone = list(dict.fromkeys(c for c in hand if c.color is card.color))  # the bug: one of each
+        for c in gone:
+            hand.remove(c)
+        draft.set_hands({seat: hand})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-all", seat, tuple(gone), None, count=len(gone)))
+        if draft.hands[seat] or not draft.went_out(seat).ends:
+            draft.pass_turn(1, seat)
+        return True
+
+
+class StatedDiscardAllBesideStacking(StatedDiscardAll):
+    """Bug: the discards are skipped when ``stacking`` is in the rule set (a
+    check meant for stacked Draw Twos): only beside stacking does the
+    scenario fail, which the runner finds by running it next to every plugin."""
+
+    name = "stated-discard-all-stacking"
+
+    def discarded(self, hand: Sequence[Card], card: Card) -> list[Card]:
+        return [] if self._stacking else super().discarded(hand, card)
+
+    _stacking: ClassVar[bool] = False
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        type(self)._stacking = any(p.name == "stacking" for p in draft.ruleset.plugins)
+        return super().on_play(draft, action, previous)
+
+
+register_kind("RZ", "Rotate Zero", wild=False)
+
+
+class PassesHandsOnAllSeats(Plugin):
+    """Bug: a Rotate card passes every hand to the seat after it by seat
+    number, seats that left included (breaks ``left``, beside elimination: the
+    report names the seat handed a hand and the seat handed the empty one)."""
+
+    name = "passes-all-seats"
+    api_version = 2
+    requires = ("classic",)
+
+    @hookimpl
+    def deck_cards(self, ruleset: Ruleset) -> Iterable[Card]:
+        return [Card.of(color, "RZ") for color in COLORS]
+
+    @hookimpl
+    def card_points(self, ruleset: Ruleset, card: Card) -> int | None:
+        return 20 if card.kind == "RZ" else None
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "RZ" or draft.going_out(seat) is not None:
+            return None
+        players = draft.players
+        draft.move_hands({s: (s + 1) % players for s in range(players)})  # the bug: not active_seats
+        draft.pass_turn(1, seat)
+        return True

@@ -45,7 +45,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         choices=BUDGET_NAMES,
         default="default",
         metavar="NAME",
-        help="how much to play: default, ci (bounded: what CI runs) or quick (with classic only)",
+        help="how much to play: default, ci (bounded: what CI runs) or quick (with classic, then "
+        "each game mode)",
     )
     how.add_argument(
         "--seconds", type=_seconds, metavar="N", help="spend about N seconds in all, instead of a budget"

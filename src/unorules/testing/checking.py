@@ -86,7 +86,7 @@ def _describe(exc: BaseException) -> str:
 _DEEP_KINDS = frozenset({"accepted", "pure", "refused", "json", "pickle", "view"})
 
 
-_STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay"})
+_STEP_KINDS = frozenset({"uno", "scores", "left", "hidden", "pure", "replay", "effect", "hands"})
 
 
 class _GameCheck:
@@ -111,6 +111,8 @@ class _GameCheck:
         self.seen: Counter[tuple[str, Any]] = Counter() if seen is None else seen
         self.coverage = coverage
         self.deep = 0
+        self.shown: set[tuple[int, int]] = set()
+        """The hands show events showed this round, ``(seat, other)`` (see ``check_shown_hands``)."""
 
     def _keys(self, state: GameState) -> list[tuple[str, Any]]:
         keys: list[tuple[str, Any]] = [("phase", state.phase.name), ("left", len(state.left))]
@@ -153,10 +155,10 @@ class _GameCheck:
         kind = self.kind
         if kind is not None:
             if kind in _STEP_KINDS:
-                check_step(before, action, after, snapshot=snapshot, again=kind == "replay")
+                check_step(before, action, after, snapshot=snapshot, again=kind == "replay", shown=self.shown)
             self.single(after)
             return
-        check_step(before, action, after, snapshot=snapshot, again=True)
+        check_step(before, action, after, snapshot=snapshot, again=True, shown=self.shown)
         if index % self.deep_every == 0 or any(self.seen[key] < 2 for key in self._keys(after)):
             self._deep(after, before)
         else:

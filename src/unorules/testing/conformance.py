@@ -54,11 +54,13 @@ import attrs
 from unorules.actions import Action
 from unorules.cards import kind_info
 from unorules.errors import RulesetError, UnorulesError, nearest
+from unorules.markers import PROJECT
 from unorules.ruleset import Ruleset, installed_plugins
 from unorules.state import GameState
 from unorules.testing.checking import Check as Check
 from unorules.testing.checking import (
     Chooser,
+    _cheap,
     _describe,
     _GameCheck,
     _kind_of,
@@ -68,7 +70,13 @@ from unorules.testing.checking import (
 )
 from unorules.testing.combinations import option_values, supported_players
 from unorules.testing.coverage import Coverage, card_kinds
-from unorules.testing.explore import Explorer, arranged_deal, game_plan
+from unorules.testing.explore import (
+    Explorer,
+    arranged_deal,
+    drawn_card_positions,
+    game_plan,
+    last_card_positions,
+)
 from unorules.testing.invariants import (
     check_cards,
     check_hands,
@@ -77,6 +85,7 @@ from unorules.testing.invariants import (
     check_uno,
 )
 from unorules.testing.replay import Replay, choose_action, ruleset_line
+from unorules.testing.scenario import run_scenarios
 
 __all__ = [
     "BUDGETS",
@@ -91,12 +100,15 @@ __all__ = [
     "Violation",
     "check_conformance",
     "conformance_combinations",
+    "game_modes",
     "option_variant",
     "play_checked_game",
     "resolve_budget",
     "resolve_plugin",
     "run_combination",
     "run_conformance",
+    "scenario_violations",
+    "scenarios_elsewhere",
     "seconds_budget",
 ]
 
@@ -120,7 +132,11 @@ class Budget:
     classic alone) or ``pair_seconds`` (with others) and ``max_games`` games.
     Without ``until_covered`` a combination plays for its whole time (or
     ``max_games``) however soon it is covered. With ``strict``, a declaration
-    left uncovered is a failure, not a warning.
+    left uncovered is a failure, not a warning. With ``to_the_end``, each
+    card of the plugin must also have been played as someone's last card
+    (its play ended a round or emptied the hand) with classic alone: a card
+    never legal, never played or never the last card is a violation
+    (``to-the-end``), with the reason.
 
     **The state machine.** ``machine_examples`` hypothesis state-machine runs
     of ``machine_steps`` steps (0: none; ``None``: the current hypothesis
@@ -132,7 +148,10 @@ class Budget:
     caps it in time as well (a slow plugin then gets a less shrunk replay).
 
     ``pairs`` and ``together`` for the combinations with other plugins;
-    ``seed`` for the games.
+    without ``pairs``, ``modes`` still combines the plugin with each game
+    mode (:func:`game_modes`) and each plugin its
+    :attr:`TestHints.interacts_with <unorules.TestHints.interacts_with>`
+    names; ``seed`` for the games.
     """
 
     players: tuple[int, ...] = (2, 3, 4, 6, 10)
@@ -148,6 +167,7 @@ class Budget:
     max_games: int = 400
     until_covered: bool = True
     strict: bool = False
+    to_the_end: bool = True
     machine_examples: int | None = None
     machine_steps: int | None = None
     machine_on_pairs: bool = False
@@ -155,6 +175,7 @@ class Budget:
     shrink_seconds: float | None = 30.0
     pairs: bool = True
     together: bool = True
+    modes: bool = False
     seed: int = 0
 
 
@@ -190,7 +211,8 @@ QUICK_BUDGET = Budget(
     max_actions=300,
     deep_every=20,
     coverage=1,
-    seconds=10.0,
+    seconds=6.0,
+    pair_seconds=1.0,
     max_games=60,
     machine_examples=3,
     machine_steps=12,
@@ -198,9 +220,13 @@ QUICK_BUDGET = Budget(
     shrink_seconds=5.0,
     pairs=False,
     together=False,
+    modes=True,
+    to_the_end=False,
 )
-"""The plugin with classic only, every declaration once (at most 10 s): for a
-quick check while writing a plugin."""
+"""The plugin with classic, every declaration once (at most 6 s), then beside
+each game mode and each plugin it declares interactions with (about a
+second each; some 12 s in all with the five shipped modes): for a quick
+check while writing a plugin. Its scenarios run beside every plugin."""
 
 
 BUDGETS: dict[str, Budget] = {"default": DEFAULT_BUDGET, "ci": CI_BUDGET, "quick": QUICK_BUDGET}
@@ -292,6 +318,10 @@ class Violation:
     replay: Replay | None = None
     transcript: str = ""
     note: str = ""
+    position: str = ""
+    """For a violation found from an arranged position (a last-card probe):
+    the position as a :class:`~unorules.testing.scenario.Scenario`, to paste
+    into a test."""
 
     @property
     def action(self) -> Action | None:
@@ -324,6 +354,9 @@ class Violation:
             lines += [
                 "    " + line for line in self.replay.format(f"[{self.invariant}] {self.detail}").splitlines()
             ]
+        if self.position:
+            lines.append("  position (a last-card probe; paste into a test, it fails the same way):")
+            lines += ["    " + line for line in self.position.splitlines()]
         if self.transcript:
             lines.append("  hypothesis output:")
             lines += ["    " + line for line in self.transcript.rstrip().splitlines()]
@@ -459,15 +492,40 @@ def _requirements(plugin: Any, installed: Any) -> list[str]:
     return found
 
 
+_MODE_HOOKS = ("teams", "game_outcome", "going_out")
+
+
+def game_modes() -> list[str]:
+    """The installed plugins that are game modes: rules that bring no cards
+    (no ``deck_cards``) and decide who plays on, wins or goes out (they
+    implement ``teams``, ``game_outcome`` or ``going_out``): partners,
+    elimination, last-loses, penalties among the shipped ones."""
+    found = []
+    for name, plugin in sorted(installed_plugins().items()):
+        if getattr(getattr(plugin, "deck_cards", None), f"{PROJECT}_impl", None) is not None:
+            continue  # a rule set of its own (classic, flip) or a card plugin
+        for hook in _MODE_HOOKS:
+            method = getattr(plugin, hook, None)
+            if method is not None and getattr(method, f"{PROJECT}_impl", None) is not None:
+                found.append(name)
+                break
+    return found
+
+
 def conformance_combinations(
     plugin: str | Any,
     *,
     pairs: bool = True,
     together: bool = True,
     others: Sequence[str] | None = None,
+    modes: bool = False,
 ) -> tuple[list[Combination], list[tuple[str, str]]]:
     """The combinations the runner checks for ``plugin`` (see the module
     docstring), and the ones refused when built, each with the reason.
+    Without ``pairs``, ``modes`` adds the combinations with each game mode
+    (:func:`game_modes`) and with each installed plugin the plugin's
+    :attr:`TestHints.interacts_with <unorules.TestHints.interacts_with>`
+    names.
 
     ``others`` are the installed plugins to combine it with (default: every
     installed one). A plugin object named like an installed plugin (a copy
@@ -481,7 +539,9 @@ def conformance_combinations(
             raise RulesetError(f"no plugin named {unknown[0]!r} is installed; {known}")
         others = [o.strip().lower() for o in others]
     is_installed = installed.get(name) is obj
-    base = ["classic"] if "classic" in installed and name != "classic" else []
+    # A whole edition that replaces classic (flip, no-mercy) is checked on its own.
+    replaces = "classic" in getattr(obj, "conflicts", {})
+    base = ["classic"] if "classic" in installed and name != "classic" and not replaces else []
     if name == "classic" and is_installed:
         base = ["classic"]
     base += [r for r in _requirements(obj, installed) if r not in base and r != name]
@@ -495,6 +555,10 @@ def conformance_combinations(
     candidates = sorted(n for n in pool if n != name and n not in base)
     if pairs:
         wanted += [combo([other]) for other in candidates]
+    elif modes:
+        declared = getattr(getattr(obj, "testing", None), "interacts_with", ())
+        listed = [*game_modes(), *(n.strip().lower() for n in declared)]
+        wanted += [combo([other]) for other in dict.fromkeys(listed) if other in candidates]
     if together and len(candidates) > 1:
         chosen: list[str] = []
         for other in candidates:
@@ -621,16 +685,102 @@ def _chooser(explorer: Explorer) -> Chooser:
     return choose
 
 
+class _LastCardProbe:
+    """Plays the plugin's cards as last cards from the states a game passes
+    through (:func:`~unorules.testing.explore.last_card_positions`), at most
+    ``limit`` times per card kind, phase and size of the hand left (the card
+    alone, or with a card of its colour), and as a card drawn and played at
+    once (:func:`~unorules.testing.explore.drawn_card_positions`), over a
+    combination (``probed`` is shared by its games); counts each probe in the
+    coverage and keeps the first that fails a check."""
+
+    def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str, int]], limit: int = 2) -> None:
+        self.coverage = coverage
+        self.probed = probed
+        self.limit = limit
+        self.found: tuple[GameState, Action, BaseException] | None = None
+
+    def __call__(self, state: GameState) -> None:
+        if self.found is not None or state.is_over:
+            return
+        focus = self.coverage.focus_kinds
+        phase = state.phase.name
+        probed = self.probed
+        limit = self.limit
+        kinds = {
+            c.kind
+            for c in state.hands[state.current_player]
+            if c.kind in focus and (probed[c.kind, phase, 1] < limit or probed[c.kind, phase, 2] < limit)
+        }
+        if not kinds:
+            return
+        positions = last_card_positions(state, kinds)
+        if any(probed[k, "drawn", 0] < limit for k in kinds):
+            positions += drawn_card_positions(state, kinds)
+        for position, action in positions:
+            card = action.card
+            assert card is not None
+            size = len(position.hands[state.current_player])
+            key = (card.kind, phase, size) if size <= 2 else (card.kind, "drawn", 0)
+            if probed[key] >= limit:
+                continue
+            probed[key] += 1
+            try:
+                after = position.apply(action)
+                check_step(position, action, after)
+                _cheap(after)
+            except Exception as exc:
+                self.found = (position, action, exc)
+                return
+            self.coverage.observe(position, action, after)
+
+
+def _position_text(state: GameState, action: Action) -> str:
+    """``state`` (a probe's position) and ``action`` as a scenario."""
+    rules = state.ruleset
+    hands = ", ".join(f'{seat}: "{" ".join(map(str, hand))}"' for seat, hand in enumerate(state.hands))
+    fields = [
+        ruleset_line(rules),
+        f"players={state.players}",
+        f"hands={{{hands}}}",
+        f'top="{state.top_card}"',
+    ]
+    if state.color is not None:
+        fields.append(f'color="{state.color}"')
+    if state.draw_pile:
+        fields.append(f'draw="{" ".join(map(str, state.draw_pile[:3]))}"')
+    fields.append(f"to_move={state.current_player}")
+    if state.phase.name != "play":
+        fields.append(f'phase="{state.phase.name}"')
+    if state.direction != 1:
+        fields.append(f"direction={state.direction}")
+    if rules.two_faced:
+        fields.append(f"side={state.side}")
+    body = ",\n    ".join(fields)
+    text = f'from unorules.testing.scenario import Scenario\n\nScenario(\n    {body},\n).then("{action}")'
+    if state.extras or state.phase.data:
+        text += "  # the position also held extras or phase data the scenario does not set"
+    return text
+
+
 def _observer(
-    coverage: Coverage, options: dict[str, Any]
+    coverage: Coverage, options: dict[str, Any], probe: _LastCardProbe | None = None
 ) -> Callable[[GameState, Action | None, GameState], None]:
     def observe(before: GameState, action: Action | None, after: GameState) -> None:
         if action is None:
             coverage.start_game(after.ruleset, options, after)
         else:
             coverage.observe(before, action, after)
+        if probe is not None:
+            probe(after)
 
     return observe
+
+
+def _only_cards_left(coverage: Coverage, target: int) -> bool:
+    """Whether what ``coverage`` still misses is cards only (their last-card endings)."""
+    missing = coverage.missing(target)
+    return bool(missing) and all(d.category == "card" for d in missing)
 
 
 def _plainness(kind: str) -> int:
@@ -668,6 +818,7 @@ def run_combination(
     out: Callable[[str], None] | None = None,
     plugin: Any | None = None,
     first: bool = True,
+    scenarios: bool = True,
 ) -> CombinationResult:
     """Check one combination: games steered by the coverage of ``plugin``'s
     declarations (default: the combination's last plugin object, else its
@@ -675,14 +826,16 @@ def run_combination(
     the time cap or ``max_games`` (see :class:`Budget`; ``first`` says this is
     the plugin with classic alone, whose target and cap are ``coverage`` and
     ``seconds``), then (if ``machine`` and the budget allows) the hypothesis
-    state machine. Returns the :class:`CombinationResult`."""
+    state machine. With ``scenarios``, the plugin's scenarios run under the
+    combination too. Returns the :class:`CombinationResult`."""
     started = time.monotonic()
     ruleset = combo.build()
     if plugin is None:
         plugin = combo.objects[-1] if combo.objects else installed_plugins()[combo.names[-1]]
     focus = next((p for p in ruleset.plugins if p is plugin or p.name == plugin.name), plugin)
     others = [p for p in ruleset.plugins if p is not focus and p.name != "classic"]
-    coverage = Coverage([focus], cards_of=others, options=first)
+    to_the_end = first and budget.to_the_end and budget.coverage > 0
+    coverage = Coverage([focus], cards_of=others, options=first, to_the_end=to_the_end)
     coverage.add_ruleset(ruleset)
     target = budget.coverage if first else budget.pair_coverage
     cap = budget.seconds if first else budget.pair_seconds
@@ -697,6 +850,8 @@ def run_combination(
     played = 0
     games = 0
     index = 0
+    kept_for_last: Counter[str] = Counter()
+    probed: Counter[tuple[str, str, int]] = Counter()
     while counts:
         elapsed = time.monotonic() - started
         if games >= len(counts) and cap is not None and elapsed >= cap:
@@ -707,28 +862,60 @@ def run_combination(
             if games >= budget.max_games:
                 break
         players, style, policy = game_plan(index, counts)
+        # Every third game (every game once nothing else is left to cover), while a card
+        # of the plugin has not been anybody's last card, the one tried least is dealt and
+        # kept for last at the smallest table (a wild spent at once never ends a round).
+        unfinished: frozenset[str] = frozenset()
+        if index >= len(counts) and (index % 3 == 2 or (target and _only_cards_left(coverage, target))):
+            kinds = sorted(d.name for d, _ in coverage.card_failures())
+            if kinds:
+                kind = min(kinds, key=lambda k: (kept_for_last[k], k))
+                kept_for_last[kind] += 1
+                unfinished = frozenset({kind})
+                players = counts[0]
+                style, policy = "in-hands", "last"
         seed = budget.seed * 100_000 + index
         rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
         options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
         rules, options = _build(combo, options, rng) if options else (ruleset, options)
+        for _ in range(8 if unfinished else 0):
+            if any(card.kind in unfinished for card in rules.deck):
+                break  # the deck deals one (a card an option puts in the deck needs that option)
+            rules, options = _build(combo, _option_variant(combo, rng), rng)
         coverage.add_ruleset(rules)
         others_kinds = frozenset(k for p in rules.plugins if p in others for k in card_kinds(p, rules))
-        starters = sorted(
-            coverage.focus_kinds, key=lambda k: (coverage.starters[k], _plainness(k), rng.random())
-        )
-        deck, dealer = arranged_deal(rules, players, rng, style, coverage.focus_kinds, others_kinds, starters)
+        dealt = unfinished or coverage.focus_kinds
+        starters = sorted(dealt, key=lambda k: (coverage.starters[k], _plainness(k), rng.random()))
+        deck, dealer = arranged_deal(rules, players, rng, style, dealt, others_kinds, starters)
         if deck is not None and style == "starter":
             coverage.starters[deck[players * rules.hand_size].kind] += 1
         start = Replay(rules, players, seed, deck=deck, dealer=dealer)
         check = _GameCheck(budget.deep_every, seen=seen, coverage=coverage)
 
-        explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look)
+        explorer = Explorer(coverage, rng, policy, eager=budget.eager, check=_look, keep=unfinished or None)
+        length = budget.max_actions * (2 if unfinished else 1)  # a round to its end, on the card kept
+        probe = _LastCardProbe(coverage, probed)
         replay, failure = _play(
-            start, _chooser(explorer), budget.max_actions, check, monitor, _observer(coverage, options)
+            start, _chooser(explorer), length, check, monitor, _observer(coverage, options, probe)
         )
         games += 1
         index += 1
         played += len(replay.actions)
+        if failure is None and probe.found is not None:
+            position, tried, exc = probe.found
+            violation = Violation(
+                rules,
+                players,
+                _kind_of(exc),
+                _describe(exc),
+                f"a last-card probe in game {index} ({style} deal, {policy} play), seed {seed}: "
+                f'seat {tried.seat} left holding only {tried.card}, then "{tried}"',
+                position=_position_text(position, tried),
+            )
+            violations.append(violation)
+            if out is not None:
+                out(violation.format())
+            break
         if failure is not None:
             found_by = f"game {index} ({style} deal, {policy} play), seed {seed}"
             replay, failure, note = _shrink(
@@ -741,6 +928,25 @@ def run_combination(
             if out is not None:
                 out(violation.format())
             break  # one shrunk replay per combination is enough to show it is broken
+    if scenarios and not violations:
+        violations += scenario_violations(focus, ruleset)
+        for violation in violations:
+            if out is not None:
+                out(violation.format())
+    if to_the_end and not violations:
+        for declaration, reason in coverage.card_failures():
+            violation = Violation(
+                ruleset,
+                None,
+                "to-the-end",
+                f"card {declaration.name} of {declaration.owner}: {reason}; a card the plugin deals must "
+                "be playable, and playable as a last card (the explorer keeps it for last)",
+                f"coverage of {coverage.games} games, {coverage.actions} actions",
+            )
+            violations.append(violation)
+            if out is not None:
+                out(violation.format())
+            break
     machine_runs = 0
     examples = budget.machine_examples
     if machine and examples != 0 and not violations:
@@ -760,6 +966,72 @@ def run_combination(
     if out is not None:
         out(("ok   " if not violations else "FAIL ") + summary + f" ({seconds:.1f} s)")
     return CombinationResult(combo.label, summary, tuple(violations), coverage, target, seconds)
+
+
+def scenario_violations(plugin: Any, ruleset: Ruleset) -> list[Violation]:
+    """The scenarios ``plugin`` declares (:attr:`TestHints.scenarios
+    <unorules.TestHints.scenarios>`) run under ``ruleset``
+    (:func:`~unorules.testing.scenario.run_scenarios`): a violation
+    (``scenario``) for each that fails or crashes; those whose position
+    cannot be arranged there are left out."""
+    found: list[Violation] = []
+    for name, outcome, detail in run_scenarios(plugin, ruleset):
+        if outcome in ("failed", "crashed"):
+            found.append(
+                Violation(
+                    ruleset,
+                    None,
+                    "scenario",
+                    f"the plugin's scenario {name} {outcome}: {detail}",
+                    f"scenario {name}",
+                )
+            )
+    return found
+
+
+def scenarios_elsewhere(
+    plugin: str | Any, checked: Sequence[Combination], others: Sequence[str] | None = None
+) -> tuple[list[str], list[Violation]]:
+    """The plugin's scenarios next to each other installed plugin it combines
+    with (or ``others``), in the combinations not among ``checked`` (a budget
+    that plays no pairs still runs the scenarios beside every plugin): the
+    labels of the combinations run, and one violation for each scenario that
+    passes with the plugin alone (the first of ``checked``) but not beside
+    some other plugin, naming them all."""
+    _, obj = resolve_plugin(plugin)
+    if not getattr(getattr(obj, "testing", None), "scenarios", ()):
+        return [], []
+    alone = checked[0].build() if checked else None
+    failing_alone = (
+        set() if alone is None else {n for n, o, _ in run_scenarios(obj, alone) if o in ("failed", "crashed")}
+    )
+    combos, _ = conformance_combinations(plugin, pairs=True, together=False, others=others)
+    done = {c.label for c in checked}
+    labels: list[str] = []
+    failures: dict[str, list[tuple[Ruleset, str, str]]] = {}
+    for combo in combos:
+        if combo.label in done:
+            continue
+        labels.append(combo.label)
+        rules = combo.build()
+        for name, outcome, detail in run_scenarios(obj, rules):
+            if outcome in ("failed", "crashed") and name not in failing_alone:
+                failures.setdefault(name, []).append((rules, outcome, detail))
+    found: list[Violation] = []
+    for name, where in failures.items():
+        rules, outcome, detail = where[0]
+        beside = ", ".join(ruleset_line(r) for r, _, _ in where)
+        found.append(
+            Violation(
+                rules,
+                None,
+                "scenario",
+                f"the plugin's scenario {name} passes with the plugin alone but {outcome} beside another "
+                f"plugin ({len(where)} rule set{'s' * (len(where) != 1)}: {beside}): {detail}",
+                f"scenario {name}",
+            )
+        )
+    return labels, found
 
 
 def _run_machine(
@@ -827,7 +1099,7 @@ def run_conformance(
     require_hypothesis()
     name, obj = resolve_plugin(plugin)
     combos, skipped = conformance_combinations(
-        plugin, pairs=budget.pairs, together=budget.together, others=others
+        plugin, pairs=budget.pairs, together=budget.together, others=others, modes=budget.modes
     )
     if seconds is not None:
         budget = attrs.evolve(seconds_budget(seconds, len(combos), strict=budget.strict), seed=budget.seed)
@@ -836,9 +1108,24 @@ def run_conformance(
     if out is not None:
         for label, reason in skipped:
             out(f"skip {label}: {reason}")
+    # The plugin's scenarios first, everywhere (they take milliseconds): with the
+    # plugin alone, then beside each other plugin it combines with.
+    if combos and bool(getattr(getattr(obj, "testing", None), "scenarios", ())):
+        found = scenario_violations(obj, combos[0].build())
+        labels, elsewhere = scenarios_elsewhere(obj, combos[:1], others)
+        found += elsewhere
+        report.checked.append(f"the plugin's scenarios alone and beside {len(labels)} other plugins")
+        report.violations.extend(found)
+        if out is not None:
+            for violation in found:
+                out(violation.format())
+        if fail_fast and found:
+            return report
     for i, combo in enumerate(combos):
         machine = i == 0 or budget.machine_on_pairs
-        result = run_combination(combo, budget, machine=machine, out=out, plugin=obj, first=i == 0)
+        result = run_combination(
+            combo, budget, machine=machine, out=out, plugin=obj, first=i == 0, scenarios=False
+        )
         report.checked.append(result.summary)
         report.results.append(result)
         report.violations.extend(result.violations)

@@ -52,6 +52,7 @@ __all__ = [
     "card_kinds",
     "declarations",
     "effect_ending",
+    "ends_a_hand",
     "option_declarations",
 ]
 
@@ -87,6 +88,18 @@ class Tally:
     used: int = 0
     held: int = 0
     endings: Counter[str] = attrs.Factory(Counter)
+    legal_in: Counter[str] = attrs.Factory(Counter)
+    """A card's: how often a play of it was legal, by phase."""
+    played_in: Counter[str] = attrs.Factory(Counter)
+    """A card's: how often it was played, by the phase it was played in."""
+    ended_in: Counter[str] = attrs.Factory(Counter)
+    """A card's: how often playing it ended a round or emptied its player's
+    hand, by the phase it was played in."""
+
+    @property
+    def ended(self) -> int:
+        """How often playing the card ended a round or emptied its player's hand."""
+        return sum(self.ended_in.values())
 
     def count(self, category: str) -> int:
         """The number that counts toward covering a declaration of ``category``."""
@@ -149,6 +162,16 @@ def declarations(plugin: Any, ruleset: Ruleset) -> list[Declaration]:
     return found
 
 
+def ends_a_hand(before: GameState, action: Action, after: GameState) -> bool:
+    """Whether the play ``action`` ended a round (or the game) or left its
+    player's hand empty (a seat that goes out and leaves, under last-loses)."""
+    return (
+        len(after.rounds) != len(before.rounds)
+        or after.is_over
+        or (action.seat is not None and not after.hands[action.seat])
+    )
+
+
 def effect_ending(before: GameState, action: Action, after: GameState) -> str:
     """How the effect of the card of ``action`` (a play) ended: ``"went
     out"``, ``"round ended"``, ``"game over"``, or the phase the game is in
@@ -184,8 +207,18 @@ class Coverage:
     option puts into the deck) appear once a game has them.
     """
 
-    def __init__(self, plugins: Sequence[Any], cards_of: Sequence[Any] = (), *, options: bool = True) -> None:
+    def __init__(
+        self,
+        plugins: Sequence[Any],
+        cards_of: Sequence[Any] = (),
+        *,
+        options: bool = True,
+        to_the_end: bool = False,
+    ) -> None:
         self.plugins = tuple(plugins)
+        self.to_the_end = to_the_end
+        """Whether a card of the plugins under test is covered only once playing
+        it has also ended a round or emptied a hand (:meth:`card_failures`)."""
         self.cards_of = tuple(p for p in cards_of if p not in self.plugins)
         self.tallies: dict[Declaration, Tally] = {}
         self.games = 0
@@ -306,7 +339,9 @@ class Coverage:
         for kind in listed_kinds:
             declared = kinds.get(kind)
             if declared is not None:
-                self.tallies[declared].reached += 1
+                tally = self.tallies[declared]
+                tally.reached += 1
+                tally.legal_in[state.phase.name] += 1
         for verb in listed_verbs:
             declared = self._verbs.get(verb)
             if declared is not None:
@@ -328,6 +363,10 @@ class Coverage:
                 tally = self.tallies[declared]
                 tally.used += 1
                 tally.endings[effect_ending(before, action, after)] += 1
+                played_in = before.phase.name
+                tally.played_in[played_in] += 1
+                if ends_a_hand(before, action, after):
+                    tally.ended_in[played_in] += 1
         self.observe_state(after)
 
     def deep_checked(self, state: GameState) -> None:
@@ -348,6 +387,9 @@ class Coverage:
             mine.used += tally.used
             mine.held += tally.held
             mine.endings.update(tally.endings)
+            mine.legal_in.update(tally.legal_in)
+            mine.played_in.update(tally.played_in)
+            mine.ended_in.update(tally.ended_in)
         self._option_games.update(other._option_games)
         self.games += other.games
         self.actions += other.actions
@@ -360,8 +402,46 @@ class Coverage:
         return min(minimum, 1) if declaration.category == "option" else minimum
 
     def missing(self, minimum: int) -> list[Declaration]:
-        """The declarations not yet covered ``minimum`` times, in report order."""
-        return [d for d in self.sorted() if self.tallies[d].count(d.category) < self.target(d, minimum)]
+        """The declarations not yet covered ``minimum`` times (with
+        ``to_the_end``, a card whose play never ended a round counts as not
+        covered), in report order."""
+        return [d for d in self.sorted() if not self._covered(d, minimum)]
+
+    def _covered(self, declaration: Declaration, minimum: int) -> bool:
+        tally = self.tallies[declaration]
+        if tally.count(declaration.category) < self.target(declaration, minimum):
+            return False
+        return not (self.to_the_end and declaration.category == "card" and minimum > 0 and not tally.ended)
+
+    def card_failures(self) -> list[tuple[Declaration, str]]:
+        """The cards of the plugins under test (not the other plugins' cards
+        counted beside them) that were never legal, never played, or whose
+        play never ended a round or emptied its player's hand, each with the
+        reason in words: the explorer keeps the plugin's cards for last, so a
+        card that cannot be someone's last card is a rule that cannot be
+        finished (a wild spent at once never tests going out on it)."""
+        owners = {str(p.name) for p in self.plugins}
+        found: list[tuple[Declaration, str]] = []
+        for declaration in self.sorted():
+            if declaration.category != "card" or declaration.owner not in owners:
+                continue
+            tally = self.tallies[declaration]
+            if not tally.reached:
+                held = f"held {tally.held} times by the seat to move" if tally.held else "never held"
+                found.append((declaration, f"never legal to play in {self.games} games ({held})"))
+            elif not tally.used:
+                found.append(
+                    (declaration, f"legal {tally.reached} times ({_phases(tally.legal_in)}), never played")
+                )
+            elif not tally.ended:
+                found.append(
+                    (
+                        declaration,
+                        f"played {tally.used} times ({_phases(tally.played_in)}), never as the last card: "
+                        "no play of it ended a round or emptied its player's hand",
+                    )
+                )
+        return found
 
     def never_reached(self) -> list[Declaration]:
         """The declarations never reached (a card never playable, a phase never entered...)."""
@@ -441,6 +521,9 @@ class Coverage:
                 if tally.endings:
                     ends = ", ".join(f"{e} {n}" for e, n in tally.endings.most_common(4))
                     text += f"; ended: {ends}"
+                if tally.used:
+                    last = _phases(tally.ended_in) if tally.ended else "never"
+                    text += f"; last card: {last}"
             elif category == "verb":
                 text = f"used {tally.used}, legal {tally.reached}"
             elif category == "phase":
@@ -451,7 +534,7 @@ class Coverage:
                 text = f"games {tally.reached}"
             else:
                 text = f"happened {tally.reached}"
-            short = tally.count(category) < self.target(declaration, minimum)
+            short = not self._covered(declaration, minimum)
             mark = "  NOT REACHED" if not tally.reached else ("  under target" if short else "")
             yield f"  {category:6} {declaration.name:28} {text}{mark}"
 
@@ -460,6 +543,11 @@ class Coverage:
         never reached marked ``NOT REACHED`` and those under ``minimum`` marked
         ``under target``, then :meth:`summary`."""
         return "\n".join([*self.lines(minimum), self.summary(minimum)])
+
+
+def _phases(counts: Counter[str]) -> str:
+    """``"play 3, penalty 1"``: counts by phase."""
+    return ", ".join(f"{phase} {n}" for phase, n in counts.most_common()) or "none"
 
 
 def _short_list(items: Iterable[str], most: int = 8) -> list[str]:

@@ -35,7 +35,13 @@ plugin's card), looking one action ahead, and plays the most novel one;
 ``eager`` prefers playing cards (rounds end, scoring and later rounds come);
 ``random`` takes any legal action; ``hoard`` draws whenever it may until
 the draw pile has been reshuffled (or nothing is left to draw), then plays
-as ``steer``: big hands, reshuffles in the middle of effects and empty piles.
+as ``steer``: big hands, reshuffles in the middle of effects and empty piles;
+``last`` keeps the plugin's cards for last: every seat plays any other card
+it may, draws rather than play the plugin's card, and plays the plugin's
+card only once its hand holds nothing else, so rounds end on it (a wild
+played as soon as it is drawn is never anybody's last card). The runner
+plays ``last`` games while a card of the plugin has not yet ended a round
+(:meth:`~unorules.testing.coverage.Coverage.card_failures`).
 
 Looking ahead applies actions the game does not take; each such state is
 handed to a check (the runner counts the cards and checks the UNO books of
@@ -53,16 +59,28 @@ from unorules.actions import Action
 from unorules.cards import COLORS, Card
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
+from unorules.testing import rearranged
 from unorules.testing.coverage import Coverage, effect_ending
 from unorules.testing.play import choose_action
 
-__all__ = ["POLICIES", "STYLES", "Explorer", "arranged_deal", "game_plan"]
+__all__ = [
+    "POLICIES",
+    "STYLES",
+    "Explorer",
+    "arranged_deal",
+    "drawn_card_positions",
+    "game_plan",
+    "last_card_positions",
+]
 
 STYLES = ("shuffled", "in-hands", "clumped", "starter", "combined")
 """The ways a game is dealt (see the module docstring)."""
 
-POLICIES = ("steer", "eager", "hoard", "random")
+POLICIES = ("steer", "eager", "hoard", "random", "last")
 """The ways a game is played (see the module docstring)."""
+
+_PLANNED = POLICIES[:4]
+"""The policies :func:`game_plan` goes through (``last`` is chosen by coverage)."""
 
 Check = Callable[[GameState, Action, GameState], None]
 
@@ -75,7 +93,7 @@ def game_plan(index: int, counts: Sequence[int]) -> tuple[int, str, str]:
     players = counts[index % len(counts)]
     lap = index // len(counts)
     style = STYLES[(lap + index) % len(STYLES)]
-    policy = POLICIES[(lap + 2 * index) % len(POLICIES)]
+    policy = _PLANNED[(lap + 2 * index) % len(_PLANNED)]
     return players, style, policy
 
 
@@ -215,7 +233,8 @@ class Explorer:
     ``steer`` is the share of steered choices (the rest are eager);
     ``lookahead`` the most legal actions applied to score one choice;
     ``check(before, action, after)`` is called with every state looked at
-    (and may raise: the action is then the one chosen)."""
+    (and may raise: the action is then the one chosen); ``keep``, the card
+    kinds the ``last`` policy keeps for last (default: the plugin's)."""
 
     def __init__(
         self,
@@ -227,6 +246,7 @@ class Explorer:
         steer: float = 0.6,
         lookahead: int = 12,
         check: Check | None = None,
+        keep: Iterable[str] | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
@@ -240,6 +260,8 @@ class Explorer:
         self.looked = 0
         """How many actions were applied to look ahead."""
         self._hoarding = policy == "hoard"
+        self.keep = coverage.focus_kinds if keep is None else frozenset(keep)
+        """The card kinds the ``last`` policy keeps for last (default: the plugin's)."""
 
     def choose(self, state: GameState) -> Action:
         """The next action of the game in ``state`` (not over)."""
@@ -249,6 +271,8 @@ class Explorer:
             return choose_action(state, rng, 0.0)
         if policy == "eager":
             return choose_action(state, rng, self.eager)
+        if policy == "last":
+            return self._last(state)
         if self._hoarding:
             hoarded = self._hoard(state)
             if hoarded is not None:
@@ -258,6 +282,30 @@ class Explorer:
             if chosen is not None:
                 return chosen
         return choose_action(state, rng, self.eager)
+
+    def _last(self, state: GameState) -> Action:
+        """The ``last`` policy: the plugin's cards kept for the last card."""
+        rng = self.rng
+        legal = state.legal_actions()
+        seat = state.current_player
+        focus = self.keep
+        hand = state.hands[seat]
+
+        def kept(action: Action) -> bool:
+            card = action.card
+            return action.verb == "play" and card is not None and card.kind in focus
+
+        plays = [a for a in legal if a.seat == seat and a.verb == "play" and a.card is not None]
+        if hand and all(card.kind in focus for card in hand):
+            mine = [a for a in plays if kept(a)]
+            if mine:
+                return rng.choice(mine)  # nothing else in the hand: the round may end on it
+        others = [a for a in plays if not kept(a)]
+        if others:
+            return rng.choice(others)
+        rest = [a for a in legal if not (a.seat == seat and kept(a))]
+        draws = [a for a in rest if a.seat == seat and a.verb in ("draw", "pass")]
+        return rng.choice(draws or rest or legal)
 
     def _hoard(self, state: GameState) -> Action | None:
         if any(event.kind == "reshuffle" for event in state.events) or (
@@ -343,3 +391,86 @@ class Explorer:
             card = action.card
             if action.seat == seat and action.verb == "play" and card is not None and card is not kept[0]:
                 static[action] += bonus / 2
+
+
+def last_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[GameState, Action]]:
+    """Last-card probes: for each card of ``kinds`` the seat to move may play
+    in ``state`` (one play per kind), the same position with that seat holding
+    that card alone (the rest of its hand put under the draw pile, its UNO
+    call used), and with that card and one other card of its colour if it
+    holds one (an effect taking cards of its colour along then empties the
+    hand), and the play. The runner plays each probe, checks the step and
+    counts whether the card ended the round there: every card of the plugin is
+    so tried as a last card in each phase it is legal in, however rarely a game
+    keeps it to the end."""
+    if state.is_over:
+        return []
+    seat = state.current_player
+    hand = state.hands[seat]
+    if len(hand) < 2:
+        return []  # a real last card: the game itself plays it
+    # (A two-card hand is rearranged too: into the card alone.)
+    wanted = frozenset(kinds)
+    found: list[tuple[GameState, Action]] = []
+    tried: set[str] = set()
+    for action in state.legal_actions(seat):
+        card = action.card
+        if action.verb != "play" or card is None or card.kind in tried or card.kind not in wanted:
+            continue
+        if card not in hand:
+            continue
+        tried.add(card.kind)
+        rest = list(hand)
+        rest.remove(card)
+        mates = [c for c in rest if card.color is not None and c.color is card.color]
+        # The card alone; and with one other card of its colour (an effect that
+        # takes such cards along empties the hand: going out on its effect).
+        for kept in ([card], [card, mates[0]] if mates else None):
+            if kept is None:
+                continue
+            try:
+                position = rearranged(state, hands={seat: kept})
+            except ValueError:
+                continue
+            position = position.replace(
+                uno_declared=tuple(s for s in position.uno_declared if s != seat),
+                uno_exposed=tuple(s for s in position.uno_exposed if s != seat),
+            )
+            if position.is_legal(action):
+                found.append((position, action))
+    return found
+
+
+def drawn_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[GameState, Action]]:
+    """Drawn-card probes: for each of ``kinds`` with a copy outside the hand
+    of the seat to move, when that seat may draw for its turn, the position
+    after it drew that card (put on top of the draw pile first), if the rule
+    set then lets it play the card at once, and that play: the plugin's card
+    played in the phase a drawn card is played in (classic's ``drawn``),
+    with the rest of the hand still held."""
+    if state.is_over:
+        return []
+    seat = state.current_player
+    draw = Action.of(seat, "draw")
+    if not state.is_legal(draw):
+        return []
+    hand = state.hands[seat]
+    found: list[tuple[GameState, Action]] = []
+    for kind in sorted(set(kinds)):
+        # A copy of the colour in play (else any), so the card drawn may be played.
+        spare = sorted(
+            (c for c in state.draw_pile if c.kind == kind), key=lambda c: c.color is not state.color
+        )
+        if not spare or any(c.kind == kind for c in hand):
+            continue
+        try:
+            position = rearranged(state, draw=[spare[0]])
+            drawn = position.apply(draw)
+        except Exception:
+            continue  # the draw itself is checked where the game draws
+        if drawn.current_player != seat or not drawn.hands[seat] or drawn.hands[seat][-1] is not spare[0]:
+            continue
+        plays = [a for a in drawn.legal_actions(seat) if a.verb == "play" and a.card is spare[0]]
+        if plays:
+            found.append((drawn, plays[0]))
+    return found

@@ -29,7 +29,10 @@ name               what it checks
 ``left``           a seat that has left holds no cards and draws none
 ``hidden``         no view and no public event shows a card the seats seeing it
                    may not know (another seat's hidden hand, the draw pile),
-                   except an event whose kind declares ``reveals``
+                   except an event whose kind declares ``reveals``; a seat is
+                   shown another seat's hand (``visible_hands``) only after a
+                   ``show`` event showed it that hand, or while a declared
+                   open-hands rule is in force
 ``accepted``       every legal action is accepted by ``apply`` (and keeps
                    ``cards`` and ``uno``); ``is_legal`` agrees with the list
 ``refused``        a sample of other actions is refused with ``IllegalActionError``
@@ -45,10 +48,14 @@ name               what it checks
                    outside the game's generator, no state kept in plugin objects)
 ``rounds``         every round ends: past its bound eager play can still end it, and
                    it does not go round a loop
+``effect``         a play of a card with a declared :class:`~unorules.CardEffect`
+                   did what the declaration says (the cards discarded with it,
+                   the seats the turn passes by, the cards the next seat draws)
 =================  ==============================================================
 
 The single-state invariants are functions of a state (:func:`check_state`
-runs them); ``uno``, ``scores``, ``left``, ``hidden``, ``pure`` and
+runs them); ``uno``, ``scores``, ``left``, ``hidden``, ``hands`` (a round
+won by going out is won by a seat holding no cards), ``effect``, ``pure`` and
 ``replay`` also look at each step, the state before an action and the state
 after it (:func:`check_step`). A message names the action and says what
 differs (the cards missing or added, the field that changed), never whole
@@ -98,9 +105,11 @@ from unorules.testing.state_invariants import (
     check_views,
 )
 from unorules.testing.step_invariants import (
+    check_effect,
     check_hidden_cards,
     check_left,
     check_scores,
+    check_shown_hands,
     check_step,
     check_uno,
 )
@@ -131,6 +140,7 @@ __all__ = [
     "RoundMonitor",
     "check_apply_pure",
     "check_cards",
+    "check_effect",
     "check_events",
     "check_hands",
     "check_hidden_cards",
@@ -144,6 +154,7 @@ __all__ = [
     "check_replay_game",
     "check_round_ends",
     "check_scores",
+    "check_shown_hands",
     "check_state",
     "check_step",
     "check_turn",

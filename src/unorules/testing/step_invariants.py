@@ -1,5 +1,5 @@
 """The invariants that also look at a step: ``uno``, ``scores``, ``left`` and
-``hidden`` as functions of a state, and :func:`check_step`, which checks the
+``hidden`` as functions of a state, ``effect``, and :func:`check_step`, which checks the
 state before an action against the state after it (see the table of
 :mod:`unorules.testing.invariants`).
 
@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from unorules import TestHints
+from unorules import CardEffect, TestHints
 from unorules.actions import Action
 from unorules.cards import Card
 from unorules.ruleset import Ruleset
@@ -29,7 +29,15 @@ from unorules.testing.violations import (
     describe_difference,
 )
 
-__all__ = ["check_hidden_cards", "check_left", "check_scores", "check_step", "check_uno"]
+__all__ = [
+    "check_effect",
+    "check_hidden_cards",
+    "check_left",
+    "check_scores",
+    "check_shown_hands",
+    "check_step",
+    "check_uno",
+]
 
 
 # -- UNO calls, scores, seats that left, hidden cards --------------------------------------------
@@ -329,6 +337,236 @@ def check_hidden_cards(state: GameState, before: GameState | None = None, *, eve
             )
 
 
+def _open_hands(state: GameState) -> bool:
+    """Whether a plugin's declared open-hands rule is in force in ``state``
+    (:attr:`~unorules.TestHints.open_hands_while`: one of its extras keys is set)."""
+    if not state.extras:
+        return False
+    keys: frozenset[str] = _cached(
+        state.ruleset,
+        "open_hands_while",
+        lambda rules: frozenset(
+            key for p in rules.plugins for key in getattr(p, "testing", TestHints()).open_hands_while
+        ),
+    )
+    return bool(keys) and any(key in keys for key, _ in state.extras)
+
+
+def check_shown_hands(
+    before: GameState, action: Action, after: GameState, shown: set[tuple[int, int]] | None = None
+) -> None:
+    """``hidden``, of the hands a seat is shown (``visible_hands``): the
+    plugins' answer is not trusted alone. A seat may see another seat's hand
+    after ``action`` only while a declared open-hands rule is in force
+    (:attr:`~unorules.TestHints.open_hands_while`), when it could see that
+    hand before the action (the plugin ends the showing), or when an event
+    of the action showed that hand to that seat: a ``show`` event
+    (``draft.show_hand(seat, to)``) whose ``target`` is the hand's seat and
+    whose ``seat`` is the seat shown it (or every seat). Anything else is a
+    leak, reported with the event that should have said it.
+
+    ``shown``, kept by a caller checking a whole game, holds the ``(seat,
+    other)`` pairs show events have shown so far this round (a rule that takes
+    an action back restores the showing with the position): they stay known.
+    An action that restores an earlier position (``draft.restore``, whose
+    ``move`` events name cards ``taken``) is not checked: the showing it
+    brings back was checked when it began."""
+    rules = after.ruleset
+    if shown is not None:
+        if len(after.rounds) != len(before.rounds):
+            shown.clear()
+        for event in after.events:
+            if event.kind == "show" and event.target is not None:
+                seats = range(after.players) if event.seat is None else (event.seat,)
+                shown.update((seat, event.target) for seat in seats)
+    if rules.hooks.visible_hands is None or after.is_over or _open_hands(after):
+        return
+    if any(e.kind == "move" and "taken" in (e.value("from"), e.value("to")) for e in after.events):
+        return  # the action took an earlier one back (draft.restore): what was shown then is shown again
+    shows: list[Event] | None = None
+    for seat in range(after.players):
+        seen = rules.visible_hands(after, seat)
+        if not seen:
+            continue
+        new = seen - rules.visible_hands(before, seat) if not _open_hands(before) else frozenset()
+        if not new:
+            continue
+        if shows is None:
+            shows = [e for e in after.events if e.kind == "show"]
+        for other in sorted(new):
+            if not after.hands[other]:
+                continue  # an empty hand shows nothing
+            if any(e.target == other and (e.seat is None or e.seat == seat) for e in shows):
+                continue
+            if shown is not None and (seat, other) in shown:
+                continue  # shown earlier this round: a position restored brings the showing back
+            said = "; ".join(str(e) for e in shows) or "none"
+            raise _fail(
+                "hidden",
+                f"after {action}, seat {seat} is shown seat {other}'s hand (visible_hands) though no event "
+                f"showed it that hand: the show event that should have said it is "
+                f"draft.show_hand({other}, to={seat}) (show events of the action: {said}); a rule that "
+                "opens every hand declares the extras key it keeps while they are open "
+                "(TestHints(open_hands_while=...))",
+            )
+
+
+def _effects(ruleset: Ruleset) -> dict[str, tuple[CardEffect, ...]]:
+    """The declared card effects of the rule set's plugins, by card kind."""
+
+    def compute(rules: Ruleset) -> dict[str, tuple[CardEffect, ...]]:
+        found: dict[str, tuple[CardEffect, ...]] = {}
+        for plugin in rules.plugins:
+            for effect in getattr(getattr(plugin, "testing", TestHints()), "effects", ()):
+                found[effect.kind] = (*found.get(effect.kind, ()), effect)
+        return found
+
+    return _cached(ruleset, "effects", compute)
+
+
+def _selected(cards: Counter[Card], played: Card, color: Any, which: str) -> Counter[Card]:
+    if which == "all":
+        return Counter(cards)
+    if which == "kind":
+        return Counter({c: n for c, n in cards.items() if c.kind == played.kind})
+    return Counter({c: n for c, n in cards.items() if c.color is not None and c.color is color})
+
+
+def check_effect(before: GameState, action: Action, after: GameState) -> None:
+    """``effect``: a play of a card whose kind a plugin declares a
+    :class:`~unorules.CardEffect` for (:attr:`TestHints.effects
+    <unorules.TestHints.effects>`) did what the declaration says: its
+    player keeps exactly the cards the effect does not discard (cards it
+    drew in the action aside), the turn passed by the declared seats, the
+    next seat drew the declared cards. A last card is not checked (going
+    out is the core's), nor a play after which its player still holds the
+    card (a misplay taken back), nor a play in a phase the declaration leaves out;
+    the turn and the draws only while the phase stays the same (another
+    plugin's phase, a stack, takes the effect over)."""
+    card = action.card
+    seat = action.seat
+    if card is None or seat is None:
+        return
+    face = before.face(card)
+    declared = _effects(after.ruleset).get(face.kind)
+    if not declared:
+        return
+    hand = before.hands[seat]
+    if len(hand) <= 1 or card not in hand:
+        return
+    ended = len(after.rounds) != len(before.rounds) or after.is_over
+    held_after = after.rounds[-1].hands[seat] if ended else after.hands[seat]
+    if held_after.count(card) >= hand.count(card):
+        return  # not carried out as a play: refused as a misplay and kept (R-HOUSE-MISPLAY), say
+    phase = before.phase.name
+    for effect in declared:
+        if effect.phases and phase not in effect.phases:
+            continue
+        what = f"after {action} (a {face.kind} played in the {phase!r} phase)"
+        if effect.discards is not None:
+            rest = Counter(before.face(c) for c in hand)
+            rest[face] -= 1
+            rest = +rest
+            color = face.color if face.color is not None else action.color
+            expected = rest - _selected(rest, face, color, effect.discards)
+            held = held_after
+            drew = Counter(
+                after.face(c) for e in after.events if e.kind == "draw" and e.seat == seat for c in e.cards
+            )
+            found = Counter(after.face(c) for c in held) - drew
+            if found != expected:
+                parts = []
+                if found - expected:
+                    parts.append(f"it still holds {_cards_text(found - expected)}, which the effect discards")
+                if expected - found:
+                    parts.append(
+                        f"it no longer holds {_cards_text(expected - found)}, which the effect keeps"
+                    )
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {seat}'s hand is not what the declared effect leaves "
+                    f"(CardEffect({face.kind!r}, discards={effect.discards!r})): {'; '.join(parts)}",
+                )
+        if ended or after.phase.name != phase:
+            continue
+        if effect.passes is not None:
+            wanted = before.next_seat(seat, effect.passes) if effect.passes else seat
+            if after.current_player != wanted:
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {after.current_player} is to move, not seat {wanted}: the declared "
+                    f"effect passes the turn by {effect.passes} "
+                    f"(CardEffect({face.kind!r}, passes={effect.passes}))",
+                )
+        if effect.next_draws is not None:
+            target = before.next_seat(seat)
+            drawn = sum(
+                e.count if e.count is not None else len(e.cards)
+                for e in after.events
+                if e.kind == "draw" and e.seat == target
+            )
+            if drawn != effect.next_draws:
+                raise _fail(
+                    "effect",
+                    f"{what}, seat {target} drew {drawn} card(s), not {effect.next_draws}: the declared "
+                    f"effect makes the next seat draw {effect.next_draws} "
+                    f"(CardEffect({face.kind!r}, next_draws={effect.next_draws}))",
+                )
+
+
+def _check_left_step(before: GameState, action: Action, after: GameState) -> None:
+    """``left``, of a step: a seat that had left and holds cards after the
+    action is reported with where its cards came from (the hand of which
+    seat, by the action) and which seat in the game was handed its empty
+    hand, so the report names the rule that moved hands among every seat
+    rather than the seats still in the game."""
+    for seat in before.left:
+        if before.hands[seat] or not after.hands[seat] or seat not in after.left:
+            continue
+        got = after.hands[seat]
+        origin = [
+            o for o, hand in enumerate(before.hands) if o != seat and hand and Counter(hand) == Counter(got)
+        ]
+        emptied = [
+            o for o, hand in enumerate(after.hands) if not hand and o not in after.left and before.hands[o]
+        ]
+        source = f"seat {origin[0]}'s hand" if origin else f"{len(got)} card(s)"
+        raise _fail(
+            "left",
+            f"after {action}, seat {seat}, which has left the game, was handed {source} "
+            f"({_cards_text(Counter(got))})"
+            + (
+                f", and seat {_seats_text(emptied)}, still in the game, was handed its empty hand"
+                if emptied
+                else ""
+            )
+            + ": a rule that passes or trades hands moves them among the seats still in the game "
+            "(draft.active_seats, draft.next_seat), never to or from a seat that left",
+        )
+
+
+def _check_round_won(action: Action, after: GameState) -> None:
+    """``hands``, of a round just ended: a round won by going out (reason
+    ``"out"``) is won by a seat whose hand is empty (a last card's effect
+    that hands cards to the winner, or hands the winner's empty hand on, is
+    a rule run on the last card that should not be, R-OUT-LAST-DRAW)."""
+    result = after.rounds[-1]
+    winner = result.winner
+    if result.reason != "out" or winner is None or not 0 <= winner < len(result.hands):
+        return
+    hand = result.hands[winner]
+    if hand:
+        empty = [s for s, h in enumerate(result.hands) if not h and s != winner]
+        raise _fail(
+            "hands",
+            f"after {action}, round {result.number} ended won by seat {winner} going out, yet seat "
+            f"{winner} holds {len(hand)} card(s) ({_cards_text(Counter(hand))})"
+            + (f" while seat {_seats_text(empty)} holds none" if empty else "")
+            + ": a last card's effect ran after its player went out (a card's effect reads "
+            "draft.going_out(seat) and does only what a last card does, R-OUT-LAST-DRAW)",
+        )
+
+
 # -- one step: the state before an action and the state after it ---------------------------------
 
 
@@ -343,8 +581,10 @@ def check_step(
     *,
     snapshot: tuple[Any, ...] | None = None,
     again: bool = False,
+    shown: set[tuple[int, int]] | None = None,
 ) -> None:
-    """The invariants of one step, ``after = before.apply(action)``:
+    """The invariants of one step, ``after = before.apply(action)`` (``shown``:
+    see :func:`check_shown_hands`):
 
     * ``pure``: ``before`` is as it was (give ``snapshot``, taken with
       ``_snapshot(before)`` before applying, to check it);
@@ -356,7 +596,10 @@ def check_step(
       and no exposure (R-UNO-CALL, R-UNO-CATCH). The books are the same under
       every rule set: whether anyone may catch an open seat is the rule set's
       ``legal_actions`` (one without catches offers none);
-    * ``hidden``: see :func:`check_hidden_cards`;
+    * ``hidden``: see :func:`check_hidden_cards` and :func:`check_shown_hands`;
+    * ``hands``: a round the action ended by going out was won by a seat
+      holding no cards;
+    * ``effect``: see :func:`check_effect`;
     * ``replay`` (with ``again``): applying the action to ``before`` once more
       gives an equal state.
     """
@@ -373,6 +616,8 @@ def check_step(
             f"{len(after.rounds)}): one action ends at most one round; end_round is called once, by the "
             "plugin whose rule ends the round",
         )
+    if before.left and not grew:
+        _check_left_step(before, action, after)
     if before.left:
         for event in after.events:
             if event.kind == "round-end":
@@ -384,8 +629,13 @@ def check_step(
                     f"{event.count} card(s): a rule that names a seat names one still in the game "
                     "(draft.next_seat and active_seats skip the seats that left)",
                 )
+    if grew:
+        _check_round_won(action, after)
+    if action.verb == "play" and _effects(after.ruleset):
+        check_effect(before, action, after)
     if not grew and not after.is_over:
         _check_uno_step(before, action, after)
+    check_shown_hands(before, action, after, shown)
     check_hidden_cards(after, before)
     if again:
         try:

@@ -416,6 +416,7 @@ class CustomWildsPlugin(Plugin):
         option_values={
             f"custom_wild_{i}": tuple(e.name for e in READY_EFFECTS[i - 1 :: 3]) for i in (1, 2, 3)
         },
+        open_hands_while=(OPEN_HANDS,),  # C7: every hand is open while the extra is set
     )
 
     # -- building ----------------------------------------------------------------------------------
