@@ -85,3 +85,33 @@ def test_r_jump_flip_games_keep_every_invariant(players: int) -> None:
     for seed in range(2):
         violation, _ = play_checked_game(RULES, players, seed, max_actions=300, eager=0.8)
         assert violation is None, violation
+
+
+def test_r_jump_flip_a_seven_jumped_in_under_seven_o_names_a_seat() -> None:
+    # Found by the toolkit's conformance of flip,jump-in,seven-o: a 7 jumped in was listed
+    # without a seat to trade with, and applying it crashed seven-o's effect (R-SEVEN-O).
+    rules = Ruleset.from_names(["flip", "jump-in", "seven-o"])
+    by: defaultdict[Card, list[Card]] = defaultdict(list)
+    for card in dict.fromkeys(rules.deck):
+        by[card.faces[0]].append(card)
+    face, cards = next((f, c) for f, c in by.items() if f.kind == "7" and len(c) >= 2)
+    state = rules.new_game(players=3, seed=1)
+    seat = state.current_player
+    other = (seat + 2) % 3
+    fillers = [
+        c for c in rules.deck if c.faces[0].number not in (None, 7) and c.faces[0].color is not face.color
+    ]
+    top = next(c for c in rules.deck if c.faces[0].color is face.color and c.faces[0].number not in (None, 7))
+    state = rearranged(state, hands={seat: [cards[0], fillers[0]], other: [cards[1], fillers[1]]}, top=top)
+    state = state.replace(color=top.faces[0].color)
+    state = state.apply(f"{seat}: play {face} {(seat + 1) % 3}")  # a trade that leaves ``other`` its 7
+    jumps = [x for x in state.legal_actions(other) if x.verb == "play" and x.card is face]
+    assert sorted(x.target for x in jumps if x.target is not None) == sorted(
+        s for s in state.active_seats if s != other
+    )
+    assert all(x.target is not None for x in jumps)
+    target = next(x.target for x in jumps)
+    assert target is not None
+    before = state.hands[target]
+    jumped = state.apply(next(x for x in jumps if x.target == target))
+    assert jumped.hands[other] == before  # R-SEVEN-O: the jumper traded hands with the seat it named

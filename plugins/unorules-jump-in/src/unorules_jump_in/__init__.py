@@ -450,7 +450,8 @@ def _faced_jump_ins(state: GameState, top: Card) -> list[Action]:
     faces compared); with ``jump_in_match=color-or-number`` on an ordinary turn, a card
     showing a face of the colour or of the top face's number too. Each card is named as
     the base rule set names a face's play: the face and its place among the cards showing
-    it (``nth``)."""
+    it (``nth``), with each colour for a wild and each other seat in play for a face that
+    names a seat under another plugin (seven-o's 7)."""
     current = state.current_player
     color = state.color
     loose = state.ruleset.options["jump_in_match"] == "color-or-number" and state.phase.name == "play"
@@ -474,10 +475,12 @@ def _faced_jump_ins(state: GameState, top: Card) -> list[Action]:
                 continue
             if state.forbidden(seat, face) is not None:
                 continue  # a ban on the play (R-HOUSE-LAST-CARD, ...)
-            if c is not None:
-                acts.append(Action.of(seat, "play", face, None, None, nth))  # R-JUMP
-            else:
-                acts += [Action.of(seat, "play", face, x, None, nth) for x in _side_colors(state)]
+            # A face that names a seat under another plugin (seven-o's 7) names each other seat in play.
+            targets: tuple[int | None, ...] = (None,)
+            if state.ruleset.needs_target(face):
+                targets = tuple(t for t in state.active_seats if t != seat)
+            colors: tuple[Color | None, ...] = (None,) if c is not None else _side_colors(state)
+            acts += [Action.of(seat, "play", face, x, t, nth) for x in colors for t in targets]  # R-JUMP
             found = True
         if found and state.may_call_uno(seat):
             acts.append(Action.of(seat, "uno"))  # R-UNO-CALL before jumping in with the next-to-last card
