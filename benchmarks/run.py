@@ -396,12 +396,16 @@ def alternate(
             work = dict(job, seed=1000 * rep, rlcard=side in rlcard)
             done = subprocess.run(
                 [sides[side], str(Path(__file__).resolve()), "--worker", json.dumps(work)],
-                check=True,
+                check=False,
                 capture_output=True,
                 text=True,
                 cwd=ROOT,
                 env=(envs or {}).get(side),
             )
+            if done.returncode != 0:
+                raise SystemExit(
+                    f"the worker of {side} failed (exit {done.returncode}):\n{done.stderr[-4000:]}"
+                )
             for key, value in json.loads(done.stdout.strip().splitlines()[-1]).items():
                 rates[side].setdefault(key, []).append(value)
         print(f"  repetition {rep + 1}/{reps} done", flush=True)
