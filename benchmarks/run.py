@@ -458,7 +458,11 @@ def pythons(args: argparse.Namespace, player_counts: list[int]) -> int:
     sides = {v: sys.executable if v == here else str(version_python(v)) for v in versions}
     envs: dict[str, dict[str, str]] = {}
     if args.compiled:  # this CPython again, with the compiled core first on the path
-        if not (COMPILED / "unorules-compiled.json").exists():
+        # Built (or found up to date) first: a build of older sources would measure older code.
+        built = subprocess.run(
+            [sys.executable, str(ROOT / "dev.py"), "build-compiled"], cwd=ROOT, check=False
+        )
+        if built.returncode != 0 or not (COMPILED / "unorules-compiled.json").exists():
             raise SystemExit(f"no compiled core in {COMPILED}: python3 dev.py build-compiled")
         label = f"{here} compiled"
         versions.append(label)
