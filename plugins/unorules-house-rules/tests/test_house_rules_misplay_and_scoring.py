@@ -34,6 +34,17 @@ def test_r_house_misplay_a_bigger_penalty() -> None:
     assert len(state.hands[1]) == 10
 
 
+def test_r_house_misplay_not_offered_with_nothing_to_draw() -> None:
+    # Found by the toolkit under flip,turn-rules: with the draw pile empty and no card
+    # under the top card, a misplay cost nothing, and a round of free misplays never ended.
+    state = deal(HANDS, options={"misplay_penalty": 1})
+    assert "1: play G1" in legal(state, 1)
+    empty = state.replace(draw_pile=(), hands=(*state.hands[:2], state.hands[2] + state.draw_pile))
+    assert len(empty.discard_pile) == 1
+    assert "1: play G1" not in legal(empty, 1)
+    assert refused(empty, "1: play G1").rule == "R-TURN-MATCH"
+
+
 def test_r_house_misplay_only_on_an_ordinary_turn() -> None:
     # Not after drawing (R-TURN-CHOOSE-DRAW), nor against a pending draw.
     state = play(deal(HANDS, draw="R9", options={"misplay_penalty": 1}), "1: draw")

@@ -36,6 +36,10 @@ in classic: a rule set that names the plugin without options plays as without it
   passes as after a caught illegal play (R-PEN-ILLEGAL). A misplay is a
   turn action: it closes UNO catch windows, and a call made for the card
   lapses. The card tried is shown to the table (the ``misplay`` event).
+  With nothing left to draw (an empty draw pile and no card under the top
+  card to shuffle into one) no misplay is offered: its penalty could not be
+  paid, and a misplay that costs nothing would be a free pass, on which a
+  round could go round for ever.
 
 .. rubric:: Interactions
 
@@ -168,6 +172,8 @@ class TurnRulesPlugin(Plugin):
         penalty = state.ruleset.cached(_KEY, _read).misplay
         if not penalty or state.phase.name != "play":
             return found
+        if not state.draw_pile and len(state.discard_pile) <= 1:
+            return found  # R-HOUSE-MISPLAY: no card to pay the penalty with, no misplay
         # R-HOUSE-MISPLAY: every card of an ordinary turn that may not be played may be
         # tried, at a price: listed right after the seat's plays (before its draw or pass).
         seat = state.current_player
