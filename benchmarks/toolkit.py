@@ -385,7 +385,7 @@ class ExplainsWithAKeyError(DiscardColour):
     @hookimpl(tryfirst=True)
     def explain_illegal(self, state: GameState, action: Action) -> tuple[str, str] | None:
         if action.card is not None and action.card.kind == "DC":
-            return {"W": ("R-DC", "a Discard Colour is not a wild")}[action.card.kind]  # KeyError
+            return {"W": ("R-TURN-MATCH", "a Discard Colour is not a wild")}[action.card.kind]  # KeyError
         return None
 
 

@@ -2,8 +2,10 @@
 
 The plugin under test, "last card shown", is defined here: a seat holding
 one card plays it face up, so every other seat sees it (a ``visible_hands``
-hook). Two properties are checked over games reached by random legal play
-from random seeds:
+hook), and the table is shown the card when it comes to be the last one (a
+``show`` event from ``after_action``: the toolkit's ``hidden`` invariant lets
+a seat see a hand only once an event showed it). Two properties are checked
+over games reached by random legal play from random seeds:
 
 * the invariants every rule set must keep (``unorules.testing.check_state``:
   every card accounted for, one seat to move, legal actions accepted and
@@ -23,7 +25,7 @@ from collections.abc import Iterable
 
 from hypothesis import HealthCheck, given, settings
 
-from unorules import GameState, Plugin, Ruleset, hookimpl
+from unorules import Action, Draft, GameState, Plugin, Ruleset, hookimpl
 from unorules.testing import check_state
 from unorules.testing.strategies import game_states
 
@@ -40,6 +42,13 @@ class LastCardShown(Plugin):
     def visible_hands(self, state: GameState, seat: int) -> Iterable[int]:
         # H-LAST-SHOWN: every other seat holding exactly one card.
         return [s for s, hand in enumerate(state.hands) if len(hand) == 1 and s != seat]
+
+    @hookimpl
+    def after_action(self, draft: Draft, action: Action, before: GameState) -> None:
+        # H-LAST-SHOWN: a hand that has just come down to one card is shown to the table.
+        for s, hand in enumerate(draft.hands):
+            if len(hand) == 1 and hand != before.hands[s]:
+                draft.show_hand(s)
 
 
 RULES = Ruleset.from_names(["classic"], options={"target_score": 100}, plugins=[LastCardShown()])

@@ -99,7 +99,7 @@ def test_toolkit_benchmark_prints_a_row_per_planted_bug_and_the_rates(
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith("dc-")]
     assert [row[:3] for row in rows] == [["dc-global-random", "quick", "0"], ["dc-float-extra", "quick", "0"]]
-    assert "quick: caught 2 of 2 planted bugs (100%)" in out
+    assert "quick: caught 2 of 2 planted bug runs (100%)" in out
 
 
 def test_the_floor_plays_classic_to_500_and_prints_classic_as_its_share(

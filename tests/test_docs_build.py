@@ -72,7 +72,7 @@ def test_docs_build_with_w_beside_a_broken_third_party_plugin(tmp_path: Path) ->
     # source folder), with the folders the pages include from beside it.
     docs = tmp_path / "repo" / "docs"
     shutil.copytree(ROOT / "docs", docs, ignore=shutil.ignore_patterns("_build", "*.rst.orig"))
-    for folder in ("examples", "plugins", "src"):
+    for folder in ("examples", "plugins", "src", "tests"):
         (tmp_path / "repo" / folder).symlink_to(ROOT / folder)
     for page in (docs / "plugins").glob("*.rst"):
         page.unlink()

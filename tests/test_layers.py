@@ -2,7 +2,8 @@
 
 The engine keeps a state's fields in its ``__dict__`` (a state is a frozen
 attrs class without slots, copied as one dict) and a draft's in the same
-dict, frozen in place; only ``unorules.state`` and ``unorules.draft`` know
+dict, frozen in place; only ``unorules.state`` and ``unorules.draft`` (with
+``unorules._declared``, their declarations, and ``unorules._mypyc``) know
 that. Plugins write the game through the draft's mechanics, and the outer
 layers (records, simulation, bots, the testing toolkit, the command line,
 the RL environments, the server) use the public API: a scan of their sources
@@ -30,7 +31,9 @@ OUTER = ["record.py", "sim.py", "bots.py", "testing", "cli", "rl", "serve", "vec
 CORE = {
     "__init__.py",
     "__main__.py",
+    "_declared.py",
     "_hookcall.py",
+    "_mypyc.py",
     "actions.py",
     "cards.py",
     "codec.py",

@@ -86,7 +86,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from unorules import TestHints
+from unorules import Action, TestHints
 from unorules.errors import IllegalActionError
 from unorules.ruleset import Ruleset
 from unorules.state import GameState
@@ -388,7 +388,7 @@ class RoundMonitor:
                 self.probes += 1
                 self.bound = 2 * count
                 return
-            probe = probe.apply(choose_action(probe, rng, 1.0))
+            probe = probe.apply(_eager_action(probe, rng))
         if probe.is_over or len(probe.rounds) != rounds:
             self.probes += 1
             self.bound = 2 * count
@@ -481,3 +481,16 @@ def check_replay_game(replay: Any, *, deep: bool = True, repeat_limit: int | Non
         raise violation.within(f"replay step {step}") from violation
     check_replay(replay, state)
     return state
+
+
+def _eager_action(state: GameState, rng: random.Random) -> Action:
+    """The probe's action: a play of a card that may be played (``Position.may_play``:
+    it matches and no rule forbids it), at random, whenever there is one; otherwise
+    :func:`choose_action`'s eager choice. A play a house rule lets a seat try and
+    take back (turn-rules' misplay) keeps the card in hand, so it is left for last."""
+    laying = [
+        a
+        for a in state.legal_actions()
+        if a.verb == "play" and a.card is not None and state.may_play(a.seat, a.card)
+    ]
+    return rng.choice(laying) if laying else choose_action(state, rng, 1.0)
