@@ -305,9 +305,8 @@ def _file_text(path: Path, source: str) -> str:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise RulesetError(
-                f"cannot read rules file {short(source, PATH_SHOWN)}: it is {kind}; a rulebook is a .toml file"
-            )
+            shown = short(source, PATH_SHOWN)
+            raise RulesetError(f"cannot read rules file {shown}: it is {kind}; a rulebook is a .toml file")
         data = os.read(fd, MAX_BYTES + 1)
         while len(data) <= MAX_BYTES:
             more = os.read(fd, MAX_BYTES + 1 - len(data))
