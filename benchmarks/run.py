@@ -489,12 +489,15 @@ def pythons(args: argparse.Namespace, player_counts: list[int]) -> int:
     )
     rates = alternate(sides, job, args.reps, rl, envs)
     med = {v: {k: statistics.median(r) for k, r in found.items()} for v, found in rates.items()}
+    width = max(15, *(len(v) + 10 for v in versions))
     print()
-    print(f"{'contender':<42}" + "".join(f"{'CPython ' + v:>15}" for v in versions) + "   (actions/CPU s)")
+    print(
+        f"{'contender':<42}" + "".join(f"{'CPython ' + v:>{width}}" for v in versions) + "   (actions/CPU s)"
+    )
     for key in med[versions[0]]:
-        print(f"{key:<42}" + "".join(f"{med[v].get(key, float('nan')):>15,.0f}" for v in versions))
+        print(f"{key:<42}" + "".join(f"{med[v].get(key, float('nan')):>{width},.0f}" for v in versions))
     print()
-    print(f"{'ratio':<42}" + "".join(f"{'CPython ' + v:>15}" for v in versions) + "   (target)")
+    print(f"{'ratio':<42}" + "".join(f"{'CPython ' + v:>{width}}" for v in versions) + "   (target)")
     rows: list[tuple[str, str, str, float]] = []
     for n in player_counts:
         rows.append((f"classic / RLCard, {n} players", f"classic/{n}", f"RLCard UnoGame/{n}", TARGET_RLCARD))
@@ -504,7 +507,7 @@ def pythons(args: argparse.Namespace, player_counts: list[int]) -> int:
     rows += [(f"classic+{m} / classic, 4 players", f"classic+{m}/4", "classic/4", TARGET_MODE) for m in modes]
     for label, top, bottom, goal in rows:
         cells = [med[v][top] / med[v][bottom] if bottom in med[v] else float("nan") for v in versions]
-        print(f"{label:<42}" + "".join(f"{c:>14.2f}x" for c in cells) + f"   (>= {goal:g}x)")
+        print(f"{label:<42}" + "".join(f"{c:>{width - 1}.2f}x" for c in cells) + f"   (>= {goal:g}x)")
     for v in versions[1:]:
         ratio = med[v]["classic/4"] / med[versions[0]]["classic/4"]
         print(f"classic, CPython {v} / {versions[0]}, 4 players: {ratio:.2f}x")
