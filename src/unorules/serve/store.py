@@ -166,7 +166,7 @@ Row = tuple[Any, ...]
 class TableStore(abc.ABC):
     """The tables of a server in a database: every query, the migrations, the leases and
     limits of a cluster. A subclass gives the database (:meth:`_run`, :meth:`_rows`,
-    :meth:`_transaction`, the schema version and the columns present); ``shared`` tells
+    :meth:`_begin`, the schema version and the columns present); ``shared`` tells
     whether other server processes may use the same database."""
 
     shared = False
@@ -188,9 +188,31 @@ class TableStore(abc.ABC):
     def _rows(self, sql: str, arguments: Sequence[Any] = ()) -> list[Row]:
         """The rows of a query."""
 
+    _depth = 0
+    """How many :meth:`_transaction` blocks are open (an inner one joins the outer)."""
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction around the statements run inside it (the migration lock held);
+        a transaction opened inside another joins it."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        try:
+            with self._begin():
+                yield
+        finally:
+            self._depth = 0
+
     @abc.abstractmethod
-    def _transaction(self) -> contextlib.AbstractContextManager[None]:
-        """One transaction around the statements run inside it (the migration lock held)."""
+    def _begin(self) -> contextlib.AbstractContextManager[None]:
+        """The database's own transaction: committed when the block ends, rolled back
+        when it raises."""
 
     @abc.abstractmethod
     def _read_version(self) -> int:
@@ -513,16 +535,8 @@ class SQLiteStore(TableStore):
         return self._db.execute(sql, tuple(arguments)).fetchall()
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        # one statement commits by itself; nested transactions join the outer one
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._depth = 1
+    def _begin(self) -> Iterator[None]:
+        # one statement outside a transaction commits by itself
         self._db.execute("BEGIN")
         try:
             yield
@@ -531,8 +545,6 @@ class SQLiteStore(TableStore):
             raise
         else:
             self._db.execute("COMMIT")
-        finally:
-            self._depth = 0
 
     def _read_version(self) -> int:
         version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -620,21 +632,8 @@ class PostgresStore(TableStore):
         cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
         return list(cursor.fetchall())
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._depth = 1
-        try:
-            with self._db.transaction():
-                yield
-        finally:
-            self._depth = 0
+    def _begin(self) -> contextlib.AbstractContextManager[None]:
+        return self._db.transaction()  # type: ignore[return-value]  # psycopg's Transaction
 
     def _open(self) -> None:
         # processes starting together migrate one after the other (the lock ends with the transaction)
