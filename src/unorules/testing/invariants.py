@@ -315,8 +315,9 @@ class RoundMonitor:
 
     A round that lasts more than ``bound`` actions (default
     :func:`round_bound` for the rule set and the game's seats) is *probed*:
-    from its current state, eager play (a card played whenever one may be,
-    with a generator seeded from the state) tries to end it within
+    from its current state, eager play (a card that may be played, played
+    whenever there is one, before any play a house rule lets a seat try and
+    take back; a generator seeded from the state) tries to end it within
     :data:`PROBE_ACTIONS` actions (or ``probe_actions``), on copies: the
     game watched is not touched. If the probe ends the round, the round is
     merely long (random play can take a very long way round) and the bound
