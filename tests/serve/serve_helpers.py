@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -13,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -21,6 +23,26 @@ from unorules.serve.guard import ConnectionGuard, uvicorn_config
 
 STEP_LIMIT = 5000
 """The most messages a helper reads while waiting for something (bounded loops)."""
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive through Playwright (never its own download)."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def browser_api() -> Any:
+    """``playwright.sync_api`` for a browser test module, called at its import: the module is
+    skipped, saying how to get them, without Chromium at :data:`CHROMIUM` or without playwright,
+    unless ``UNORULES_REQUIRE_BROWSER`` is set (``.ci/run`` sets it: then it fails instead)."""
+    if not CHROMIUM.exists() and not os.environ.get("UNORULES_REQUIRE_BROWSER"):
+        pytest.skip(
+            "needs Chromium at /usr/bin/chromium: apt-get install chromium (.ci/run installs it)",
+            allow_module_level=True,
+        )
+    return pytest.importorskip(
+        "playwright.sync_api", reason="needs playwright: pip install -r requirements-dev.txt"
+    )
 
 
 def free_port() -> int:

@@ -16,29 +16,17 @@ Needs Chromium at /usr/bin/chromium and the ``playwright`` package, as ``test_se
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_helpers import Server, serving
+from serve_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Server, browser_api, serving
 
 from unorules import GameState, SeatView
 from unorules.record import GameRecord
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("UNORULES_REQUIRE_BROWSER"):  # .ci/run requires it
-    pytest.skip(
-        "needs Chromium at /usr/bin/chromium: apt-get install chromium (.ci/run installs it)",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright: pip install -r requirements-dev.txt"
-)
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-DESKTOP = {"width": 1280, "height": 900}
+sync_api = browser_api()
 STEPS = 1500
 
 # What the page shows, read from the DOM: every card node carries its notation in data-card.

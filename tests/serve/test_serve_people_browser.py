@@ -27,24 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_helpers import Server, serving
+from serve_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Server, browser_api, serving
 
 import unorules
 from unorules import discovery
 from unorules.spec import CACHE
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists() and not os.environ.get("UNORULES_REQUIRE_BROWSER"):  # .ci/run requires it
-    pytest.skip(
-        "needs Chromium at /usr/bin/chromium: apt-get install chromium (.ci/run installs it)",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright: pip install -r requirements-dev.txt"
-)
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-DESKTOP = {"width": 1280, "height": 900}
+sync_api = browser_api()
 
 
 @pytest.fixture
