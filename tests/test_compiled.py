@@ -12,23 +12,15 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from dev_script import load_dev
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _dev() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("unorules_dev_script", ROOT / "dev.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+_dev = load_dev
 
 
 COMPILED_MODULES: tuple[str, ...] = _dev().COMPILED_MODULES

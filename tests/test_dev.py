@@ -7,26 +7,18 @@ runs pytest on them and nothing else. Without them (or with options only) every 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from dev_script import load_dev
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _dev() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("unorules_dev_script", ROOT / "dev.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+_dev = load_dev
 
 
 def _names(argv: list[str]) -> list[str]:
