@@ -54,7 +54,7 @@ SINGLES = [
 PAIRS = [
     names
     for pair in itertools.combinations(PLUGINS, 2)
-    for names in {tuple(dict.fromkeys(("classic", *pair))), pair}
+    for names in dict.fromkeys((tuple(dict.fromkeys(("classic", *pair))), pair))
     if isinstance(build_ruleset(names), Ruleset)
 ]
 
