@@ -50,17 +50,28 @@ PYTHONS = ("3.11", "3.12", "3.13")
 HERE = f"{sys.version_info.major}.{sys.version_info.minor}"
 
 
-def _find_pythons() -> None:
-    """Put each of :data:`PYTHONS` on ``PATH`` for nox: a ``pythonX.Y`` that does not run
-    (a pyenv shim of a version not selected) is replaced by pyenv's own build of it."""
+def find_python(version: str) -> str | None:
+    """An interpreter of CPython ``version`` (``"3.12"``) that runs: ``pythonX.Y`` on
+    ``PATH`` unless it fails (a pyenv shim of a version not selected), else the newest
+    pyenv build of that version, else ``None``. ``benchmarks/run.py`` uses it too."""
+    found = shutil.which(f"python{version}")
+    if found is not None and subprocess.run([found, "-c", ""], capture_output=True).returncode == 0:
+        return found
     root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    builds = [
+        (tuple(int(part) for part in build.parent.parent.name.split(".")), build)
+        for build in root.glob(f"{version}.*/bin/python{version}")
+        if build.parent.parent.name.replace(".", "").isdigit()
+    ]
+    return str(max(builds)[1]) if builds else None
+
+
+def _find_pythons() -> None:
+    """Put each of :data:`PYTHONS` on ``PATH`` for nox (see :func:`find_python`)."""
     for version in PYTHONS:
-        found = shutil.which(f"python{version}")
-        if found is not None and subprocess.run([found, "-c", ""], capture_output=True).returncode == 0:
-            continue
-        builds = sorted(root.glob(f"{version}.*/bin/python{version}"))
-        if builds:
-            os.environ["PATH"] = f"{builds[-1].parent}{os.pathsep}{os.environ['PATH']}"
+        found = find_python(version)
+        if found is not None and shutil.which(f"python{version}") != found:
+            os.environ["PATH"] = f"{Path(found).parent}{os.pathsep}{os.environ['PATH']}"
 
 
 _find_pythons()

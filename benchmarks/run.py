@@ -60,6 +60,7 @@ import argparse
 import functools
 import gc
 import importlib.metadata
+import importlib.util
 import json
 import os
 import platform
@@ -412,6 +413,16 @@ def alternate(
     return rates
 
 
+def _noxfile() -> Any:
+    """The checkout's ``noxfile.py`` as a module: it finds the other CPythons."""
+    spec = importlib.util.spec_from_file_location("unorules_noxfile", ROOT / "noxfile.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def version_python(version: str) -> Path:
     """The Python of an environment of CPython ``version`` (``"3.12"``) with this
     tree's core and plugins installed editable, and RLCard when this
@@ -421,13 +432,9 @@ def version_python(version: str) -> Path:
     stamp = home / "installed"
     if stamp.exists():
         return python
-    base = shutil.which(f"python{version}")
-    if base is None or subprocess.run([base, "-c", ""], capture_output=True).returncode != 0:
-        root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-        builds = sorted(root.glob(f"{version}.*/bin/python{version}"))
-        if not builds:
-            raise SystemExit(f"no CPython {version} found (on PATH or under {root})")
-        base = str(builds[-1])
+    base = _noxfile().find_python(version)
+    if base is None:
+        raise SystemExit(f"no CPython {version} found (on PATH or under pyenv's versions)")
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
     print(
