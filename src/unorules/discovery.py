@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from unorules.errors import RulesetError, nearest
+from unorules.errors import RulesetError, excerpt, nearest
 from unorules.plugin import check_api_version
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginLoadWarning", "installed_plugins", "load_plugin"]
@@ -47,12 +47,6 @@ def _where(ep: EntryPoint) -> str:
     return f"entry point {ep.name} = {ep.value!r} of {package}"
 
 
-def short(text: str, limit: int = 80) -> str:
-    """``repr(text)``, cut to about ``limit`` characters (messages quote untrusted text)."""
-    shown = repr(text)
-    return shown if len(shown) <= limit else f"{shown[: limit - 5]}...{shown[-1]} ({len(text)} characters)"
-
-
 def load_plugin(name: str) -> Any:
     """The installed plugin ``name`` (its entry-point name), loaded once and checked.
 
@@ -69,7 +63,7 @@ def load_plugin(name: str) -> Any:
     ep = eps.get(key)
     if ep is None:
         known = nearest(key, sorted(eps), "installed plugins")
-        raise RulesetError(f"no plugin named {short(name)} is installed; {known}")
+        raise RulesetError(f"no plugin named {excerpt(name)} is installed; {known}")
     with _load_lock:
         try:
             plugin = ep.load()

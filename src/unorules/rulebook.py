@@ -81,8 +81,8 @@ from typing import Any
 
 import attrs
 
-from unorules.discovery import load_plugin, short
-from unorules.errors import RulesetError, nearest
+from unorules.discovery import load_plugin
+from unorules.errors import RulesetError, excerpt, nearest
 from unorules.plugin import Option
 from unorules.spec import option_owners
 
@@ -295,17 +295,17 @@ def _file_text(path: Path, source: str) -> str:
         fd = os.open(path, flags)
     except FileNotFoundError:
         raise RulesetError(
-            f"no rules file {short(source, PATH_SHOWN)}: give the path of a .toml rulebook"
+            f"no rules file {excerpt(source, PATH_SHOWN)}: give the path of a .toml rulebook"
         ) from None
     except OSError as exc:
         raise RulesetError(
-            f"cannot read rules file {short(source, PATH_SHOWN)}: {exc.strerror or exc}"
+            f"cannot read rules file {excerpt(source, PATH_SHOWN)}: {exc.strerror or exc}"
         ) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            shown = short(source, PATH_SHOWN)
+            shown = excerpt(source, PATH_SHOWN)
             raise RulesetError(f"cannot read rules file {shown}: it is {kind}; a rulebook is a .toml file")
         data = os.read(fd, MAX_BYTES + 1)
         while len(data) <= MAX_BYTES:
@@ -315,7 +315,7 @@ def _file_text(path: Path, source: str) -> str:
             data += more
     except OSError as exc:
         raise RulesetError(
-            f"cannot read rules file {short(source, PATH_SHOWN)}: {exc.strerror or exc}"
+            f"cannot read rules file {excerpt(source, PATH_SHOWN)}: {exc.strerror or exc}"
         ) from None
     finally:
         os.close(fd)
@@ -366,7 +366,7 @@ def _read(
         for item in value:
             name = item.strip().lower()
             if not _NAME.fullmatch(name):
-                raise fail(key, f"{short(item)} is not a plugin name")
+                raise fail(key, f"{excerpt(item)} is not a plugin name")
             if name in found:
                 raise fail(key, f"plugin {name!r} is listed twice")
             found.append(name)
@@ -499,7 +499,7 @@ def _players(value: Any, fail: Any) -> tuple[int, ...]:
             raise fail(
                 "players",
                 f"players must be a number of seats from {SEATS[0]} to {SEATS[-1]} or a list of them, "
-                f"not {short(repr(count))}",
+                f"not {excerpt(repr(count))}",
             )
         if count in found:
             raise fail("players", f"{count} players is listed twice")
@@ -514,14 +514,14 @@ def _extended(extends: str, folder: Path | None, source: str, seen: tuple[str, .
     if len(seen) >= MAX_EXTENDS:
         raise fail(
             "extends",
-            f"rulebooks extend each other more than {MAX_EXTENDS} deep: {short(extends)} is one too many",
+            f"rulebooks extend each other more than {MAX_EXTENDS} deep: {excerpt(extends)} is one too many",
         )
     if is_rules_path(extends):
         path = Path(extends)
         if not path.is_absolute():
             path = (folder or Path.cwd()) / path
         if str(path.resolve()) in seen:
-            raise fail("extends", f"{short(extends)} extends itself (through {len(seen)} rulebooks)")
+            raise fail("extends", f"{excerpt(extends)} extends itself (through {len(seen)} rulebooks)")
         try:
             return _read_file(path, seen)
         except RulesetError as exc:
@@ -532,7 +532,7 @@ def _extended(extends: str, folder: Path | None, source: str, seen: tuple[str, .
     if name not in preset_names():
         raise fail(
             "extends",
-            f"no preset named {short(extends)}; {nearest(extends, preset_names(), 'presets')} "
+            f"no preset named {excerpt(extends)}; {nearest(extends, preset_names(), 'presets')} "
             "(or give the path of a .toml rulebook)",
         )
     try:
@@ -730,7 +730,7 @@ def preset_names() -> tuple[str, ...]:
 def _preset(name: str, seen: tuple[str, ...]) -> Rulebook:
     entry = _preset_files().get(name)
     if entry is None:
-        raise RulesetError(f"no preset named {short(name)}; {nearest(name, preset_names(), 'presets')}")
+        raise RulesetError(f"no preset named {excerpt(name)}; {nearest(name, preset_names(), 'presets')}")
     return _read(entry.read_text(encoding="utf-8"), f"preset {name!r}", None, seen, default_name=name)
 
 

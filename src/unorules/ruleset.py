@@ -34,7 +34,6 @@ from unorules.discovery import (
     PluginLoadWarning,
     installed_plugins,
     load_plugin,
-    short,
 )
 from unorules.draft import blank_draft, carry_out
 from unorules.errors import (
@@ -369,17 +368,17 @@ class Ruleset:
             try:
                 chosen.append(load_plugin(name))
             except RulesetError as exc:
-                raise RulesetError(f"rule-set spec {short(text)}: {exc}") from exc.__cause__
+                raise RulesetError(f"rule-set spec {excerpt(text)}: {exc}") from exc.__cause__
         try:
             chosen += option_owners(chosen, texts)  # an option's plugin, when none named declares it
         except RulesetError as exc:
-            raise RulesetError(f"rule-set spec {short(text)}: {exc}") from None
+            raise RulesetError(f"rule-set spec {excerpt(text)}: {exc}") from None
         declared = _declared_options(chosen)
         options: dict[str, Any] = {}
         for name, value in texts.items():
             if name not in declared:
                 raise RulesetError(
-                    f"rule-set spec {short(text)}: no plugin of it has an option {name!r}; "
+                    f"rule-set spec {excerpt(text)}: no plugin of it has an option {name!r}; "
                     + nearest(name, sorted(declared), "options of these plugins")
                 )
             plugin_name, option = declared[name]
@@ -387,7 +386,7 @@ class Ruleset:
                 options[name] = option.from_text(value)
             except (TypeError, ValueError) as exc:
                 raise RulesetError(
-                    f"rule-set spec {short(text)}: option {name}={short(value)} of plugin "
+                    f"rule-set spec {excerpt(text)}: option {name}={excerpt(value)} of plugin "
                     f"{plugin_name!r}: {exc} (allowed: {option.allowed})"
                 ) from None
         return CACHE.put((key,), cls(chosen, options))

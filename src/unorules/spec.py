@@ -22,8 +22,8 @@ import weakref
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from unorules.discovery import installed_plugins, short
-from unorules.errors import RulesetError
+from unorules.discovery import installed_plugins
+from unorules.errors import RulesetError, excerpt
 
 if TYPE_CHECKING:
     from unorules.ruleset import Ruleset
@@ -44,14 +44,14 @@ def parse_spec_text(text: str) -> tuple[list[str], dict[str, str]]:
             continue
         if not name.isidentifier():
             raise RulesetError(
-                f"rule-set spec {short(text)}: bad option part {short(part)}; write name=value"
+                f"rule-set spec {excerpt(text)}: bad option part {excerpt(part)}; write name=value"
             )
         if name in options:
-            raise RulesetError(f"rule-set spec {short(text)}: option {name!r} is given twice")
+            raise RulesetError(f"rule-set spec {excerpt(text)}: option {name!r} is given twice")
         options[name] = value
     if not names:
         raise RulesetError(
-            f"rule-set spec {short(text)} names no plugin; write e.g. 'classic,stacking stack_mix=on'"
+            f"rule-set spec {excerpt(text)} names no plugin; write e.g. 'classic,stacking stack_mix=on'"
         )
     return names, options
 
