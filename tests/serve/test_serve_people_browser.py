@@ -4,8 +4,8 @@ real server on loopback.
 * **A third-party card at the table**: a plugin installed from outside ("Wild Hot Potato",
   ``hot_potato_plugin.py``, with an entry point of the test's own) says how its card looks (the
   ``display`` hook); Ann's hand shows it with its name, its word, its icon and its paint, she plays
-  it, and the discard pile and the feed show it by its name. A screenshot is kept
-  (``UNORULES_SCREENSHOT=PATH``).
+  it, and the discard pile and the feed show it by its name. Its screenshot is the one in the
+  docs (``UNORULES_SERVE_SCREENSHOTS=docs/_static``, as ``test_serve_browser.py``).
 * **FLIP!'s sides by their names**: the table says "light side" and, turned over, "dark side".
 * **The status line says what the seat may do**: under ``classic,turn-rules`` with forced play on,
   a seat holding a playable card is not told it may draw (and has no Draw button).
@@ -104,7 +104,7 @@ def seed_where(rules: unorules.Ruleset, players: int, wanted: Any) -> int:
 
 
 def test_a_third_party_card_shows_its_name_and_look_at_the_table(
-    hot_potato: None, server: Server, browser: Any
+    hot_potato: None, server: Server, browser: Any, tmp_path: Path
 ) -> None:
     import hot_potato_plugin
 
@@ -126,9 +126,9 @@ def test_a_third_party_card_shows_its_name_and_look_at_the_table(
     assert node.locator(".corner .kind").inner_text() == "HP"
     assert node.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(200, 80, 30)"
     assert node.evaluate("n => getComputedStyle(n).color") == "rgb(255, 244, 214)"
-    shot = os.environ.get("UNORULES_SCREENSHOT")
-    if shot:  # the card in Ann's hand, before she plays it
-        ann.screenshot(path=shot, full_page=True)
+    folder = Path(os.environ.get("UNORULES_SERVE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(folder / "serve-third-party-card.png"))  # the card in Ann's hand
     node.click()
     if ann.is_visible("#picker"):
         ann.click("#picker-choices button >> nth=0")
