@@ -151,14 +151,21 @@ def _seed_states(seeds: Any) -> Any:
     """:func:`unorules.seed_state` of each integer seed (``uint64``, below 2**63): the first
     8 bytes, little-endian, of the SHA-256 of ``"int:<seed in decimal>"``."""
     u32 = jnp.uint32
-    digits = [(seeds // jnp.uint64(10**k)) % jnp.uint64(10) for k in range(19)]
-    count = 1 + sum(((seeds >= jnp.uint64(10**k)).astype(jnp.int32) for k in range(1, 19)), jnp.int32(0))
+    games = seeds.shape[0]
+
+    def digit(k: Any, c: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        rest, digits, count = c
+        digits = digits.at[:, k].set((rest % jnp.uint64(10)).astype(u32))
+        rest = rest // jnp.uint64(10)
+        return rest, digits, count + (rest > 0).astype(jnp.int32)
+
+    start_digits = (seeds, jnp.zeros((games, 19), u32), jnp.ones(games, jnp.int32))
+    _rest, stacked, count = lax.fori_loop(0, 19, digit, start_digits)  # digit k is 10**k's
     length = 4 + count  # message bytes
     position = jnp.arange(64)[None, :]
-    message = jnp.zeros((seeds.shape[0], 64), dtype=u32)
+    message = jnp.zeros((games, 64), dtype=u32)
     for i, byte in enumerate(b"int:"):
         message = message.at[:, i].set(byte)
-    stacked = jnp.stack(digits, axis=1).astype(u32)  # (games, 19): digit k is 10**k's
     which = jnp.clip(count[:, None] - 1 - (position - 4), 0, 18)  # byte 4 + i: digit count - 1 - i
     digit_bytes = jnp.take_along_axis(stacked, which, axis=1) + u32(ord("0"))
     is_digit = (position >= 4) & (position < length[:, None])
@@ -167,13 +174,15 @@ def _seed_states(seeds: Any) -> Any:
     message = message.at[:, 63].set((8 * length).astype(u32))  # the bit length (< 256), big-endian
     words = message.reshape(-1, 16, 4)
     w = (words[:, :, 0] << u32(24)) | (words[:, :, 1] << u32(16)) | (words[:, :, 2] << u32(8)) | words[:, :, 3]
-    schedule = [w[:, t] for t in range(16)]
-    for t in range(16, 64):
-        a, b = schedule[t - 15], schedule[t - 2]
+
+    def extend(t: Any, ws: Any) -> Any:
+        a, b = ws[t - 15], ws[t - 2]
         s0 = _rotr(a, 7) ^ _rotr(a, 18) ^ (a >> u32(3))
         s1 = _rotr(b, 17) ^ _rotr(b, 19) ^ (b >> u32(10))
-        schedule.append(schedule[t - 16] + s0 + schedule[t - 7] + s1)
-    ws = jnp.stack(schedule, axis=0)  # (64, games)
+        return ws.at[t].set(ws[t - 16] + s0 + ws[t - 7] + s1)
+
+    ws = jnp.zeros((64, games), u32).at[:16].set(w.T)
+    ws = lax.fori_loop(16, 64, extend, ws)  # (64, games): the message schedule
     ks = jnp.asarray(_SHA_K, dtype=u32)
 
     def round_(t: Any, h: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -224,6 +233,10 @@ class _Rules:
         self.deck = np.asarray(host._deck_row, dtype=np.int32)
         span = 1 << 64
         # randbelow(n) rejects a value above 2**64 - 1 - 2**64 % n (none for a power of two).
+        games = host.num_games
+        self.end_chunk = min(games, max(64, games // 16))
+        """Games whose rounds end dealt together (see :func:`_chunked`)."""
+        self.reshuffle_chunk = min(games, max(16, games // 64))
         self.accept = np.array([_MASK64 - span % m if m else 0 for m in range(DECK_SIZE + 1)], dtype=np.uint64)
 
 
@@ -247,21 +260,54 @@ def _mix(z: Any) -> Any:
 def _shuffle(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tuple[Any, Any]:
     """``Rng.shuffle`` of ``items[g, :length[g]]`` by each game's generator state, in the
     games ``on``: Fisher-Yates from the last position down, each swap index
-    ``randbelow(i + 1)`` with its rejection of the values above the bound."""
+    ``randbelow(i + 1)``. Every draw is made at once (draw ``t`` of a game is SplitMix64's
+    output at ``state + t * gamma``) unless one of them is a value ``randbelow`` rejects
+    (one chance in about 2**57 per draw): then the games are shuffled draw by draw
+    (:func:`_shuffle_exact`)."""
     games = items.shape[0]
-    rows = jnp.arange(games)
+    gamma = jnp.uint64(_GAMMA_INT)
+    swaps = DECK_SIZE - 1
+    count = jnp.where(on, length - 1, 0)  # draws per game: one per position from the last down to 1
+    t = jnp.arange(1, swaps + 1, dtype=jnp.uint64)
+    values = _mix(rng[:, None] + t[None, :] * gamma)  # (games, draws): draw t in column t - 1
+    position = jnp.arange(swaps, 0, -1)  # the position swapped at loop step k: 107 .. 1
+    draw = count[:, None] - position[None, :]  # its draw's column (negative: no swap)
+    act = draw >= 0
+    value = jnp.take_along_axis(values, jnp.clip(draw, 0, swaps - 1), axis=1)
+    bound = (position + 1).astype(jnp.uint64)
+    rejected = (act & (value > jnp.asarray(r.accept)[position + 1][None, :])).any()
+    picks = (value % bound[None, :]).astype(jnp.int32).T  # (steps, games)
+    acts = act.T
+    cols = jnp.arange(games)
+
+    def swap(k: Any, held: Any) -> Any:
+        i = swaps - k
+        j, a = picks[k], acts[k]
+        row = held[i]
+        picked = held[j, cols]
+        held = held.at[i].set(jnp.where(a, picked, row))
+        return held.at[j, cols].set(jnp.where(a, row, held[j, cols]))
+
+    def fast(_: Any) -> tuple[Any, Any]:
+        shuffled = lax.fori_loop(0, swaps, swap, items.T).T
+        return shuffled, rng + jnp.maximum(count, 0).astype(jnp.uint64) * gamma
+
+    return cast(tuple[Any, Any], lax.cond(rejected, lambda _: _shuffle_exact(r, items, length, rng, on), fast, None))
+
+
+def _shuffle_exact(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tuple[Any, Any]:
+    """:func:`_shuffle` draw by draw, each ``randbelow`` drawing again while it rejects."""
     accept = jnp.asarray(r.accept)
     gamma = jnp.uint64(_GAMMA_INT)
+    cols = jnp.arange(items.shape[0])
 
-    def swap(k: int, carry: tuple[Any, Any]) -> tuple[Any, Any]:
-        items, rng = carry
+    def swap(k: Any, carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        held, rng = carry
         i = DECK_SIZE - 1 - k  # positions 107 .. 1
         act = on & (i <= length - 1)
-        bound = (i + 1).astype(jnp.uint64)
         limit = accept[i + 1]
         rng = jnp.where(act, rng + gamma, rng)
         value = _mix(rng)
-        rejected = act & (value > limit)
 
         def again(c: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
             state, v, rej = c
@@ -269,15 +315,42 @@ def _shuffle(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tuple[Any
             v = jnp.where(rej, _mix(state), v)
             return state, v, rej & (v > limit)
 
-        rng, value, _ = lax.while_loop(lambda c: c[2].any(), again, (rng, value, rejected))
-        j = (value % bound).astype(jnp.int32)
-        held = items[:, i]
-        picked = items[rows, j]
-        items = items.at[:, i].set(jnp.where(act, picked, held))
-        items = items.at[rows, j].set(jnp.where(act, held, items[rows, j]))
-        return items, rng
+        rng, value, _ = lax.while_loop(lambda c: c[2].any(), again, (rng, value, act & (value > limit)))
+        j = (value % (i + 1).astype(jnp.uint64)).astype(jnp.int32)
+        row = held[i]
+        picked = held[j, cols]
+        held = held.at[i].set(jnp.where(act, picked, row))
+        held = held.at[j, cols].set(jnp.where(act, row, held[j, cols]))
+        return held, rng
 
-    return lax.fori_loop(0, DECK_SIZE - 1, swap, (items, rng))
+    held, rng = lax.fori_loop(0, DECK_SIZE - 1, swap, (items.T, rng))
+    return held.T, rng
+
+
+def _chunked(
+    s: State, sel: Any, size: int, fn: Callable[..., tuple[State, tuple[Any, ...]]], extras: tuple[Any, ...],
+    outs: tuple[Any, ...],
+) -> tuple[State, tuple[Any, ...]]:
+    """``fn`` on the games ``sel`` only, ``size`` games at a time in slot order: each round
+    gathers the next games of ``sel`` (and their rows of ``extras``) into a sub-state,
+    calls ``fn(sub_state, valid, *extras)`` (``valid`` false in the rows padding the last
+    chunk) and scatters the sub-state and ``fn``'s per-game outputs back (into ``outs``).
+    The scalar ``stream`` is carried through."""
+    games = sel.shape[0]
+
+    def body(c: tuple[State, Any, tuple[Any, ...]]) -> tuple[State, Any, tuple[Any, ...]]:
+        s, remaining, outs = c
+        index = jnp.nonzero(remaining, size=size, fill_value=games)[0]
+        valid = index < games
+        rows = jnp.minimum(index, games - 1)
+        sub = {k: (v if k == "stream" else v[rows]) for k, v in s.items()}
+        new, got = fn(sub, valid, *(e[rows] for e in extras))
+        s = {k: (new[k] if k == "stream" else v.at[index].set(new[k], mode="drop")) for k, v in s.items()}
+        outs = tuple(o.at[index].set(g, mode="drop") for o, g in zip(outs, got, strict=True))
+        return s, remaining.at[index].set(False, mode="drop"), outs
+
+    s, _left, outs = lax.while_loop(lambda c: c[1].any(), body, (s, sel, outs))
+    return s, outs
 
 
 def _set_play(s: State, on: Any) -> State:
@@ -345,7 +418,7 @@ def _draw(r: _Rules, s: State, on: Any, seat: Any, count: Any) -> tuple[State, A
         s, k, got, last = c
         want = on & (count > k)
         empty = want & (s["draw_at"] >= DECK_SIZE)
-        s = lax.cond(empty.any(), lambda x: _reshuffle(r, x, empty), lambda x: dict(x), s)
+        s, _ = _chunked(s, empty, r.reshuffle_chunk, lambda x, valid: (_reshuffle(r, x, valid), ()), (), ())
         want = want & (s["draw_at"] < DECK_SIZE)
         at = s["draw_at"]
         card = s["pile"][rows, jnp.minimum(at, DECK_SIZE - 1)]
@@ -495,9 +568,9 @@ def _step(r: _Rules, s: State, actions: Any, active: Any) -> tuple[State, JaxSte
         final_winner=jnp.full(games, -1, jnp.int32),
         illegal=illegal,
     )
-    s, result = lax.cond(
-        ended.any(), lambda x: _end_rounds(r, x, ended, winner, empty), lambda x: (dict(x), empty), s
-    )
+    s, outs = _chunked(s, ended, r.end_chunk, lambda x, valid, w: _end_rounds(r, x, valid, w), (winner,),
+                       tuple(empty[:4]))  # fmt: skip
+    result = JaxStepResult(*outs, illegal=illegal)
     result = result._replace(final_winner=result.final_winner.astype(jnp.int8))
     empty = empty._replace(final_winner=empty.final_winner.astype(jnp.int8))
     s = {name: (s[name].astype(narrow[name]) if name in narrow else s[name]) for name in s}
@@ -508,7 +581,7 @@ def _step(r: _Rules, s: State, actions: Any, active: Any) -> tuple[State, JaxSte
     return s, result._replace(illegal=illegal)
 
 
-def _end_rounds(r: _Rules, s: State, ended: Any, winner: Any, result: JaxStepResult) -> tuple[State, JaxStepResult]:
+def _end_rounds(r: _Rules, s: State, ended: Any, winner: Any) -> tuple[State, tuple[Any, ...]]:
     """Score the rounds ``ended`` (won by ``winner``); end the episodes that end, dealing
     their slots new games, and deal the next round of the others."""
     n = r.n
@@ -531,11 +604,11 @@ def _end_rounds(r: _Rules, s: State, ended: Any, winner: Any, result: JaxStepRes
         rewards = hundredths(points)
     else:
         rewards = hundredths(s["scores"])
-    result = result._replace(
-        rewards=jnp.where(ends[:, None], rewards, 0.0).astype(jnp.float32),
-        done=ends,
-        final_scores=jnp.where(ends[:, None], s["scores"], 0).astype(jnp.int32),
-        final_winner=jnp.where(ends, best, -1).astype(jnp.int32),
+    result = (
+        jnp.where(ends[:, None], rewards, 0.0).astype(jnp.float32),
+        ends,
+        jnp.where(ends[:, None], s["scores"], 0).astype(jnp.int32),
+        jnp.where(ends, best, -1).astype(jnp.int32),
     )
     # The next games' seeds: the stream's next values, in slot order.
     gamma = jnp.uint64(_GAMMA_INT)
@@ -564,7 +637,6 @@ def _choose_dealers(r: _Rules, s: State, on: Any) -> tuple[State, Any]:
     games = on.shape[0]
     deck = jnp.broadcast_to(jnp.asarray(r.deck), (games, DECK_SIZE))
     full = jnp.full(games, DECK_SIZE, jnp.int32)
-    pile, rng = _shuffle(r, deck, full, s["rng"], on)
     values = jnp.asarray(r.dealer_value)
 
     def more(c: tuple[Any, Any, Any, Any]) -> Any:
@@ -588,7 +660,8 @@ def _choose_dealers(r: _Rules, s: State, on: Any) -> tuple[State, Any]:
         top = jnp.where(act, top - many, top)
         return pile, top, contenders, rng
 
-    start = (pile, full, jnp.ones((games, n), bool), rng)
+    # An empty pile to start with: the first draw shuffles the deck (as a pile run short does).
+    start = (deck, jnp.zeros(games, jnp.int32), jnp.ones((games, n), bool), s["rng"])
     pile, _top_, contenders, rng = lax.while_loop(more, again, start)
     return dict(s, rng=jnp.where(on, rng, s["rng"])), jnp.argmax(contenders, axis=1).astype(jnp.int32)
 
@@ -659,6 +732,22 @@ def _deal(r: _Rules, s: State, on: Any, dealer: Any, orders: Any) -> State:
 # -- the batch ----------------------------------------------------------------------------------
 
 
+def _functions(r: _Rules) -> tuple[Any, Any, Any, Any]:
+    """The jitted step, mask, observation and seat asked of a rule set and player count."""
+    n = r.n
+    return (
+        jax.jit(lambda s, a, on: _step(r, s, a, on)),
+        jax.jit(lambda s: _mask(s, n, r.challenge, r.may_keep)),
+        jax.jit(lambda s, seats: _observe(s, seats, n)),
+        jax.jit(lambda s: _to_act(s, n).astype(jnp.int8)),
+    )
+
+
+_COMPILED: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}
+""":func:`_functions` by player count, options, episode and reward: batches of the same
+rules share them (JAX compiles each once per batch size)."""
+
+
 class JaxBatch:
     """``num_games`` games of classic UNO stepped by one jitted JAX function.
 
@@ -696,13 +785,10 @@ class JaxBatch:
         """The length of an observation."""
         self.cards = self.host.cards
         """The 54 distinct cards, in the order of card indices."""
-        rules_ = _Rules(self.host)
-        n = players
-        with x64():
-            self._step = jax.jit(lambda s, a, on: _step(rules_, s, a, on))
-            self._mask = jax.jit(lambda s: _mask(s, n, rules_.challenge, rules_.may_keep))
-            self._observe = jax.jit(lambda s, seats: _observe(s, seats, n))
-            self._to_act = jax.jit(lambda s: _to_act(s, n).astype(jnp.int8))
+        key = (num_games, players, tuple(sorted(self.ruleset.options.items(), key=str)), episode, reward)
+        if key not in _COMPILED:
+            _COMPILED[key] = _functions(_Rules(self.host))
+        self._step, self._mask, self._observe, self._to_act = _COMPILED[key]
         self.state: State = {}
         """The games, as a dict of JAX arrays (:data:`DEVICE_FIELDS` and ``stream``)."""
         self._upload()
