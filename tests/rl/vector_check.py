@@ -157,6 +157,7 @@ def run(
     limit: int | None = None,
     jit: bool = False,
     backend: str = "numpy",
+    reward: str = "win",
 ) -> Report:
     """Play until ``games`` episodes have ended over ``slots`` slots, comparing every
     step. With ``limit``, a game still running after ``limit`` actions counts as
@@ -169,10 +170,10 @@ def run(
     if backend == "jax":
         from unorules.vector.jax_batch import JaxBatch
 
-        batch = JaxBatch(slots, players, options=options, episode=episode, seed=seed)
+        batch = JaxBatch(slots, players, options=options, episode=episode, reward=reward, seed=seed)
         host = batch.host
     else:
-        batch = host = UnoBatch(slots, players, options=options, episode=episode, seed=seed)
+        batch = host = UnoBatch(slots, players, options=options, episode=episode, reward=reward, seed=seed)
     kernels = None
     if jit:
         from unorules.vector.jit import JaxKernels
@@ -195,7 +196,7 @@ def run(
         history[slot] = []
 
     for slot in range(slots):
-        envs.append(UnoAECEnv(rules, players, episode=episode))
+        envs.append(UnoAECEnv(rules, players, episode=episode, reward=reward))
         bots.append([])
         history.append([])
         shadow(slot)
@@ -275,7 +276,7 @@ def run(
                 return fail(slot, "the episode's end", bool(result.done[slot]), ended)
             if ended:
                 rewards = [env.rewards[a] for a in env.possible_agents]
-                if result.rewards[slot].tolist() != rewards:
+                if result.rewards[slot].tolist() != np.asarray(rewards, dtype=np.float32).tolist():
                     return fail(slot, "the rewards", result.rewards[slot].tolist(), rewards)
                 if result.final_scores[slot].tolist() != list(state.scores):
                     return fail(slot, "the final scores", result.final_scores[slot].tolist(), state.scores)

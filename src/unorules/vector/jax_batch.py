@@ -14,13 +14,13 @@ and a Wild Draw Four starter sent back:
 
 >>> import numpy as np
 >>> from unorules.vector.jax_batch import JaxBatch
->>> batch = JaxBatch(64, players=4, seed=1)
+>>> batch = JaxBatch(32, players=4, episode="round", seed=1)
 >>> mask = np.asarray(batch.mask())  # a JAX array on the device; np.asarray copies it
 >>> mask.shape, batch.observe().shape
-((64, 73), (64, 206))
->>> result = batch.step(mask.argmax(axis=1))
+((32, 73), (32, 206))
+>>> result = batch.step(mask.argmax(axis=1))  # any legal index per game
 >>> result.rewards.shape, result.done.shape
-((64, 4), (64,))
+((32, 4), (32,))
 
 The state is a pytree (a dict of arrays, :attr:`JaxBatch.state`) and
 :meth:`JaxBatch.step_function` the pure jitted ``(state, actions, active) ->
