@@ -28,8 +28,7 @@ import jax.numpy as jnp
 from vector_check import run
 
 from unorules import IllegalActionError, Rng, seed_state
-from unorules.vector import UnoBatch, VectorError
-from unorules.vector import jax_batch
+from unorules.vector import UnoBatch, VectorError, jax_batch
 from unorules.vector.jax_batch import JaxBatch, x64
 
 EVERY_OPTION = {
@@ -87,10 +86,16 @@ SLOW = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "chooser", "episode", "games", "slots", "limit", "options"), SLOW)
 def test_many_games_of_the_jitted_step_pass_through_the_reference_states(
-    players: int, chooser: str, episode: str, games: int, slots: int, limit: int | None, options: dict[str, Any]
+    players: int,
+    chooser: str,
+    episode: str,
+    games: int,
+    slots: int,
+    limit: int | None,
+    options: dict[str, Any],
 ) -> None:
-    report = run(players, games, slots, seed=20_000 + players, chooser=chooser, episode=episode, options=options,
-                 limit=limit, backend="jax")  # fmt: skip
+    report = run(players, games, slots, seed=20_000 + players, chooser=chooser, episode=episode,
+                 options=options, limit=limit, backend="jax")  # fmt: skip
     _check(report, games)
 
 
@@ -143,7 +148,9 @@ def test_shuffles_are_rngs_and_a_rejected_draw_draws_again(monkeypatch: pytest.M
 
     def shuffled(r: Any) -> tuple[list[list[int]], list[int]]:
         with x64():
-            out, rng = jax_batch._shuffle(r, jnp.asarray(items), jnp.asarray(lengths), jnp.asarray(states), jnp.asarray(on))
+            out, rng = jax_batch._shuffle(
+                r, jnp.asarray(items), jnp.asarray(lengths), jnp.asarray(states), jnp.asarray(on)
+            )
             return np.asarray(out).tolist(), np.asarray(rng).tolist()
 
     assert shuffled(rules) == expected(rules.accept)
@@ -183,7 +190,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_the_same_arguments_play_the_numpy_batchs_games() -> None:
-    arguments: dict[str, Any] = dict(episode="game", reward="points", options=EVERY_OPTION, seed=9)
+    arguments: dict[str, Any] = {"episode": "game", "reward": "points", "options": EVERY_OPTION, "seed": 9}
     numpy_batch = UnoBatch(12, 3, **arguments)  # the rules of FAST's last case
     batch = JaxBatch(12, 3, **arguments)
     pick = np.random.default_rng(9)
@@ -205,10 +212,10 @@ def test_the_same_arguments_play_the_numpy_batchs_games() -> None:
 
 
 def test_64_bit_types_are_scoped() -> None:
-    assert not jax.config.jax_enable_x64
+    assert not jax.config.read("jax_enable_x64")
     batch = JaxBatch(32, 2, episode="round", seed=1)
     batch.step(np.asarray(batch.mask()).argmax(axis=1))
-    assert not jax.config.jax_enable_x64  # the user's setting is left as it was
+    assert not jax.config.read("jax_enable_x64")  # the user's setting is left as it was
     assert batch.state["rng"].dtype == np.uint64
     step = batch.step_function()
     actions, active = jnp.zeros(32, jnp.int32), jnp.ones(32, bool)

@@ -173,7 +173,12 @@ def _seed_states(seeds: Any) -> Any:
     message = jnp.where(position == length[:, None], u32(0x80), message)
     message = message.at[:, 63].set((8 * length).astype(u32))  # the bit length (< 256), big-endian
     words = message.reshape(-1, 16, 4)
-    w = (words[:, :, 0] << u32(24)) | (words[:, :, 1] << u32(16)) | (words[:, :, 2] << u32(8)) | words[:, :, 3]
+    w = (
+        (words[:, :, 0] << u32(24))
+        | (words[:, :, 1] << u32(16))
+        | (words[:, :, 2] << u32(8))
+        | words[:, :, 3]
+    )
 
     def extend(t: Any, ws: Any) -> Any:
         a, b = ws[t - 15], ws[t - 2]
@@ -237,7 +242,9 @@ class _Rules:
         self.end_chunk = min(games, max(64, games // 16))
         """Games whose rounds end dealt together (see :func:`_chunked`)."""
         self.reshuffle_chunk = min(games, max(16, games // 64))
-        self.accept = np.array([_MASK64 - span % m if m else 0 for m in range(DECK_SIZE + 1)], dtype=np.uint64)
+        self.accept = np.array(
+            [_MASK64 - span % m if m else 0 for m in range(DECK_SIZE + 1)], dtype=np.uint64
+        )
 
 
 _WIDE = ("hands", "hand_sizes", "pile", "discard_size", "draw_at", "color", "direction", "current",
@@ -292,7 +299,9 @@ def _shuffle(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tuple[Any
         shuffled = lax.fori_loop(0, swaps, swap, items.T).T
         return shuffled, rng + jnp.maximum(count, 0).astype(jnp.uint64) * gamma
 
-    return cast(tuple[Any, Any], lax.cond(rejected, lambda _: _shuffle_exact(r, items, length, rng, on), fast, None))
+    return cast(
+        tuple[Any, Any], lax.cond(rejected, lambda _: _shuffle_exact(r, items, length, rng, on), fast, None)
+    )
 
 
 def _shuffle_exact(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tuple[Any, Any]:
@@ -328,7 +337,11 @@ def _shuffle_exact(r: _Rules, items: Any, length: Any, rng: Any, on: Any) -> tup
 
 
 def _chunked(
-    s: State, sel: Any, size: int, fn: Callable[..., tuple[State, tuple[Any, ...]]], extras: tuple[Any, ...],
+    s: State,
+    sel: Any,
+    size: int,
+    fn: Callable[..., tuple[State, tuple[Any, ...]]],
+    extras: tuple[Any, ...],
     outs: tuple[Any, ...],
 ) -> tuple[State, tuple[Any, ...]]:
     """``fn`` on the games ``sel`` only, ``size`` games at a time in slot order: each round
@@ -400,7 +413,9 @@ def _reshuffle(r: _Rules, s: State, on: Any) -> State:
     moved = jnp.take_along_axis(items, jnp.clip(position - start[:, None], 0, DECK_SIZE - 1), axis=1)
     pile = jnp.where(act[:, None] & (position >= start[:, None]), moved, s["pile"])
     pile = pile.at[:, 0].set(jnp.where(act, top, pile[:, 0]))
-    new = dict(s, pile=pile, rng=rng, discard_size=jnp.where(act, 1, d), draw_at=jnp.where(act, start, s["draw_at"]))
+    new = dict(
+        s, pile=pile, rng=rng, discard_size=jnp.where(act, 1, d), draw_at=jnp.where(act, start, s["draw_at"])
+    )
     return _typed(new, s)
 
 
@@ -570,7 +585,7 @@ def _step(r: _Rules, s: State, actions: Any, active: Any) -> tuple[State, JaxSte
     )
     s, outs = _chunked(s, ended, r.end_chunk, lambda x, valid, w: _end_rounds(r, x, valid, w), (winner,),
                        tuple(empty[:4]))  # fmt: skip
-    result = JaxStepResult(*outs, illegal=illegal)
+    result = JaxStepResult(outs[0], outs[1], outs[2], outs[3], illegal)
     result = result._replace(final_winner=result.final_winner.astype(jnp.int8))
     empty = empty._replace(final_winner=empty.final_winner.astype(jnp.int8))
     s = {name: (s[name].astype(narrow[name]) if name in narrow else s[name]) for name in s}
@@ -590,7 +605,9 @@ def _end_rounds(r: _Rules, s: State, ended: Any, winner: Any) -> tuple[State, tu
     rows = jnp.arange(games)
     value = _hand_points(r, s)
     w = jnp.clip(winner, 0, n - 1)
-    points = jnp.where(jnp.arange(n)[None, :] == w[:, None], value.sum(axis=1)[:, None] - value[rows, w][:, None], 0)
+    points = jnp.where(
+        jnp.arange(n)[None, :] == w[:, None], value.sum(axis=1)[:, None] - value[rows, w][:, None], 0
+    )
     points = jnp.where(ended[:, None], points, 0)
     s = dict(s, scores=s["scores"] + points, rounds=s["rounds"] + ended)
     over = s["scores"].max(axis=1) >= r.target
@@ -662,7 +679,7 @@ def _choose_dealers(r: _Rules, s: State, on: Any) -> tuple[State, Any]:
 
     # An empty pile to start with: the first draw shuffles the deck (as a pile run short does).
     start = (deck, jnp.zeros(games, jnp.int32), jnp.ones((games, n), bool), s["rng"])
-    pile, _top_, contenders, rng = lax.while_loop(more, again, start)
+    _pile, _top, contenders, rng = lax.while_loop(more, again, start)
     return dict(s, rng=jnp.where(on, rng, s["rng"])), jnp.argmax(contenders, axis=1).astype(jnp.int32)
 
 
@@ -767,9 +784,8 @@ class JaxBatch:
         seed: Seed = None,
     ) -> None:
         if _MISSING:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                f'unorules.vector.jax_batch needs jax ({_MISSING}); install it with: pip install "unorules[jax]"'
-            )
+            hint = 'install it with: pip install "unorules[jax]"'
+            raise ImportError(f"unorules.vector.jax_batch needs jax ({_MISSING}); {hint}")
         self.host = UnoBatch(num_games, players, rules, options, episode=episode, reward=reward, seed=seed)
         """The NumPy batch that deals at construction and on :meth:`reset` and
         :meth:`reset_games`, and holds the state :meth:`sync_host` copies back."""
@@ -794,7 +810,8 @@ class JaxBatch:
         self._upload()
 
     def __repr__(self) -> str:
-        return f"<JaxBatch {self.num_games} games of classic, {self.players} players, episode={self.host.episode}>"
+        episode = self.host.episode
+        return f"<JaxBatch {self.num_games} games of classic, {self.players} players, episode={episode}>"
 
     def step_function(self) -> Callable[[State, Any, Any], tuple[State, JaxStepResult]]:
         """The jitted pure step ``(state, actions, active) -> (state, result)``: ``actions``
@@ -803,7 +820,7 @@ class JaxBatch:
         returned is the state given. Call it inside ``with x64():``."""
 
         def checked(s: State, actions: Any, active: Any) -> tuple[State, JaxStepResult]:
-            if not jax.config.jax_enable_x64:
+            if jnp.asarray(np.uint64(0)).dtype != jnp.uint64:  # JAX truncates to 32 bits outside x64
                 raise VectorError("JaxBatch's step needs JAX's 64-bit types: call it inside `with x64():`")
             return cast(tuple[State, JaxStepResult], self._step(s, actions, active))
 
@@ -861,7 +878,11 @@ class JaxBatch:
                 seat = self._to_act(self.state).astype(jnp.int32)
             else:
                 given = np.asarray(seats)
-                if given.shape != (b,) or not np.issubdtype(given.dtype, np.integer) or ((given < 0) | (given >= n)).any():
+                if (
+                    given.shape != (b,)
+                    or not np.issubdtype(given.dtype, np.integer)
+                    or ((given < 0) | (given >= n)).any()
+                ):
                     raise VectorError(f"seats: give one seat from 0 to {n - 1} per game ({b} games)")
                 seat = jnp.asarray(given, dtype=jnp.int32)
             return self._observe(self.state, seat)
@@ -889,7 +910,7 @@ class JaxBatch:
             host._compute_mask()
             host._refuse(int(bad[0]), int(raw[bad[0]]))
         self.state = state
-        return result
+        return cast(JaxStepResult, result)
 
     def game_state(self, game: int) -> dict[str, Any]:
         """:meth:`UnoBatch.game_state <unorules.vector.UnoBatch.game_state>`."""

@@ -132,7 +132,9 @@ class JaxKernels:
             seat = np.asarray(seats)
             games = state["current"].shape[0]
             if seat.shape != (games,) or ((seat < 0) | (seat >= self.players)).any():
-                raise VectorError(f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)")
+                raise VectorError(
+                    f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)"
+                )
             return cast(jax.Array, self._observe(state, jnp.asarray(seat, dtype=jnp.int32)))
 
 
