@@ -239,9 +239,9 @@ class _Rules:
         span = 1 << 64
         # randbelow(n) rejects a value above 2**64 - 1 - 2**64 % n (none for a power of two).
         games = host.num_games
-        self.end_chunk = min(games, max(64, games // 16))
+        self.end_chunk = min(games, max(32, games // 128))
         """Games whose rounds end dealt together (see :func:`_chunked`)."""
-        self.reshuffle_chunk = min(games, max(16, games // 64))
+        self.reshuffle_chunk = min(games, max(8, games // 1024))
         self.accept = np.array(
             [_MASK64 - span % m if m else 0 for m in range(DECK_SIZE + 1)], dtype=np.uint64
         )
@@ -452,11 +452,10 @@ def _hand_points(r: _Rules, s: State) -> Any:
     return (s["hands"] * jnp.asarray(r.points)[None, None, :]).sum(axis=2)
 
 
-def _step(r: _Rules, s: State, actions: Any, active: Any) -> tuple[State, JaxStepResult]:
+def _step(r: _Rules, s: State, actions: Any, active: Any, mask: Any) -> tuple[State, JaxStepResult, Any]:
     """One step of every game (the pure function :meth:`JaxBatch.step` jits)."""
     n = r.n
     narrow = {name: s[name].dtype for name in _WIDE}
-    mask = _mask(s, n, r.challenge, r.may_keep)
     games = actions.shape[0]
     rows = jnp.arange(games)
     act = actions.astype(jnp.int32)
@@ -593,7 +592,7 @@ def _step(r: _Rules, s: State, actions: Any, active: Any) -> tuple[State, JaxSte
     refused = illegal.any()
     s = jax.tree_util.tree_map(lambda new, was: jnp.where(refused, was, new), s, old)
     result = jax.tree_util.tree_map(lambda new, none: jnp.where(refused, none, new), result, empty)
-    return s, result._replace(illegal=illegal)
+    return s, result._replace(illegal=illegal), _mask(s, n, r.challenge, r.may_keep)
 
 
 def _end_rounds(r: _Rules, s: State, ended: Any, winner: Any) -> tuple[State, tuple[Any, ...]]:
@@ -749,18 +748,20 @@ def _deal(r: _Rules, s: State, on: Any, dealer: Any, orders: Any) -> State:
 # -- the batch ----------------------------------------------------------------------------------
 
 
-def _functions(r: _Rules) -> tuple[Any, Any, Any, Any]:
-    """The jitted step, mask, observation and seat asked of a rule set and player count."""
+def _functions(r: _Rules) -> tuple[Any, Any, Any, Any, Any]:
+    """The jitted step (given the state's mask, returning the next state's), the pure
+    step, mask, observation and seat asked of a rule set and player count."""
     n = r.n
     return (
-        jax.jit(lambda s, a, on: _step(r, s, a, on)),
+        jax.jit(lambda s, a, on, m: _step(r, s, a, on, m)),
+        jax.jit(lambda s, a, on: _step(r, s, a, on, _mask(s, n, r.challenge, r.may_keep))[:2]),
         jax.jit(lambda s: _mask(s, n, r.challenge, r.may_keep)),
         jax.jit(lambda s, seats: _observe(s, seats, n)),
         jax.jit(lambda s: _to_act(s, n).astype(jnp.int8)),
     )
 
 
-_COMPILED: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}
+_COMPILED: dict[tuple[Any, ...], tuple[Any, Any, Any, Any, Any]] = {}
 """:func:`_functions` by player count, options, episode and reward: batches of the same
 rules share them (JAX compiles each once per batch size)."""
 
@@ -804,10 +805,25 @@ class JaxBatch:
         key = (num_games, players, tuple(sorted(self.ruleset.options.items(), key=str)), episode, reward)
         if key not in _COMPILED:
             _COMPILED[key] = _functions(_Rules(self.host))
-        self._step, self._mask, self._observe, self._to_act = _COMPILED[key]
-        self.state: State = {}
-        """The games, as a dict of JAX arrays (:data:`DEVICE_FIELDS` and ``stream``)."""
+        self._step, self._pure_step, self._mask, self._observe, self._to_act = _COMPILED[key]
+        self._state: State = {}
+        self._current_mask: Any = None
         self._upload()
+
+    @property
+    def state(self) -> State:
+        """The games, as a dict of JAX arrays (:data:`DEVICE_FIELDS` and ``stream``). Setting
+        it (a state of a batch of the same rules and size, as :meth:`step_function` returns
+        one) makes it the batch's."""
+        return self._state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        if set(value) != {*DEVICE_FIELDS, "stream"}:
+            raise VectorError(f"a JaxBatch state holds the arrays {', '.join(DEVICE_FIELDS)} and stream")
+        with x64():
+            self._state = dict(value)
+            self._current_mask = self._mask(self._state)
 
     def __repr__(self) -> str:
         episode = self.host.episode
@@ -822,7 +838,7 @@ class JaxBatch:
         def checked(s: State, actions: Any, active: Any) -> tuple[State, JaxStepResult]:
             if jnp.asarray(np.uint64(0)).dtype != jnp.uint64:  # JAX truncates to 32 bits outside x64
                 raise VectorError("JaxBatch's step needs JAX's 64-bit types: call it inside `with x64():`")
-            return cast(tuple[State, JaxStepResult], self._step(s, actions, active))
+            return cast(tuple[State, JaxStepResult], self._pure_step(s, actions, active))
 
         return checked
 
@@ -867,7 +883,7 @@ class JaxBatch:
     def mask(self) -> Any:
         """``(games, actions)`` ``int8`` JAX array: :meth:`UnoBatch.mask <unorules.vector.UnoBatch.mask>`."""
         with x64():
-            return self._mask(self.state)
+            return self._current_mask
 
     def observe(self, seats: npt.ArrayLike | None = None) -> Any:
         """``(games, observation_size)`` ``float32`` JAX array:
@@ -903,13 +919,16 @@ class JaxBatch:
                 raise VectorError(f"active: give one bool per game, shape ({b},)")
         clipped = np.clip(raw.astype(np.int64), -1, self.num_actions).astype(np.int32)
         with x64():
-            state, result = self._step(self.state, jnp.asarray(clipped), jnp.asarray(on))
+            state, result, mask = self._step(
+                self.state, jnp.asarray(clipped), jnp.asarray(on), self._current_mask
+            )
             bad = np.flatnonzero(np.asarray(result.illegal))
         if bad.size:
             host = self.sync_host()
             host._compute_mask()
             host._refuse(int(bad[0]), int(raw[bad[0]]))
-        self.state = state
+        self._state = state
+        self._current_mask = mask  # the step computed the next state's mask
         return cast(JaxStepResult, result)
 
     def game_state(self, game: int) -> dict[str, Any]:
