@@ -3,6 +3,7 @@
     .venv/bin/pip install -e ".[rl,bench]"     # numpy, gymnasium, pettingzoo; rlcard (optional)
     .venv/bin/python benchmarks/vector.py      # a few minutes on 2 cores
     .venv/bin/python benchmarks/vector.py --reps 3 --min-time 0.5 --players 2 --batches 1 1024
+    .venv/bin/python benchmarks/vector.py --players 2 4 --batches 64 1024 16384 --backend jax
 
 Contenders, each with a uniform random choice among the legal actions, one
 episode = one round (as in ``rl.py``):
@@ -26,6 +27,13 @@ With ``--jax`` (jax installed), a second table: games' masks and observations
 computed per CPU second by NumPy (``UnoBatch.mask`` and ``observe``) and by
 :class:`unorules.vector.jit.JaxKernels` (the state copied to the device, both
 kernels, the results waited for), on batches of random positions.
+
+With ``--backend jax`` (jax installed), a table of the jitted step:
+:class:`unorules.vector.jax_batch.JaxBatch` against :class:`UnoBatch`, the
+same loop (mask, observations of the seats asked, a random legal index per
+game, step; JAX's arrays read back to NumPy each step, as a NumPy learner
+reads them), in random masked actions per CPU second of the process (all of
+XLA's threads counted), each batch compiled before it is timed.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,6 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rl import Runner, rlcard_runner, unorules_runner  # the benchmark beside this one
 
 from unorules.vector import UnoBatch
+
+if TYPE_CHECKING:
+    from unorules.vector.jax_batch import JaxBatch
 
 BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384]
 
@@ -105,6 +117,46 @@ def measure_kernels(batch: UnoBatch, min_time: float, jitted: bool) -> float:
             return calls * batch.num_games / elapsed
 
 
+def measure_jax_step(batch: JaxBatch, min_time: float, seed: int) -> float:
+    """:func:`measure_batch` for a :class:`JaxBatch`."""
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.process_time()
+    while True:
+        mask = np.asarray(batch.mask())
+        np.asarray(batch.observe())
+        noise = rng.random(mask.shape, dtype=np.float32)
+        noise[mask == 0] = -1.0
+        np.asarray(batch.step(noise.argmax(axis=1)).done)
+        steps += 1
+        elapsed = time.process_time() - start
+        if elapsed >= min_time:
+            return steps * batch.num_games / elapsed
+
+
+def step_table(players: int, sizes: list[int], reps: int, min_time: float) -> None:
+    """The ``--backend jax`` table for ``players``."""
+    from unorules.vector.jax_batch import JaxBatch
+
+    rows = []
+    for size in sizes:
+        numpy_batch = UnoBatch(size, players, episode="round", seed=size)
+        jax_batch = JaxBatch(size, players, episode="round", seed=size)
+        compiled = time.perf_counter()
+        measure_jax_step(jax_batch, 0.0, 0)  # compiled outside the measurement
+        compiled = time.perf_counter() - compiled
+        numpy_rates, jax_rates = [], []
+        for rep in range(reps):
+            numpy_rates.append(measure_batch(numpy_batch, min_time, rep))
+            jax_rates.append(measure_jax_step(jax_batch, min_time, rep))
+        rows.append((size, statistics.median(numpy_rates), statistics.median(jax_rates), compiled))
+    print(f"  the jitted step: random masked actions per CPU second (median of {reps}):")
+    print(f"  {'batch':>8} {'numpy':>12} {'jax':>12}   {'jax / numpy':>11}   {'first step (compile)':>20}")
+    for size, numpy_rate, jax_rate, compiled in rows:
+        ratio = jax_rate / numpy_rate
+        print(f"  {size:>8} {numpy_rate:>12,.0f} {jax_rate:>12,.0f}   {ratio:>10.2f}x   {compiled:>19.1f}s")
+
+
 def kernel_table(players: int, sizes: list[int], reps: int, min_time: float) -> None:
     """The ``--jax`` table for ``players``."""
     rows = []
@@ -127,6 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--batches", type=int, nargs="+", default=BATCHES)
     parser.add_argument("--jax", action="store_true", help="also the JAX kernels' table (needs jax)")
+    parser.add_argument(
+        "--backend",
+        choices=["numpy", "jax"],
+        default="numpy",
+        help="jax: also the jitted step's table, JaxBatch against UnoBatch (needs jax)",
+    )
     args = parser.parse_args(argv)
 
     for players in args.players:
@@ -166,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.jax:
             kernel_table(players, args.batches, args.reps, args.min_time)
+        if args.backend == "jax":
+            step_table(players, args.batches, args.reps, args.min_time)
     return 0
 
 

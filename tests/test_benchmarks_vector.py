@@ -50,3 +50,17 @@ def test_the_jax_table_compares_the_kernels_with_numpy(
     (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("16 ")]
     assert float(row[1].replace(",", "")) > 0
     assert float(row[2].replace(",", "")) > 0
+
+
+def test_the_jitted_steps_table_compares_jax_with_numpy(
+    vector: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("jax", reason='the --backend jax table needs jax: pip install "unorules[jax]"')
+    arguments = ["--reps", "1", "--min-time", "0.05", "--players", "2", "--batches", "32", "--backend", "jax"]
+    assert vector.main(arguments) == 0
+    out = capsys.readouterr().out
+    assert "the jitted step: random masked actions per CPU second (median of 1):" in out
+    (row,) = [line.split() for line in out.splitlines() if line.strip().startswith("32 ") and "x" in line]
+    assert float(row[1].replace(",", "")) > 0
+    assert float(row[2].replace(",", "")) > 0
+    assert row[4].endswith("s")

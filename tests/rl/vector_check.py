@@ -23,7 +23,7 @@ import numpy as np
 from unorules import GameState
 from unorules.bots import HeuristicBot
 from unorules.rl import NOOP, UnoAECEnv
-from unorules.vector import UnoBatch
+from unorules.vector import StepResult, UnoBatch
 from unorules.vector.engine import PHASE_NAMES
 
 
@@ -156,21 +156,32 @@ def run(
     options: dict[str, Any] | None = None,
     limit: int | None = None,
     jit: bool = False,
+    backend: str = "numpy",
+    reward: str = "win",
 ) -> Report:
     """Play until ``games`` episodes have ended over ``slots`` slots, comparing every
     step. With ``limit``, a game still running after ``limit`` actions counts as
     played (compared that far) and its slot starts the next game. With ``jit``, the
     masks and observations compared are those of :class:`unorules.vector.jit.JaxKernels`
-    (beside the NumPy batch's, which must then be the same)."""
-    batch = UnoBatch(slots, players, options=options, episode=episode, seed=seed)
+    (beside the NumPy batch's, which must then be the same). With ``backend="jax"``
+    the batch played is a :class:`unorules.vector.jax_batch.JaxBatch` (every step
+    jitted), its state read back from the device at every step."""
+    batch: Any
+    if backend == "jax":
+        from unorules.vector.jax_batch import JaxBatch
+
+        batch = JaxBatch(slots, players, options=options, episode=episode, reward=reward, seed=seed)
+        host = batch.host
+    else:
+        batch = host = UnoBatch(slots, players, options=options, episode=episode, reward=reward, seed=seed)
     kernels = None
     if jit:
         from unorules.vector.jit import JaxKernels
 
-        kernels = JaxKernels(batch)
+        kernels = JaxKernels(host)
     rules = batch.ruleset
     order = {str(c): i for i, c in enumerate(batch.cards)}
-    keys = Keys(batch)
+    keys = Keys(host)
     pick = random.Random(seed)
     envs: list[UnoAECEnv] = []
     bots: list[list[HeuristicBot]] = []
@@ -185,7 +196,7 @@ def run(
         history[slot] = []
 
     for slot in range(slots):
-        envs.append(UnoAECEnv(rules, players, episode=episode))
+        envs.append(UnoAECEnv(rules, players, episode=episode, reward=reward))
         bots.append([])
         history.append([])
         shadow(slot)
@@ -208,8 +219,8 @@ def run(
 
     while report.games < games:
         to_act = batch.to_act
-        mask = batch.mask()
-        obs = batch.observe()
+        mask = np.asarray(batch.mask())
+        obs = np.asarray(batch.observe())
         if kernels is not None:
             state = kernels.state()
             jit_mask, jit_obs = np.asarray(kernels.mask(state)), np.asarray(kernels.observe(state))
@@ -253,7 +264,9 @@ def run(
             actions[slot] = index
             history[slot].append((seat, index))
             env.step(index)
-        result = batch.step(actions)
+        stepped = batch.step(actions)
+        result = StepResult(*(np.asarray(getattr(stepped, f)) for f in ("rewards", "done", "final_scores",
+                                                                     "final_winner")))  # fmt: skip
         report.actions += slots
         restart = []
         for slot, env in enumerate(envs):
@@ -263,7 +276,7 @@ def run(
                 return fail(slot, "the episode's end", bool(result.done[slot]), ended)
             if ended:
                 rewards = [env.rewards[a] for a in env.possible_agents]
-                if result.rewards[slot].tolist() != rewards:
+                if result.rewards[slot].tolist() != np.asarray(rewards, dtype=np.float32).tolist():
                     return fail(slot, "the rewards", result.rewards[slot].tolist(), rewards)
                 if result.final_scores[slot].tolist() != list(state.scores):
                     return fail(slot, "the final scores", result.final_scores[slot].tolist(), state.scores)
@@ -271,6 +284,8 @@ def run(
                 shadow(slot)
             elif limit is not None and len(history[slot]) >= limit:
                 restart.append(slot)
+        if backend == "jax":
+            batch.sync_host()
         rows = keys.batch_rows()
         for slot, env in enumerate(envs):
             if rows[slot] != keys.reference(env.state_):

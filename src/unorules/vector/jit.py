@@ -26,6 +26,8 @@ too (``tests/rl/test_vector_jit.py``).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any, cast
 
 try:
@@ -61,7 +63,7 @@ from unorules.vector.layout import (
     VectorError,
 )
 
-__all__ = ["STATE_FIELDS", "JaxKernels"]
+__all__ = ["STATE_FIELDS", "JaxKernels", "hundredths", "x64"]
 
 STATE_FIELDS = (
     "hands",
@@ -113,22 +115,45 @@ class JaxKernels:
     def state(self) -> State:
         """The batch's arrays now (:data:`STATE_FIELDS`), copied to JAX's default device."""
         b = self.batch
-        return cast(State, jax.device_put({name: getattr(b, name) for name in STATE_FIELDS}))
+        with x64():
+            return cast(State, jax.device_put({name: getattr(b, name) for name in STATE_FIELDS}))
 
     def mask(self, state: State) -> jax.Array:
         """``(games, actions)`` ``int8``: :meth:`UnoBatch.mask` of ``state``."""
-        return cast(jax.Array, self._mask(state))
+        with x64():
+            return cast(jax.Array, self._mask(state))
 
     def observe(self, state: State, seats: npt.ArrayLike | None = None) -> jax.Array:
         """``(games, observation_size)`` ``float32``: :meth:`UnoBatch.observe` of ``state``
         for ``seats`` (one per game; default the seat asked in each game)."""
-        if seats is None:
-            return cast(jax.Array, self._observe_asked(state))
-        seat = np.asarray(seats)
-        games = state["current"].shape[0]
-        if seat.shape != (games,) or ((seat < 0) | (seat >= self.players)).any():
-            raise VectorError(f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)")
-        return cast(jax.Array, self._observe(state, jnp.asarray(seat, dtype=jnp.int32)))
+        with x64():
+            if seats is None:
+                return cast(jax.Array, self._observe_asked(state))
+            seat = np.asarray(seats)
+            games = state["current"].shape[0]
+            if seat.shape != (games,) or ((seat < 0) | (seat >= self.players)).any():
+                raise VectorError(
+                    f"seats: give one seat from 0 to {self.players - 1} per game ({games} games)"
+                )
+            return cast(jax.Array, self._observe(state, jnp.asarray(seat, dtype=jnp.int32)))
+
+
+@contextlib.contextmanager
+def x64() -> Iterator[None]:
+    """JAX's 64-bit types for the ``with`` block only: ``jax.enable_x64(True)`` (or
+    ``jax.experimental.enable_x64()`` on older JAX), which restores the user's setting on
+    exit. Every call this package makes into JAX runs inside it."""
+    experimental = getattr(getattr(jax, "experimental", None), "enable_x64", None)
+    scope = experimental() if experimental is not None else jax.enable_x64(True)
+    with scope:
+        yield
+
+
+def hundredths(value: jax.Array) -> jax.Array:
+    """``value / 100`` as ``float32``, rounded as NumPy and the reference round it (the
+    quotient in ``float64``, then to ``float32``; XLA's ``float32`` division may be an ulp
+    off). Needs :func:`x64`."""
+    return (value.astype(jnp.float64) / 100.0).astype(jnp.float32)
 
 
 def _to_act(s: State, n: int) -> jax.Array:
@@ -256,6 +281,6 @@ def _observe(s: State, seat: jax.Array, n: int) -> jax.Array:
         jnp.zeros((seat.shape[0], n), dtype=jnp.float32),  # ``left``: no seat leaves a classic game
         s["direction"].astype(jnp.float32)[:, None],
         (DECK_SIZE - s["draw_at"].astype(jnp.float32))[:, None],
-        jnp.take_along_axis(s["scores"], rel, axis=1).astype(jnp.float32) / jnp.float32(100.0),
+        hundredths(jnp.take_along_axis(s["scores"], rel, axis=1)),
     ]
     return jnp.concatenate(parts, axis=1)
