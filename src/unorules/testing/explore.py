@@ -29,7 +29,8 @@ steer toward them in two ways.
 
 **Steered choices** (:class:`Explorer`). Each game follows one of the
 :data:`POLICIES`: ``steer`` scores the legal actions by how new their
-outcome is to the coverage (the plugin's card played, a phase entered, an
+outcome is to the coverage (the plugin's card played, played in a
+situation a game mode made such as a seat having left, a phase entered, an
 event emitted, an extra set, a way an effect ends, going out on the
 plugin's card), looking one action ahead, and plays the most novel one;
 ``eager`` prefers playing cards (rounds end, scoring and later rounds come);
@@ -328,6 +329,8 @@ class Explorer:
             score = coverage.novelty(coverage.verb_declaration(action.verb))
             if action.verb == "play":
                 score += coverage.novelty(coverage.card_declaration(action.card))
+                for situated in coverage.situation_declarations(state, action.card):
+                    score += coverage.novelty(situated)  # the card played where a mode changed the table
             static[action] = score
         self._keep_for_last(state, legal, static)
         candidates = list(legal)
