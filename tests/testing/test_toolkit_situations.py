@@ -9,7 +9,7 @@ import attrs
 import pytest
 from toolkit_broken_plugins import PassWild, PassWildPastTheSeatsThatLeft
 
-from unorules import Action, Event, Ruleset, installed_plugins
+from unorules import Action, Event, Outcome, Ruleset, installed_plugins
 from unorules.testing.conformance import CI_BUDGET, QUICK_BUDGET, is_game_mode, run_conformance
 from unorules.testing.coverage import Coverage, Declaration, situations
 
@@ -69,7 +69,22 @@ def test_a_while_declaration_appears_once_a_seat_has_left_and_counts_plays_there
     assert coverage.unsituated(gone, 1) == []
 
 
-def test_a_watched_mode_is_settled_once_its_events_happened_in_a_game_that_went_on() -> None:
+def test_a_game_that_ended_with_a_seat_gone_makes_the_while_declaration_too() -> None:
+    plugin = PassWild()
+    rules = Ruleset.from_names(["classic", "elimination"], plugins=[plugin])
+    coverage = Coverage([plugin])
+    coverage.add_ruleset(rules)
+    # Two seats: one eliminated, the game is over; the situation cannot be played in here,
+    # but the combination makes it, so the card is to be played in it in another game.
+    over = rules.new_game(2, seed=0).replace(left=(1,), outcome=Outcome((0,), "last-standing"))
+    assert situations(over) == ()
+    coverage.observe_state(over)
+    situated = Declaration("while", "PW while a seat has left", "pass-wild")
+    assert coverage.tallies[situated].reached == 0
+    assert situated in coverage.missing(1)
+
+
+def test_a_watched_mode_is_settled_once_its_events_happened() -> None:
     elimination = installed_plugins()["elimination"]
     assert is_game_mode(elimination)
     assert not is_game_mode(PassWild())

@@ -31,10 +31,12 @@ a card that passes hands must skip the seats that left (``elimination``,
 the state; the first time a state of the run is in one, each card of the
 plugins under test gets a ``while`` declaration ("PW while a seat has left")
 to cover like any other. The game modes of the rule set (``watch``) are
-watched too: until each event kind they declare has happened in a game that
-went on after it, the run is not :meth:`~Coverage.settled` (a pair with
-``elimination`` plays on until a seat was eliminated and the others played
-on: its situation), though nothing is reported as uncovered for them.
+watched too: until each event kind they declare has happened, the run is not
+:meth:`~Coverage.settled` (a pair with ``elimination`` plays on until a seat
+was eliminated, so that its situation comes), though nothing is reported as
+uncovered for them. A situation a game ended in (a seat eliminated at a
+table of two) makes the ``while`` declarations too: the combination can
+make it, and games that play on in it are what covers them.
 
 The conformance runner keeps one coverage per combination of plugins, steers
 its games toward what is not covered yet (:mod:`unorules.testing.explore`),
@@ -383,13 +385,20 @@ class Coverage:
                 if declared is not None:
                     self.tallies[declared].reached += 1
                 mode = self._watched_kinds.get(event.kind)
-                if mode is not None and not state.is_over:  # and the game went on after it
+                if mode is not None:
                     self.watched[mode][event.kind] += 1
         if self._extras and state.extras:
             for key, _ in state.extras:
                 declared = self._extras.get(key)
                 if declared is not None:
                     self.tallies[declared].reached += 1
+        if self._own_kinds and state.is_over:
+            # A situation the game ended in (a seat eliminated, the game over for two
+            # seats) still shows the combination makes it: the cards are to be played in it.
+            for name, holds in SITUATIONS:
+                if holds(state):
+                    for kind in self._own_kinds:
+                        self._situation_declaration(kind, name)
         if state.is_over:
             return
         kinds = self._kinds
@@ -473,8 +482,7 @@ class Coverage:
         return sorted(set(found))
 
     def settled(self) -> bool:
-        """Whether every event kind of every watched game mode has happened (in a
-        game that went on after it)."""
+        """Whether every event kind of every watched game mode has happened."""
         return all(all(kinds.values()) for kinds in self.watched.values())
 
     def unshown(self) -> list[str]:
