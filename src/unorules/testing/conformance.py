@@ -16,7 +16,11 @@ every installed one.)
 every declaration of the plugin under test (its cards, verbs, phases, event
 kinds, extras and option values; :mod:`unorules.testing.coverage`) has been
 covered the :class:`Budget`'s number of times, each player count has had its
-games, or the combination's time is up. The games go through the player
+games, or the combination's time is up. Beside a game mode
+(:func:`is_game_mode`) it also plays on until the mode's event kinds have
+happened, and each card of the plugin is to be played in each situation the
+games reach (a seat has left: ``while`` declarations, see
+:mod:`unorules.testing.coverage`). The games go through the player
 counts (two seats to ten), deal styles and play policies of
 :mod:`unorules.testing.explore` (the plugin's cards in hands, as the starter,
 with duplicates, next to the other plugins' cards; steered, eager, hoarding
@@ -76,6 +80,7 @@ from unorules.testing.explore import (
     drawn_card_positions,
     game_plan,
     last_card_positions,
+    situation_positions,
 )
 from unorules.testing.invariants import (
     check_cards,
@@ -701,8 +706,8 @@ class _LastCardProbe:
     once (:func:`~unorules.testing.explore.drawn_card_positions`), over a
     combination (``probed`` is shared by its games); and, in a situation a
     game mode made (a seat has left: :data:`~unorules.testing.coverage.SITUATIONS`)
-    while a card of the plugin has not been played in it, as a card drawn
-    and played at once there. Counts each probe in the coverage and keeps
+    while a card of the plugin has not been played in it, played there
+    (:func:`~unorules.testing.explore.situation_positions`). Counts each probe in the coverage and keeps
     the first that fails a check."""
 
     def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str, int]], limit: int = 2) -> None:
@@ -738,19 +743,9 @@ class _LastCardProbe:
             for position, action in drawn_card_positions(state, drawn):
                 assert action.card is not None
                 positions.append((position, action, (action.card.kind, "drawn", 0)))
-        if situated:
-            # The card held and playable is played from the state itself; else drawn and played at once.
-            held: dict[str, Action] = {}
-            for action in state.legal_actions(state.current_player):
-                card = action.card
-                if action.verb == "play" and card is not None and card.kind in situated:
-                    held.setdefault(card.kind, action)
-            for kind, action in sorted(held.items()):
-                positions.append((state, action, (kind, "situation", -1)))
-            missing = [k for k in situated if k not in held]
-            for position, action in drawn_card_positions(state, missing):
-                assert action.card is not None
-                positions.append((position, action, (action.card.kind, "situation", -1)))
+        for position, action in situation_positions(state, situated):
+            assert action.card is not None
+            positions.append((position, action, (action.card.kind, "situation", -1)))
         for position, action, key in positions:
             if probed[key] >= limit:
                 continue
@@ -764,7 +759,7 @@ class _LastCardProbe:
                 seat, card = action.seat, action.card
                 if key[1] == "situation":
                     where = " and ".join(situations(position))
-                    self.how = f'a situation probe: {where}, seat {seat} played {card} there: "{action}"'
+                    self.how = f'a situation probe ({where}): seat {seat} holding {card}, then "{action}"'
                 elif key[1] == "drawn":
                     self.how = f'a drawn-card probe: seat {seat} drew {card}, played at once: "{action}"'
                 else:
