@@ -924,8 +924,10 @@ def run_combination(
         rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
         options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
         rules, options = _build(combo, options, rng) if options else (ruleset, options)
-        for _ in range(8 if unfinished else 0):
-            if any(card.kind in unfinished for card in rules.deck):
+        # A card kept for last, or still to be played where a game mode changed the table.
+        needed = unfinished or coverage.unsituated_kinds(target)
+        for _ in range(8 if needed else 0):
+            if any(card.kind in needed for card in rules.deck):
                 break  # the deck deals one (a card an option puts in the deck needs that option)
             rules, options = _build(combo, _option_variant(combo, rng), rng)
         coverage.add_ruleset(rules)

@@ -275,6 +275,8 @@ class Coverage:
         self._own_kinds: dict[str, str] = {}
         """The card kinds of the plugins under test (not ``cards_of``), with their owner."""
         self._situated: dict[tuple[str, str], Declaration] = {}
+        self._dealt_kinds: dict[int, tuple[Ruleset, tuple[str, ...]]] = {}
+        """The plugins' card kinds each rule set's deck holds, by the rule set's id."""
         """The ``while`` declarations, by card kind and situation."""
         self.to_the_end = to_the_end
         """Whether a card of the plugins under test is covered only once playing
@@ -397,7 +399,7 @@ class Coverage:
             # seats) still shows the combination makes it: the cards are to be played in it.
             for name, holds in SITUATIONS:
                 if holds(state):
-                    for kind in self._own_kinds:
+                    for kind in self._dealt(state):
                         self._situation_declaration(kind, name)
         if state.is_over:
             return
@@ -421,7 +423,7 @@ class Coverage:
                 tally.legal_in[state.phase.name] += 1
         if self._own_kinds:
             for name in situations(state):
-                for kind in self._own_kinds:
+                for kind in self._dealt(state):
                     situated = self._situation_declaration(kind, name)
                     if kind in listed_kinds:
                         self.tallies[situated].reached += 1
@@ -455,6 +457,17 @@ class Coverage:
                         self.tallies[self._situation_declaration(card.kind, name)].used += 1
         self.observe_state(after)
 
+    def _dealt(self, state: GameState) -> tuple[str, ...]:
+        """The card kinds of the plugins under test that ``state``'s deck holds."""
+        rules = state.ruleset
+        known = self._dealt_kinds.get(id(rules))
+        if known is not None and known[0] is rules:
+            return known[1]
+        deck = {card.kind for card in rules.deck}
+        found = tuple(k for k in self._own_kinds if k in deck)
+        self._dealt_kinds[id(rules)] = (rules, found)  # the rule set kept, so its id is not reused
+        return found
+
     def _situation_declaration(self, kind: str, situation: str) -> Declaration:
         """The ``while`` declaration of the card ``kind`` in ``situation``, made the first time."""
         found = self._situated.get((kind, situation))
@@ -476,10 +489,17 @@ class Coverage:
         a situation ``state`` is in (what a probe should play there)."""
         found = []
         for name in situations(state):
-            for kind in self._own_kinds:
+            for kind in self._dealt(state):
                 if self.tallies[self._situation_declaration(kind, name)].used < max(minimum, 1):
                     found.append(kind)
         return sorted(set(found))
+
+    def unsituated_kinds(self, minimum: int) -> frozenset[str]:
+        """The card kinds with a ``while`` declaration not yet covered ``minimum``
+        times (games should deal them, and reach the situation)."""
+        return frozenset(
+            kind for (kind, _), d in self._situated.items() if self.tallies[d].used < max(minimum, 1)
+        )
 
     def settled(self) -> bool:
         """Whether every event kind of every watched game mode has happened."""
