@@ -32,7 +32,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -195,6 +195,9 @@ class Table:
     remote: dict[int, tuple[frozenset[int], int]] = attrs.Factory(dict)
     """The pages open on the other processes of a cluster, by process: their seats and how
     many spectators (:mod:`unorules.serve.cluster`)."""
+    committing: asyncio.Future[None] | None = None
+    """The commit of this process's action at the table while it is being written (what other
+    processes did there is taken after it)."""
 
     @property
     def version(self) -> int:
@@ -590,7 +593,7 @@ class Tables:
                 "ask a player at the table for it",
                 "bad-invite",
             )
-        async with table.lock:
+        async with self._holding(table):
             for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
                 if table.started:
                     raise ServeError("the game has started: you can watch it but not join", "not-started")
@@ -633,7 +636,7 @@ class Tables:
         """Start the game (the host only); open seats get heuristic bots."""
         if seat != 0:
             raise ServeError("only the player who created the table (seat 0) can start it", "not-your-seat")
-        async with table.lock:
+        async with self._holding(table):
             for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
                 if table.started:
                     raise ServeError("the game has already started", "stale")
@@ -677,7 +680,7 @@ class Tables:
             raise ServeError(
                 f"your token is for seat {seat}: you cannot act for seat {action.seat}", "not-your-seat"
             )
-        async with table.lock:
+        async with self._holding(table):
             if table.id not in self._tables:  # expired while this message waited for the lock
                 raise ServeError("this table was closed", "closed")
             if not table.started:
@@ -689,33 +692,66 @@ class Tables:
                     "stale",
                 )
             try:
-                self._commit(table, action)
+                await self._commit(table, action)
             except IllegalActionError as exc:
                 raise ServeError(str(exc), "illegal") from None
             table.autopilot.pop(seat, None)
         self._after_change(table, seat)
 
-    def _commit(self, table: Table, action: Action) -> None:
-        """Apply ``action`` (validated by the library), save it, then keep the new state."""
+    @contextlib.asynccontextmanager
+    async def _holding(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock, taken once no action of this process is being committed there (one
+        whose caller was cancelled may still be): what is done with it sees the table as it is."""
+        async with table.lock:
+            while table.committing is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(table.committing)
+            yield
+
+    async def _commit(self, table: Table, action: Action) -> None:
+        """Apply ``action`` (validated by the library), save it, then keep the new state.
+
+        Called with the table's lock held, which stays held while the store commits: the
+        table's actions are saved and kept one after the other. The new state is kept as soon
+        as the commit is done, also if the caller was cancelled meanwhile (a bot's move whose
+        task a page's arrival restarted); another process's actions announced meanwhile are
+        taken after it (:meth:`_settled`)."""
         new = table.state.apply(action)  # IllegalActionError: nothing changed
-        moment = now()
+        moment, version = now(), table.version
+        saved = self.store.commit_action(table.id, version, str(action), moment, over=new.is_over)
+        table.committing = saved
+        if saved.done():  # committed at once (SQLite)
+            self._keep(table, action, new, moment, saved)
+        else:
+            saved.add_done_callback(lambda done: self._keep(table, action, new, moment, done))
         try:
-            self.store.append_action(table.id, table.version, str(action), moment)
+            await asyncio.shield(saved)
         except Conflict:  # another process took this action's number first
-            version = table.version
-            self._catch_up(table)
-            asyncio.get_running_loop().call_soon(self._after_change, table, None)
             raise ServeError(
                 f"the table has moved on (you acted on state {version}, it is at {table.version}): "
                 "look again and act on what you see",
                 "stale",
             ) from None
+
+    def _keep(
+        self, table: Table, action: Action, new: GameState, moment: float, saved: asyncio.Future[None]
+    ) -> None:
+        """The commit of ``action`` is done: keep ``new``, its state (or, if another process
+        took the action's number first, take what it did)."""
+        table.committing = None
+        if saved.cancelled():
+            return
+        exc = saved.exception()
+        if isinstance(exc, Conflict):
+            self._catch_up(table)
+            asyncio.get_running_loop().call_soon(self._after_change, table, None)
+        if exc is not None:
+            return
         table.state = new
         table.actions.append(action)
         table.touched = moment
         self._show_bots(table)
         if new.is_over:
-            self.store.set_over(table.id)
             self._close_bots(table)  # the bot programs of a finished game stop at once
 
     def _show_bots(self, table: Table) -> None:
@@ -737,7 +773,7 @@ class Tables:
         game is over, and by the creation limits (a rematch is a new table)."""
         if seat is None or table.seats[seat].kind != "human":
             raise ServeError("only a player at the table can ask for a rematch", "not-your-seat")
-        async with table.lock:
+        async with self._holding(table):
             if not table.state.is_over:
                 raise ServeError("the game is not over yet: a rematch comes after it", "not-over")
             if table.rematch is not None and (
@@ -786,7 +822,7 @@ class Tables:
             raise ServeError("spectators have no action to take back", "not-your-seat")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServeError("'version' must be the version number of the state you take back from")
-        async with table.lock:
+        async with self._holding(table):
             if not table.started:
                 raise ServeError("the game has not started yet", "not-started")
             if version != table.version:
@@ -1073,7 +1109,7 @@ class Tables:
         program has seconds to answer), so the server goes on meanwhile; a bot
         whose answer is refused (:class:`~unorules.bots.BotError`) is replaced
         by the autopilot, which then moves."""
-        async with table.lock:
+        async with self._holding(table):
             state = table.state
             if not self._running(table):
                 return False
@@ -1101,7 +1137,7 @@ class Tables:
             if chosen is None:
                 return False  # the people at the table decide
             try:
-                self._commit(table, chosen)
+                await self._commit(table, chosen)
             except ServeError:  # another process moved first (its lease ran out meanwhile)
                 return False
         return chosen.seat
@@ -1111,6 +1147,8 @@ class Tables:
     def follow(self, table: Table, number: int | None = None, text: str = "") -> None:
         """Take the actions other processes committed at ``table`` since this one last looked
         (``number`` and ``text``: the one just announced, if it is the next), and tell its pages."""
+        if not self._settled(table, self.follow, table, number, text):
+            return
         if self._catch_up(table, [text] if number == table.version and text else None):
             self._after_change(table, None)
 
@@ -1140,8 +1178,18 @@ class Tables:
                 self._close_bots(table)
         return len(texts)
 
+    def _settled(self, table: Table, function: Callable[..., None], *args: Any) -> bool:
+        """Whether nothing of this process is being committed at ``table``; else
+        ``function(*args)`` is called once it is (after the action is kept), and ``False``."""
+        if table.committing is None:
+            return True
+        table.committing.add_done_callback(lambda _: function(*args))
+        return False
+
     def rewind(self, table: Table, count: int) -> None:
         """Another process took actions back: keep the table's first ``count`` actions."""
+        if not self._settled(table, self.rewind, table, count):
+            return
         if count >= table.version:
             return
         del table.actions[count:]
@@ -1155,6 +1203,8 @@ class Tables:
     def reload(self, table: Table) -> None:
         """Read the table's row again (seats, start, rematch, when it was touched) and its
         new actions: another process changed it."""
+        if not self._settled(table, self.reload, table):
+            return
         record = self.store.table(table.id)
         if record is None:
             self.forget(table.id)
@@ -1187,6 +1237,8 @@ class Tables:
     def lead(self, table: Table) -> None:
         """This process now holds the table's lease: catch up, then run its bots and timers (a
         turn timer that another process ran goes on with the time it had left)."""
+        if not self._settled(table, self.lead, table):
+            return
         self._catch_up(table)
         if self._running(table) and table.turn_deadline is not None and table.turn_seat is not None:
             seat, left = table.turn_seat, max(0.0, table.turn_deadline - time.monotonic())
