@@ -726,12 +726,19 @@ class Tables:
             saved.add_done_callback(lambda done: self._keep(table, action, new, moment, done))
         try:
             await asyncio.shield(saved)
+        except asyncio.CancelledError:  # the caller is gone: the table's pages are told all the same
+            saved.add_done_callback(lambda done: self._told(table, action.seat, done))
+            raise
         except Conflict:  # another process took this action's number first
             raise ServeError(
                 f"the table has moved on (you acted on state {version}, it is at {table.version}): "
                 "look again and act on what you see",
                 "stale",
             ) from None
+
+    def _told(self, table: Table, actor: int, saved: asyncio.Future[None]) -> None:
+        if not saved.cancelled() and saved.exception() is None:
+            self._after_change(table, actor)
 
     def _keep(
         self, table: Table, action: Action, new: GameState, moment: float, saved: asyncio.Future[None]
