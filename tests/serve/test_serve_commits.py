@@ -195,3 +195,32 @@ def test_the_actions_waiting_are_committed_together_each_with_its_own_outcome(po
     finally:
         listener.close()
         store.close()
+
+
+def test_a_query_given_up_before_it_is_begun_is_skipped_and_the_thread_goes_on(
+    postgres: TempPostgres,
+) -> None:
+    url = postgres.new_database()
+    store = PostgresStore(url)
+    store.add_table(
+        TableRecord("tableA", "classic", 2, 1, (SeatRecord("open"), SeatRecord("open")), True, 1.0)
+    )
+
+    async def scenario() -> None:
+        with row_locked(url, "tableA", 0.3):
+            first = store.commit_action("tableA", 0, "0: draw", 2.0)
+            await asyncio.sleep(0.05)  # the database thread waits for the row
+            renewing = asyncio.ensure_future(store.call(store.take_leases, "me", ["tableA"], 5.0))
+            await asyncio.sleep(0.05)
+            renewing.cancel()  # a tick cancelled when the server stops
+            await first
+        # the thread skipped the cancelled query and serves the next ones
+        held = await asyncio.wait_for(store.call(store.take_leases, "me", ["tableA"], 5.0), 10)
+        assert held == {"tableA"}
+        await asyncio.wait_for(asyncio.wrap_future(store.publish("beat")), 10)
+
+    try:
+        asyncio.run(scenario())
+        assert store.lease_holders()["tableA"][0] == "me"
+    finally:
+        store.close()

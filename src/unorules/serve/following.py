@@ -23,13 +23,14 @@ from unorules.actions import Action
 from unorules.errors import IllegalActionError, NotationError
 from unorules.serve.errors import ServeError
 from unorules.serve.store import Conflict, TableRecord, TableStore, now
+from unorules.serve.table import game_record
 from unorules.state import GameState
 
 if TYPE_CHECKING:
     import concurrent.futures
 
     from unorules.serve.cluster import Cluster
-    from unorules.serve.tables import Table
+    from unorules.serve.table import Table
 
 __all__ = ["Following"]
 
@@ -177,8 +178,6 @@ class Following:
         if count >= table.version:
             return
         del table.actions[count:]
-        from unorules.serve.tables import game_record  # the module that uses this one
-
         table.state = game_record(
             table.id, table.spec, table.players, table.seed, table.seats, table.created, table.actions
         ).replay()

@@ -742,7 +742,7 @@ class PostgresStore(TableStore):
         return await asyncio.wrap_future(result)
 
     def _give(self, work: _Work) -> concurrent.futures.Future[Any]:
-        if self._worker is None:
+        if self._worker is None or not self._worker.is_alive():
             self._worker = threading.Thread(target=self._work, name="unorules-db", daemon=True)
             self._worker.start()
         self._queue.put(work)
@@ -761,15 +761,31 @@ class PostgresStore(TableStore):
                     break
             batch: list[_Work] = []
             for work in waiting:
+                if work is not None and not work.done.set_running_or_notify_cancel():
+                    continue  # its caller gave up before it was begun: not written
                 if work is not None and work.call is None:
                     batch.append(work)
                     continue
-                self._write(batch)
+                self._settle(batch)
                 batch = []
                 if work is None:
                     return
-                self._query(work)
-            self._write(batch)
+                self._settle([work])
+            self._settle(batch)
+
+    def _settle(self, batch: list[_Work]) -> None:
+        """Carry out ``batch`` (one query, or actions and announcements); whatever goes wrong is
+        the outcome of its futures, and the thread goes on."""
+        try:
+            if len(batch) == 1 and batch[0].call is not None:
+                self._query(batch[0])
+            else:
+                self._write(batch)
+        except Exception as exc:  # not the database's refusal (that is each work's outcome): a bug
+            _log.exception("the database thread failed")
+            for work in batch:
+                if not work.done.done():
+                    work.done.set_exception(exc)
 
     def _query(self, work: _Work) -> None:
         assert work.call is not None
@@ -784,11 +800,9 @@ class PostgresStore(TableStore):
     def _write(self, batch: list[_Work]) -> None:
         """Commit the actions and announcements of ``batch`` in one statement; if it fails, each
         on its own (so that one action's failure, a table deleted meanwhile, is its own)."""
-        actions = [w for w in batch if w.action is not None]
-        if not actions and not any(w.notes for w in batch):  # nothing to write (a flush)
-            for work in batch:
-                work.done.set_result(None)
+        if not batch:
             return
+        actions = [w for w in batch if w.action is not None]
         try:
             added = self._write_together(batch, actions)
         except self._psycopg.Error as exc:
@@ -858,10 +872,6 @@ class PostgresStore(TableStore):
         """The transactions committed in this database so far (PostgreSQL's statistics)."""
         rows = self._rows("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")
         return int(rows[0][0])
-
-    def flush(self) -> None:
-        """Wait until what was given to the database thread before is written (or failed)."""
-        self._give(_Work()).result()
 
     def close(self) -> None:
         """Write what the database thread was given, then close the connection."""
