@@ -52,6 +52,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
+OPENING = 32
+"""How many clients connect (open the websocket and wait for the welcome) at the same time."""
 
 
 def free_port() -> int:
@@ -126,7 +128,10 @@ async def seat_client(
     limit: int,
     think: float,
     process: int = 0,
+    opening: asyncio.Semaphore | None = None,
 ) -> None:
+    if opening is not None:  # connecting and greeted: at most so many clients at a time
+        await opening.acquire()
     async with connect(ws_url + "/ws/" + table, max_size=2**22, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None  # (version acted on, when)
@@ -139,6 +144,8 @@ async def seat_client(
                 continue
             if first:
                 first = False
+                if opening is not None:
+                    opening.release()
                 await ready.wait()
             if stats.measuring:
                 stats.messages += 1
@@ -236,13 +243,17 @@ async def measure(args: argparse.Namespace, db: str, folder: Path) -> dict[str, 
                 tokens.append((created["table"], joined["token"], (i + seat) % count))
         stats, stop = Stats(), asyncio.Event()
         ready = asyncio.Barrier(len(tokens) + 1)
+        # the clients connect a few dozen at a time, as people arrive: all 800 at once would
+        # overflow the server's accept backlog (128) and leave most of them retrying their
+        # connection with ever longer pauses, which measures the kernel's SYN back-off
+        opening = asyncio.Semaphore(OPENING)
         clients = [
             asyncio.create_task(
-                seat_client(ws_urls[p], t, k, stats, stop, ready, args.max_actions, args.think, p)
+                seat_client(ws_urls[p], t, k, stats, stop, ready, args.max_actions, args.think, p, opening)
             )
             for t, k, p in tokens
         ]
-        await asyncio.wait_for(ready.wait(), 120)  # every client connected and greeted
+        await asyncio.wait_for(ready.wait(), 600)  # every client connected and greeted
         hosts = {}
         for table, token, _ in tokens[::4]:
             hosts[table] = token

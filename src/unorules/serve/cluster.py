@@ -30,6 +30,7 @@ a process that stops beating (killed) no longer counts.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -109,7 +110,7 @@ class Cluster:
         for table in self.tables.tables():  # the pages of a process that was restarted come back
             if table.clients:
                 self.present(table)
-        self._tick()
+        await self._tick()
         self._ticker = asyncio.ensure_future(self._tick_forever())
 
     async def stop(self) -> None:
@@ -121,7 +122,7 @@ class Cluster:
         self._stopping.set()
         with contextlib.suppress(Exception):
             self._publish("bye")
-            self.store.release_leases(self.name)
+            await self.store.call(self.store.release_leases, self.name)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 5)
 
@@ -137,7 +138,7 @@ class Cluster:
     # -- what this process announces --------------------------------------------------
 
     def _publish(self, payload: str) -> None:
-        self.store.publish(payload)
+        self.store.publish(payload).add_done_callback(_logged)
 
     def present(self, table: Table) -> None:
         """Announce the pages open here at ``table``, if they changed: within
@@ -160,11 +161,15 @@ class Cluster:
             payloads.append(f"presence {table.id} {','.join(map(str, sorted(seats)))} {spectators}")
         self._changed.clear()
         if payloads:
-            try:
-                self.store.publish(*payloads)
-            except Exception:  # the database is away: announced again when it is back
-                _log.exception("announcing this process's pages failed")
-                self._presence.clear()
+            self.store.publish(*payloads).add_done_callback(self._presented)
+
+    def _presented(self, done: concurrent.futures.Future[None]) -> None:
+        """(In the database thread.) If announcing the pages failed (the database is away),
+        they are announced again when it is back."""
+        if done.exception() is not None:
+            _log.error("announcing this process's pages failed: %s", done.exception())
+            if self._loop is not None:
+                self._call(self._presence.clear)
 
     def tell_timers(self, table: Table) -> None:
         """Announce the seats the autopilot plays at ``table`` and its turn timer, if they changed
@@ -319,11 +324,14 @@ class Cluster:
         while True:
             await asyncio.sleep(TICK * (0.9 + 0.2 * secrets.randbelow(1000) / 1000))
             try:
-                self._tick()
+                await self._tick()
             except Exception:  # the database is away: the next tick tries again
                 _log.exception("renewing this process's leases failed")
 
-    def _tick(self) -> None:
+    async def _tick(self) -> None:
+        """Beat, renew and take leases, and every :data:`RESYNC_TICKS` compare the tables with
+        the database: the queries in the store's database thread, the event loop serving the
+        pages meanwhile."""
         self._ticks += 1
         self._publish("beat")
         moment = time.monotonic()
@@ -331,7 +339,13 @@ class Cluster:
             if moment - heard > _SILENT:
                 self._gone(pid)
         running = [t.id for t in self.tables.tables() if t.started and not t.state.is_over]
-        held = self.store.take_leases(self.name, running, LEASE_SECONDS) if running else set()
+        before = set(self._held)
+        held = (
+            await self.store.call(self.store.take_leases, self.name, running, LEASE_SECONDS)
+            if running
+            else set()
+        )
+        held |= self._held - before  # claimed meanwhile (games started while the query ran)
         gained, lost = held - self._held, self._held - held
         self._held = held
         for table_id in lost:
@@ -344,15 +358,29 @@ class Cluster:
                 _log.info("table %s: this process runs its bots and timers now", table_id)
                 self.tables.lead(table)
         if self._ticks % RESYNC_TICKS == 0:
-            self._resync(False)
+            tables = self._watched(False)
+            self._caught_up(tables, await self.store.call(self.store.versions, [t.id for t in tables]))
+
+    def _watched(self, everything: bool) -> list[Table]:
+        return [t for t in self.tables.tables() if everything or t.clients or self.holds(t.id)]
 
     def _resync(self, everything: bool) -> None:
         """Read what the other processes committed at the tables whose pages are here (every
         table, and tables made or removed meanwhile, with ``everything``)."""
-        tables = [t for t in self.tables.tables() if everything or t.clients or self.holds(t.id)]
-        versions = self.store.versions([t.id for t in tables])
+        tables = self._watched(everything)
+        self._caught_up(tables, self.store.versions([t.id for t in tables]))
+        if everything:
+            self.tables.load()
+
+    def _caught_up(self, tables: list[Table], versions: dict[str, int]) -> None:
+        """Take the actions other processes committed at ``tables`` (``versions``: how many
+        each has in the database) that this process has not."""
         for table in tables:
             if versions.get(table.id, 0) > table.version:
                 self.tables.follow(table)
-        if everything:
-            self.tables.load()
+
+
+def _logged(done: concurrent.futures.Future[None]) -> None:
+    """(In the database thread.) Log an announcement that could not be made."""
+    if not done.cancelled() and done.exception() is not None:
+        _log.warning("an announcement failed: %s", done.exception())

@@ -28,13 +28,18 @@ that the table moved on.
 from __future__ import annotations
 
 import abc
+import asyncio
+import concurrent.futures
 import contextlib
 import json
+import logging
+import queue
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -161,6 +166,8 @@ class TableRecord:
 
 
 Row = tuple[Any, ...]
+_T = TypeVar("_T")
+_log = logging.getLogger("unorules.serve")
 
 
 class TableStore(abc.ABC):
@@ -352,6 +359,38 @@ class TableStore(abc.ABC):
         """Insert the action ``row`` (table, number, text, time) and announce it, committed
         on return: the hot path, one statement."""
 
+    def commit_action(
+        self, table_id: str, number: int, action: str, at: float, *, over: bool = False
+    ) -> asyncio.Future[None]:
+        """What the server does with an action (from the running event loop): append the
+        table's action ``number`` taken at ``at`` and, with ``over``, save that the game is over,
+        in one transaction. Returns a future done once that is committed, whose exception is
+        :class:`Conflict` (nothing written) if the table has an action ``number`` already.
+
+        Here the commit is made at once (an SQLite file's commit, WAL, does not wait for the
+        disk: tens of microseconds), and the future is done on return; a :class:`PostgresStore`
+        hands it to its database thread, which commits the actions that arrived meanwhile
+        together, so the event loop serves the other tables while PostgreSQL writes."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        try:
+            if over:
+                with self._transaction():
+                    self.append_action(table_id, number, action, at)
+                    self.set_over(table_id)
+            else:  # one statement commits by itself
+                self.append_action(table_id, number, action, at)
+        except Exception as exc:
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
+        return done
+
+    async def call(self, function: Callable[..., _T], *args: Any) -> _T:
+        """``function(*args)``, one of this store's queries (from the running event loop), in
+        the order of the store's writes; a :class:`PostgresStore` runs it in its database
+        thread, so the event loop goes on meanwhile; here it runs at once."""
+        return function(*args)
+
     def actions_from(self, table_id: str, number: int) -> list[str]:
         """The table's actions from ``number`` on, in order."""
         return [
@@ -454,16 +493,16 @@ class TableStore(abc.ABC):
         moment = now()
         for start in range(0, len(table_ids), 500):
             chunk = list(table_ids[start : start + 500])
-            with self._transaction():
-                for table_id in chunk:
-                    self._run(
-                        "INSERT INTO leases (table_id, holder, expires) VALUES (?, ?, ?) "
-                        "ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder, "
-                        "expires = excluded.expires WHERE leases.holder = excluded.holder "
-                        "OR leases.expires < ?",
-                        (table_id, holder, moment + seconds, moment),
-                    )
-                marks = ", ".join("?" * len(chunk))
+            marks = ", ".join("?" * len(chunk))
+            with self._transaction():  # two statements for the whole chunk: one round trip each
+                self._run(
+                    "INSERT INTO leases (table_id, holder, expires) VALUES "
+                    + ", ".join("(?, ?, ?)" for _ in chunk)
+                    + " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder, "
+                    "expires = excluded.expires WHERE leases.holder = excluded.holder "
+                    "OR leases.expires < ?",
+                    (*(v for table_id in chunk for v in (table_id, holder, moment + seconds)), moment),
+                )
                 held |= {
                     table_id
                     for (table_id,) in self._rows(
@@ -588,11 +627,23 @@ class PostgresStore(TableStore):
     libpq reads it: ``postgresql://user:password@host:port/database``). Needs the ``postgres``
     extra (psycopg 3). Every change is announced on :data:`CHANNEL` in its own transaction,
     with the table's id, what changed, and the process's connection, so the other processes
-    learn of it when it is committed (:mod:`unorules.serve.cluster`)."""
+    learn of it when it is committed (:mod:`unorules.serve.cluster`).
+
+    The store's one connection is used by one thread at a time. A thread of its own, the
+    *database thread*, takes the work the event loop must not wait for, in the order it was
+    given: the actions (:meth:`commit_action`), the announcements (:meth:`publish`) and the
+    queries of :meth:`call`. The actions and announcements waiting when it is free are
+    written together, in one statement and so one transaction: one commit, one wait for the
+    disk, for all of them (group commit), each action's future done when it is committed.
+    The other methods run in the calling thread, after the database thread's current
+    transaction."""
 
     shared = True
     _real = "DOUBLE PRECISION"
     _greatest = "GREATEST"
+
+    BATCH = 256
+    """The most actions and announcements the database thread commits in one transaction."""
 
     def __init__(self, url: str) -> None:
         try:
@@ -613,6 +664,10 @@ class PostgresStore(TableStore):
         self.backend = self._db.info.backend_pid
         """This connection's server process id: announcements carry it, so a process knows its own."""
         self._depth = 0
+        self._lock = threading.RLock()
+        """Held by the thread using the connection (for a whole transaction)."""
+        self._queue: queue.SimpleQueue[_Work | None] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
         try:
             self._open()
         except StoreError:
@@ -625,12 +680,19 @@ class PostgresStore(TableStore):
         return _without_password(url)
 
     def _run(self, sql: str, arguments: Sequence[Any] = ()) -> int:
-        cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
-        return int(cursor.rowcount)
+        with self._lock:
+            cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
+            return int(cursor.rowcount)
 
     def _rows(self, sql: str, arguments: Sequence[Any] = ()) -> list[Row]:
-        cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
-        return list(cursor.fetchall())
+        with self._lock:
+            cursor = self._db.execute(sql.replace("?", "%s"), tuple(arguments))
+            return list(cursor.fetchall())
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock, super()._transaction():
+            yield
 
     def _begin(self) -> contextlib.AbstractContextManager[None]:
         return self._db.transaction()  # type: ignore[return-value]  # psycopg's Transaction
@@ -659,28 +721,152 @@ class PostgresStore(TableStore):
         return {name for (name,) in rows}
 
     def _announce(self, table_id: str, kind: str, detail: str = "") -> None:
-        self.publish(f"{kind} {table_id} {detail}".rstrip())
+        # in the caller's transaction: announced when it commits
+        self._run("SELECT pg_notify(?, ?)", (CHANNEL, f"{kind} {table_id} {detail}".rstrip()))
 
-    def publish(self, *payloads: str) -> None:
-        """Announce each of ``payloads`` on :data:`CHANNEL` (at the commit of the current
-        transaction, or of one of their own)."""
-        if len(payloads) == 1:
-            self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payloads[0]))
+    def publish(self, *payloads: str) -> concurrent.futures.Future[None]:
+        """Announce each of ``payloads`` on :data:`CHANNEL`, in order, after the actions and
+        announcements given before (by the database thread: the caller does not wait); the
+        future is done once they are committed (its exception: why not)."""
+        return self._give(_Work(notes=payloads))
+
+    def commit_action(
+        self, table_id: str, number: int, action: str, at: float, *, over: bool = False
+    ) -> asyncio.Future[None]:
+        row = (table_id, number, action, at)
+        work = _Work(action=row, note=f"action {table_id} {number} {action}", over=over)
+        return asyncio.wrap_future(self._give(work))
+
+    async def call(self, function: Callable[..., _T], *args: Any) -> _T:
+        result: concurrent.futures.Future[_T] = self._give(_Work(call=(function, args)))
+        return await asyncio.wrap_future(result)
+
+    def _give(self, work: _Work) -> concurrent.futures.Future[Any]:
+        if self._worker is None or not self._worker.is_alive():
+            self._worker = threading.Thread(target=self._work, name="unorules-db", daemon=True)
+            self._worker.start()
+        self._queue.put(work)
+        return work.done
+
+    def _work(self) -> None:
+        """The database thread: takes what waits, writes the actions and announcements among it
+        together, runs the queries in their turn; stops at ``None`` (after what came before)."""
+        while True:
+            first = self._queue.get()
+            waiting = [first]
+            while first is not None and len(waiting) < self.BATCH:
+                try:
+                    waiting.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            batch: list[_Work] = []
+            for work in waiting:
+                if work is not None and not work.done.set_running_or_notify_cancel():
+                    continue  # its caller gave up before it was begun: not written
+                if work is not None and work.call is None:
+                    batch.append(work)
+                    continue
+                self._settle(batch)
+                batch = []
+                if work is None:
+                    return
+                self._settle([work])
+            self._settle(batch)
+
+    def _settle(self, batch: list[_Work]) -> None:
+        """Carry out ``batch`` (one query, or actions and announcements); whatever goes wrong is
+        the outcome of its futures, and the thread goes on."""
+        try:
+            if len(batch) == 1 and batch[0].call is not None:
+                self._query(batch[0])
+            else:
+                self._write(batch)
+        except Exception as exc:  # not the database's refusal (that is each work's outcome): a bug
+            _log.exception("the database thread failed")
+            for work in batch:
+                if not work.done.done():
+                    work.done.set_exception(exc)
+
+    def _query(self, work: _Work) -> None:
+        assert work.call is not None
+        function, args = work.call
+        try:
+            result = function(*args)
+        except BaseException as exc:
+            work.done.set_exception(exc)
+        else:
+            work.done.set_result(result)
+
+    def _write(self, batch: list[_Work]) -> None:
+        """Commit the actions and announcements of ``batch`` in one statement; if it fails, each
+        on its own (so that one action's failure, a table deleted meanwhile, is its own)."""
+        if not batch:
             return
-        with self._transaction():
-            for payload in payloads:
-                self._db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        actions = [w for w in batch if w.action is not None]
+        try:
+            added = self._write_together(batch, actions)
+        except self._psycopg.Error as exc:
+            if len(batch) == 1 or isinstance(exc, self._psycopg.OperationalError):
+                for work in batch:
+                    work.done.set_exception(exc)
+                return
+            for work in batch:
+                self._write([work])
+            return
+        for work in batch:
+            if work.action is not None and (work.action[0], work.action[1]) not in added:
+                table_id, number = work.action[0], work.action[1]
+                work.done.set_exception(Conflict(f"table {table_id} has an action {number} already"))
+            else:
+                work.done.set_result(None)
+
+    def _write_together(self, batch: list[_Work], actions: list[_Work]) -> set[tuple[str, int]]:
+        """One statement, its own transaction: every action of ``batch`` whose number is free
+        is inserted (its game saved as over if it ended) and announced, then every
+        announcement; returns the (table, number) of the actions inserted."""
+        rows = [w.action for w in actions if w.action is not None]
+        notes = [note for w in batch if w.action is None for note in w.notes]
+        with self._lock:
+            found = self._db.execute(
+                "WITH batch AS (SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[], "
+                "%s::double precision[], %s::text[], %s::boolean[], %s::integer[]) "
+                "AS b(table_id, number, action, at, note, over, place)), "
+                "added AS (INSERT INTO actions (table_id, number, action, at) "
+                "SELECT table_id, number, action, at FROM batch ORDER BY place "
+                "ON CONFLICT DO NOTHING RETURNING table_id, number), "
+                "ended AS (UPDATE tables SET over = 1 WHERE id IN (SELECT b.table_id FROM batch b "
+                "JOIN added a USING (table_id, number) WHERE b.over)) "
+                "SELECT * FROM (SELECT a.table_id, a.number, pg_notify(%s, b.note), b.place "
+                "FROM added a JOIN batch b USING (table_id, number) "
+                "UNION ALL SELECT NULL, NULL, pg_notify(%s, n.note), n.place + %s "
+                "FROM unnest(%s::text[]) WITH ORDINALITY AS n(note, place)) told ORDER BY place",
+                (
+                    [r[0] for r in rows],
+                    [r[1] for r in rows],
+                    [r[2] for r in rows],
+                    [r[3] for r in rows],
+                    [w.note for w in actions],
+                    [w.over for w in actions],
+                    list(range(len(rows))),
+                    CHANNEL,
+                    CHANNEL,
+                    len(rows),
+                    notes,
+                ),
+            ).fetchall()
+        return {(table_id, number) for table_id, number, _, _ in found if table_id is not None}
 
     def _duplicate(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.UniqueViolation)
 
     def _add_action(self, row: tuple[str, int, str, float], announcement: str) -> None:
         # the row and its announcement in one statement: one round trip, one commit
-        self._db.execute(
-            "WITH added AS (INSERT INTO actions (table_id, number, action, at) VALUES (%s, %s, %s, %s) "
-            "RETURNING number) SELECT pg_notify(%s, %s) FROM added",
-            (*row, CHANNEL, announcement),
-        )
+        with self._lock:
+            self._db.execute(
+                "WITH added AS (INSERT INTO actions (table_id, number, action, at) VALUES (%s, %s, %s, %s) "
+                "RETURNING number) SELECT pg_notify(%s, %s) FROM added",
+                (*row, CHANNEL, announcement),
+            )
 
     def commits(self) -> int:
         """The transactions committed in this database so far (PostgreSQL's statistics)."""
@@ -688,7 +874,26 @@ class PostgresStore(TableStore):
         return int(rows[0][0])
 
     def close(self) -> None:
-        self._db.close()
+        """Write what the database thread was given, then close the connection."""
+        if self._worker is not None:
+            self._queue.put(None)
+            self._worker.join(30)
+            self._worker = None
+        with self._lock:
+            self._db.close()
+
+
+@attrs.define
+class _Work:
+    """One thing for a :class:`PostgresStore`'s database thread: an action (its row, its
+    announcement, whether its game ended), announcements, or a query to call."""
+
+    action: tuple[str, int, str, float] | None = None
+    note: str = ""
+    over: bool = False
+    notes: tuple[str, ...] = ()
+    call: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+    done: concurrent.futures.Future[Any] = attrs.Factory(concurrent.futures.Future)
 
 
 def _without_password(url: str) -> str:

@@ -23,29 +23,24 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
-import datetime
-import hashlib
 import hmac
 import json
 import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from unorules.actions import Action
-from unorules.bots import Bot, BotError, make_bot
+from unorules.bots import BotError, make_bot
 from unorules.errors import IllegalActionError, NotationError, RulesetError
 from unorules.protocol import QUIT_GRACE
-from unorules.record import GameRecord, RecordError, SessionError, take_back_point
+from unorules.record import RecordError, SessionError, take_back_point
 from unorules.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from unorules.serve import compat
-from unorules.serve.describe import ruleset_data, ruleset_title
 from unorules.serve.errors import ServeError
+from unorules.serve.following import Following
 from unorules.serve.inputs import (
     NAME_LIMIT,
     TURN_SECONDS,
@@ -56,10 +51,10 @@ from unorules.serve.inputs import (
     seat_record,
 )
 from unorules.serve.limits import CreationLimit
-from unorules.serve.render import feed_sentences, looks_data, view_data
 from unorules.serve.seatbots import SeatBot
 from unorules.serve.store import Conflict, SeatRecord, TableRecord, TableStore, now
-from unorules.state import GameState, Outcome
+from unorules.serve.table import Client, Close, Send, Table, _no_close, game_record, hash_token
+from unorules.state import GameState
 
 if TYPE_CHECKING:
     from unorules.serve.cluster import Cluster
@@ -79,255 +74,11 @@ __all__ = [
 
 _log = logging.getLogger("unorules.serve")
 
-FEED_KEPT = 200
-"""The most sentences of what happened so far a late page is sent (the page keeps as many)."""
-
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
 AWAY_GRACE = 15.0
 """Seconds a seat's player may have no page open (a reload, a phone's lock screen) before the
 autopilot takes the seat, at a table with a turn timer (the turn time, if shorter)."""
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 (hex) of a seat token: only hashes are stored."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-Send = Callable[[str], Awaitable[None]]
-Close = Callable[[int, str], Awaitable[None]]
-
-
-async def _no_close(code: int, reason: str) -> None:
-    return None
-
-
-class Client:
-    """One connected page: its table, its seat (``None`` for a spectator), its address, and a
-    queue of messages written to it in order by one writer task (``send`` writes one, ``close``
-    ends the connection with a code and a reason)."""
-
-    QUEUE_LIMIT = 256
-
-    def __init__(
-        self, table: Table, seat: int | None, send: Send, address: str = "", close: Close = _no_close
-    ) -> None:
-        self.table = table
-        self.seat = seat
-        self.address = address
-        self._send = send
-        self._close = close
-        self._queue: asyncio.Queue[str | tuple[int, str] | None] = asyncio.Queue(self.QUEUE_LIMIT)
-        self._writer = asyncio.ensure_future(self._write())
-
-    def push(self, message: Mapping[str, Any]) -> None:
-        """Queue ``message`` for this client (dropped if the client is hopelessly behind)."""
-        self.push_text(json.dumps(message, separators=(",", ":")))
-
-    def push_text(self, text: str) -> None:
-        """Queue the JSON text of a message for this client."""
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(text)
-
-    def end(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` and ``reason`` once what is queued has been sent."""
-        try:
-            self._queue.put_nowait((code, reason[:120]))
-        except asyncio.QueueFull:  # hopelessly behind: close now
-            self._writer.cancel()
-            self._writer = asyncio.ensure_future(self._close(code, reason[:120]))
-
-    async def _write(self) -> None:
-        while True:
-            item = await self._queue.get()
-            if item is None:
-                return
-            try:
-                if isinstance(item, tuple):
-                    await self._close(*item)
-                    return
-                await self._send(item)
-            except Exception:  # the socket went away; the reader side closes us
-                return
-
-    async def close(self) -> None:
-        """Stop writing (after what is queued has been sent)."""
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._writer, 1.0)
-        self._writer.cancel()
-
-
-@attrs.define(eq=False)
-class Table:
-    """A table in memory: its record, the current state, connected clients, bots, timers.
-
-    ``touched`` is when something last happened there (seconds since the
-    epoch: an action, a join, the start, the last person's page closing);
-    ``autopilot`` the seats the autopilot plays now, with its bot; ``away``
-    the seats whose pages all closed, with the timer that hands them to the
-    autopilot; ``turn_seat``/``turn_deadline`` the seat the turn timer runs
-    for and when it runs out (``time.monotonic``)."""
-
-    id: str
-    spec: str
-    players: int
-    seed: int
-    seats: list[SeatRecord]
-    started: bool
-    created: float
-    state: GameState
-    actions: list[Action] = attrs.Factory(list)
-    clients: set[Client] = attrs.Factory(set)
-    bots: dict[int, SeatBot] = attrs.Factory(dict)
-    lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    turn_seconds: int = 0
-    invite: str = ""
-    touched: float = 0.0
-    rematch: str | None = None
-    autopilot: dict[int, Bot] = attrs.Factory(dict)
-    away: dict[int, asyncio.TimerHandle] = attrs.Factory(dict)
-    turn_seat: int | None = None
-    turn_deadline: float | None = None
-    turn_timer: asyncio.TimerHandle | None = None
-    remote: dict[int, tuple[frozenset[int], int]] = attrs.Factory(dict)
-    """The pages open on the other processes of a cluster, by process: their seats and how
-    many spectators (:mod:`unorules.serve.cluster`)."""
-
-    @property
-    def version(self) -> int:
-        """The number of actions taken: a client acts on the version it saw."""
-        return len(self.actions)
-
-    def names(self) -> list[str]:
-        """Every seat's name (``"open seat"`` for a seat nobody took yet)."""
-        return [s.name or "open seat" for s in self.seats]
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat ``token`` belongs to, or ``None``."""
-        digest = hash_token(token)
-        found = None
-        for seat, record in enumerate(self.seats):
-            # compare_digest on every seat: the time taken does not tell which one matched
-            if record.token_hash and hmac.compare_digest(record.token_hash, digest):
-                found = seat
-        return found
-
-    def online(self) -> set[int]:
-        """The seats with a page open (on any process of a cluster)."""
-        seats = {c.seat for c in self.clients if c.seat is not None}
-        for remote, _ in self.remote.values():
-            seats |= remote
-        return seats
-
-    def local_presence(self) -> tuple[frozenset[int], int]:
-        """The seats with a page open on this process, and its spectators."""
-        seats = frozenset(c.seat for c in self.clients if c.seat is not None)
-        return seats, sum(1 for c in self.clients if c.seat is None)
-
-    def meta(self) -> dict[str, Any]:
-        """What everyone may know of the table itself."""
-        online = self.online()
-        outcome = self.state.outcome
-        left = None
-        if self.turn_deadline is not None:
-            left = round(max(0.0, self.turn_deadline - time.monotonic()), 1)
-        return {
-            "id": self.id,
-            "rules": self.spec,
-            "title": ruleset_title(self.spec),
-            "players": self.players,
-            "names": self.names(),
-            "kinds": [s.kind for s in self.seats],
-            "bots": [s.bot for s in self.seats],
-            "online": [s.kind == "bot" or seat in online for seat, s in enumerate(self.seats)],
-            "autopilot": [seat in self.autopilot for seat in range(len(self.seats))],
-            "spectators": sum(1 for c in self.clients if c.seat is None)
-            + sum(count for _, count in self.remote.values()),
-            "started": self.started,
-            "version": self.version,
-            "winners": [] if outcome is None else list(outcome.winners),
-            "outcome_reason": None if outcome is None else outcome.reason,
-            "turn_seconds": self.turn_seconds,
-            "turn_seat": None if left is None else self.turn_seat,
-            "time_left": left,
-            "rematch": self.rematch,
-            "take_backs": self.take_backs(),
-        }
-
-    def take_backs(self) -> bool:
-        """Whether its one person may take actions back (:meth:`Tables.take_back`): a table of
-        one person and the library's own bots (no bot program, which keeps its own memory)."""
-        people = sum(1 for s in self.seats if s.kind != "bot")
-        return people == 1 and not any(bot.holds_process for bot in self.bots.values())
-
-    def record(self) -> GameRecord:
-        """The game so far as a :class:`~unorules.record.GameRecord` (its ``Result`` is
-        ``"*"`` until the game is over); ``record().dumps()`` is what ``unorules replay`` reads."""
-        return game_record(
-            self.id,
-            self.spec,
-            self.players,
-            self.seed,
-            self.seats,
-            self.created,
-            self.actions,
-            self.state.outcome,
-        )
-
-    def message(self, seat: int | None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state message for a client of ``seat`` (``None``: a spectator); ``meta`` is
-        :meth:`meta` if already computed."""
-        view = compat.public_view(self.state) if seat is None else compat.seat_view(self.state, seat)
-        return {
-            "type": "state",
-            "you": seat,
-            "table": self.meta() if meta is None else meta,
-            "view": view_data(view, self.names(), seat),
-        }
-
-    def message_text(self, seat: int | None, meta_text: str) -> str:
-        """The JSON text of :meth:`message` (the same bytes ``json.dumps`` with compact separators
-        writes), with ``meta_text`` the table's data already encoded: a broadcast encodes it once
-        for every seat."""
-        view = compat.public_view(self.state) if seat is None else compat.seat_view(self.state, seat)
-        data = json.dumps(view_data(view, self.names(), seat), separators=(",", ":"))
-        return (
-            f'{{"type":"state","you":{"null" if seat is None else seat},"table":{meta_text},"view":{data}}}'
-        )
-
-    def welcome(self, seat: int | None) -> dict[str, Any]:
-        """The message a page is sent once when it connects: its seat, the rule set in words
-        and, for a seated player, the invitation code that takes an open seat (spectators are
-        not given it: their link is the table's own), how each kind of card looks
-        (:func:`~unorules.serve.render.looks_data`) and what happened so far (:meth:`feed_so_far`)."""
-        return {
-            "type": "welcome",
-            "you": seat,
-            "ruleset": ruleset_data(self.spec),
-            "invite": self.invite if seat is not None else None,
-            "looks": looks_data(self.state.ruleset),
-            "feed": self.feed_so_far(seat),
-        }
-
-    def feed_so_far(self, seat: int | None) -> dict[str, Any] | None:
-        """What happened before the current state, for a page that comes late (a spectator, a
-        reload): ``{"version": N, "lines": [...]}``, the feed's sentences of every state before
-        version ``N`` (the current one, whose own sentences the state message brings), oldest
-        first, the last :data:`FEED_KEPT` of them, as ``seat`` saw them; ``None`` before the start."""
-        if not self.started or not self.actions:
-            return None
-        states = list(self.record().states())[:-1]
-        names = self.names()
-        lines: list[str] = []
-        for state in reversed(states):
-            view = compat.public_view(state) if seat is None else compat.seat_view(state, seat)
-            lines[:0] = feed_sentences(view, names, seat)
-            if len(lines) >= FEED_KEPT:
-                break
-        return {"version": self.version, "lines": lines[-FEED_KEPT:]}
 
 
 def take_back_from(
@@ -349,7 +100,7 @@ def take_back_from(
         return str(exc)
 
 
-class Tables:
+class Tables(Following):
     """Every table of a server, backed by ``store``.
 
     ``bot_delay`` seconds pass before a bot (or the autopilot) acts, so that
@@ -590,7 +341,7 @@ class Tables:
                 "ask a player at the table for it",
                 "bad-invite",
             )
-        async with table.lock:
+        async with self._holding(table):
             for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
                 if table.started:
                     raise ServeError("the game has started: you can watch it but not join", "not-started")
@@ -633,7 +384,7 @@ class Tables:
         """Start the game (the host only); open seats get heuristic bots."""
         if seat != 0:
             raise ServeError("only the player who created the table (seat 0) can start it", "not-your-seat")
-        async with table.lock:
+        async with self._holding(table):
             for _ in range(2 * MAX_PLAYERS):  # another process seated somebody meanwhile: look again
                 if table.started:
                     raise ServeError("the game has already started", "stale")
@@ -677,7 +428,7 @@ class Tables:
             raise ServeError(
                 f"your token is for seat {seat}: you cannot act for seat {action.seat}", "not-your-seat"
             )
-        async with table.lock:
+        async with self._holding(table):
             if table.id not in self._tables:  # expired while this message waited for the lock
                 raise ServeError("this table was closed", "closed")
             if not table.started:
@@ -689,34 +440,11 @@ class Tables:
                     "stale",
                 )
             try:
-                self._commit(table, action)
+                await self._commit(table, action)
             except IllegalActionError as exc:
                 raise ServeError(str(exc), "illegal") from None
             table.autopilot.pop(seat, None)
         self._after_change(table, seat)
-
-    def _commit(self, table: Table, action: Action) -> None:
-        """Apply ``action`` (validated by the library), save it, then keep the new state."""
-        new = table.state.apply(action)  # IllegalActionError: nothing changed
-        moment = now()
-        try:
-            self.store.append_action(table.id, table.version, str(action), moment)
-        except Conflict:  # another process took this action's number first
-            version = table.version
-            self._catch_up(table)
-            asyncio.get_running_loop().call_soon(self._after_change, table, None)
-            raise ServeError(
-                f"the table has moved on (you acted on state {version}, it is at {table.version}): "
-                "look again and act on what you see",
-                "stale",
-            ) from None
-        table.state = new
-        table.actions.append(action)
-        table.touched = moment
-        self._show_bots(table)
-        if new.is_over:
-            self.store.set_over(table.id)
-            self._close_bots(table)  # the bot programs of a finished game stop at once
 
     def _show_bots(self, table: Table) -> None:
         """Show every bot at ``table`` that follows the game its seat's view of the
@@ -737,7 +465,7 @@ class Tables:
         game is over, and by the creation limits (a rematch is a new table)."""
         if seat is None or table.seats[seat].kind != "human":
             raise ServeError("only a player at the table can ask for a rematch", "not-your-seat")
-        async with table.lock:
+        async with self._holding(table):
             if not table.state.is_over:
                 raise ServeError("the game is not over yet: a rematch comes after it", "not-over")
             if table.rematch is not None and (
@@ -786,7 +514,7 @@ class Tables:
             raise ServeError("spectators have no action to take back", "not-your-seat")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServeError("'version' must be the version number of the state you take back from")
-        async with table.lock:
+        async with self._holding(table):
             if not table.started:
                 raise ServeError("the game has not started yet", "not-started")
             if version != table.version:
@@ -1073,7 +801,7 @@ class Tables:
         program has seconds to answer), so the server goes on meanwhile; a bot
         whose answer is refused (:class:`~unorules.bots.BotError`) is replaced
         by the autopilot, which then moves."""
-        async with table.lock:
+        async with self._holding(table):
             state = table.state
             if not self._running(table):
                 return False
@@ -1101,129 +829,10 @@ class Tables:
             if chosen is None:
                 return False  # the people at the table decide
             try:
-                self._commit(table, chosen)
+                await self._commit(table, chosen)
             except ServeError:  # another process moved first (its lease ran out meanwhile)
                 return False
         return chosen.seat
-
-    # -- the other processes of a cluster (unorules.serve.cluster) ------------------------
-
-    def follow(self, table: Table, number: int | None = None, text: str = "") -> None:
-        """Take the actions other processes committed at ``table`` since this one last looked
-        (``number`` and ``text``: the one just announced, if it is the next), and tell its pages."""
-        if self._catch_up(table, [text] if number == table.version and text else None):
-            self._after_change(table, None)
-
-    def _catch_up(self, table: Table, texts: list[str] | None = None) -> int:
-        """Apply the table's actions committed by other processes (``texts``: the next ones,
-        else read from the store), each checked by the rules again; how many. An action of a
-        seat the autopilot played gives the seat back."""
-        if texts is None:
-            texts = self.store.actions_from(table.id, table.version)
-        for text in texts:
-            try:
-                action = Action.parse(text)
-                table.state = table.state.apply(action)
-            except (NotationError, IllegalActionError):  # pragma: no cover - another version's rules
-                _log.exception(
-                    "table %s: action %d of another process does not apply", table.id, table.version
-                )
-                self._remove(table, "its record no longer replays here", delete=False)
-                return 0
-            table.actions.append(action)
-            table.touched = now()
-            if table.seats[action.seat].kind == "human":
-                table.autopilot.pop(action.seat, None)
-        if texts:
-            self._show_bots(table)
-            if table.state.is_over:
-                self._close_bots(table)
-        return len(texts)
-
-    def rewind(self, table: Table, count: int) -> None:
-        """Another process took actions back: keep the table's first ``count`` actions."""
-        if count >= table.version:
-            return
-        del table.actions[count:]
-        table.state = game_record(
-            table.id, table.spec, table.players, table.seed, table.seats, table.created, table.actions
-        ).replay()
-        table.touched = now()
-        self._show_bots(table)
-        self._after_change(table, None)
-
-    def reload(self, table: Table) -> None:
-        """Read the table's row again (seats, start, rematch, when it was touched) and its
-        new actions: another process changed it."""
-        record = self.store.table(table.id)
-        if record is None:
-            self.forget(table.id)
-            return
-        started = not table.started and record.started
-        table.seats, table.started, table.rematch = list(record.seats), record.started, record.rematch
-        table.touched = max(table.touched, record.touched)
-        if started:
-            self._make_bots(table)
-            self._arm_away(table)
-        if not self._catch_up(table) and not started:
-            self.broadcast(table)
-            return
-        self._after_change(table, None)
-
-    def adopt(self, table_id: str) -> None:
-        """Serve a table another process created."""
-        if table_id not in self._tables:
-            record = self.store.table(table_id)
-            if record is not None:
-                self._wake(record)
-
-    def forget(self, table_id: str) -> None:
-        """Another process deleted the table (it expired): stop serving it, tell its pages."""
-        self._dormant.pop(table_id, None)
-        table = self._tables.get(table_id)
-        if table is not None:
-            self._remove(table, "it expired", delete=False)
-
-    def lead(self, table: Table) -> None:
-        """This process now holds the table's lease: catch up, then run its bots and timers (a
-        turn timer that another process ran goes on with the time it had left)."""
-        self._catch_up(table)
-        if self._running(table) and table.turn_deadline is not None and table.turn_seat is not None:
-            seat, left = table.turn_seat, max(0.0, table.turn_deadline - time.monotonic())
-            if seat == table.state.current_player and seat not in table.autopilot:
-                loop = asyncio.get_running_loop()
-                table.turn_timer = loop.call_later(left, self._turn_over, table, seat)
-        self._arm_away(table)
-        self._after_change(table, None)
-
-    def unlead(self, table: Table) -> None:
-        """Another process took the table's lease: stop running its bots and timers here."""
-        if table.turn_timer is not None:
-            table.turn_timer.cancel()
-            table.turn_timer = None
-        for timer in table.away.values():
-            timer.cancel()
-        table.away.clear()
-        if table.bot_task is not None:
-            table.bot_task.cancel()
-
-    def presence_changed(self, table: Table, before: set[int]) -> None:
-        """The pages open on other processes changed (``before``: the seats online until now):
-        a seat whose page came back is its player's again, one whose pages all closed gets its
-        grace; the pages here are told."""
-        online = table.online()
-        if self._leads(table):
-            for seat in online - before:
-                timer = table.away.pop(seat, None)
-                if timer is not None:
-                    timer.cancel()
-                if seat in table.autopilot:
-                    self._give_back(table, seat)
-            if before - online:
-                self._arm_away(table)
-            self._after_change(table, None)
-        else:
-            self.broadcast(table)
 
     async def close(self) -> None:
         """Stop every bot, timer and client (the store stays open); bot programs are given
@@ -1248,34 +857,3 @@ def _duration(seconds: float) -> str:
         minutes = int(seconds // 60)
         return f"{minutes} minute{'' if minutes == 1 else 's'}"
     return f"{seconds:g} seconds"
-
-
-def game_record(
-    table_id: str,
-    spec: str,
-    players: int,
-    seed: int,
-    seats: Sequence[SeatRecord],
-    created: float,
-    actions: Sequence[Action | str],
-    outcome: Outcome | None = None,
-) -> GameRecord:
-    """A table's game as a :class:`~unorules.record.GameRecord`: its rule set's spec
-    text, players, seed and actions, the result and termination of ``outcome``
-    (``"*"`` without one), and the headers ``Table``, ``Date`` (of its creation, UTC)
-    and one ``SeatN`` per seat with the player's name (never a token or its hash).
-
-    No ``Dealer`` header: the first dealer was drawn with the seed (``choose_dealer``),
-    and naming it would deal a different game."""
-    date = datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%d")
-    headers: list[tuple[str, str | int]] = [("Table", table_id), ("Date", date)]
-    headers += [(f"Seat{seat}", record.name or "open seat") for seat, record in enumerate(seats)]
-    return GameRecord(
-        ruleset=spec,
-        players=players,
-        actions=tuple(a if isinstance(a, Action) else Action.parse(a) for a in actions),
-        seed=seed,
-        result="*" if outcome is None else ",".join(map(str, outcome.winners)),
-        termination=None if outcome is None else outcome.reason,
-        headers=tuple(headers),
-    )
