@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from unorules.serve.command import DEFAULT_DB
+
 __all__ = ["create_app", "run"]
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ def create_app(db: str = ":memory:", **settings: Any) -> Starlette:
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
-    db: str = "unorules-tables.sqlite",
+    db: str = DEFAULT_DB,
     *,
     max_connections: int | None = None,
     max_connections_per_address: int = 64,
