@@ -20,6 +20,7 @@ from unorules import (
     StateFormatError,
 )
 from unorules.testing import arrange_deck, rearranged
+from unorules.testing.scenario import Scenario
 
 # Seat 0 plays first (dealer 3) on a G7; only G1 and the Wild match.
 HANDS = ["R5 RS RR R+2 B3 W G1", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", "B1 B2 B4 B5 B6 B7 B8", "R1 R2 R3 R4 R6 R7 R8"]
@@ -335,3 +336,35 @@ def test_r_pen_illegal_a_forged_illegal_out_phase_is_refused(path: tuple[str, st
     data[path[0]][path[1]] = value
     with pytest.raises(StateFormatError, match=r"R-PEN-ILLEGAL|phase"):
         GameState.from_json(json.dumps(data))
+
+
+def _discard_all_table() -> GameState:
+    # No Mercy's Discard All laid illegally (red on Y7) by a seat holding only two
+    # of them: its effect, not the card laid, empties the hand.
+    rules_ = Ruleset.from_names(["no-mercy", "penalties"], {"enforcement": "table"})
+    hands = {0: "WCR Y+2 R3 BSE R1 R5 GDA", 1: "RDA RDA", 2: "G5 Y+4 R+4 G4"}
+    return Scenario(rules_, players=3, hands=hands, top="Y7", color="Y", draw="G7 R0 R8", to_move=1).state
+
+
+def test_r_pen_illegal_a_hand_emptied_by_the_illegal_cards_effect_opens_the_catch_window() -> None:
+    # Found by the toolkit's last-card probe: the round went on with seat 1's hand empty.
+    played = _discard_all_table().apply("1: play RDA")
+    assert played.hands[1] == ()
+    assert (played.phase.name, played.phase.seat, played.current_player) == ("illegal-out", 1, 2)
+    assert played.phase.data[1:] == ("effect-done",)
+    assert played.rounds == ()
+    assert {str(a) for a in played.legal_actions()} == {"2: accept", "0: catch_play 1", "2: catch_play 1"}
+
+
+def test_r_pen_illegal_a_hand_emptied_by_the_effect_let_stand_ends_the_round_with_no_second_effect() -> None:
+    played = _discard_all_table().apply("1: play RDA")
+    ended = played.apply("2: accept")
+    (result,) = ended.rounds
+    assert (result.winner, result.reason) == (1, "out")
+    assert [len(h) for h in result.hands] == [7, 0, 4]  # nobody discarded or drew again
+
+
+def test_r_pen_illegal_a_hand_emptied_by_the_effect_caught_gives_both_cards_back() -> None:
+    caught = _discard_all_table().apply("1: play RDA").apply("0: catch_play 1")
+    assert names(caught.hands[1]) == ["RDA", "RDA", "G7", "R0"]
+    assert (caught.phase.name, caught.current_player, str(caught.top_card)) == ("play", 2, "Y7")

@@ -34,9 +34,11 @@ Rules
 Phases and verbs
 ----------------
 
-* ``illegal-out``: a seat played an illegal last card (``phase.seat``, the
-  card ``phase.card``, the play ``phase.data[0]``); the seat to move may
-  ``accept`` it (the round ends) and any other seat may ``catch_play`` it.
+* ``illegal-out``: a seat played an illegal last card, or an illegal card
+  whose effect emptied its hand (``phase.seat``, the card ``phase.card``, the
+  play ``phase.data[0]``, then ``"effect-done"`` when the effect is done); the
+  seat to move may ``accept`` it (the round ends) and any other seat may
+  ``catch_play`` it.
 
 Verbs: ``catch_play <seat>`` and ``catch_coach <seat>`` (registered here), and
 classic's ``accept`` in the ``illegal-out`` phase.
@@ -74,6 +76,12 @@ Decisions where the rules are silent
   the turn, and the round goes on. Nothing else can happen in the window: no
   coaching report, UNO call or jump-in (a card that empties a hand opens no
   jump-in window).
+* **A hand emptied by the illegal card's effect.** A card that discards
+  others with it (No Mercy's Discard All) may empty its player's hand though it
+  was not the last card laid. The same window opens, once the effect is done:
+  ``accept`` then only ends the round (the effect is not carried out twice),
+  and ``catch_play`` undoes the play and its effect as above. The phase says
+  so with a second item, ``phase.data == (play, "effect-done")``.
 * **The catch window** ("before the next seat acts") is exactly one action
   long: a catch must be the first action after the illegal play. Any other
   action (the next seat's move, but also an UNO call or catch, a coaching
@@ -448,6 +456,12 @@ class PenaltiesPlugin(Plugin):
             and draft.outcome is None
             and len(draft.rounds) == len(before.rounds)
         ):
+            seat = action.seat
+            if not draft.hands[seat] and seat not in draft.left:
+                # The card's effect emptied the hand (a Discard All): going_out
+                # said "not yet", so the window opens now, the effect done.
+                _illegal_out(draft, action, before, effect_done=True)
+                return
             # R-PEN-ILLEGAL: the play takes effect, and stands unless the very next action catches it.
             draft.set_extra(ILLEGAL_KEY, _snapshot(before, action))
             draft.add_event(_illegal_event(before, action))
@@ -491,7 +505,13 @@ def _check_illegal_out(state: GameState) -> None:
         return
     rule = "R-PEN-ILLEGAL: an illegal last card waits for a catch"
     offender = check_seat(state, phase.seat, "phase.seat", in_play=True)
-    require(len(phase.data) == 1 and isinstance(phase.data[0], Action), "phase.data", f"{rule} (its play)")
+    require(
+        len(phase.data) in (1, 2)
+        and isinstance(phase.data[0], Action)
+        and (len(phase.data) == 1 or phase.data[1] == EFFECT_DONE),
+        "phase.data",
+        f"{rule} (its play, then {EFFECT_DONE!r} when the card's effect emptied the hand)",
+    )
     play = phase.data[0]
     require(
         play.verb == "play" and play.seat == offender and play.card is not None and play.card is phase.card,
@@ -660,12 +680,20 @@ _NOT_YET = GoingOut(ends=False)
 """An illegal last card's answer to ``going_out``: the round waits (R-PEN-ILLEGAL)."""
 
 
-def _illegal_out(draft: Draft, action: Action, previous: GameState) -> None:
-    """An illegal last card: the round waits in phase ``illegal-out`` for a catch
-    or for the next seat to let it stand (R-PEN-ILLEGAL, R-OUT)."""
+EFFECT_DONE = "effect-done"
+"""The second item of an ``illegal-out`` phase's data when the illegal card's
+effect, which emptied the hand, is already done (R-PEN-ILLEGAL)."""
+
+
+def _illegal_out(draft: Draft, action: Action, previous: GameState, effect_done: bool = False) -> None:
+    """An illegal last card, or an illegal card whose effect emptied the hand
+    (``effect_done``): the round waits in phase ``illegal-out`` for a catch or for
+    the next seat to let it stand (R-PEN-ILLEGAL, R-OUT). The next seat is the
+    one after the offender in the direction of play before the card."""
     seat = action.seat
-    draft.current_player = draft.next_seat(seat)
-    draft.phase = Phase(ILLEGAL_OUT, 0, action.card, seat, data=(action,))
+    draft.current_player = (previous if effect_done else draft).next_seat(seat)
+    data: tuple[Any, ...] = (action, EFFECT_DONE) if effect_done else (action,)
+    draft.phase = Phase(ILLEGAL_OUT, 0, action.card, seat, data=data)
     draft.set_extra(ILLEGAL_KEY, _snapshot(previous, action))
     draft.add_event(_illegal_event(previous, action))
 
@@ -703,7 +731,7 @@ def _let_stand(draft: Draft) -> None:
     record = draft.extra(ILLEGAL_KEY)
     assert record is not None
     phase = draft.phase
-    (play,) = phase.data
+    play, *done = phase.data
     offender = phase.seat
     assert offender is not None
     previous = _before(before, record)
@@ -720,7 +748,10 @@ def _let_stand(draft: Draft) -> None:
             target=before.current_player,
         )
     )
-    draft.card_effect(play, previous)
+    if done:  # the effect emptied the hand and is done: only the going out is left
+        draft.went_out(offender)
+    else:
+        draft.card_effect(play, previous)
 
 
 def _catch_play(draft: Draft, action: Action) -> None:
