@@ -3,7 +3,7 @@
 Each planted bug is a copy of a plugin with one realistic bug: cards lost,
 Python's global ``random``, a hidden card in a public event, a view or a
 public extra, a hand shown to every seat (by an event, or by
-``visible_hands`` after a peek), a round ended twice, a round that never
+``visible_hands`` after a peek), a round won by the wrong seat, a round that never
 ends, ``check_state`` refusing a valid state, an extra JSON cannot hold, an
 action listed but refused, a turn action listed out of turn, no legal
 action in a phase, a refusal that crashes, ``apply`` changing its input, an
@@ -33,6 +33,11 @@ plugin runs flagged (a violation on a clean plugin is a false alarm).
     .venv/bin/python benchmarks/toolkit.py --budgets default --no-clean
     .venv/bin/python benchmarks/toolkit.py --budgets ci --clean peek,pass-wild
     .venv/bin/python benchmarks/toolkit.py --only dc-duplicates,dc-public-extra --no-clean
+    .venv/bin/python benchmarks/toolkit.py --prove
+
+``--prove`` runs the hand-built scenarios of :data:`PROOFS`: each shows its
+planted bug is real (it fails with the bug and passes with the correct
+plugin), for the bugs whose effect a scenario can state.
 
 Figures are the machine's: the time caps of the budgets are wall-clock
 seconds, so a loaded machine catches fewer bugs within them.
@@ -173,15 +178,34 @@ class ForgetsGoingOut(DiscardColour):
         return True
 
 
-class EndsTheRoundTwice(DiscardColour):
-    """Going out on the discards ends the round and then lets classic end it again."""
+class NamesTheNextSeatTheWinner(DiscardColour):
+    """When the discards empty the hand, the turn is passed first and the round
+    is then ended for ``draft.current_player``: the next seat wins it."""
 
     @hookimpl
     def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
-        done = super().on_play(draft, action, previous)
-        if done and not draft.hands[action.seat]:
-            return None  # the bug: classic's on_play then ends the round once more
-        return done
+        card = action.card
+        seat = action.seat
+        if card is None or card.kind != "DC" or not draft.hands[seat]:
+            return None
+        hand = draft.hands[seat]
+        gone = self.discarded(hand, card)
+        draft.set_hands({seat: [c for c in hand if c.color is not card.color]})
+        (top,) = draft.take_from_discard_pile(1)
+        draft.put_on_discard_pile([*gone, top])
+        draft.add_event(Event("discard-colour", seat, tuple(gone), None, count=len(gone)))
+        draft.pass_turn(1, seat)
+        if not draft.hands[seat]:
+            draft.end_round(draft.current_player, "out")  # the bug: the turn has passed already
+        return True
+
+
+def goes_out_on_the_discards(rules: Ruleset) -> None:
+    """Seat 0's red Discard Colour takes its last red card along: seat 0 went
+    out and wins the round (the proof of ``dc-wrong-winner``)."""
+    Scenario(rules, hands={0: "RDC R1", 1: "B2 G3", 2: "Y4 Y5"}, top="R5").then("0: play RDC").expect(
+        round_over=True, winner=0
+    )
 
 
 class KeepsAFloat(DiscardColour):
@@ -656,7 +680,7 @@ PLANTED: dict[str, tuple[Callable[[], Any], str, tuple[str, ...] | None]] = {
     "dc-global-random": (ShufflesWithGlobalRandom, "nondeterminism (global random)", None),
     "dc-event-hand": (EventShowsTheHand, "hidden cards in a public event", None),
     "dc-forgets-out": (ForgetsGoingOut, "going out on the plugin's card", None),
-    "dc-round-twice": (EndsTheRoundTwice, "a round ended twice", None),
+    "dc-wrong-winner": (NamesTheNextSeatTheWinner, "going out on the discards won by the next seat", None),
     "dc-float-extra": (KeepsAFloat, "an extra JSON cannot hold", None),
     "dc-seven-seats": (BonusTableOfSixSeats, "tables of 7 to 10 seats", None),
     "dc-refuses-last": (RefusesGoingOutOnIt, "listed but refused", None),
@@ -683,6 +707,62 @@ PLANTED: dict[str, tuple[Callable[[], Any], str, tuple[str, ...] | None]] = {
     "pk-everyone": (PeekShownToEveryone, "a peeked hand shown to every seat", None),
     "np-never-playable": (NeverPlayableCard, "a card never legal (to the end)", None),
 }
+
+
+def keeps_both_copies_together(rules: Ruleset) -> None:
+    """Both red 1s go under the red Discard Colour; seat 0 keeps its blue 2 (the
+    proof of ``dc-duplicates`` and ``dc-keeps-duplicate``)."""
+    Scenario(rules, hands={0: "RDC R1 R1 B2"}, top="R5").then("0: play RDC").expect(
+        hands={0: "B2"}, under="R1 R1", to_move=1
+    )
+
+
+def passes_against_the_numbers(rules: Ruleset) -> None:
+    """Play goes the other way round: after seat 0's Discard Colour, seat 2 is
+    to move, not seat 1 (the proof of ``dc-passes-by-number``)."""
+    Scenario(rules, hands={0: "RDC R1 B2"}, top="R5", direction=-1).then("0: play RDC").expect(
+        hands={0: "B2"}, to_move=2
+    )
+
+
+def skips_the_seat_that_left(rules: Ruleset) -> None:
+    """Seat 2 of 4 has left the game (as elimination makes a seat leave): seat
+    0's Pass Wild hands seat 0's cards to seat 1, seat 1's to seat 3, seat 3's
+    to seat 0, and nothing to seat 2 (the proof of ``pw-left-seats``)."""
+    Scenario(rules, players=4, hands={0: "PW R1", 1: "B2", 3: "Y4 Y5"}, top="R5", left=[2]).then(
+        "0: play PW G"
+    ).expect(hands={0: "Y4 Y5", 1: "R1", 2: "", 3: "B2"})
+
+
+PROOFS: dict[str, tuple[Callable[[Ruleset], None], Callable[[], Any]]] = {
+    # name: (a scenario the planted bug fails, the correct plugin, which passes it)
+    "dc-wrong-winner": (goes_out_on_the_discards, DiscardColour),
+    "dc-forgets-out": (goes_out_on_the_discards, DiscardColour),
+    "dc-duplicates": (keeps_both_copies_together, DiscardColour),
+    "dc-keeps-duplicate": (keeps_both_copies_together, StatedDiscardColour),
+    "dc-passes-by-number": (passes_against_the_numbers, StatedDiscardColour),
+    "pw-left-seats": (skips_the_seat_that_left, PassWild),
+}
+"""Hand-built scenarios that show planted bugs are real: each fails with the
+planted bug and passes with the correct plugin (``--prove`` runs them)."""
+
+
+def prove(name: str) -> tuple[str | None, str | None]:
+    """Run the proof of the planted bug ``name``: what the scenario said with the
+    correct plugin (``None``: it passed) and with the planted bug (``None``: it
+    passed, so the proof proves nothing)."""
+    scenario, correct = PROOFS[name]
+    said: list[str | None] = []
+    for plugin in (correct(), PLANTED[name][0]()):
+        rules = Ruleset.from_names(["classic"], plugins=[plugin])
+        try:
+            scenario(rules)
+        except Exception as exc:
+            said.append(f"{type(exc).__name__}: {exc}")
+        else:
+            said.append(None)
+    return said[0], said[1]
+
 
 CLEAN: dict[str, Callable[[], Any] | str] = {
     "discard-colour": DiscardColour,
@@ -733,6 +813,20 @@ def row(outcome: Outcome, what: str) -> str:
     )
 
 
+def prove_all() -> int:
+    """Print each proof's verdict; 1 when one does not fail with its planted bug or
+    fails with the correct plugin."""
+    wrong = 0
+    for name in PROOFS:
+        correct, planted = prove(name)
+        ok = correct is None and planted is not None
+        wrong += not ok
+        verdict = "real" if ok else "NOT SHOWN"
+        print(f"{name:22} {verdict}: correct plugin {correct or 'passes'}; planted: {planted}")
+    print(f"{len(PROOFS) - wrong} of {len(PROOFS)} proofs show their planted bug")
+    return 1 if wrong else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -745,7 +839,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--clean", default="", help="the clean plugins to run, comma-separated (default all of them)"
     )
     parser.add_argument("--within", type=float, default=60.0, help="the time a catch must take at most (s)")
+    parser.add_argument(
+        "--prove", action="store_true", help="run the scenarios that prove planted bugs real, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.prove:
+        return prove_all()
     budgets = [b.strip() for b in args.budgets.split(",") if b.strip()]
     unknown = [b for b in budgets if b not in BUDGETS]
     if unknown:

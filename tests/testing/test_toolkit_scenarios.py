@@ -160,3 +160,23 @@ def test_a_misplayed_card_taken_back_is_no_play_of_its_effect() -> None:
     assert after.hands[0].count(action.card) == 1  # taken back
     check_effect(game.state, action, after)
     check_step(game.state, action, after)
+
+
+def test_a_scenario_sets_the_seats_that_left_and_plays_on_without_them() -> None:
+    scenario = Scenario("classic", players=4, hands={0: "R1 R2", 1: "B2 G3"}, top="R5", draw="Y9", left=[2])
+    state = scenario.state
+    assert state.left == (2,)
+    assert state.hands[2] == ()
+    held = sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard_pile)
+    assert held == len(state.ruleset.deck)
+    # Seat 1 draws a card it cannot play: the turn passes to seat 3, past the seat that left.
+    scenario.then("0: play R1").expect(to_move=1).then("1: draw").expect(hands={1: "B2 G3 Y9"}, to_move=3)
+
+
+def test_a_scenario_refuses_cards_or_the_turn_for_a_seat_that_left() -> None:
+    with pytest.raises(ScenarioError, match="seat 2 has left the game, so it holds no cards"):
+        Scenario("classic", players=4, hands={2: "R1"}, left=[2])
+    with pytest.raises(ScenarioError, match="seat 2 is to move, but it has left the game"):
+        Scenario("classic", players=4, to_move=2, left=[2])
+    with pytest.raises(ScenarioError, match="a seat that left for seat 7"):
+        Scenario("classic", players=4, left=[7])

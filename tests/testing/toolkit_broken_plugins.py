@@ -402,6 +402,25 @@ class PassWildOnTheLastCard(PassWild):
     runs_on_last_card = True
 
 
+class PassWildPastTheSeatsThatLeft(PassWild):
+    """Bug (issue 44): hands pass to the seat numbered next, seats that left
+    included, so a seat eliminated is handed a hand (breaks ``left``; only
+    beside a mode that makes seats leave, once one has, which a pair of a few
+    seconds with ``elimination`` used to stop before)."""
+
+    name = "pass-wild-left"
+
+    @hookimpl
+    def on_play(self, draft: Draft, action: Action, previous: GameState) -> bool | None:
+        card = action.card
+        if card is None or card.kind != "PW" or draft.going_out(action.seat) is not None:
+            return None
+        players = draft.players
+        draft.move_hands({s: (s + 1) % players for s in range(players)})  # the bug: not active_seats
+        draft.pass_turn(1, action.seat)
+        return True
+
+
 register_kind("NP", "Never Played", wild=False)
 
 

@@ -16,7 +16,11 @@ every installed one.)
 every declaration of the plugin under test (its cards, verbs, phases, event
 kinds, extras and option values; :mod:`unorules.testing.coverage`) has been
 covered the :class:`Budget`'s number of times, each player count has had its
-games, or the combination's time is up. The games go through the player
+games, or the combination's time is up. Beside a game mode
+(:func:`is_game_mode`) it also plays on until the mode's event kinds have
+happened, and each card of the plugin is to be played in each situation the
+games reach (a seat has left: ``while`` declarations, see
+:mod:`unorules.testing.coverage`). The games go through the player
 counts (two seats to ten), deal styles and play policies of
 :mod:`unorules.testing.explore` (the plugin's cards in hands, as the starter,
 with duplicates, next to the other plugins' cards; steered, eager, hoarding
@@ -69,13 +73,14 @@ from unorules.testing.checking import (
     _shrink,
 )
 from unorules.testing.combinations import option_values, supported_players
-from unorules.testing.coverage import Coverage, card_kinds
+from unorules.testing.coverage import Coverage, card_kinds, situations
 from unorules.testing.explore import (
     Explorer,
     arranged_deal,
     drawn_card_positions,
     game_plan,
     last_card_positions,
+    situation_positions,
 )
 from unorules.testing.invariants import (
     check_cards,
@@ -101,6 +106,7 @@ __all__ = [
     "check_conformance",
     "conformance_combinations",
     "game_modes",
+    "is_game_mode",
     "option_variant",
     "play_checked_game",
     "resolve_budget",
@@ -319,7 +325,7 @@ class Violation:
     transcript: str = ""
     note: str = ""
     position: str = ""
-    """For a violation found from an arranged position (a last-card probe):
+    """For a violation found from an arranged position (a probe):
     the position as a :class:`~unorules.testing.scenario.Scenario`, to paste
     into a test."""
 
@@ -355,7 +361,7 @@ class Violation:
                 "    " + line for line in self.replay.format(f"[{self.invariant}] {self.detail}").splitlines()
             ]
         if self.position:
-            lines.append("  position (a last-card probe; paste into a test, it fails the same way):")
+            lines.append("  position (a probe; paste into a test, it fails the same way):")
             lines += ["    " + line for line in self.position.splitlines()]
         if self.transcript:
             lines.append("  hypothesis output:")
@@ -495,21 +501,23 @@ def _requirements(plugin: Any, installed: Any) -> list[str]:
 _MODE_HOOKS = ("teams", "game_outcome", "going_out")
 
 
+def is_game_mode(plugin: Any) -> bool:
+    """Whether ``plugin`` is a game mode: a rule that brings no cards (no
+    ``deck_cards``) and decides who plays on, wins or goes out (it implements
+    ``teams``, ``game_outcome`` or ``going_out``)."""
+    if getattr(getattr(plugin, "deck_cards", None), f"{PROJECT}_impl", None) is not None:
+        return False  # a rule set of its own (classic, flip) or a card plugin
+    for hook in _MODE_HOOKS:
+        method = getattr(plugin, hook, None)
+        if method is not None and getattr(method, f"{PROJECT}_impl", None) is not None:
+            return True
+    return False
+
+
 def game_modes() -> list[str]:
-    """The installed plugins that are game modes: rules that bring no cards
-    (no ``deck_cards``) and decide who plays on, wins or goes out (they
-    implement ``teams``, ``game_outcome`` or ``going_out``): partners,
-    elimination, last-loses, penalties among the shipped ones."""
-    found = []
-    for name, plugin in sorted(installed_plugins().items()):
-        if getattr(getattr(plugin, "deck_cards", None), f"{PROJECT}_impl", None) is not None:
-            continue  # a rule set of its own (classic, flip) or a card plugin
-        for hook in _MODE_HOOKS:
-            method = getattr(plugin, hook, None)
-            if method is not None and getattr(method, f"{PROJECT}_impl", None) is not None:
-                found.append(name)
-                break
-    return found
+    """The installed plugins that are game modes (:func:`is_game_mode`):
+    partners, elimination, last-loses, penalties among the shipped ones."""
+    return [name for name, plugin in sorted(installed_plugins().items()) if is_game_mode(plugin)]
 
 
 def conformance_combinations(
@@ -654,10 +662,15 @@ def option_variant(combo: Combination | Ruleset, seed: int | str) -> dict[str, A
 def _steered_options(
     combo: Combination, coverage: Coverage, rng: random.Random, vary_others: bool
 ) -> dict[str, Any]:
-    """Options for a game: the other plugins' drawn at random (if ``vary_others``),
-    the plugin under test's the values played in the fewest games so far."""
-    options = _option_variant(combo, rng) if vary_others else {}
-    for option, values, owner in coverage.option_choices():
+    """Options for a game: the other plugins' drawn at random (if ``vary_others``,
+    or while the game modes beside the plugin have not shown what they do), the
+    plugin under test's the values played in the fewest games so far, and,
+    while the modes have not shown it, theirs too (a limit low enough to
+    eliminate a seat, eliminating by the most cards...)."""
+    unsettled = not coverage.settled()
+    options = _option_variant(combo, rng) if vary_others or unsettled else {}
+    steered = coverage.option_choices() + (coverage.mode_option_choices() if unsettled else [])
+    for option, values, owner in steered:
         counts = [coverage.option_count(option, v, owner) for v in values]
         fewest = min(counts)
         value = rng.choice([v for v, n in zip(values, counts, strict=True) if n == fewest])
@@ -691,14 +704,19 @@ class _LastCardProbe:
     ``limit`` times per card kind, phase and size of the hand left (the card
     alone, or with a card of its colour), and as a card drawn and played at
     once (:func:`~unorules.testing.explore.drawn_card_positions`), over a
-    combination (``probed`` is shared by its games); counts each probe in the
-    coverage and keeps the first that fails a check."""
+    combination (``probed`` is shared by its games); and, in a situation a
+    game mode made (a seat has left: :data:`~unorules.testing.coverage.SITUATIONS`)
+    while a card of the plugin has not been played in it, played there
+    (:func:`~unorules.testing.explore.situation_positions`). Counts each probe in the coverage and keeps
+    the first that fails a check."""
 
     def __init__(self, coverage: Coverage, probed: Counter[tuple[str, str, int]], limit: int = 2) -> None:
         self.coverage = coverage
         self.probed = probed
         self.limit = limit
         self.found: tuple[GameState, Action, BaseException] | None = None
+        self.how = ""
+        """How the probe that failed arranged its position, in words."""
 
     def __call__(self, state: GameState) -> None:
         if self.found is not None or state.is_over:
@@ -712,16 +730,23 @@ class _LastCardProbe:
             for c in state.hands[state.current_player]
             if c.kind in focus and (probed[c.kind, phase, 1] < limit or probed[c.kind, phase, 2] < limit)
         }
-        if not kinds:
+        situated = [k for k in self.coverage.unsituated(state, 1) if probed[k, "situation", -1] < limit]
+        if not kinds and not situated:
             return
-        positions = last_card_positions(state, kinds)
-        if any(probed[k, "drawn", 0] < limit for k in kinds):
-            positions += drawn_card_positions(state, kinds)
-        for position, action in positions:
-            card = action.card
-            assert card is not None
-            size = len(position.hands[state.current_player])
-            key = (card.kind, phase, size) if size <= 2 else (card.kind, "drawn", 0)
+        positions: list[tuple[GameState, Action, tuple[str, str, int]]] = []
+        if kinds:
+            for position, action in last_card_positions(state, kinds):
+                assert action.card is not None
+                size = len(position.hands[state.current_player])
+                positions.append((position, action, (action.card.kind, phase, size)))
+            drawn = [k for k in kinds if probed[k, "drawn", 0] < limit]
+            for position, action in drawn_card_positions(state, drawn):
+                assert action.card is not None
+                positions.append((position, action, (action.card.kind, "drawn", 0)))
+        for position, action in situation_positions(state, situated):
+            assert action.card is not None
+            positions.append((position, action, (action.card.kind, "situation", -1)))
+        for position, action, key in positions:
             if probed[key] >= limit:
                 continue
             probed[key] += 1
@@ -731,6 +756,15 @@ class _LastCardProbe:
                 _cheap(after)
             except Exception as exc:
                 self.found = (position, action, exc)
+                seat, card = action.seat, action.card
+                if key[1] == "situation":
+                    where = " and ".join(situations(position))
+                    self.how = f'a situation probe ({where}): seat {seat} holding {card}, then "{action}"'
+                elif key[1] == "drawn":
+                    self.how = f'a drawn-card probe: seat {seat} drew {card}, played at once: "{action}"'
+                else:
+                    kept = " and ".join(map(str, position.hands[seat]))
+                    self.how = f'a last-card probe: seat {seat} left holding only {kept}, then "{action}"'
                 return
             self.coverage.observe(position, action, after)
 
@@ -758,8 +792,17 @@ def _position_text(state: GameState, action: Action) -> str:
         fields.append(f"side={state.side}")
     body = ",\n    ".join(fields)
     text = f'from unorules.testing.scenario import Scenario\n\nScenario(\n    {body},\n).then("{action}")'
-    if state.extras or state.phase.data:
-        text += "  # the position also held extras or phase data the scenario does not set"
+    held = [
+        what
+        for what, there in (
+            ("extras", state.extras),
+            ("phase data", state.phase.data),
+            (f"seats that left ({', '.join(map(str, state.left))})", state.left),
+        )
+        if there
+    ]
+    if held:
+        text += f"  # the position also held {' and '.join(held)}, which the scenario does not set"
     return text
 
 
@@ -835,7 +878,8 @@ def run_combination(
     focus = next((p for p in ruleset.plugins if p is plugin or p.name == plugin.name), plugin)
     others = [p for p in ruleset.plugins if p is not focus and p.name != "classic"]
     to_the_end = first and budget.to_the_end and budget.coverage > 0
-    coverage = Coverage([focus], cards_of=others, options=first, to_the_end=to_the_end)
+    modes = [p for p in others if is_game_mode(p)]
+    coverage = Coverage([focus], cards_of=others, options=first, to_the_end=to_the_end, watch=modes)
     coverage.add_ruleset(ruleset)
     target = budget.coverage if first else budget.pair_coverage
     cap = budget.seconds if first else budget.pair_seconds
@@ -857,7 +901,9 @@ def run_combination(
         if games >= len(counts) and cap is not None and elapsed >= cap:
             break  # every count played once, and the time is up
         if games >= minimum:
-            if budget.until_covered and (not target or coverage.covered(target)):
+            # Covered, and each game mode beside the plugin has shown what it does (its
+            # events: a seat eliminated...), so its situations had their chance to come.
+            if budget.until_covered and (not target or (coverage.covered(target) and coverage.settled())):
                 break
             if games >= budget.max_games:
                 break
@@ -878,8 +924,10 @@ def run_combination(
         rng = random.Random(f"{combo.label}:{budget.seed}:{index}")
         options = {} if index == 0 else _steered_options(combo, coverage, rng, vary_others=index % 2 == 1)
         rules, options = _build(combo, options, rng) if options else (ruleset, options)
-        for _ in range(8 if unfinished else 0):
-            if any(card.kind in unfinished for card in rules.deck):
+        # A card kept for last, or still to be played where a game mode changed the table.
+        needed = unfinished or coverage.unsituated_kinds(target)
+        for _ in range(8 if needed else 0):
+            if any(card.kind in needed for card in rules.deck):
                 break  # the deck deals one (a card an option puts in the deck needs that option)
             rules, options = _build(combo, _option_variant(combo, rng), rng)
         coverage.add_ruleset(rules)
@@ -908,8 +956,7 @@ def run_combination(
                 players,
                 _kind_of(exc),
                 _describe(exc),
-                f"a last-card probe in game {index} ({style} deal, {policy} play), seed {seed}: "
-                f'seat {tried.seat} left holding only {tried.card}, then "{tried}"',
+                f"{probe.how}; in game {index} ({style} deal, {policy} play), seed {seed}",
                 position=_position_text(position, tried),
             )
             violations.append(violation)
@@ -962,6 +1009,7 @@ def run_combination(
         f"{games} game{'s' * (games != 1)}, {played} actions"
         + (", state machine" if machine_runs else "")
         + f"; {coverage.summary(target)}"
+        + ("; never seen: " + ", ".join(coverage.unshown()) if coverage.unshown() else "")
     )
     if out is not None:
         out(("ok   " if not violations else "FAIL ") + summary + f" ({seconds:.1f} s)")

@@ -16,22 +16,39 @@ category    reached                            used
 ``extra``   a state held the key               a state holding it was deep-checked
                                                (JSON and pickle round trips)
 ``option``  a game was played with the value   (the same)
+``while``   a play of the card was legal in a  the card was played in the situation
+            situation of :data:`SITUATIONS`
+            (a seat has left)
 ==========  =================================  ====================================
 
 A declaration is *covered* when it was used at least the target number of
-times (``card``, ``verb``) or reached that often (the others; an option value
-once). The conformance runner keeps one coverage per combination of plugins,
-steers its games toward what is not covered yet
-(:mod:`unorules.testing.explore`), stops a combination once everything is
-covered (or its time is up), and prints the report
-(:meth:`Coverage.format`).
+times (``card``, ``verb``, ``while``) or reached that often (the others; an
+option value once).
+
+**Situations.** Some rules act only once a game mode has changed the table:
+a card that passes hands must skip the seats that left (``elimination``,
+``last-loses``). A situation (:data:`SITUATIONS`) is such a change, read from
+the state; the first time a state of the run is in one, each card of the
+plugins under test gets a ``while`` declaration ("PW while a seat has left")
+to cover like any other. The game modes of the rule set (``watch``) are
+watched too: until each event kind they declare has happened, the run is not
+:meth:`~Coverage.settled` (a pair with ``elimination`` plays on until a seat
+was eliminated, so that its situation comes), though nothing is reported as
+uncovered for them. A situation a game ended in (a seat eliminated at a
+table of two) makes the ``while`` declarations too: the combination can
+make it, and games that play on in it are what covers them.
+
+The conformance runner keeps one coverage per combination of plugins, steers
+its games toward what is not covered yet (:mod:`unorules.testing.explore`),
+stops a combination once everything is covered and the run is settled (or
+its time is up), and prints the report (:meth:`Coverage.format`).
 """
 
 from __future__ import annotations
 
 import types
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -46,6 +63,7 @@ from unorules.testing.combinations import option_values
 
 __all__ = [
     "CATEGORIES",
+    "SITUATIONS",
     "Coverage",
     "Declaration",
     "Tally",
@@ -54,13 +72,32 @@ __all__ = [
     "effect_ending",
     "ends_a_hand",
     "option_declarations",
+    "situations",
 ]
 
-CATEGORIES = ("card", "verb", "phase", "event", "extra", "option")
+CATEGORIES = ("card", "while", "verb", "phase", "event", "extra", "option")
 """The kinds of declaration, in the order reports list them."""
 
-_USED = frozenset({"card", "verb"})
+_USED = frozenset({"card", "verb", "while"})
 """Categories covered by being used (a card played), not only reached (listed)."""
+
+
+def _a_seat_has_left(state: GameState) -> bool:
+    return bool(state.left)
+
+
+SITUATIONS: tuple[tuple[str, Callable[[GameState], bool]], ...] = (("a seat has left", _a_seat_has_left),)
+"""The situations a game mode makes, each a name and a test of a state: a
+seat has left the game or the round (``state.left``: ``elimination``,
+``last-loses``, no-mercy's Mercy rule). (A partner going out under
+``partners`` ends the round, so it makes no situation to play on in.)"""
+
+
+def situations(state: GameState) -> tuple[str, ...]:
+    """The names of the :data:`SITUATIONS` ``state`` is in (none once the game is over)."""
+    if state.is_over:
+        return ()
+    return tuple(name for name, holds in SITUATIONS if holds(state))
 
 
 @attrs.frozen(order=True)
@@ -204,7 +241,12 @@ class Coverage:
     declarations to cover (the runner covers them with classic alone; it
     still steers each game's options by :meth:`option_count`). Rule sets are added as games are dealt
     (:meth:`start_game`), so declarations that depend on options (a card an
-    option puts into the deck) appear once a game has them.
+    option puts into the deck) appear once a game has them, and the ``while``
+    declarations of the plugins' cards once a state is in a situation
+    (:data:`SITUATIONS`). ``watch``: the game modes of the rule set whose
+    event kinds must each have happened before the run is
+    :meth:`settled` (not declarations: nothing is reported as uncovered
+    for them).
     """
 
     def __init__(
@@ -214,8 +256,28 @@ class Coverage:
         *,
         options: bool = True,
         to_the_end: bool = False,
+        watch: Sequence[Any] = (),
     ) -> None:
         self.plugins = tuple(plugins)
+        self.watched: dict[str, Counter[str]] = {
+            str(p.name): Counter({spec.kind: 0 for spec in getattr(p, "events", ())})
+            for p in watch
+            if p not in self.plugins and bool(getattr(p, "events", ()))
+        }
+        """How often each event kind of each watched game mode happened, by mode."""
+        self._watched_kinds = {kind: mode for mode, kinds in self.watched.items() for kind in kinds}
+        self._mode_options = [
+            (option, values, str(p.name))
+            for p in watch
+            if str(p.name) in self.watched
+            for option, values in option_declarations(p)
+        ]
+        self._own_kinds: dict[str, str] = {}
+        """The card kinds of the plugins under test (not ``cards_of``), with their owner."""
+        self._situated: dict[tuple[str, str], Declaration] = {}
+        self._dealt_kinds: dict[int, tuple[Ruleset, tuple[str, ...]]] = {}
+        """The plugins' card kinds each rule set's deck holds, by the rule set's id."""
+        """The ``while`` declarations, by card kind and situation."""
         self.to_the_end = to_the_end
         """Whether a card of the plugins under test is covered only once playing
         it has also ended a round or emptied a hand (:meth:`card_failures`)."""
@@ -261,6 +323,8 @@ class Coverage:
                 continue
             for declaration in declarations(plugin, ruleset):
                 self._tally(declaration)
+                if declaration.category == "card":
+                    self._own_kinds.setdefault(declaration.name, declaration.owner)
                 index = {
                     "card": self._kinds,
                     "verb": self._verbs,
@@ -285,6 +349,11 @@ class Coverage:
         """Each option of the plugins under test, its values and its owner."""
         return list(self._options)
 
+    def mode_option_choices(self) -> list[tuple[Option, list[Any], str]]:
+        """Each option of the watched game modes, its values and its owner (the
+        runner goes through them while the run is not :meth:`settled`)."""
+        return list(self._mode_options)
+
     def option_count(self, option: Option, value: Any, owner: str) -> int:
         """How many games were played with ``option`` at ``value`` (counted
         whether or not option values are declarations to cover)."""
@@ -297,7 +366,7 @@ class Coverage:
         self.add_ruleset(ruleset)
         self.games += 1
         values = ruleset.options
-        for option, _, owner in self._options:
+        for option, _, owner in self._options + self._mode_options:
             if option.name in values:
                 name = option_name(option, values[option.name])
                 self._option_games[owner, name] += 1
@@ -312,16 +381,26 @@ class Coverage:
         phase = self._phases.get(state.phase.name)
         if phase is not None:
             self.tallies[phase].reached += 1
-        if self._events:
+        if self._events or self._watched_kinds:
             for event in state.events:
                 declared = self._events.get(event.kind)
                 if declared is not None:
                     self.tallies[declared].reached += 1
+                mode = self._watched_kinds.get(event.kind)
+                if mode is not None:
+                    self.watched[mode][event.kind] += 1
         if self._extras and state.extras:
             for key, _ in state.extras:
                 declared = self._extras.get(key)
                 if declared is not None:
                     self.tallies[declared].reached += 1
+        if self._own_kinds and state.is_over:
+            # A situation the game ended in (a seat eliminated, the game over for two
+            # seats) still shows the combination makes it: the cards are to be played in it.
+            for name, holds in SITUATIONS:
+                if holds(state):
+                    for kind in self._dealt(state):
+                        self._situation_declaration(kind, name)
         if state.is_over:
             return
         kinds = self._kinds
@@ -342,6 +421,12 @@ class Coverage:
                 tally = self.tallies[declared]
                 tally.reached += 1
                 tally.legal_in[state.phase.name] += 1
+        if self._own_kinds:
+            for name in situations(state):
+                for kind in self._dealt(state):
+                    situated = self._situation_declaration(kind, name)
+                    if kind in listed_kinds:
+                        self.tallies[situated].reached += 1
         for verb in listed_verbs:
             declared = self._verbs.get(verb)
             if declared is not None:
@@ -367,7 +452,63 @@ class Coverage:
                 tally.played_in[played_in] += 1
                 if ends_a_hand(before, action, after):
                     tally.ended_in[played_in] += 1
+                if card.kind in self._own_kinds:
+                    for name in situations(before):
+                        self.tallies[self._situation_declaration(card.kind, name)].used += 1
         self.observe_state(after)
+
+    def _dealt(self, state: GameState) -> tuple[str, ...]:
+        """The card kinds of the plugins under test that ``state``'s deck holds."""
+        rules = state.ruleset
+        known = self._dealt_kinds.get(id(rules))
+        if known is not None and known[0] is rules:
+            return known[1]
+        deck = {card.kind for card in rules.deck}
+        found = tuple(k for k in self._own_kinds if k in deck)
+        self._dealt_kinds[id(rules)] = (rules, found)  # the rule set kept, so its id is not reused
+        return found
+
+    def _situation_declaration(self, kind: str, situation: str) -> Declaration:
+        """The ``while`` declaration of the card ``kind`` in ``situation``, made the first time."""
+        found = self._situated.get((kind, situation))
+        if found is None:
+            found = self._situated[kind, situation] = Declaration(
+                "while", f"{kind} while {situation}", self._own_kinds[kind]
+            )
+            self._tally(found)
+        return found
+
+    def situation_declarations(self, state: GameState, card: Card | None) -> list[Declaration]:
+        """The ``while`` declarations a play of ``card`` in ``state`` would count toward."""
+        if card is None or card.kind not in self._own_kinds:
+            return []
+        return [self._situation_declaration(card.kind, name) for name in situations(state)]
+
+    def unsituated(self, state: GameState, minimum: int) -> list[str]:
+        """The card kinds of the plugins under test not yet played ``minimum`` times in
+        a situation ``state`` is in (what a probe should play there)."""
+        found = []
+        for name in situations(state):
+            for kind in self._dealt(state):
+                if self.tallies[self._situation_declaration(kind, name)].used < max(minimum, 1):
+                    found.append(kind)
+        return sorted(set(found))
+
+    def unsituated_kinds(self, minimum: int) -> frozenset[str]:
+        """The card kinds with a ``while`` declaration not yet covered ``minimum``
+        times (games should deal them, and reach the situation)."""
+        return frozenset(
+            kind for (kind, _), d in self._situated.items() if self.tallies[d].used < max(minimum, 1)
+        )
+
+    def settled(self) -> bool:
+        """Whether every event kind of every watched game mode has happened."""
+        return all(all(kinds.values()) for kinds in self.watched.values())
+
+    def unshown(self) -> list[str]:
+        """The watched game modes' event kinds that never happened, as ``mode: kind``."""
+        watched = self.watched.items()
+        return [f"{mode}: {kind}" for mode, kinds in watched for kind, n in kinds.items() if not n]
 
     def deep_checked(self, state: GameState) -> None:
         """``state`` went through the deep checks (JSON and pickle round trips):
@@ -391,6 +532,8 @@ class Coverage:
             mine.played_in.update(tally.played_in)
             mine.ended_in.update(tally.ended_in)
         self._option_games.update(other._option_games)
+        for mode, kinds in other.watched.items():
+            self.watched.setdefault(mode, Counter()).update(kinds)
         self.games += other.games
         self.actions += other.actions
         self.deep_checks += other.deep_checks
@@ -524,6 +667,8 @@ class Coverage:
                 if tally.used:
                     last = _phases(tally.ended_in) if tally.ended else "never"
                     text += f"; last card: {last}"
+            elif category == "while":
+                text = f"played {tally.used}, playable {tally.reached}"
             elif category == "verb":
                 text = f"used {tally.used}, legal {tally.reached}"
             elif category == "phase":

@@ -29,7 +29,8 @@ steer toward them in two ways.
 
 **Steered choices** (:class:`Explorer`). Each game follows one of the
 :data:`POLICIES`: ``steer`` scores the legal actions by how new their
-outcome is to the coverage (the plugin's card played, a phase entered, an
+outcome is to the coverage (the plugin's card played, played in a
+situation a game mode made such as a seat having left, a phase entered, an
 event emitted, an extra set, a way an effect ends, going out on the
 plugin's card), looking one action ahead, and plays the most novel one;
 ``eager`` prefers playing cards (rounds end, scoring and later rounds come);
@@ -71,6 +72,7 @@ __all__ = [
     "drawn_card_positions",
     "game_plan",
     "last_card_positions",
+    "situation_positions",
 ]
 
 STYLES = ("shuffled", "in-hands", "clumped", "starter", "combined")
@@ -328,6 +330,8 @@ class Explorer:
             score = coverage.novelty(coverage.verb_declaration(action.verb))
             if action.verb == "play":
                 score += coverage.novelty(coverage.card_declaration(action.card))
+                for situated in coverage.situation_declarations(state, action.card):
+                    score += coverage.novelty(situated)  # the card played where a mode changed the table
             static[action] = score
         self._keep_for_last(state, legal, static)
         candidates = list(legal)
@@ -473,4 +477,44 @@ def drawn_card_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[G
         plays = [a for a in drawn.legal_actions(seat) if a.verb == "play" and a.card is spare[0]]
         if plays:
             found.append((drawn, plays[0]))
+    return found
+
+
+def situation_positions(state: GameState, kinds: Iterable[str]) -> list[tuple[GameState, Action]]:
+    """Situation probes: for each card of ``kinds``, a play of it by the seat to
+    move in ``state`` (a position in a situation a game mode made, such as a
+    seat having left): the play of a card of the kind it holds, if legal; else
+    the same position with a copy from the draw pile added to its hand (a copy
+    of the colour in play first; its UNO call used), if the rule set then lets
+    it play that card. The runner plays each and checks the step: a card of
+    the plugin is so played where a mode changed the table, however rarely a
+    game brings the two together."""
+    if state.is_over:
+        return []
+    seat = state.current_player
+    hand = state.hands[seat]
+    legal = state.legal_actions(seat)
+    found: list[tuple[GameState, Action]] = []
+    for kind in sorted(set(kinds)):
+        held = [a for a in legal if a.verb == "play" and a.card is not None and a.card.kind == kind]
+        if held:
+            found.append((state, held[0]))
+            continue
+        spare = sorted(
+            (c for c in state.draw_pile if c.kind == kind), key=lambda c: c.color is not state.color
+        )
+        if not spare:
+            continue
+        card = spare[0]
+        try:
+            position = rearranged(state, hands={seat: [*hand, card]})
+        except ValueError:
+            continue
+        position = position.replace(
+            uno_declared=tuple(s for s in position.uno_declared if s != seat),
+            uno_exposed=tuple(s for s in position.uno_exposed if s != seat),
+        )
+        plays = [a for a in position.legal_actions(seat) if a.verb == "play" and a.card is card]
+        if plays:
+            found.append((position, plays[0]))
     return found

@@ -149,7 +149,10 @@ class Scenario:
     first drawn first; ``to_move``: the seat to move; ``phase``: a phase
     name or :class:`~unorules.Phase` (default: the deal's, ``play``);
     ``direction``: 1 or -1; ``side``: the side in play of a two-faced deck
-    (``"light"``/0, ``"dark"``/1); ``seed``: the deal the rest comes from.
+    (``"light"``/0, ``"dark"``/1); ``left``: the seats that have left the
+    game (their cards go to the draw pile; a mode whose check wants a reason
+    for it, such as points over a limit no round has scored, refuses the
+    position); ``seed``: the deal the rest comes from.
 
     Raises :class:`ScenarioSkipped` when a card named is not in the deck,
     :class:`ScenarioError` when the position is not one the rule set
@@ -168,15 +171,20 @@ class Scenario:
         phase: str | Phase | None = None,
         direction: int | None = None,
         side: int | str | None = None,
+        left: Iterable[int] = (),
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
     ) -> None:
         ruleset = _ruleset(rules, options)
         if not 0 <= to_move < players:
             raise ScenarioError(f"seat {to_move} is to move, but the game has seats 0 to {players - 1}")
-        for seat in hands or {}:
-            if not 0 <= seat < players:
-                raise ScenarioError(f"a hand for seat {seat}, but the game has seats 0 to {players - 1}")
+        gone = tuple(sorted(set(left)))
+        for what, seats in (("a hand", hands or {}), ("a seat that left", gone)):
+            for seat in seats:
+                if not 0 <= seat < players:
+                    raise ScenarioError(f"{what} for seat {seat}, but the game has seats 0 to {players - 1}")
+        if to_move in gone:
+            raise ScenarioError(f"seat {to_move} is to move, but it has left the game")
         try:
             state = ruleset.new_game(players, seed=seed, dealer=(to_move - 1) % players)
         except RulesetError as exc:
@@ -184,6 +192,10 @@ class Scenario:
         chosen_side = _side(side)
         picker = _Picker(ruleset, state.side if chosen_side is None else chosen_side)
         named = {seat: picker.cards(cards) for seat, cards in (hands or {}).items()}
+        for seat in gone:
+            if named.get(seat):
+                raise ScenarioError(f"seat {seat} has left the game, so it holds no cards")
+            named[seat] = []
         top_card = None if top is None else picker.take(_tokens([top] if isinstance(top, Card) else top)[0])
         front = picker.cards(draw)
         try:
@@ -197,6 +209,8 @@ class Scenario:
             "uno_exposed": (),
             "stalled": 0,
         }
+        if gone:
+            changes["left"] = gone
         if chosen_side is not None:
             changes["side"] = chosen_side
         if phase is not None:
